@@ -1,0 +1,88 @@
+package dev.openagent.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.agent.OracleAgent;
+import dev.openagent.envs.Environments;
+import dev.openagent.episode.AgentSession;
+import dev.openagent.json.Json;
+import dev.openagent.sandbox.Action;
+import dev.openagent.sandbox.Env;
+import dev.openagent.sandbox.Split;
+import dev.openagent.sandbox.Start;
+import dev.openagent.sandbox.Step;
+import dev.openagent.sandbox.TaskRequest;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.util.Locale;
+
+@Command(name = "bench", description = "Measure environment steps per second in-process with the oracle, on one thread.")
+final class BenchCommand implements Runnable {
+    @Option(names = "--env", defaultValue = "poi", description = "Environment id (default: ${DEFAULT-VALUE}).")
+    String env;
+
+    @Option(names = "--seconds", defaultValue = "5", description = "Measured seconds after warm-up (default: ${DEFAULT-VALUE}).")
+    double seconds;
+
+    @Option(names = "--json", description = "Print one JSON object.")
+    boolean json;
+
+    /** Counts of one timed loop. */
+    record Figures(long episodes, long steps, long stepNanos, long totalNanos) {
+        double stepsPerSecond() { return steps / (totalNanos / 1e9); }
+
+        double envStepsPerSecond() { return steps / (stepNanos / 1e9); }
+
+        double episodesPerSecond() { return episodes / (totalNanos / 1e9); }
+    }
+
+    @Override
+    public void run() {
+        if (seconds <= 0) throw new Main.UserError("--seconds must be positive");
+        Env e = Environments.get(env).create();
+        measure(e, Math.min(2.0, seconds), 0);
+        Figures f = measure(e, seconds, 1_000_000);
+        if (json) {
+            ObjectNode o = Json.object();
+            o.put("env", env);
+            o.put("episodes", f.episodes());
+            o.put("steps", f.steps());
+            o.put("steps_per_second", Math.round(f.stepsPerSecond()));
+            o.put("env_step_calls_per_second", Math.round(f.envStepsPerSecond()));
+            o.put("episodes_per_second", Math.round(f.episodesPerSecond()));
+            System.out.println(Json.pretty(o));
+        } else {
+            System.out.printf(Locale.ROOT, "%s, oracle, one thread, %.1f s:%n", env, f.totalNanos() / 1e9);
+            System.out.printf(Locale.ROOT, "  %,.0f steps/s end to end (reset + oracle + step), %,.0f episodes/s%n",
+                    f.stepsPerSecond(), f.episodesPerSecond());
+            System.out.printf(Locale.ROOT, "  %,.0f steps/s counting only time inside Env.step%n", f.envStepsPerSecond());
+        }
+    }
+
+    static Figures measure(Env env, double seconds, long seedBase) {
+        OracleAgent oracle = new OracleAgent();
+        long deadline = System.nanoTime() + (long) (seconds * 1e9);
+        long start = System.nanoTime();
+        long episodes = 0;
+        long steps = 0;
+        long stepNanos = 0;
+        Split[] splits = Split.values();
+        while (System.nanoTime() < deadline) {
+            for (int i = 0; i < 64; i++) {
+                long seed = seedBase + episodes;
+                Start s = env.reset(new TaskRequest(splits[(int) (episodes & 1)], seed, 0));
+                AgentSession session = oracle.begin(s, env);
+                Step last = null;
+                do {
+                    Action a = session.act(last);
+                    long t0 = System.nanoTime();
+                    last = env.step(a);
+                    stepNanos += System.nanoTime() - t0;
+                    steps++;
+                } while (!last.done());
+                episodes++;
+            }
+        }
+        return new Figures(episodes, steps, stepNanos, System.nanoTime() - start);
+    }
+}

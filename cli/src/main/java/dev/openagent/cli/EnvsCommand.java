@@ -1,0 +1,39 @@
+package dev.openagent.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.envs.Environments;
+import dev.openagent.json.Json;
+import dev.openagent.sandbox.Environment;
+import dev.openagent.sandbox.EnvironmentInfo;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "envs", description = "List the environments.")
+final class EnvsCommand implements Runnable {
+    @Option(names = "--json", description = "Print a JSON array.")
+    boolean json;
+
+    @Override
+    public void run() {
+        if (json) {
+            ArrayNode out = Json.array();
+            for (Environment e : Environments.all()) {
+                EnvironmentInfo i = e.info();
+                ObjectNode o = out.addObject();
+                o.put("id", i.id());
+                o.put("description", i.description());
+                o.put("interface", i.iface().id());
+                i.difficulties().forEach(o.putArray("difficulties")::add);
+                i.tools().forEach(o.putArray("tools")::add);
+            }
+            System.out.println(Json.pretty(out));
+            return;
+        }
+        for (Environment e : Environments.all()) {
+            EnvironmentInfo i = e.info();
+            System.out.printf("%-10s %-13s difficulties %s, %d tools%n  %s%n  tools: %s%n", i.id(), i.iface().id(),
+                    i.difficulties(), i.tools().size(), i.description(), String.join(", ", i.tools()));
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package dev.openagent.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code openagent} command. Each subcommand is one class in this package. */
+@Command(name = "openagent", mixinStandardHelpOptions = true, version = "openagent 0.1.0",
+        description = "Test and train tool-use agents under open-world shift.",
+        subcommands = {EnvsCommand.class, RunCommand.class, ShowCommand.class, BenchCommand.class,
+                CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    /** Runs the command line; bad input gives a one-line error and exit code 2, never a stack trace. */
+    public static int execute(String... args) {
+        CommandLine cli = new CommandLine(new Main());
+        cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            if (e instanceof IllegalArgumentException || e instanceof java.io.UncheckedIOException
+                    || e instanceof java.nio.file.NoSuchFileException || e instanceof UserError) {
+                cmd.getErr().println("openagent: " + message(e));
+                return 2;
+            }
+            throw e;
+        });
+        return cli.execute(args);
+    }
+
+    private static String message(Throwable e) {
+        if (e instanceof java.nio.file.NoSuchFileException n) return "no such file: " + n.getFile();
+        return e.getMessage() == null ? e.toString() : e.getMessage();
+    }
+
+    /** An error in what the user asked for: printed as one line, exit code 2. */
+    public static final class UserError extends RuntimeException {
+        public UserError(String message) { super(message); }
+    }
+}

@@ -1,0 +1,50 @@
+package dev.openagent.envs;
+
+import dev.openagent.envs.poi.PoiDomain;
+import dev.openagent.sandbox.Env;
+import dev.openagent.sandbox.Environment;
+import dev.openagent.sandbox.EnvironmentInfo;
+import dev.openagent.tool.Domain;
+import dev.openagent.tool.FunctionCallEnv;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The registry of environments: adding one is one line here plus its own package. */
+public final class Environments {
+    private static final Map<String, Environment> ALL = new LinkedHashMap<>();
+
+    static {
+        register(domain(new PoiDomain()));
+    }
+
+    private Environments() {}
+
+    private static void register(Environment e) {
+        if (ALL.put(e.id(), e) != null) throw new IllegalStateException("duplicate environment " + e.id());
+    }
+
+    /** A function-call environment over a {@link Domain}. */
+    public static Environment domain(Domain<?> domain) {
+        EnvironmentInfo info = FunctionCallEnv.infoOf(domain);
+        return new Environment() {
+            @Override
+            public EnvironmentInfo info() { return info; }
+
+            @Override
+            public Env create() { return new FunctionCallEnv<>(domain); }
+        };
+    }
+
+    public static List<Environment> all() { return List.copyOf(ALL.values()); }
+
+    public static List<String> ids() { return List.copyOf(ALL.keySet()); }
+
+    /** @throws IllegalArgumentException naming the known ids when there is no such environment */
+    public static Environment get(String id) {
+        Environment e = ALL.get(id);
+        if (e == null) throw new IllegalArgumentException("unknown environment '" + id + "' (known: " + String.join(", ", ALL.keySet()) + ")");
+        return e;
+    }
+}

@@ -1,0 +1,365 @@
+package dev.openagent.envs.poi;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.envs.poi.PoiWorld.Category;
+import dev.openagent.envs.poi.PoiWorld.Place;
+import dev.openagent.envs.poi.PoiWorld.Reservation;
+import dev.openagent.json.Json;
+import dev.openagent.tool.Args;
+import dev.openagent.tool.Param;
+import dev.openagent.tool.Params;
+import dev.openagent.tool.Tool;
+import dev.openagent.tool.ToolFailure;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The POI tools: each one's name, description, parameters and behaviour side by side.
+ * Descriptions overlap on purpose (details vs opening hours, search vs nearby) so choosing a tool
+ * takes reading, not keyword matching.
+ */
+final class PoiTools {
+    private PoiTools() {}
+
+    static final Param PLACE_ID = Param.string("place_id", "Place id as returned by a search, e.g. P1234.");
+    static final Param DATE = Param.string("date", "Date as YYYY-MM-DD.");
+    static final Param TIME = Param.string("time", "Time as HH:00 (whole hours, 24-hour clock).");
+    static final Param PARTY = Param.integer("party_size", "Number of people.", 1, 20);
+
+    static List<Tool<PoiWorld>> all() {
+        return List.of(
+                new Tool<>("search_places",
+                        "Search places. Filter by city, category, district, cuisine, a name fragment, minimum rating or maximum price level. "
+                                + "Returns matching places (id, name, city, district, category, rating, price level) ordered by name.",
+                        Params.of(
+                                Param.string("city", "City to search in; omit to search every city.").optional(),
+                                Param.oneOf("category", "Kind of place.", Category.IDS).optional(),
+                                Param.string("district", "District within the city.").optional(),
+                                Param.oneOf("cuisine", "Cuisine (restaurants only).", PoiWorld.CUISINES).optional(),
+                                Param.string("name", "Part of the place's name, case-insensitive.").optional(),
+                                Param.number("min_rating", "Only places rated at least this (0-5).", 0, 5).optional(),
+                                Param.integer("max_price", "Only places with price level at most this (1 cheap - 4 expensive).", 1, 4).optional()),
+                        PoiTools::search),
+                new Tool<>("get_place_details",
+                        "Full record of one place: address, phone, rating, price level, cuisine, capacity, coordinates and weekly opening hours.",
+                        Params.of(PLACE_ID), PoiTools::details),
+                new Tool<>("get_opening_hours",
+                        "Opening and closing time of one place on one day of the week.",
+                        Params.of(PLACE_ID, Param.oneOf("day", "Day of the week.", PoiWorld.DAYS)), PoiTools::openingHours),
+                new Tool<>("get_distance",
+                        "Street distance in km and travel time between two places in the same city.",
+                        Params.of(Param.string("from_place_id", "Place id of the origin."),
+                                Param.string("to_place_id", "Place id of the destination."),
+                                Param.oneOf("mode", "Travel mode (default walk).", List.of("walk", "drive", "transit")).optional()),
+                        PoiTools::distance),
+                new Tool<>("find_nearby",
+                        "Places of a category near a given place, nearest first, with their distance in km.",
+                        Params.of(PLACE_ID,
+                                Param.oneOf("category", "Kind of place to look for.", Category.IDS),
+                                Param.oneOf("cuisine", "Cuisine (restaurants only).", PoiWorld.CUISINES).optional(),
+                                Param.number("radius_km", "Search radius in km (default 3).", 0.1, 20).optional()),
+                        PoiTools::nearby),
+                new Tool<>("check_availability",
+                        "Whether a place can seat a party at a date and time; lists later free times that day. "
+                                + "A booking needs a successful check of the same slot first.",
+                        Params.of(PLACE_ID, DATE, TIME, PARTY), PoiTools::availability),
+                new Tool<>("make_reservation",
+                        "Book a table. Requires a successful availability check of the same slot. Returns the reservation id and its verification code.",
+                        Params.of(PLACE_ID, DATE, TIME, PARTY, Param.string("guest_name", "Name the booking is under.")),
+                        PoiTools::reserve),
+                new Tool<>("find_reservations",
+                        "Reservations under a guest name: id, place, date, time, party size and status.",
+                        Params.of(Param.string("guest_name", "Name the booking is under.")), PoiTools::findReservations),
+                new Tool<>("get_reservation",
+                        "One reservation by id: place, date, time, party size and status.",
+                        Params.of(Param.string("reservation_id", "Reservation id, e.g. R-12345.")), PoiTools::getReservation),
+                new Tool<>("cancel_reservation",
+                        "Cancel a reservation. Needs its id and the verification code issued when it was made. Returns a cancellation code.",
+                        Params.of(Param.string("reservation_id", "Reservation id, e.g. R-12345."),
+                                Param.string("verification_code", "Verification code of the booking.")),
+                        PoiTools::cancel),
+                new Tool<>("get_reviews",
+                        "Recent visitor reviews of a place with their star ratings.",
+                        Params.of(PLACE_ID), PoiTools::reviews),
+                new Tool<>("list_districts",
+                        "Districts of a city.",
+                        Params.of(Param.string("city", "City name.")), PoiTools::districts));
+    }
+
+    // ---------------------------------------------------------------- behaviours
+
+    /** The places a search returns; also used by the task generator, so plans match the tool. */
+    static List<Place> searchResults(PoiWorld w, Args a) {
+        String city = a.string("city", null);
+        if (city != null && w.cities().stream().noneMatch(c -> c.name().equalsIgnoreCase(city))) {
+            throw ToolFailure.domain("unknown city '" + city + "'");
+        }
+        String category = a.string("category", null);
+        String district = a.string("district", null);
+        String cuisine = a.string("cuisine", null);
+        String name = a.has("name") ? a.string("name").toLowerCase(Locale.ROOT).strip() : null;
+        double minRating = a.number("min_rating", 0);
+        int maxPrice = a.integer("max_price", 4);
+        List<Place> out = new ArrayList<>();
+        for (Place p : w.places()) {
+            if (city != null && !p.city().equalsIgnoreCase(city)) continue;
+            if (category != null && !p.category().id.equals(category)) continue;
+            if (district != null && !p.district().equalsIgnoreCase(district)) continue;
+            if (cuisine != null && !cuisine.equals(p.cuisine())) continue;
+            if (name != null && !p.name().toLowerCase(Locale.ROOT).contains(name)) continue;
+            if (p.rating() < minRating || p.price() > maxPrice) continue;
+            out.add(p);
+        }
+        out.sort(Comparator.comparing(Place::name).thenComparing(Place::city));
+        return out;
+    }
+
+    private static ObjectNode search(PoiWorld w, Args a) {
+        List<Place> found = searchResults(w, a);
+        ObjectNode out = Json.object();
+        out.put("count", found.size());
+        ArrayNode results = out.putArray("results");
+        for (Place p : found) {
+            ObjectNode r = results.addObject();
+            r.put("place_id", p.id());
+            r.put("name", p.name());
+            r.put("city", p.city());
+            r.put("district", p.district());
+            r.put("category", p.category().id);
+            r.put("rating", p.rating());
+            r.put("price_level", p.price());
+        }
+        return out;
+    }
+
+    static Place place(PoiWorld w, String id) {
+        Place p = w.place(id);
+        if (p == null) throw ToolFailure.domain("no place with id '" + id + "'");
+        return p;
+    }
+
+    private static ObjectNode details(PoiWorld w, Args a) {
+        Place p = place(w, a.string("place_id"));
+        ObjectNode out = Json.object();
+        out.put("place_id", p.id());
+        out.put("name", p.name());
+        out.put("category", p.category().id);
+        if (p.cuisine() != null) out.put("cuisine", p.cuisine());
+        out.put("city", p.city());
+        out.put("district", p.district());
+        out.put("address", p.address());
+        out.put("phone", p.phone());
+        out.put("rating", p.rating());
+        out.put("price_level", p.price());
+        out.put("takes_reservations", p.category().reservable);
+        if (p.category().reservable) out.put("capacity", p.capacity());
+        ObjectNode loc = out.putObject("location");
+        loc.put("x_km", p.x());
+        loc.put("y_km", p.y());
+        ObjectNode hours = out.putObject("opening_hours");
+        for (int d = 0; d < 7; d++) hours.put(PoiWorld.DAYS.get(d), hoursText(p, d));
+        return out;
+    }
+
+    static String hoursText(Place p, int day) {
+        int[] h = p.hours()[day];
+        return h == null ? "closed" : PoiWorld.time(h[0]) + "-" + (h[1] == 24 ? "24:00" : PoiWorld.time(h[1]));
+    }
+
+    private static ObjectNode openingHours(PoiWorld w, Args a) {
+        Place p = place(w, a.string("place_id"));
+        int day = PoiWorld.DAYS.indexOf(a.string("day"));
+        int[] h = p.hours()[day];
+        ObjectNode out = Json.object();
+        out.put("place_id", p.id());
+        out.put("day", a.string("day"));
+        out.put("open", h != null);
+        if (h != null) {
+            out.put("opens", PoiWorld.time(h[0]));
+            out.put("closes", h[1] == 24 ? "24:00" : PoiWorld.time(h[1]));
+        }
+        return out;
+    }
+
+    private static ObjectNode distance(PoiWorld w, Args a) {
+        Place from = place(w, a.string("from_place_id"));
+        Place to = place(w, a.string("to_place_id"));
+        if (!from.city().equals(to.city())) throw ToolFailure.domain("the two places are in different cities");
+        String mode = a.string("mode", "walk");
+        double km = PoiWorld.distanceKm(from, to);
+        int minutes = switch (mode) {
+            case "drive" -> (int) Math.round(4 + km * 3);
+            case "transit" -> (int) Math.round(6 + km * 5);
+            default -> (int) Math.round(km * 12);
+        };
+        ObjectNode out = Json.object();
+        out.put("from_place_id", from.id());
+        out.put("to_place_id", to.id());
+        out.put("distance_km", km);
+        out.put("mode", mode);
+        out.put("minutes", minutes);
+        return out;
+    }
+
+    /** Nearby places, nearest first; shared with the task generator. */
+    static List<Place> nearbyResults(PoiWorld w, Place origin, String category, String cuisine, double radius) {
+        List<Place> out = new ArrayList<>();
+        for (Place p : w.places()) {
+            if (p == origin || !p.city().equals(origin.city()) || !p.category().id.equals(category)) continue;
+            if (cuisine != null && !cuisine.equals(p.cuisine())) continue;
+            if (PoiWorld.distanceKm(origin, p) <= radius) out.add(p);
+        }
+        out.sort(Comparator.comparingDouble((Place p) -> PoiWorld.distanceKm(origin, p)).thenComparing(Place::id));
+        return out;
+    }
+
+    private static ObjectNode nearby(PoiWorld w, Args a) {
+        Place origin = place(w, a.string("place_id"));
+        List<Place> found = nearbyResults(w, origin, a.string("category"), a.string("cuisine", null), a.number("radius_km", 3));
+        ObjectNode out = Json.object();
+        out.put("origin", origin.id());
+        out.put("count", found.size());
+        ArrayNode results = out.putArray("results");
+        for (Place p : found) {
+            ObjectNode r = results.addObject();
+            r.put("place_id", p.id());
+            r.put("name", p.name());
+            r.put("distance_km", PoiWorld.distanceKm(origin, p));
+            r.put("rating", p.rating());
+        }
+        return out;
+    }
+
+    private record Slot(Place place, int day, int hour, int party) {
+        String key() { return place.id() + "|" + day + "|" + hour + "|" + party; }
+    }
+
+    private static Slot slot(PoiWorld w, Args a) {
+        Place p = place(w, a.string("place_id"));
+        int day = PoiWorld.DATES.indexOf(a.string("date"));
+        if (day < 0) throw ToolFailure.domain("date '" + a.string("date") + "' is outside the bookable week "
+                + PoiWorld.DATES.get(0) + " to " + PoiWorld.DATES.get(6));
+        int hour = PoiWorld.hour(a.string("time"));
+        if (hour < 0) throw ToolFailure.domain("time must be a whole hour as HH:00, got '" + a.string("time") + "'");
+        if (!p.category().reservable) throw ToolFailure.domain(p.name() + " does not take reservations");
+        return new Slot(p, day, hour, a.integer("party_size"));
+    }
+
+    private static ObjectNode availability(PoiWorld w, Args a) {
+        Slot s = slot(w, a);
+        boolean ok = w.available(s.place(), s.day(), s.hour(), s.party());
+        if (ok) w.checkedSlots.add(s.key());
+        ObjectNode out = Json.object();
+        out.put("place_id", s.place().id());
+        out.put("date", PoiWorld.DATES.get(s.day()));
+        out.put("time", PoiWorld.time(s.hour()));
+        out.put("party_size", s.party());
+        out.put("available", ok);
+        if (!ok) {
+            out.put("reason", s.place().openAt(s.day(), s.hour()) ? "fully booked" : "closed at that time");
+            ArrayNode later = out.putArray("later_times");
+            w.laterTimes(s.place(), s.day(), s.hour(), s.party()).forEach(later::add);
+        }
+        return out;
+    }
+
+    private static ObjectNode reserve(PoiWorld w, Args a) {
+        Slot s = slot(w, a);
+        if (!w.checkedSlots.contains(s.key())) {
+            throw ToolFailure.domain("check_availability must confirm this exact slot (place, date, time, party size) before booking");
+        }
+        if (!w.available(s.place(), s.day(), s.hour(), s.party())) throw ToolFailure.domain("that slot is no longer available");
+        String guest = a.string("guest_name").strip();
+        if (guest.isEmpty()) throw ToolFailure.domain("guest_name is empty");
+        Reservation r = w.book(s.place(), PoiWorld.DATES.get(s.day()), PoiWorld.time(s.hour()), s.party(), guest);
+        ObjectNode out = reservationJson(w, r);
+        out.put("verification_code", r.code());
+        return out;
+    }
+
+    private static ObjectNode reservationJson(PoiWorld w, Reservation r) {
+        ObjectNode out = Json.object();
+        out.put("reservation_id", r.id());
+        out.put("place_id", r.placeId());
+        out.put("place_name", w.place(r.placeId()).name());
+        out.put("date", r.date());
+        out.put("time", r.time());
+        out.put("party_size", r.party());
+        out.put("guest_name", r.guest());
+        out.put("status", r.status());
+        return out;
+    }
+
+    private static ObjectNode findReservations(PoiWorld w, Args a) {
+        String guest = a.string("guest_name").strip();
+        ObjectNode out = Json.object();
+        ArrayNode list = out.putArray("reservations");
+        for (Reservation r : w.reservations) {
+            if (r.guest().equalsIgnoreCase(guest)) {
+                ObjectNode o = reservationJson(w, r);
+                o.put("city", w.place(r.placeId()).city());
+                list.add(o);
+            }
+        }
+        out.put("count", list.size());
+        return out;
+    }
+
+    private static ObjectNode getReservation(PoiWorld w, Args a) {
+        Reservation r = w.reservation(a.string("reservation_id").strip());
+        if (r == null) throw ToolFailure.domain("no reservation with id '" + a.string("reservation_id") + "'");
+        return reservationJson(w, r);
+    }
+
+    private static ObjectNode cancel(PoiWorld w, Args a) {
+        Reservation r = w.reservation(a.string("reservation_id").strip());
+        if (r == null) throw ToolFailure.domain("no reservation with id '" + a.string("reservation_id") + "'");
+        if (!r.code().equalsIgnoreCase(a.string("verification_code").strip())) {
+            throw ToolFailure.domain("verification code does not match reservation " + r.id());
+        }
+        if (r.status().equals("cancelled")) throw ToolFailure.domain("reservation " + r.id() + " is already cancelled");
+        String cancellation = "X" + w.newCode().substring(1);
+        w.replace(r.cancelled(cancellation));
+        ObjectNode out = Json.object();
+        out.put("reservation_id", r.id());
+        out.put("status", "cancelled");
+        out.put("cancellation_code", cancellation);
+        return out;
+    }
+
+    private static final List<String> PRAISE = List.of("Lovely staff", "Great value", "Cozy and calm", "Worth the wait",
+            "Excellent service", "Would come back");
+    private static final List<String> COMPLAINTS = List.of("A bit noisy", "Slow service", "Pricey for what it is",
+            "Hard to find", "Crowded at weekends");
+
+    private static ObjectNode reviews(PoiWorld w, Args a) {
+        Place p = place(w, a.string("place_id"));
+        ObjectNode out = Json.object();
+        out.put("place_id", p.id());
+        out.put("average_rating", p.rating());
+        ArrayNode list = out.putArray("reviews");
+        for (int i = 0; i < 3; i++) {
+            int k = Math.floorMod(p.index() * 7 + i * 3, 11);
+            int stars = (int) Math.max(1, Math.min(5, Math.round(p.rating() + (i - 1) * 0.6)));
+            ObjectNode r = list.addObject();
+            r.put("stars", stars);
+            r.put("text", stars >= 4 ? PRAISE.get(k % PRAISE.size()) : COMPLAINTS.get(k % COMPLAINTS.size()));
+        }
+        return out;
+    }
+
+    private static ObjectNode districts(PoiWorld w, Args a) {
+        String city = a.string("city");
+        var c = w.cities().stream().filter(x -> x.name().equalsIgnoreCase(city)).findFirst()
+                .orElseThrow(() -> ToolFailure.domain("unknown city '" + city + "'"));
+        ObjectNode out = Json.object();
+        out.put("city", c.name());
+        ArrayNode list = out.putArray("districts");
+        c.districts().forEach(list::add);
+        return out;
+    }
+}

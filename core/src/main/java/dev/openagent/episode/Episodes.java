@@ -1,0 +1,42 @@
+package dev.openagent.episode;
+
+import dev.openagent.sandbox.Action;
+import dev.openagent.sandbox.Env;
+import dev.openagent.sandbox.Outcome;
+import dev.openagent.sandbox.Start;
+import dev.openagent.sandbox.Step;
+import dev.openagent.sandbox.Task;
+import dev.openagent.sandbox.TaskRequest;
+
+/** The episode loop: reset, let the agent act until the environment says done, record it all. */
+public final class Episodes {
+    private Episodes() {}
+
+    public static Trajectory run(Env env, Agent agent, TaskRequest request) {
+        Start start = env.reset(request);
+        Conversation conversation = new Conversation(start);
+        AgentSession session = agent.begin(start, env);
+        Step last = null;
+        Outcome outcome;
+        while (true) {
+            Action action;
+            try {
+                action = session.act(last);
+            } catch (InfrastructureException e) {
+                outcome = new Outcome(false, Outcome.End.INFRA_ERROR, e.getMessage());
+                break;
+            }
+            conversation.add(action);
+            last = env.step(action);
+            conversation.add(last);
+            if (last.done()) {
+                outcome = last.outcome();
+                break;
+            }
+        }
+        Task task = env.task();
+        return new Trajectory(env.spec().env(), task.id(), task.split().id(), request.seed(), task.difficulty(),
+                task.kind(), task.solvable(), env.spec().shifts(), agent.name(), start.tools(),
+                conversation.messages(), outcome, conversation.stats(session.usage()));
+    }
+}

@@ -1,0 +1,17 @@
+package dev.openagent.episode;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+import java.util.Map;
+
+/** Per-episode counts the metrics read. */
+public record Stats(int turns,
+                    @JsonProperty("tool_calls") int toolCalls,
+                    @JsonProperty("tool_errors") int toolErrors,
+                    @JsonProperty("error_codes") Map<String, Integer> errorCodes,
+                    @JsonProperty("prompt_tokens") long promptTokens,
+                    @JsonProperty("completion_tokens") long completionTokens) {
+    public Stats {
+        errorCodes = errorCodes == null ? Map.of() : Map.copyOf(errorCodes);
+    }
+}

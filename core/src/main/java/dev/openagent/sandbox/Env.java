@@ -1,0 +1,29 @@
+package dev.openagent.sandbox;
+
+/**
+ * One environment instance, the Gymnasium {@code Env} contract for tool use: {@link #reset} starts
+ * an episode on a task, {@link #step} applies an action. Not thread-safe: one instance per worker.
+ * Shifts are {@link EnvWrapper}s around an {@code Env}.
+ */
+public interface Env {
+    /** The base environment and the stack of shifts applied. */
+    EnvSpec spec();
+
+    /** Static facts about the base environment. */
+    EnvironmentInfo info();
+
+    /** Starts a new episode; the same request always gives the same episode. */
+    Start reset(TaskRequest request);
+
+    /** Applies one action. Never throws on bad agent input: errors come back as observations. */
+    Step step(Action action);
+
+    /** Privileged: the current task as this layer defines it. For the oracle, checkers and reports. */
+    Task task();
+
+    /** Privileged: a solver of the current episode through every layer (see {@link Guide}). */
+    Guide guide();
+
+    /** The seed shifts derive their randomness from in the current episode. */
+    long episodeSeed();
+}

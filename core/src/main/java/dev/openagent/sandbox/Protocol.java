@@ -1,0 +1,56 @@
+package dev.openagent.sandbox;
+
+import dev.openagent.tool.Param;
+import dev.openagent.tool.Params;
+
+import java.util.Locale;
+
+/**
+ * The agent protocol every agent is told in its system prompt and every checker applies: how to
+ * ask the user, how to answer, how to refuse. One place, so agents, servers and exporters agree.
+ */
+public final class Protocol {
+    /** The protocol tool that reaches the simulated user; never renamed by shifts. */
+    public static final String ASK_USER = "ask_user";
+    /** A final message starting with this (case-insensitive) is a refusal. */
+    public static final String REFUSAL_MARKER = "CANNOT COMPLETE:";
+
+    public static final ToolSpec ASK_USER_TOOL = new ToolSpec(ASK_USER,
+            "Ask the user a clarifying question when a detail you need is missing or ambiguous. Returns the user's reply.",
+            Params.of(Param.string("question", "The question for the user.").describedAs("The question for the user.")).schema());
+
+    private Protocol() {}
+
+    /** The system prompt: the protocol, then the environment's own rules. */
+    public static String systemPrompt(String domainRules, Interface iface) {
+        String acting = iface == Interface.FUNCTION_CALL
+                ? "Use the provided tools to look things up and to act. Never invent ids, codes or facts: take them from tool results."
+                : "Act by writing one text command per turn (write 'help' to list the valid commands). Never invent facts: take them from what you observe.";
+        return "You are an assistant that completes the user's request. " + acting + "\n"
+                + "If a detail you need is missing or ambiguous, ask the user with the " + ASK_USER + " tool.\n"
+                + "When you are done, reply with the final answer as plain text; include every code, id or value a tool issued that the user asked for.\n"
+                + "If the request cannot be fulfilled (what it needs does not exist or is not allowed), reply with a message that starts with '"
+                + REFUSAL_MARKER + "' followed by the reason. Do not refuse a request that can be fulfilled.\n"
+                + (domainRules == null || domainRules.isBlank() ? "" : "\nRules of this service:\n" + domainRules.strip() + "\n");
+    }
+
+    /** A final assistant message as an action: a refusal when it starts with the marker, else an answer. */
+    public static Action finalText(String text) {
+        String t = text == null ? "" : text.strip();
+        String bare = t.replaceFirst("^[*_#>`\\s]+", "");
+        if (bare.toUpperCase(Locale.ROOT).startsWith(REFUSAL_MARKER.substring(0, REFUSAL_MARKER.length() - 1))) {
+            String reason = bare.substring(REFUSAL_MARKER.length() - 1).replaceFirst("^[:\\s*]+", "");
+            return new Action.Refuse(reason);
+        }
+        return new Action.Answer(t);
+    }
+
+    /** The text an action takes as a final assistant message (inverse of {@link #finalText}). */
+    public static String finalText(Action ending) {
+        return switch (ending) {
+            case Action.Answer a -> a.text();
+            case Action.Refuse r -> REFUSAL_MARKER + " " + r.reason();
+            default -> throw new IllegalArgumentException("not an ending: " + ending);
+        };
+    }
+}

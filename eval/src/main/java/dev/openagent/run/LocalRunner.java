@@ -1,0 +1,62 @@
+package dev.openagent.run;
+
+import dev.openagent.episode.Agent;
+import dev.openagent.episode.Episodes;
+import dev.openagent.episode.Trajectory;
+import dev.openagent.sandbox.Env;
+import dev.openagent.sandbox.TaskRequest;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * Runs episodes in this process, in parallel, one environment instance per worker thread.
+ * Results come back in request order whatever the scheduling, so output is reproducible.
+ */
+public final class LocalRunner {
+    private LocalRunner() {}
+
+    public static List<Trajectory> run(Supplier<Env> envs, Agent agent, List<TaskRequest> requests, int threads) {
+        return run(envs, agent, requests, threads, t -> {});
+    }
+
+    /** As {@link #run(Supplier, Agent, List, int)}, telling {@code onDone} of each finished episode. */
+    public static List<Trajectory> run(Supplier<Env> envs, Agent agent, List<TaskRequest> requests, int threads,
+                                       Consumer<Trajectory> onDone) {
+        if (threads <= 1 || requests.size() <= 1) {
+            Env env = envs.get();
+            List<Trajectory> out = new ArrayList<>(requests.size());
+            for (TaskRequest r : requests) {
+                Trajectory t = Episodes.run(env, agent, r);
+                onDone.accept(t);
+                out.add(t);
+            }
+            return out;
+        }
+        ThreadLocal<Env> local = ThreadLocal.withInitial(envs);
+        try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
+            List<Future<Trajectory>> futures = new ArrayList<>(requests.size());
+            for (TaskRequest r : requests) {
+                futures.add(pool.submit(() -> {
+                    Trajectory t = Episodes.run(local.get(), agent, r);
+                    onDone.accept(t);
+                    return t;
+                }));
+            }
+            List<Trajectory> out = new ArrayList<>(requests.size());
+            for (Future<Trajectory> f : futures) out.add(f.get());
+            return out;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+        }
+    }
+}
