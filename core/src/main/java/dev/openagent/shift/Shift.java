@@ -1,0 +1,35 @@
+package dev.openagent.shift;
+
+import dev.openagent.sandbox.Env;
+import dev.openagent.sandbox.EnvironmentInfo;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A catalog entry: one kind of open-world shift. {@link #wrap} puts it around an environment as
+ * an {@link dev.openagent.sandbox.EnvWrapper} that records itself in the spec stack.
+ */
+public interface Shift {
+    /** The public id, for example {@code tool.semantic-rename}. */
+    String id();
+
+    Tier tier();
+
+    Dimension dimension();
+
+    String description();
+
+    /** Accepted parameters; every shift with a magnitude has {@code severity} (1..3). */
+    List<ShiftParam> params();
+
+    /** Empty when the shift applies to the environment, else the reason it does not. */
+    default Optional<String> notApplicable(EnvironmentInfo env) { return Optional.empty(); }
+
+    /**
+     * Wraps the environment. Parameters are already validated against {@link #params()} and
+     * completed with defaults.
+     */
+    Env wrap(Env inner, Map<String, String> params);
+}

@@ -1,0 +1,74 @@
+package dev.openagent.shift;
+
+import dev.openagent.sandbox.Env;
+import dev.openagent.sandbox.EnvironmentInfo;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One experimental condition: shifts applied in order (innermost first), each with its
+ * parameters. The empty stack is the static environment.
+ */
+public record ShiftStack(List<Layer> layers) {
+    /** One shift with its parameters (defaults filled in). */
+    public record Layer(Shift shift, Map<String, String> params) {
+        public Layer {
+            params = Map.copyOf(params);
+        }
+    }
+
+    public static final ShiftStack NONE = new ShiftStack(List.of());
+
+    public ShiftStack {
+        layers = List.copyOf(layers);
+    }
+
+    public boolean isStatic() { return layers.isEmpty(); }
+
+    /** Wraps a fresh base environment in every layer. */
+    public Env apply(Env base) {
+        Env env = base;
+        for (Layer l : layers) env = l.shift().wrap(env, l.params());
+        return env;
+    }
+
+    /** The first reason a layer does not apply to the environment, if any. */
+    public Optional<String> notApplicable(EnvironmentInfo info) {
+        for (Layer l : layers) {
+            Optional<String> why = l.shift().notApplicable(info);
+            if (why.isPresent()) return Optional.of(l.shift().id() + ": " + why.get());
+        }
+        return Optional.empty();
+    }
+
+    /** "none", or the shift ids joined by '+', with parameters that differ from the defaults. */
+    public String label() {
+        if (layers.isEmpty()) return "none";
+        List<String> parts = new ArrayList<>();
+        for (Layer l : layers) {
+            Map<String, String> defaults = new HashMap<>();
+            l.shift().params().forEach(p -> defaults.put(p.name(), p.defaultValue()));
+            StringBuilder sb = new StringBuilder(l.shift().id());
+            String sep = ":";
+            for (var e : new java.util.TreeMap<>(l.params()).entrySet()) {
+                if (e.getValue().equals(defaults.get(e.getKey()))) continue;
+                sb.append(sep).append(e.getKey()).append('=').append(e.getValue());
+                sep = ",";
+            }
+            parts.add(sb.toString());
+        }
+        return String.join("+", parts);
+    }
+
+    /** The tier of a single-shift stack (null for static or mixed stacks). */
+    public Tier tier() {
+        if (layers.isEmpty()) return null;
+        Tier t = layers.getFirst().shift().tier();
+        for (Layer l : layers) if (l.shift().tier() != t) return null;
+        return t;
+    }
+}
