@@ -25,6 +25,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 /**
  * Runs an {@link Experiment} into the results store: plans every episode (agents × environments ×
@@ -61,18 +62,29 @@ public final class EvalRunner {
     private final ResultStore store;
     private final RunControl control;
     private final Progress progress;
+    private final Function<String, List<ShiftStack>> shifts;
 
     public EvalRunner(ResultStore store, RunControl control, Progress progress) {
+        this(store, control, progress, ShiftSpec::expand);
+    }
+
+    /** @param shifts expands a shift spec into conditions (the shift catalog's {@link ShiftSpec#expand}, or a test's own) */
+    public EvalRunner(ResultStore store, RunControl control, Progress progress, Function<String, List<ShiftStack>> shifts) {
         this.store = store;
         this.control = control;
         this.progress = progress == null ? Progress.NONE : progress;
+        this.shifts = shifts;
     }
 
     /** The conditions of an experiment: the static one first, then each expanded shift spec once. */
     public static List<Condition> conditions(Experiment exp, List<String> notApplicable) {
+        return conditions(exp, ShiftSpec::expand, notApplicable);
+    }
+
+    static List<Condition> conditions(Experiment exp, Function<String, List<ShiftStack>> expand, List<String> notApplicable) {
         List<ShiftStack> stacks = new ArrayList<>();
         stacks.add(ShiftStack.NONE);
-        stacks.addAll(ShiftSpec.expand(exp.shiftSpec()));
+        stacks.addAll(expand.apply(exp.shiftSpec()));
         List<Condition> out = new ArrayList<>();
         for (String envId : exp.envs()) {
             Environment environment = Environments.get(envId);
@@ -105,17 +117,14 @@ public final class EvalRunner {
         return EpisodeKey.Hashing.sha256(Json.write(m)).substring(0, 16);
     }
 
-    /** The run's id: the same experiment (whatever its name, concurrency or budget) is the same run. */
+    /**
+     * The run's id: a hash of the experiment as {@link #describe} records it, without its name. The
+     * same experiment is the same run whatever its name, concurrency or budget.
+     */
     public static String runId(Experiment exp, List<EvalAgent> agents) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        List<Object> as = new ArrayList<>();
-        for (EvalAgent a : agents) as.add(Map.of("label", a.label(), "config", configHash(a, exp)));
-        m.put("agents", as);
-        m.put("envs", exp.envs());
-        m.put("shifts", exp.shifts());
-        m.put("tasks", exp.tasks());
-        m.put("trials", exp.trials());
-        m.put("seed", exp.seed());
+        Map<String, Object> m = describe(exp, agents);
+        m.remove("name");
+        m.put("harness", HARNESS_VERSION);
         return "run-" + EpisodeKey.Hashing.sha256(Json.write(m)).substring(0, 12);
     }
 
@@ -126,7 +135,7 @@ public final class EvalRunner {
             if (!labels.add(a.label())) throw new IllegalArgumentException("two agents are labelled '" + a.label() + "': give them distinct labels");
         }
         List<String> notApplicable = new ArrayList<>();
-        List<Condition> conditions = conditions(exp, notApplicable);
+        List<Condition> conditions = conditions(exp, shifts, notApplicable);
         TaskPlan tasks = new TaskPlan(exp.splitValue(), exp.tasks(), exp.seed(), exp.difficulty());
         List<TaskRequest> requests = tasks.requests();
 

@@ -180,7 +180,7 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
                     }
                     c.commit();
                     done.forEach(f -> f.complete(null));
-                } catch (SQLException | RuntimeException e) {
+                } catch (SQLException | RuntimeException | Error e) {
                     writerFailure = e;
                     try {
                         c.rollback();
@@ -210,7 +210,18 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
 
     private void await(CompletableFuture<Void> done) {
         try {
-            done.get();
+            // Waits in slices so a writer thread that died (an Error) cannot leave the caller waiting forever.
+            while (true) {
+                try {
+                    done.get(1, java.util.concurrent.TimeUnit.SECONDS);
+                    return;
+                } catch (java.util.concurrent.TimeoutException stillQueued) {
+                    if (!writer.isAlive()) {
+                        Throwable f = writerFailure;
+                        throw new IllegalStateException("results store " + file + " stopped writing" + (f == null ? "" : ": " + f), f);
+                    }
+                }
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while writing results", e);

@@ -119,13 +119,18 @@ class EvalRunnerTest {
         }
     }
 
-    @Test
-    void infrastructureErrorsAreRecordedAsSuchAndRunAgainOnResume() throws IOException {
+    /** The summary of the experiment run once against a healthy endpoint. */
+    ObjectNode cleanSummary() throws IOException {
         Path clean = dir.resolve("clean.db");
-        Path flaky = dir.resolve("flaky.db");
         try (ScriptedModel m = model(0)) {
             run(clean, m, experiment(8, 0), 0, ToolProtocol.NATIVE);
         }
+        return summary(clean, firstRun(clean));
+    }
+
+    @Test
+    void infrastructureErrorsAreRecordedAsSuchAndRunAgainOnResume() throws IOException {
+        Path flaky = dir.resolve("flaky.db");
         EvalRunner.RunResult first;
         try (ScriptedModel m = model(0.08)) {
             // No retries: every dropped connection or 500 ends its episode as an infrastructure error.
@@ -143,21 +148,17 @@ class EvalRunnerTest {
         }
         assertEquals(first.errors(), resumed.ran(), "exactly the errored episodes run again");
         assertTrue(resumed.complete());
-        assertEquals(summary(clean, firstRun(clean)), summary(flaky, first.runId()));
+        assertEquals(cleanSummary(), summary(flaky, first.runId()));
     }
 
     @Test
     void retriesAbsorbAFlakyEndpoint() throws IOException {
-        Path clean = dir.resolve("clean.db");
         Path flaky = dir.resolve("flaky.db");
-        try (ScriptedModel m = model(0)) {
-            run(clean, m, experiment(8, 0), 0, ToolProtocol.NATIVE);
-        }
         try (ScriptedModel m = model(0.1)) {
             EvalRunner.RunResult r = run(flaky, m, experiment(8, 0), 6, ToolProtocol.NATIVE);
             assertTrue(r.complete(), r.toString());
         }
-        assertEquals(summary(clean, firstRun(clean)), summary(flaky, firstRun(flaky)));
+        assertEquals(cleanSummary(), summary(flaky, firstRun(flaky)));
     }
 
     @Test

@@ -39,6 +39,8 @@ public final class ChatEndpoint implements AutoCloseable {
     public record Reply(ChatCompletion completion, boolean cached) {}
 
     private final OpenAiConfig config;
+    private final java.net.URI url;
+    private final java.util.concurrent.ExecutorService httpExecutor = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
     private final HttpClient http;
     private final ResponseCache cache;
     private final boolean readCache;
@@ -47,12 +49,14 @@ public final class ChatEndpoint implements AutoCloseable {
 
     public ChatEndpoint(OpenAiConfig config, ResponseCache cache, boolean readCache, RunControl control, Sleeper sleeper) {
         this.config = config;
+        this.url = config.endpoint();
         this.cache = cache == null ? ResponseCache.NONE : cache;
         this.readCache = readCache;
         this.control = control == null ? RunControl.unlimited() : control;
         this.sleeper = sleeper == null ? Sleeper.REAL : sleeper;
         Duration connect = config.timeout().compareTo(Duration.ofSeconds(30)) < 0 ? config.timeout() : Duration.ofSeconds(30);
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(connect).build();
+        // The client's own work on virtual threads: measurably cheaper than its default thread pool under many episodes.
+        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(connect).executor(httpExecutor).build();
     }
 
     public ChatEndpoint(OpenAiConfig config) {
@@ -100,7 +104,7 @@ public final class ChatEndpoint implements AutoCloseable {
                     failure = "HTTP " + status + said(response.body());
                     retryAfter = retryAfter(response);
                 } else if (status == 401 || status == 403 || status == 404) {
-                    String why = "HTTP " + status + " from " + config.endpoint() + (status == 404
+                    String why = "HTTP " + status + " from " + url + (status == 404
                             ? ": no such endpoint or model '" + config.model() + "'"
                             : ": the endpoint refused the credentials (set the key's variable, see --api-key-env)")
                             + said(response.body());
@@ -130,7 +134,7 @@ public final class ChatEndpoint implements AutoCloseable {
     }
 
     private HttpRequest request(String body) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(config.endpoint())
+        HttpRequest.Builder b = HttpRequest.newBuilder(url)
                 .timeout(config.timeout())
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/json")
@@ -186,5 +190,6 @@ public final class ChatEndpoint implements AutoCloseable {
     @Override
     public void close() {
         http.close();
+        httpExecutor.shutdown();
     }
 }
