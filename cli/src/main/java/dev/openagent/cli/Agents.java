@@ -56,13 +56,14 @@ final class Agents {
         if (spec.baseUrl() != null || spec.model() != null) {
             throw new Main.UserError("agent '" + spec.kind() + "' takes no base URL or model (those are for openai)");
         }
-        resolve(spec.kind(), seed); // fails early on an unknown kind
+        long agentSeed = spec.seed() != null ? spec.seed() : seed;
+        resolve(spec.kind(), agentSeed); // fails early on an unknown kind
         Map<String, Object> identity = new LinkedHashMap<>();
         identity.put("kind", spec.kind());
-        identity.put("seed", seed);
+        identity.put("seed", agentSeed);
         String label = spec.label() == null ? spec.kind() : spec.label();
         // Trial 0 is the agent `run --seed S` would make; later trials get derived seeds.
-        return new EvalAgent(label, identity, trial -> resolve(spec.kind(), trial == 0 ? seed : Seeds.mix(seed, trial)));
+        return new EvalAgent(label, identity, trial -> resolve(spec.kind(), trial == 0 ? agentSeed : Seeds.mix(agentSeed, trial)));
     }
 
     static OpenAiConfig openAiConfig(AgentSpec spec) {

@@ -126,6 +126,9 @@ final class EvalCommand implements Callable<Integer> {
             for (AgentSpec a : base.agents()) specs.add(openai.apply(a.kind(), a));
         }
         if (specs.isEmpty()) throw new Main.UserError("name at least one agent: --agent " + Agents.KNOWN.replace(", ", "|") + " (or agents: in --config)");
+        if ((openai.baseUrl != null || openai.model != null) && specs.stream().noneMatch(s -> s.kind().equals("openai"))) {
+            throw new Main.UserError("--base-url and --model configure the openai agent, but no openai agent is named (--agent openai)");
+        }
         Experiment.Budget budget = new Experiment.Budget(maxRequests != null ? maxRequests : base.budget().maxRequests(),
                 maxTokens != null ? maxTokens : base.budget().maxTokens());
         return new Experiment(name != null ? name : base.name(), specs, envs != null ? envs : base.envs(),

@@ -7,7 +7,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The self-contained HTML report: one file with the report data, the page's own script and
@@ -22,19 +25,31 @@ public final class HtmlReport {
     private HtmlReport() {}
 
     public static String render(ObjectNode data) {
-        String page = resource(TEMPLATE);
         String title = data.path("run").path("name").asText("OpenAgent report");
-        return fill(page, "@@ECHARTS@@", scriptSafe(echarts()))
-                .replace("@@TITLE@@", escapeHtml(title))
-                .replace("@@ECHARTS_VERSION@@", echartsVersion())
-                .replace("@@DATA@@", jsonInScript(data));
+        return fill(resource(TEMPLATE), Map.of(
+                "@@TITLE@@", escapeHtml(title),
+                "@@ECHARTS_VERSION@@", echartsVersion(),
+                "@@ECHARTS@@", scriptSafe(echarts()),
+                "@@DATA@@", jsonInScript(data)));
     }
 
-    /** Replaces the one occurrence of a marker without reading the replacement as a pattern. */
-    private static String fill(String page, String marker, String value) {
-        int i = page.indexOf(marker);
-        if (i < 0) throw new IllegalStateException("report template lacks " + marker);
-        return page.substring(0, i) + value + page.substring(i + marker.length());
+    private static final Pattern MARKER = Pattern.compile("@@[A-Z_]+@@");
+
+    /**
+     * Replaces the template's markers in one pass, so text inserted for one marker (model output in
+     * the data, say) is never searched for another.
+     */
+    static String fill(String template, Map<String, String> values) {
+        StringBuilder sb = new StringBuilder(template.length() + values.values().stream().mapToInt(String::length).sum());
+        Matcher m = MARKER.matcher(template);
+        int at = 0;
+        while (m.find()) {
+            String v = values.get(m.group());
+            if (v == null) throw new IllegalStateException("report template has an unknown marker " + m.group());
+            sb.append(template, at, m.start()).append(v);
+            at = m.end();
+        }
+        return sb.append(template, at, template.length()).toString();
     }
 
     /** JSON that cannot end its script element: '<' only occurs inside strings, where \u003c means the same. */

@@ -51,7 +51,7 @@ class ReportTest {
         EpisodeResult base = Results.answered("model-a", "obs.format", "interaction", 99, false);
         Trajectory t = base.trajectory();
         List<Message> messages = List.of(Message.system("sys"), Message.user("Book a table"),
-                Message.assistant("</script><script>alert('pwned')</script> <b>bold</b> UNIQUE-TRANSCRIPT-TEXT"));
+                Message.assistant("</script><script>alert('pwned')</script> <b>bold</b> UNIQUE-TRANSCRIPT-TEXT @@ECHARTS@@"));
         Trajectory h = new Trajectory(t.env(), t.taskId(), t.split(), t.seed(), t.difficulty(), t.kind(), t.solvable(), t.shifts(), t.agent(),
                 t.tools(), messages, t.outcome(), new Stats(1, 0, 0, Map.of(), 1, 1));
         return new EpisodeResult(base.key(), base.tier(), 99, base.outcome(), h, base.gold(), 1);
@@ -78,6 +78,7 @@ class ReportTest {
         assertEquals(12, tier.path("scored").asInt());
         assertEquals(49, data.path("episodes").size());
         assertTrue(data.toString().contains("UNIQUE-TRANSCRIPT-TEXT"), "transcripts are embedded");
+        assertTrue(data.toString().contains("UNIQUE-TRANSCRIPT-TEXT @@ECHARTS@@"), "template markers inside the data stay text");
         // Model output is data, never markup: it cannot close the script element or inject one.
         assertFalse(html.contains("<script>alert('pwned')"));
         assertFalse(html.contains("</script><script>alert"));

@@ -50,10 +50,13 @@ class OpenAiAgentTest {
         return endpoint(OpenAiConfig.of("http://127.0.0.1:1/v1", "m"), ResponseCache.NONE, replies);
     }
 
+    /** Generous: a cold JVM on a busy machine must never time out by accident (the slow-reply test sets its own). */
+    static final Duration TIMEOUT = Duration.ofSeconds(20);
+
     private ChatEndpoint endpoint(OpenAiConfig base, ResponseCache cache, FakeOpenAiServer.Reply... replies) throws IOException {
         server = new FakeOpenAiServer(replies);
         OpenAiConfig config = new OpenAiConfig(java.net.URI.create(server.baseUrl()), base.model(), base.apiKey(), base.protocol(),
-                base.temperature(), base.maxTokens(), base.seed(), base.systemPrompt(), Duration.ofMillis(800),
+                base.temperature(), base.maxTokens(), base.seed(), base.systemPrompt(), base.timeout().equals(OpenAiConfig.DEFAULT_TIMEOUT) ? TIMEOUT : base.timeout(),
                 new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(5)), null);
         return new ChatEndpoint(config, cache, true, control, slept::add);
     }
@@ -152,7 +155,8 @@ class OpenAiAgentTest {
 
     @Test
     void slowResponsesTimeOutAndAreRetried() throws IOException {
-        Trajectory t = episode(endpoint(FakeOpenAiServer.slow(5_000, text("too late")), ok(text("in time"))));
+        OpenAiConfig c = OpenAiConfig.of("http://127.0.0.1:1/v1", "m").withTimeout(Duration.ofSeconds(3));
+        Trajectory t = episode(endpoint(c, ResponseCache.NONE, FakeOpenAiServer.slow(60_000, text("too late")), ok(text("in time"))));
         assertEquals(Outcome.End.ANSWERED, t.outcome().end());
         assertTrue(t.messages().getLast().content().contains("in time"));
         assertEquals(1, slept.size());
