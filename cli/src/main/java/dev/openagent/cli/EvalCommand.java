@@ -22,7 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-@Command(name = "eval", sortOptions = false,
+@Command(name = "eval", sortOptions = false, mixinStandardHelpOptions = true,
         description = {"Evaluate agents across environments, shift conditions, tasks and trials.",
                 "Results go to a SQLite store; rerunning the same experiment resumes it (finished episodes are reused).",
                 "Exit code 0 when every planned episode is scored, 3 when some are missing or ended in infrastructure errors."})

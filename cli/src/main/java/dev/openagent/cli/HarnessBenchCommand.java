@@ -26,8 +26,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
 
-@Command(name = "bench-harness", description = {"Measure the evaluation harness's throughput in agent turns per second: the openai agent,",
-        "the runner and the results store against a zero-latency endpoint on 127.0.0.1 (in this process, so it shares the CPU)."})
+@Command(name = "bench-harness", mixinStandardHelpOptions = true, description = {"Measure the eval harness in agent turns per second.",
+        "The openai agent, the runner and the results store against a zero-latency endpoint on 127.0.0.1",
+        "(in this process, so it shares the CPU)."})
 final class HarnessBenchCommand implements Runnable {
     @Option(names = "--env", defaultValue = "poi", description = "Environment id (default: ${DEFAULT-VALUE}).")
     String env;

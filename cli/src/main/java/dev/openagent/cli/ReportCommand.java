@@ -9,8 +9,9 @@ import picocli.CommandLine.Option;
 import java.nio.file.Path;
 import java.util.List;
 
-@Command(name = "report", description = {"Write a run's report: report.md, a self-contained report.html (heatmap, agent bars,",
-        "trajectory browser; opens offline) and summary.json. Without --run, the most recently updated run."})
+@Command(name = "report", mixinStandardHelpOptions = true, description = {"Write a run's report (Markdown, offline HTML, JSON).",
+        "report.md, a self-contained report.html (tier x shift heatmap, agent bars, trajectory browser; opens offline) and",
+        "summary.json. Without --run, the most recently updated run."})
 final class ReportCommand implements Runnable {
     @Option(names = "--store", defaultValue = "runs/openagent.db", description = "Results store (default: ${DEFAULT-VALUE}).")
     Path store;

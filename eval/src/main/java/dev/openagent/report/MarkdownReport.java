@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -96,10 +95,7 @@ public final class MarkdownReport {
     private static String passK(JsonNode pk) {
         if (pk == null || !pk.isObject() || pk.isEmpty()) return "–";
         List<String> parts = new ArrayList<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = pk.fields(); it.hasNext(); ) {
-            var e = it.next();
-            parts.add("k=" + e.getKey() + " " + pct(e.getValue()));
-        }
+        for (Map.Entry<String, JsonNode> e : pk.properties()) parts.add("k=" + e.getKey() + " " + pct(e.getValue()));
         return String.join(", ", parts);
     }
 

@@ -135,28 +135,14 @@ public final class EvalRunner {
             if (!labels.add(a.label())) throw new IllegalArgumentException("two agents are labelled '" + a.label() + "': give them distinct labels");
         }
         List<String> notApplicable = new ArrayList<>();
-        List<Condition> conditions = conditions(exp, shifts, notApplicable);
-        TaskPlan tasks = new TaskPlan(exp.splitValue(), exp.tasks(), exp.seed(), exp.difficulty());
-        List<TaskRequest> requests = tasks.requests();
-
-        List<Planned> plan = new ArrayList<>();
-        Map<EvalAgent, String> hashes = new LinkedHashMap<>();
-        for (EvalAgent a : agents) hashes.put(a, configHash(a, exp));
-        for (int i = 0; i < requests.size(); i++) {
-            for (int trial = 0; trial < exp.trials(); trial++) {
-                for (EvalAgent a : agents) {
-                    for (Condition c : conditions) {
-                        EpisodeKey key = new EpisodeKey(hashes.get(a), a.label(), c.env(), c.label(), requests.get(i).seed(), trial);
-                        plan.add(new Planned(key, a, c, i, requests.get(i)));
-                    }
-                }
-            }
-        }
+        List<Planned> plan = plan(exp, agents, conditions(exp, shifts, notApplicable));
+        Set<String> hashes = new HashSet<>();
+        for (Planned p : plan) hashes.add(p.key().configHash());
 
         String runId = runId(exp, agents);
         store.saveRun(runId, exp.name() == null ? runId : exp.name(), Json.write(describe(exp, agents)), plan.size(), "running", null);
         Set<String> finished = new HashSet<>();
-        for (String h : new HashSet<>(hashes.values())) finished.addAll(store.finishedEpisodes(h));
+        for (String h : hashes) finished.addAll(store.finishedEpisodes(h));
         List<String> reused = new ArrayList<>();
         List<Planned> todo = new ArrayList<>();
         for (Planned p : plan) {
@@ -215,11 +201,29 @@ public final class EvalRunner {
         return result;
     }
 
+    /** Every episode of the experiment, tasks outermost so a partial run covers every condition evenly. */
+    private static List<Planned> plan(Experiment exp, List<EvalAgent> agents, List<Condition> conditions) {
+        List<TaskRequest> requests = new TaskPlan(exp.splitValue(), exp.tasks(), exp.seed(), exp.difficulty()).requests();
+        Map<EvalAgent, String> hashes = new LinkedHashMap<>();
+        for (EvalAgent a : agents) hashes.put(a, configHash(a, exp));
+        List<Planned> plan = new ArrayList<>();
+        for (int i = 0; i < requests.size(); i++) {
+            for (int trial = 0; trial < exp.trials(); trial++) {
+                for (EvalAgent a : agents) {
+                    for (Condition c : conditions) {
+                        EpisodeKey key = new EpisodeKey(hashes.get(a), a.label(), c.env(), c.label(), requests.get(i).seed(), trial);
+                        plan.add(new Planned(key, a, c, i, requests.get(i)));
+                    }
+                }
+            }
+        }
+        return plan;
+    }
+
     private EpisodeResult runOne(Planned p, AtomicReference<Throwable> internal) {
         long t0 = System.nanoTime();
-        Env env = null;
         try {
-            env = p.condition().stack().apply(p.condition().environment().create());
+            Env env = p.condition().stack().apply(p.condition().environment().create());
             Agent agent = p.agent().forTrial(p.key().trial());
             Trajectory t = Episodes.run(env, agent, p.request());
             return new EpisodeResult(p.key(), p.condition().tier(), p.taskIndex(), t.outcome(), t, GoldFacts.of(env.task()),
