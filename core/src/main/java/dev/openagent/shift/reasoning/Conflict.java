@@ -1,0 +1,139 @@
+package dev.openagent.shift.reasoning;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.json.Json;
+import dev.openagent.sandbox.Env;
+import dev.openagent.sandbox.Observation;
+import dev.openagent.sandbox.Start;
+import dev.openagent.shift.Dimension;
+import dev.openagent.shift.Shift;
+import dev.openagent.shift.ShiftDef;
+import dev.openagent.shift.ShiftEnv;
+import dev.openagent.shift.Tier;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * logic.conflict: every tool result merges several data sources that disagree; the system prompt
+ * says the {@code registry} source is authoritative. Severity 1: two sources, the registry first,
+ * one value differs; 2: two sources in random order, about a third of the values differ;
+ * 3: three sources in random order, half the values differ and the stale sources claim to be newer.
+ */
+public final class Conflict extends ShiftEnv {
+    public static final Shift SHIFT = new ShiftDef("logic.conflict", Tier.REASONING, Dimension.O, 52,
+            "Results merge data sources that disagree; the instructions say which source is authoritative.",
+            List.of(ShiftDef.SEVERITY), info -> ShiftDef.needsTools(info, "it rewrites JSON results"), Conflict::new);
+
+    static final String AUTHORITY = "registry";
+    private static final List<String> OTHERS = List.of("partner_feed", "community_cache", "legacy_mirror");
+
+    private Conflict(Env inner, Map<String, String> params) {
+        super(inner, SHIFT, params);
+    }
+
+    @Override
+    protected Start begin(Start in) {
+        return in.withSystemPrompt(in.systemPrompt() + "\nData sources: tool results now list what each data source says "
+                + "(\"sources\"). Sources can disagree; the '" + AUTHORITY + "' source is authoritative: always use its values, "
+                + "whatever the others say or however recent they claim to be.\n");
+    }
+
+    @Override
+    protected Observation observation(Observation o) {
+        if (o.isError() || o.payload() == null) return o;
+        int sev = severity();
+        List<ObjectNode> sources = new ArrayList<>();
+        sources.add(source(AUTHORITY, "2026-11-02T08:00:00Z", o.payload()));
+        int others = sev == 3 ? 2 : 1;
+        for (int i = 0; i < others; i++) {
+            double share = sev == 1 ? 0.0 : sev == 2 ? 0.34 : 0.5;
+            JsonNode stale = corrupt(o.payload(), share);
+            sources.add(source(OTHERS.get(i), sev == 3 ? "2026-11-2" + (5 + i) + "T09:30:00Z" : "2026-10-1" + i + "T12:00:00Z", stale));
+        }
+        if (sev >= 2) Collections.shuffle(sources, new Random(rnd.nextLong()));
+        ObjectNode out = Json.object();
+        ArrayNode list = out.putArray("sources");
+        sources.forEach(list::add);
+        return o.withPayload(out, Json.write(out));
+    }
+
+    private static ObjectNode source(String name, String updated, JsonNode data) {
+        ObjectNode s = Json.object();
+        s.put("source", name);
+        s.put("updated", updated);
+        s.set("data", data);
+        return s;
+    }
+
+    /** A copy with some leaves changed (at least one when any can be). */
+    private JsonNode corrupt(JsonNode v, double share) {
+        JsonNode copy = v.deepCopy();
+        List<Object[]> leaves = new ArrayList<>(); // {parent, key or index}
+        List<String> strings = new ArrayList<>();
+        collect(copy, leaves, strings);
+        if (leaves.isEmpty()) return copy;
+        boolean any = false;
+        for (Object[] leaf : leaves) {
+            if (rnd.nextDouble() < share) any |= change(leaf, strings);
+        }
+        for (int tries = 0; !any && tries < 10; tries++) any = change(leaves.get(rnd.nextInt(leaves.size())), strings);
+        return copy;
+    }
+
+    private static void collect(JsonNode v, List<Object[]> leaves, List<String> strings) {
+        if (v instanceof ObjectNode o) {
+            o.fields().forEachRemaining(e -> {
+                if (e.getValue().isContainerNode()) collect(e.getValue(), leaves, strings);
+                else if (!e.getValue().isNull()) {
+                    leaves.add(new Object[]{o, e.getKey()});
+                    if (e.getValue().isTextual()) strings.add(e.getValue().asText());
+                }
+            });
+        } else if (v instanceof ArrayNode a) {
+            for (int i = 0; i < a.size(); i++) {
+                if (a.get(i).isContainerNode()) collect(a.get(i), leaves, strings);
+                else if (!a.get(i).isNull()) {
+                    leaves.add(new Object[]{a, i});
+                    if (a.get(i).isTextual()) strings.add(a.get(i).asText());
+                }
+            }
+        }
+    }
+
+    private boolean change(Object[] leaf, List<String> strings) {
+        JsonNode old = leaf[0] instanceof ObjectNode o ? o.get((String) leaf[1]) : ((ArrayNode) leaf[0]).get((Integer) leaf[1]);
+        JsonNode neu;
+        if (old.isBoolean()) {
+            neu = Json.NODES.booleanNode(!old.asBoolean());
+        } else if (old.isIntegralNumber()) {
+            neu = Json.NODES.numberNode(old.asLong() + 1 + rnd.nextInt(3));
+        } else if (old.isNumber()) {
+            neu = Json.NODES.numberNode(Math.round((old.asDouble() + (rnd.nextBoolean() ? 0.3 : -0.3)) * 10) / 10.0);
+        } else {
+            String s = old.asText();
+            String t = s;
+            if (s.chars().anyMatch(Character::isDigit)) {
+                char[] c = s.toCharArray();
+                List<Integer> digits = new ArrayList<>();
+                for (int i = 0; i < c.length; i++) if (Character.isDigit(c[i])) digits.add(i);
+                int i = digits.get(rnd.nextInt(digits.size()));
+                c[i] = (char) ('0' + (c[i] - '0' + 1 + rnd.nextInt(8)) % 10);
+                t = new String(c);
+            } else {
+                List<String> others = strings.stream().filter(x -> !x.equals(s)).distinct().toList();
+                if (!others.isEmpty()) t = others.get(rnd.nextInt(others.size()));
+            }
+            if (t.equals(s)) return false;
+            neu = Json.NODES.textNode(t);
+        }
+        if (leaf[0] instanceof ObjectNode o) o.set((String) leaf[1], neu);
+        else ((ArrayNode) leaf[0]).set((Integer) leaf[1], neu);
+        return true;
+    }
+}
