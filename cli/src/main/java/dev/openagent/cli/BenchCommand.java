@@ -2,7 +2,11 @@ package dev.openagent.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.agent.OracleAgent;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.openagent.envs.Environments;
+import dev.openagent.run.Conditions;
+import dev.openagent.sandbox.Environment;
+import dev.openagent.shift.ShiftStack;
 import dev.openagent.episode.AgentSession;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.Action;
@@ -27,6 +31,10 @@ final class BenchCommand implements Runnable {
     @Option(names = "--json", description = "Print one JSON object.")
     boolean json;
 
+    @Option(names = "--shift", defaultValue = "none", description = "Also measure under these shifts (a spec, e.g. all) and compare "
+            + "the cost of a shifted step with an unshifted one (default: ${DEFAULT-VALUE}).")
+    String shift;
+
     /** Counts of one timed loop. */
     record Figures(long episodes, long steps, long stepNanos, long totalNanos) {
         double stepsPerSecond() { return steps / (totalNanos / 1e9); }
@@ -34,14 +42,21 @@ final class BenchCommand implements Runnable {
         double envStepsPerSecond() { return steps / (stepNanos / 1e9); }
 
         double episodesPerSecond() { return episodes / (totalNanos / 1e9); }
+
+        double nanosPerStep() { return (double) stepNanos / Math.max(1, steps); }
     }
 
     @Override
     public void run() {
         if (seconds <= 0) throw new Main.UserError("--seconds must be positive");
-        Env e = Environments.get(env).create();
+        Environment environment = Environments.get(env);
+        Env e = environment.create();
         measure(e, Math.min(2.0, seconds), 0);
         Figures f = measure(e, seconds, 1_000_000);
+        if (!shift.equals("none")) {
+            compare(environment, f);
+            return;
+        }
         if (json) {
             ObjectNode o = Json.object();
             o.put("env", env);
@@ -56,6 +71,41 @@ final class BenchCommand implements Runnable {
             System.out.printf(Locale.ROOT, "  %,.0f steps/s end to end (reset + oracle + step), %,.0f episodes/s%n",
                     f.stepsPerSecond(), f.episodesPerSecond());
             System.out.printf(Locale.ROOT, "  %,.0f steps/s counting only time inside Env.step%n", f.envStepsPerSecond());
+        }
+    }
+
+    /** The cost of a shifted step against the unshifted one, per condition. */
+    private void compare(Environment environment, Figures base) {
+        Conditions conditions = Conditions.of(shift, environment, false);
+        ArrayNode rows = Json.array();
+        if (!json) {
+            System.out.printf(Locale.ROOT, "%s, oracle, one thread, %.1f s per condition: time inside Env.step per step%n", env, seconds);
+            System.out.printf(Locale.ROOT, "  %-50s %12s %10s %14s%n", "condition", "ns/step", "x static", "steps/episode");
+            System.out.printf(Locale.ROOT, "  %-50s %12.0f %10.2f %14.2f%n", "none", base.nanosPerStep(), 1.0, (double) base.steps() / base.episodes());
+        }
+        for (ShiftStack stack : conditions.stacks()) {
+            Env e = stack.apply(environment.create());
+            measure(e, Math.min(1.0, seconds), 0);
+            Figures f = measure(e, seconds, 1_000_000);
+            double ratio = f.nanosPerStep() / base.nanosPerStep();
+            ObjectNode o = rows.addObject();
+            o.put("shift", stack.label());
+            o.put("ns_per_step", Math.round(f.nanosPerStep()));
+            o.put("ratio", Math.round(ratio * 100) / 100.0);
+            o.put("steps_per_episode", Math.round(100.0 * f.steps() / f.episodes()) / 100.0);
+            if (!json) {
+                System.out.printf(Locale.ROOT, "  %-50s %12.0f %10.2f %14.2f%n", stack.label(), f.nanosPerStep(), ratio, (double) f.steps() / f.episodes());
+            }
+        }
+        if (json) {
+            ObjectNode out = Json.object();
+            out.put("env", env);
+            out.put("seconds_per_condition", seconds);
+            out.put("static_ns_per_step", Math.round(base.nanosPerStep()));
+            out.set("shifted", rows);
+            System.out.println(Json.pretty(out));
+        } else {
+            System.out.println("  (single-thread wall-clock figures: noisy when the machine is busy)");
         }
     }
 
