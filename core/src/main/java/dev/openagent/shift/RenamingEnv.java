@@ -78,8 +78,10 @@ public abstract class RenamingEnv extends ShiftEnv {
                     : o);
         }
         String args = call.arguments();
-        ObjectNode o = Texts.argsObject(args);
-        if (o != null) args = Json.write(renameKeys(o, m.params(), true));
+        if (!identity(m)) {
+            ObjectNode o = Texts.argsObject(args);
+            if (o != null) args = Json.write(renameKeys(o, m.params(), true));
+        }
         String outerName = call.name();
         return new Forward(new Action.ToolCall(call.id(), m.inner(), args), obs -> back(obs, m, outerName));
     }
@@ -115,10 +117,16 @@ public abstract class RenamingEnv extends ShiftEnv {
         return out;
     }
 
+    private static boolean identity(Mapped m) {
+        for (var e : m.params().entrySet()) if (!e.getKey().equals(e.getValue())) return false;
+        return true;
+    }
+
     /** The inner call as this layer shows it (unknown names pass unchanged). */
     protected Action.ToolCall outwardCall(Action.ToolCall c) {
         Mapped m = byInner.get(c.name());
         if (m == null) return c;
+        if (identity(m)) return new Action.ToolCall(c.id(), m.outer().name(), c.arguments());
         ObjectNode o = Texts.argsObject(c.arguments());
         String args = o == null ? c.arguments() : Json.write(renameKeys(o, m.params(), false));
         return new Action.ToolCall(c.id(), m.outer().name(), args);

@@ -112,7 +112,7 @@ public abstract class ShiftEnv extends EnvWrapper {
 
     @Override
     public final Step step(Action action) {
-        if (action.equals(TICK)) return inner.step(action);
+        if (action == TICK) return inner.step(action);
         return act(action);
     }
 

@@ -26,7 +26,7 @@ public final class Texts {
     public static String replaceNames(String text, Map<String, String> names) {
         if (text == null || text.isEmpty() || names.isEmpty()) return text;
         List<String> keys = new ArrayList<>(names.keySet());
-        keys.removeIf(k -> k.isEmpty() || k.equals(names.get(k)));
+        keys.removeIf(k -> k.isEmpty() || k.equals(names.get(k)) || !text.contains(k));
         if (keys.isEmpty()) return text;
         keys.sort(Comparator.comparingInt(String::length).reversed());
         StringBuilder alt = new StringBuilder();

@@ -16,6 +16,8 @@ import java.util.function.UnaryOperator;
 public final class Renderings {
     private Renderings() {}
 
+    private static final String[] PADS = {"", "  ", "    ", "      ", "        ", "          ", "            "};
+
     public static String xml(JsonNode v) {
         StringBuilder sb = new StringBuilder();
         xml(sb, "result", v, 0);
@@ -23,7 +25,7 @@ public final class Renderings {
     }
 
     private static void xml(StringBuilder sb, String tag, JsonNode v, int depth) {
-        String pad = "  ".repeat(depth);
+        String pad = PADS[Math.min(depth, PADS.length - 1)];
         if (v.isObject()) {
             sb.append(pad).append('<').append(tag).append(">\n");
             v.fields().forEachRemaining(e -> xml(sb, e.getKey(), e.getValue(), depth + 1));
@@ -40,8 +42,12 @@ public final class Renderings {
     }
 
     private static String escape(String s) {
+        if (s.indexOf('&') < 0 && s.indexOf('<') < 0 && s.indexOf('>') < 0) return s;
         return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
     }
+
+    private static final java.util.regex.Pattern PLAIN = java.util.regex.Pattern.compile("[A-Za-z][A-Za-z0-9 .,'/+-]*");
+    private static final java.util.regex.Pattern RESERVED = java.util.regex.Pattern.compile("(?i)true|false|yes|no|null|on|off");
 
     public static String yaml(JsonNode v) {
         StringBuilder sb = new StringBuilder();
@@ -50,7 +56,7 @@ public final class Renderings {
     }
 
     private static void yaml(StringBuilder sb, JsonNode v, int depth) {
-        String pad = "  ".repeat(depth);
+        String pad = depth < PADS.length ? PADS[depth] : "  ".repeat(depth);
         if (v.isObject()) {
             for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
                 var e = it.next();
@@ -83,8 +89,7 @@ public final class Renderings {
         if (v.isContainerNode()) return v.isArray() ? "[]" : "{}";
         if (!v.isTextual()) return v.asText();
         String s = v.asText();
-        boolean plain = !s.isEmpty() && s.matches("[A-Za-z][A-Za-z0-9 .,'/+-]*") && !s.endsWith(" ")
-                && !s.matches("(?i)true|false|yes|no|null|on|off");
+        boolean plain = !s.isEmpty() && PLAIN.matcher(s).matches() && !s.endsWith(" ") && !RESERVED.matcher(s).matches();
         return plain ? s : "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 
