@@ -99,8 +99,7 @@ public final class ShiftExamples {
             List<String> at = tools(after.start());
             if (!bt.equals(at)) {
                 score += 2;
-                sb.append("Tools before: ").append(String.join(", ", bt)).append("\n\n");
-                sb.append("Tools after:  ").append(String.join(", ", at)).append("\n\n");
+                toolChanges(bt, at, sb);
                 changedDescriptions(before.start(), after.start(), sb);
             }
             int k = firstDifference(before.calls(), after.calls());
@@ -109,7 +108,7 @@ public final class ShiftExamples {
                 sb.append("Oracle's calls before:\n\n```\n").append(String.join("\n", before.calls())).append("\n```\n\n");
                 sb.append("Oracle's calls after:\n\n```\n").append(String.join("\n", after.calls())).append("\n```\n\n");
             }
-            int o = firstDifference(before.observations(), after.observations());
+            int o = firstDifference(bare(before.observations()), bare(after.observations()));
             if (o >= 0 && o < before.observations().size() && o < after.observations().size()) {
                 score += 2;
                 sb.append("An observation before:\n\n```\n").append(cut(before.observations().get(o))).append("\n```\n\n");
@@ -125,13 +124,54 @@ public final class ShiftExamples {
         return best.isEmpty() ? "(no visible change on these tasks)\n" : best;
     }
 
+    /**
+     * Tool list changes: tools keeping their name with changed parameters, added and removed ones;
+     * when no name survives and the list keeps its length, renamed tools pairwise.
+     */
+    private static void toolChanges(List<String> before, List<String> after, StringBuilder sb) {
+        List<String> lines = new ArrayList<>();
+        List<String> beforeNames = before.stream().map(ShiftExamples::nameOf).toList();
+        List<String> afterNames = after.stream().map(ShiftExamples::nameOf).toList();
+        long kept = beforeNames.stream().filter(n -> !n.equals("ask_user") && afterNames.contains(n)).count();
+        if (kept == 0 && before.size() == after.size()) {
+            for (int i = 0; i < before.size(); i++) {
+                if (!before.get(i).equals(after.get(i))) lines.add("`" + before.get(i) + "` -> `" + after.get(i) + "`");
+            }
+        } else {
+            for (String t : after) {
+                int i = beforeNames.indexOf(nameOf(t));
+                if (i < 0) lines.add("added `" + t + "`");
+                else if (!before.get(i).equals(t)) lines.add("`" + before.get(i) + "` -> `" + t + "`");
+            }
+            before.stream().filter(t -> !afterNames.contains(nameOf(t))).forEach(t -> lines.add("removed `" + t + "`"));
+        }
+        sb.append("Tools:\n\n");
+        lines.stream().limit(6).forEach(l -> sb.append("- ").append(l).append('\n'));
+        if (lines.size() > 6) sb.append("- ... and ").append(lines.size() - 6).append(" more\n");
+        sb.append('\n');
+    }
+
+    private static String nameOf(String tool) { return tool.substring(0, tool.indexOf('(')); }
+
+    /** Observation texts without the tool name in front. */
+    private static List<String> bare(List<String> observations) {
+        return observations.stream().map(o -> o.startsWith("[") && o.indexOf("] ") > 0 ? o.substring(o.indexOf("] ") + 2) : o).toList();
+    }
+
     private static void changedDescriptions(Start before, Start after, StringBuilder sb) {
+        int shown = 0;
         for (ToolSpec a : after.tools()) {
+            if (shown >= 3) {
+                sb.append("- ...\n");
+                break;
+            }
             ToolSpec b = before.tools().stream().filter(t -> t.name().equals(a.name())).findFirst().orElse(null);
             if (b != null && !b.description().equals(a.description())) {
                 sb.append("- `").append(a.name()).append("` now reads: ").append(quote(a.description())).append('\n');
+                shown++;
             } else if (b == null && !after.tools().isEmpty() && before.tools().stream().noneMatch(t -> t.description().equals(a.description()))) {
                 sb.append("- new `").append(a.name()).append("`: ").append(quote(a.description())).append('\n');
+                shown++;
             }
         }
         sb.append('\n');

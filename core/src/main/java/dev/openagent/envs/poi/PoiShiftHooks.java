@@ -299,7 +299,7 @@ final class PoiShiftHooks {
             new ShiftHooks.Rewrite("\\bwhichever is closer to it\\b", "whichever of these is nearer to it"));
 
     static final Map<String, List<String>> SYNONYMS = new HashMap<>(Map.of(
-            "reservation", List.of("booking", "table_booking", "hold"),
+            "reservation", List.of("booking", "table_booking", "table_reservation"),
             "place", List.of("venue", "spot", "establishment"),
             "places", List.of("venues", "spots", "establishments")));
 }

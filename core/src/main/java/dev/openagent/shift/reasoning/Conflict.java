@@ -75,7 +75,7 @@ public final class Conflict extends ShiftEnv {
     private JsonNode corrupt(JsonNode v, double share) {
         JsonNode copy = v.deepCopy();
         List<Object[]> leaves = new ArrayList<>(); // {parent, key or index}
-        List<String> strings = new ArrayList<>();
+        Map<String, List<String>> strings = new java.util.HashMap<>(); // key -> the string values it has in this result
         collect(copy, leaves, strings);
         if (leaves.isEmpty()) return copy;
         boolean any = false;
@@ -86,27 +86,28 @@ public final class Conflict extends ShiftEnv {
         return copy;
     }
 
-    private static void collect(JsonNode v, List<Object[]> leaves, List<String> strings) {
+    private static void collect(JsonNode v, List<Object[]> leaves, Map<String, List<String>> strings) {
         if (v instanceof ObjectNode o) {
             o.fields().forEachRemaining(e -> {
                 if (e.getValue().isContainerNode()) collect(e.getValue(), leaves, strings);
                 else if (!e.getValue().isNull()) {
                     leaves.add(new Object[]{o, e.getKey()});
-                    if (e.getValue().isTextual()) strings.add(e.getValue().asText());
+                    if (e.getValue().isTextual()) strings.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue().asText());
                 }
             });
         } else if (v instanceof ArrayNode a) {
             for (int i = 0; i < a.size(); i++) {
                 if (a.get(i).isContainerNode()) collect(a.get(i), leaves, strings);
-                else if (!a.get(i).isNull()) {
-                    leaves.add(new Object[]{a, i});
-                    if (a.get(i).isTextual()) strings.add(a.get(i).asText());
-                }
+                else if (!a.get(i).isNull()) leaves.add(new Object[]{a, i});
             }
         }
     }
 
-    private boolean change(Object[] leaf, List<String> strings) {
+    /**
+     * Changes one value the way a stale source would have it: numbers off a little, a digit of a
+     * code or phone number changed, another value of the same field (another place's name).
+     */
+    private boolean change(Object[] leaf, Map<String, List<String>> strings) {
         JsonNode old = leaf[0] instanceof ObjectNode o ? o.get((String) leaf[1]) : ((ArrayNode) leaf[0]).get((Integer) leaf[1]);
         JsonNode neu;
         if (old.isBoolean()) {
@@ -126,7 +127,8 @@ public final class Conflict extends ShiftEnv {
                 c[i] = (char) ('0' + (c[i] - '0' + 1 + rnd.nextInt(8)) % 10);
                 t = new String(c);
             } else {
-                List<String> others = strings.stream().filter(x -> !x.equals(s)).distinct().toList();
+                List<String> same = leaf[0] instanceof ObjectNode ? strings.getOrDefault((String) leaf[1], List.of()) : List.of();
+                List<String> others = same.stream().filter(x -> !x.equals(s)).distinct().toList();
                 if (!others.isEmpty()) t = others.get(rnd.nextInt(others.size()));
             }
             if (t.equals(s)) return false;
