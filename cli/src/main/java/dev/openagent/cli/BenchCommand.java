@@ -55,7 +55,7 @@ final class BenchCommand implements Runnable {
         Env e = environment.create();
         measure(e, Math.min(2.0, seconds), 0);
         if (!shift.equals("none")) {
-            compare(environment, null);
+            compare(environment);
             return;
         }
         Figures f = measure(e, seconds, 1_000_000);
@@ -78,51 +78,61 @@ final class BenchCommand implements Runnable {
 
     /**
      * The cost of a shifted step against the unshifted one, per condition. Every condition is
-     * warmed up first; then three rounds measure the static environment and each condition in turn
-     * on the same tasks, and the best round of each is compared (robust to a busy machine).
+     * warmed up first; then in each of five rounds the static environment and each condition are
+     * measured back to back on the same tasks, so both see the same machine load. A condition's
+     * ratio is the median of its rounds' ratios; its cost the best round.
      */
-    private void compare(Environment environment, Figures warm) {
+    private void compare(Environment environment) {
         Conditions conditions = Conditions.of(shift, environment, false);
         List<ShiftStack> stacks = new ArrayList<>(conditions.stacks());
+        Env base = environment.create();
         List<Env> envs = new ArrayList<>();
-        envs.add(environment.create());
         stacks.forEach(st -> envs.add(st.apply(environment.create())));
+        measure(base, 0.5, 0);
         for (Env e : envs) measure(e, 0.3, 0);
-        int rounds = 3;
+        int rounds = 5;
+        double slice = seconds / rounds / 2;
+        double bestBase = Double.MAX_VALUE;
         double[] best = new double[envs.size()];
+        double[][] ratios = new double[envs.size()][rounds];
         double[] stepsPerEpisode = new double[envs.size()];
         java.util.Arrays.fill(best, Double.MAX_VALUE);
         for (int r = 0; r < rounds; r++) {
             for (int i = 0; i < envs.size(); i++) {
-                Figures f = measure(envs.get(i), seconds / rounds, 1_000_000, true);
+                double b = measure(base, slice, 1_000_000, true).nanosPerStep();
+                Figures f = measure(envs.get(i), slice, 1_000_000, true);
+                bestBase = Math.min(bestBase, b);
                 best[i] = Math.min(best[i], f.nanosPerStep());
+                ratios[i][r] = f.nanosPerStep() / b;
                 stepsPerEpisode[i] = (double) f.steps() / f.episodes();
             }
         }
         ArrayNode rows = Json.array();
         if (!json) {
-            System.out.printf(Locale.ROOT, "%s, oracle, one thread, best of %d rounds of %.1f s: CPU time inside Env.step per step%n", env, rounds,
-                    seconds / rounds);
+            System.out.printf(Locale.ROOT, "%s, oracle, one thread, %d rounds of %.1f s against the static environment: CPU time inside Env.step%n",
+                    env, rounds, slice);
             System.out.printf(Locale.ROOT, "  %-50s %10s %10s %14s%n", "condition", "us/step", "x static", "steps/episode");
-            System.out.printf(Locale.ROOT, "  %-50s %10.1f %10.2f %14.2f%n", "none", best[0] / 1000, 1.0, stepsPerEpisode[0]);
+            System.out.printf(Locale.ROOT, "  %-50s %10.1f %10.2f%n", "none", bestBase / 1000, 1.0);
         }
         double worst = 0;
         for (int i = 0; i < stacks.size(); i++) {
-            double ratio = best[i + 1] / best[0];
+            double[] rs = ratios[i].clone();
+            java.util.Arrays.sort(rs);
+            double ratio = rs[rounds / 2];
             worst = Math.max(worst, ratio);
             ObjectNode o = rows.addObject();
             o.put("shift", stacks.get(i).label());
-            o.put("us_per_step", Math.round(best[i + 1] / 100) / 10.0);
+            o.put("us_per_step", Math.round(best[i] / 100) / 10.0);
             o.put("ratio", Math.round(ratio * 100) / 100.0);
-            o.put("steps_per_episode", Math.round(100 * stepsPerEpisode[i + 1]) / 100.0);
+            o.put("steps_per_episode", Math.round(100 * stepsPerEpisode[i]) / 100.0);
             if (!json) {
-                System.out.printf(Locale.ROOT, "  %-50s %10.1f %10.2f %14.2f%n", stacks.get(i).label(), best[i + 1] / 1000, ratio, stepsPerEpisode[i + 1]);
+                System.out.printf(Locale.ROOT, "  %-50s %10.1f %10.2f %14.2f%n", stacks.get(i).label(), best[i] / 1000, ratio, stepsPerEpisode[i]);
             }
         }
         if (json) {
             ObjectNode out = Json.object();
             out.put("env", env);
-            out.put("static_us_per_step", Math.round(best[0] / 100) / 10.0);
+            out.put("static_us_per_step", Math.round(bestBase / 100) / 10.0);
             out.put("max_ratio", Math.round(worst * 100) / 100.0);
             out.set("shifted", rows);
             System.out.println(Json.pretty(out));

@@ -149,6 +149,7 @@ public abstract class ShiftEnv extends EnvWrapper {
     protected Observation otherObservation(Observation o) { return o; }
 
     private Step callTools(Action.CallTools c) {
+        if (c.calls().size() == 1) return callTool(c);
         List<Route> routes = new ArrayList<>(c.calls().size());
         List<Action.ToolCall> forwarded = new ArrayList<>();
         for (Action.ToolCall call : c.calls()) {
@@ -179,6 +180,19 @@ public abstract class ShiftEnv extends EnvWrapper {
         }
         byId.values().forEach(q -> q.forEach(o -> out.add(otherObservation(o))));
         rest.forEach(o -> out.add(otherObservation(o)));
+        return s.withObservations(out);
+    }
+
+    /** The common case of one call per turn, without the bookkeeping of several. */
+    private Step callTool(Action.CallTools c) {
+        Route r = route(c.calls().getFirst());
+        if (r instanceof Reply reply) return local(List.of(reply.observation()));
+        Forward f = (Forward) r;
+        Step s = forward(f.call() == c.calls().getFirst() ? c : new Action.CallTools(List.of(f.call())));
+        List<Observation> obs = s.observations();
+        if (obs.size() == 1 && f.call().id().equals(obs.getFirst().callId())) return s.withObservations(List.of(f.after().apply(obs.getFirst())));
+        List<Observation> out = new ArrayList<>(obs.size());
+        for (Observation o : obs) out.add(f.call().id().equals(o.callId()) ? f.after().apply(o) : otherObservation(o));
         return s.withObservations(out);
     }
 

@@ -67,9 +67,27 @@ public final class ShiftExamples {
                 sb.append("Not applicable to `").append(env.id()).append("`: ").append(na.get()).append("\n\n");
                 continue;
             }
+            sb.append("Changes what the agent sees in ").append(Math.round(100 * coverage(env, s, 200, seed))).append("% of tasks (")
+                    .append(env.id()).append(", 200 tasks of mixed difficulty).\n\n");
             sb.append(example(env, s, seed)).append('\n');
         }
         return sb.toString();
+    }
+
+    /** The share of tasks on which the shift changes the prompt, query, tools or any observation. */
+    public static double coverage(Environment env, Shift s, int tasks, long seed) {
+        ShiftStack stack = ShiftSpec.parseStack(s.id());
+        Env base = env.create();
+        Env shifted = stack.apply(env.create());
+        int changed = 0;
+        for (int i = 0; i < tasks; i++) {
+            TaskRequest r = new TaskRequest(Split.TEST, seed * 1_000_003L + i, 0);
+            Run a = run(base, r);
+            Run b = run(shifted, r);
+            boolean same = a.start().equals(b.start()) && a.observations().equals(b.observations()) && a.calls().equals(b.calls());
+            if (!same) changed++;
+        }
+        return (double) changed / tasks;
     }
 
     /** The example of one shift at its default parameters: the seed (of a few) where it shows most. */

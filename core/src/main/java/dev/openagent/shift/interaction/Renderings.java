@@ -6,10 +6,8 @@ import dev.openagent.json.Json;
 
 import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /** Renders JSON values as XML, YAML, key=value lines, Markdown tables or English prose; renames keys. */
@@ -46,51 +44,74 @@ public final class Renderings {
         return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
     }
 
-    private static final java.util.regex.Pattern PLAIN = java.util.regex.Pattern.compile("[A-Za-z][A-Za-z0-9 .,'/+-]*");
     private static final java.util.regex.Pattern RESERVED = java.util.regex.Pattern.compile("(?i)true|false|yes|no|null|on|off");
 
     public static String yaml(JsonNode v) {
         StringBuilder sb = new StringBuilder();
-        yaml(sb, v, 0);
+        yaml(sb, v, 0, null);
         return sb.toString().stripTrailing();
     }
 
-    private static void yaml(StringBuilder sb, JsonNode v, int depth) {
+    /** {@code first}: what stands before the first line instead of its indentation ("- " for list items). */
+    private static void yaml(StringBuilder sb, JsonNode v, int depth, String first) {
         String pad = depth < PADS.length ? PADS[depth] : "  ".repeat(depth);
         if (v.isObject()) {
+            boolean isFirst = true;
             for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
                 var e = it.next();
                 JsonNode c = e.getValue();
+                if (isFirst && first != null) sb.append(pad, 0, Math.max(0, pad.length() - 2)).append(first);
+                else sb.append(pad);
+                isFirst = false;
+                sb.append(e.getKey()).append(':');
                 if (c.isContainerNode() && !c.isEmpty()) {
-                    sb.append(pad).append(e.getKey()).append(":\n");
-                    yaml(sb, c, depth + 1);
+                    sb.append('\n');
+                    yaml(sb, c, depth + 1, null);
                 } else {
-                    sb.append(pad).append(e.getKey()).append(": ").append(scalar(c)).append('\n');
+                    sb.append(' ');
+                    scalar(sb, c);
+                    sb.append('\n');
                 }
             }
         } else if (v.isArray()) {
             for (JsonNode item : v) {
                 if (item.isObject() && !item.isEmpty()) {
-                    StringBuilder inner = new StringBuilder();
-                    yaml(inner, item, depth + 1);
-                    String text = inner.toString();
-                    sb.append(pad).append("- ").append(text.substring(pad.length() + 2));
+                    yaml(sb, item, depth + 1, "- ");
                 } else {
-                    sb.append(pad).append("- ").append(scalar(item)).append('\n');
+                    sb.append(pad).append("- ");
+                    scalar(sb, item);
+                    sb.append('\n');
                 }
             }
         } else {
-            sb.append(pad).append(scalar(v)).append('\n');
+            sb.append(pad);
+            scalar(sb, v);
+            sb.append('\n');
         }
     }
 
-    private static String scalar(JsonNode v) {
-        if (v.isNull()) return "null";
-        if (v.isContainerNode()) return v.isArray() ? "[]" : "{}";
-        if (!v.isTextual()) return v.asText();
-        String s = v.asText();
-        boolean plain = !s.isEmpty() && PLAIN.matcher(s).matches() && !s.endsWith(" ") && !RESERVED.matcher(s).matches();
-        return plain ? s : "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    private static void scalar(StringBuilder sb, JsonNode v) {
+        if (v.isNull()) {
+            sb.append("null");
+        } else if (v.isContainerNode()) {
+            sb.append(v.isArray() ? "[]" : "{}");
+        } else if (!v.isTextual()) {
+            sb.append(v.asText());
+        } else {
+            String s = v.asText();
+            if (plain(s)) sb.append(s);
+            else sb.append('"').append(s.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+        }
+    }
+
+    /** Whether a string can stand unquoted in YAML: a letter first, then letters, digits and a few safe marks. */
+    private static boolean plain(String s) {
+        if (s.isEmpty() || !Character.isLetter(s.charAt(0)) || s.endsWith(" ")) return false;
+        for (int i = 1; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!(Character.isLetterOrDigit(c) || c == ' ' || c == '.' || c == ',' || c == '\'' || c == '/' || c == '+' || c == '-')) return false;
+        }
+        return !RESERVED.matcher(s).matches();
     }
 
     /** key=value lines with dotted paths: {@code results.0.name=Blue Fig}. */
@@ -120,25 +141,20 @@ public final class Renderings {
             JsonNode c = e.getValue();
             if (c.isArray() && !c.isEmpty() && c.get(0).isObject()) {
                 sb.append(e.getKey()).append(":\n");
-                Set<String> cols = new LinkedHashSet<>();
-                List<List<String>> rows = new ArrayList<>();
+                Map<String, Integer> cols = new java.util.LinkedHashMap<>();
+                List<Map<Integer, String>> rows = new ArrayList<>();
                 for (JsonNode item : c) {
-                    List<String> flat = new ArrayList<>();
-                    flatten("", item, flat, "\u0000");
-                    flat.forEach(f -> cols.add(f.substring(0, f.indexOf('\u0000'))));
-                    rows.add(flat);
+                    Map<Integer, String> row = new java.util.HashMap<>();
+                    cells("", item, cols, row);
+                    rows.add(row);
                 }
-                List<String> colList = new ArrayList<>(cols);
-                sb.append("| ").append(String.join(" | ", colList)).append(" |\n");
-                sb.append("|").append(" --- |".repeat(colList.size())).append('\n');
-                for (List<String> flat : rows) {
-                    String[] cells = new String[colList.size()];
-                    java.util.Arrays.fill(cells, "");
-                    for (String f : flat) {
-                        int k = f.indexOf('\u0000');
-                        cells[colList.indexOf(f.substring(0, k))] = f.substring(k + 1).replace("|", "/");
-                    }
-                    sb.append("| ").append(String.join(" | ", cells)).append(" |\n");
+                sb.append("| ").append(String.join(" | ", cols.keySet())).append(" |\n|");
+                for (int i = 0; i < cols.size(); i++) sb.append(" --- |");
+                sb.append('\n');
+                for (Map<Integer, String> row : rows) {
+                    sb.append('|');
+                    for (int i = 0; i < cols.size(); i++) sb.append(' ').append(row.getOrDefault(i, "")).append(" |");
+                    sb.append('\n');
                 }
             } else {
                 List<String> flat = new ArrayList<>();
@@ -147,6 +163,18 @@ public final class Renderings {
             }
         });
         return sb.toString().stripTrailing();
+    }
+
+    private static void cells(String prefix, JsonNode v, Map<String, Integer> cols, Map<Integer, String> row) {
+        if (v.isObject()) {
+            v.fields().forEachRemaining(e -> cells(prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey(), e.getValue(), cols, row));
+        } else if (v.isArray()) {
+            for (int i = 0; i < v.size(); i++) cells(prefix + "." + i, v.get(i), cols, row);
+        } else {
+            Integer k = cols.computeIfAbsent(prefix, x -> cols.size());
+            String text = v.isNull() ? "null" : v.asText();
+            row.put(k, text.indexOf('|') < 0 ? text : text.replace("|", "/"));
+        }
     }
 
     /** English sentences: "place id: P1234; name: Blue Fig Bistro; ..." with lists numbered. */
