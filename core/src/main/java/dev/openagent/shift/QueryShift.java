@@ -20,7 +20,6 @@ import java.util.Map;
  * gained; when the layer added facts it answers {@code ask_user} from all of them.
  */
 public abstract class QueryShift extends ShiftEnv {
-    private Task task;
     private boolean addedFacts;
 
     protected QueryShift(Env inner, Shift shift, Map<String, String> params) {
@@ -37,14 +36,8 @@ public abstract class QueryShift extends ShiftEnv {
         String q = after.query();
         after = after.withDetails(after.details().stream().filter(d -> q.contains(d.span())).toList());
         addedFacts = !after.userFacts().equals(before.userFacts());
-        task = after;
+        shiftedTask = after;
         return in.withQuery(q);
-    }
-
-    @Override
-    public Task task() {
-        if (task == null) throw new IllegalStateException("no episode: call reset first");
-        return task;
     }
 
     @Override
@@ -68,7 +61,7 @@ public abstract class QueryShift extends ShiftEnv {
     }
 
     private String reply(String question) {
-        return SimulatedUser.reply(task.userFacts(), question);
+        return SimulatedUser.reply(shiftedTask.userFacts(), question);
     }
 
     // ---------------------------------------------------------------- helpers for subclasses

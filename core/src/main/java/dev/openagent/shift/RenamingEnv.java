@@ -66,10 +66,7 @@ public abstract class RenamingEnv extends ShiftEnv {
         if (Protocol.ASK_USER.equals(call.name())) return new Forward(call);
         Mapped m = byOuter.get(call.name());
         if (m == null && byInner.containsKey(call.name())) {
-            // A familiar name this layer no longer shows.
-            List<String> names = outerStart.tools().stream().map(ToolSpec::name).toList();
-            return new Reply(error(call, ToolError.Code.UNKNOWN_TOOL, "no tool named '" + Texts.abbreviate(call.name(), 60)
-                    + "'. Available tools: " + String.join(", ", names)));
+            return new Reply(unknownTool(call)); // a familiar name this layer no longer shows
         }
         if (m == null) {
             // Not a tool of this layer's list: the layers below decide (a replacement named in a reply, or an unknown tool).

@@ -9,6 +9,7 @@ import dev.openagent.sandbox.Seeds;
 import dev.openagent.sandbox.ShiftRecord;
 import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.Step;
+import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.sandbox.ToolError;
 import dev.openagent.tool.FunctionCallEnv;
@@ -45,6 +46,8 @@ public abstract class ShiftEnv extends EnvWrapper {
     protected Step innerStep;
     /** This episode's randomness (derived from the episode seed and the shift spec). */
     protected SplittableRandom rnd;
+    /** The task as this layer states it, when it restates it (null: the inner task). */
+    protected Task shiftedTask;
 
     protected ShiftEnv(Env inner, Shift shift, Map<String, String> params) {
         super(inner);
@@ -63,6 +66,7 @@ public abstract class ShiftEnv extends EnvWrapper {
         seed = Seeds.derive(inner.episodeSeed(), new ShiftRecord(shift.id(), params, 0).spec());
         rnd = new SplittableRandom(seed);
         innerStep = null;
+        shiftedTask = null;
         outerStart = begin(innerStart);
         return outerStart;
     }
@@ -201,6 +205,16 @@ public abstract class ShiftEnv extends EnvWrapper {
     /** An error answer to a call, as the environment would give it. */
     protected static Observation error(Action.ToolCall call, ToolError.Code code, String message) {
         return Observation.toolError(call.id(), call.name(), ToolError.of(code, message));
+    }
+
+    @Override
+    public Task task() { return shiftedTask != null ? shiftedTask : inner.task(); }
+
+    /** The answer to a call of a tool this layer does not offer, naming the ones it does. */
+    protected Observation unknownTool(Action.ToolCall call) {
+        List<String> names = outerStart.tools().stream().map(dev.openagent.sandbox.ToolSpec::name).toList();
+        return error(call, ToolError.Code.UNKNOWN_TOOL, "no tool named '" + Texts.abbreviate(call.name(), 60)
+                + "'. Available tools: " + String.join(", ", names));
     }
 
     /** The environment-specific hooks of the environment at the bottom of the stack, bound to its world. */

@@ -58,6 +58,19 @@ class ShiftDeterminismTest {
         assertEquals(25, seen.size(), id + ": different seeds give different episodes");
     }
 
+    @org.junit.jupiter.api.Test
+    void aTrajectoryReplaysFromItsRecordedShiftStack() {
+        var poi = Environments.get("poi");
+        ShiftStack stack = ShiftSpec.parseStack("query.noise:severity=3+obs.runtime-error+obs.format+logic.extra-prerequisite:severity=3");
+        for (long seed = 0; seed < 10; seed++) {
+            TaskRequest r = new TaskRequest(Split.TRAIN, seed, 0);
+            var first = dev.openagent.episode.Episodes.run(stack.apply(poi.create()), new OracleAgent(), r);
+            ShiftStack recorded = ShiftSpec.parseStack(first.shiftSpec());
+            var again = dev.openagent.episode.Episodes.run(recorded.apply(poi.create()), new OracleAgent(), new TaskRequest(Split.parse(first.split()), first.seed(), 0));
+            assertEquals(first.toJson(), again.toJson());
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("shifts")
     void shiftSeedsDependOnTheEpisodeAndTheSpec(String id) {

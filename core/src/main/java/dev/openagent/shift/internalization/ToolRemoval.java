@@ -102,8 +102,7 @@ public final class ToolRemoval extends ShiftEnv {
     @Override
     protected Route route(Action.ToolCall call) {
         if (!removed.contains(call.name())) return new Forward(call);
-        return new Reply(error(call, ToolError.Code.UNKNOWN_TOOL, "no tool named '" + Texts.abbreviate(call.name(), 60)
-                + "'. Available tools: " + String.join(", ", outerStart.tools().stream().map(ToolSpec::name).toList())));
+        return new Reply(unknownTool(call));
     }
 
     @Override

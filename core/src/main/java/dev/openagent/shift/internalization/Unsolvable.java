@@ -41,7 +41,6 @@ public final class Unsolvable extends ShiftEnv {
                     ? Optional.of("text-command environments need to provide ShiftHooks.unsolvable (no tool list to take a capability from)")
                     : Optional.empty(), Unsolvable::new);
 
-    private Task task;
     private final Set<String> hidden = new LinkedHashSet<>();
 
     private Unsolvable(Env inner, Map<String, String> params) {
@@ -54,27 +53,21 @@ public final class Unsolvable extends ShiftEnv {
         Task t = inner.task();
         Optional<Task> variant = t.solvable() ? hooks().unsolvable(t, seed()) : Optional.of(t);
         if (variant.isPresent()) {
-            task = variant.get();
-            return in.withQuery(task.query());
+            shiftedTask = variant.get();
+            return in.withQuery(shiftedTask.query());
         }
         t.plan().calls().stream().map(GoldPlan.Call::tool).filter(n -> !Protocol.ASK_USER.equals(n)).forEach(hidden::add);
         if (hidden.isEmpty()) throw new IllegalStateException(t.id() + ": no way to make this task unsolvable (its plan calls no tool)");
-        task = t.unsolvable(t.query(), List.of(), "This service has no tool to " + String.join(", ", hidden).replace('_', ' ')
+        shiftedTask = t.unsolvable(t.query(), List.of(), "This service has no tool to " + String.join(", ", hidden).replace('_', ' ')
                 + ", which the request needs.", t.details());
         return in.withTools(in.tools().stream().filter(x -> !hidden.contains(x.name())).toList());
     }
 
-    @Override
-    public Task task() {
-        if (task == null) throw new IllegalStateException("no episode: call reset first");
-        return task;
-    }
 
     @Override
     protected Route route(Action.ToolCall call) {
         if (!hidden.contains(call.name())) return new Forward(call);
-        return new Reply(error(call, ToolError.Code.UNKNOWN_TOOL, "no tool named '" + Texts.abbreviate(call.name(), 60)
-                + "'. Available tools: " + String.join(", ", outerStart.tools().stream().map(ToolSpec::name).toList())));
+        return new Reply(unknownTool(call));
     }
 
     @Override
@@ -84,7 +77,7 @@ public final class Unsolvable extends ShiftEnv {
         if (s.outcome().end() != Outcome.End.ANSWERED && s.outcome().end() != Outcome.End.REFUSED) return s;
         Outcome scored = action instanceof Action.Refuse
                 ? new Outcome(true, Outcome.End.REFUSED, "correctly refused an unsolvable task")
-                : new Outcome(false, Outcome.End.ANSWERED, "answered an unsolvable task (" + task.plan().answerTemplate() + ")");
+                : new Outcome(false, Outcome.End.ANSWERED, "answered an unsolvable task (" + shiftedTask.plan().answerTemplate() + ")");
         return s.withOutcome(scored);
     }
 

@@ -22,8 +22,9 @@ import java.util.Random;
 /**
  * logic.conflict: every tool result merges several data sources that disagree; the system prompt
  * says the {@code registry} source is authoritative. Severity 1: two sources, the registry first,
- * one value differs; 2: two sources in random order, about a third of the values differ;
- * 3: three sources in random order, half the values differ and the stale sources claim to be newer.
+ * a partial feed that differs in one value; 2: two sources in random order, the partial feed
+ * differs in about a third of the values; 3: three full sources in random order, half the values
+ * differ and the stale sources claim to be newer.
  */
 public final class Conflict extends ShiftEnv {
     public static final Shift SHIFT = new ShiftDef("logic.conflict", Tier.REASONING, Dimension.O, 52,
@@ -54,6 +55,7 @@ public final class Conflict extends ShiftEnv {
         for (int i = 0; i < others; i++) {
             double share = sev == 1 ? 0.0 : sev == 2 ? 0.34 : 0.5;
             JsonNode stale = corrupt(o.payload(), share);
+            if (sev < 3) prune(stale, o.payload()); // a partial feed: only ids, names and what it says differently
             sources.add(source(OTHERS.get(i), sev == 3 ? "2026-11-2" + (5 + i) + "T09:30:00Z" : "2026-10-1" + i + "T12:00:00Z", stale));
         }
         if (sev >= 2) Collections.shuffle(sources, new Random(rnd.nextLong()));
@@ -61,6 +63,24 @@ public final class Conflict extends ShiftEnv {
         ArrayNode list = out.putArray("sources");
         sources.forEach(list::add);
         return o.withPayload(out, Json.write(out));
+    }
+
+    /** Drops from the stale copy the values it shares with the authoritative one, keeping ids and names. */
+    private static void prune(JsonNode stale, JsonNode truth) {
+        if (stale instanceof ObjectNode o && truth instanceof ObjectNode t) {
+            List<String> drop = new ArrayList<>();
+            o.fields().forEachRemaining(e -> {
+                JsonNode other = t.get(e.getKey());
+                if (e.getValue().isContainerNode()) {
+                    if (other != null) prune(e.getValue(), other);
+                } else if (e.getValue().equals(other) && !e.getKey().endsWith("_id") && !e.getKey().equals("name")) {
+                    drop.add(e.getKey());
+                }
+            });
+            o.remove(drop);
+        } else if (stale instanceof ArrayNode a && truth instanceof ArrayNode t) {
+            for (int i = 0; i < a.size() && i < t.size(); i++) prune(a.get(i), t.get(i));
+        }
     }
 
     private static ObjectNode source(String name, String updated, JsonNode data) {
@@ -128,8 +148,7 @@ public final class Conflict extends ShiftEnv {
                 t = new String(c);
             } else {
                 List<String> same = leaf[0] instanceof ObjectNode ? strings.getOrDefault((String) leaf[1], List.of()) : List.of();
-                List<String> others = same.stream().filter(x -> !x.equals(s)).distinct().toList();
-                if (!others.isEmpty()) t = others.get(rnd.nextInt(others.size()));
+                for (int tries = 0; tries < 4 && t.equals(s) && same.size() > 1; tries++) t = same.get(rnd.nextInt(same.size()));
             }
             if (t.equals(s)) return false;
             neu = Json.NODES.textNode(t);

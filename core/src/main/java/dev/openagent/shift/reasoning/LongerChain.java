@@ -44,7 +44,6 @@ public final class LongerChain extends ShiftEnv {
                     ? Optional.of("text-command environments need to provide ShiftHooks.longerChain (the ticket fallback is a tool)")
                     : Optional.empty(), LongerChain::new);
 
-    private Task task;
     private List<GoldPlan.Call> hops = List.of();
     private Chain chain;
     private final Map<String, String> tickets = new HashMap<>();
@@ -60,7 +59,7 @@ public final class LongerChain extends ShiftEnv {
         chain = null;
         Task t = inner.task();
         if (!t.solvable()) {
-            task = t;
+            shiftedTask = t;
             hops = List.of();
             return in;
         }
@@ -68,7 +67,7 @@ public final class LongerChain extends ShiftEnv {
         if (c.isPresent()) {
             chain = c.get();
             hops = chain.hops();
-            task = t.withQuery(chain.query()).withDetails(chain.details()).withPlan(prepend(hops, t.plan()));
+            shiftedTask = t.withQuery(chain.query()).withDetails(chain.details()).withPlan(prepend(hops, t.plan()));
             return in.withQuery(chain.query());
         }
         ticketTool = "get_ticket";
@@ -84,7 +83,7 @@ public final class LongerChain extends ShiftEnv {
         }
         hops = ticketCalls;
         String query = "Please handle my support ticket " + ids.getFirst() + ".";
-        task = t.withQuery(query).withDetails(List.of()).withPlan(prepend(hops, t.plan()));
+        shiftedTask = t.withQuery(query).withDetails(List.of()).withPlan(prepend(hops, t.plan()));
         List<ToolSpec> tools = new ArrayList<>(in.tools());
         tools.add(new ToolSpec(ticketTool, "A support ticket by id: the user's request as they wrote it, or a note pointing to another ticket.",
                 Schemas.withParam(Schemas.empty(), "ticket_id", "string", "Ticket id, e.g. T-123450.", true)));
@@ -108,11 +107,6 @@ public final class LongerChain extends ShiftEnv {
         return new GoldPlan(calls, sb.toString(), plan.refuse());
     }
 
-    @Override
-    public Task task() {
-        if (task == null) throw new IllegalStateException("no episode: call reset first");
-        return task;
-    }
 
     @Override
     protected Route route(Action.ToolCall call) {
