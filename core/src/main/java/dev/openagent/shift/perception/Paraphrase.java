@@ -73,10 +73,12 @@ public final class Paraphrase extends QueryShift {
         return t.withQuery(q);
     }
 
+    private static final Map<String, Pattern> COMPILED = new java.util.concurrent.ConcurrentHashMap<>();
+
     /** Applies the rules (only the first that matches, when {@code first}). */
     private static String apply(List<Rewrite> rules, String text, boolean first) {
         for (Rewrite r : rules) {
-            Matcher m = Pattern.compile(r.regex()).matcher(text);
+            Matcher m = COMPILED.computeIfAbsent(r.regex(), Pattern::compile).matcher(text);
             if (m.find()) {
                 text = m.replaceAll(r.replacement());
                 if (first) return text;

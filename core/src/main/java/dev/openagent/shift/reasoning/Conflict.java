@@ -20,15 +20,15 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * logic.conflict: every tool result merges several data sources that disagree; the system prompt
- * says the {@code registry} source is authoritative. Severity 1: two sources, the registry first,
- * a partial feed that differs in one value; 2: two sources in random order, the partial feed
- * differs in about a third of the values; 3: three full sources in random order, half the values
- * differ and the stale sources claim to be newer.
+ * logic.conflict: tool results merge several data sources that disagree; the system prompt says
+ * the {@code registry} source is authoritative. Severity 1: a third of the results have a second,
+ * partial source after the registry that differs in one value; 2: two thirds, the two sources in
+ * random order, the partial one differing in about a third of the values; 3: every result, three
+ * full sources in random order, half the values differ and the stale sources claim to be newer.
  */
 public final class Conflict extends ShiftEnv {
     public static final Shift SHIFT = new ShiftDef("logic.conflict", Tier.REASONING, Dimension.O, 52,
-            "Results merge data sources that disagree; the instructions say which source is authoritative.",
+            "Results merge data sources that disagree (more results and more values by severity); the instructions say which source is authoritative.",
             List.of(ShiftDef.SEVERITY), info -> ShiftDef.needsTools(info, "it rewrites JSON results"), Conflict::new);
 
     static final String AUTHORITY = "registry";
@@ -40,7 +40,7 @@ public final class Conflict extends ShiftEnv {
 
     @Override
     protected Start begin(Start in) {
-        return in.withSystemPrompt(in.systemPrompt() + "\nData sources: tool results now list what each data source says "
+        return in.withSystemPrompt(in.systemPrompt() + "\nData sources: a tool result may list what each of several data sources says "
                 + "(\"sources\"). Sources can disagree; the '" + AUTHORITY + "' source is authoritative: always use its values, "
                 + "whatever the others say or however recent they claim to be.\n");
     }
@@ -49,6 +49,7 @@ public final class Conflict extends ShiftEnv {
     protected Observation observation(Observation o) {
         if (o.isError() || o.payload() == null) return o;
         int sev = severity();
+        if (sev < 3 && rnd.nextDouble() >= (sev == 1 ? 0.34 : 0.67)) return o; // this result has one source only
         List<ObjectNode> sources = new ArrayList<>();
         sources.add(source(AUTHORITY, "2026-11-02T08:00:00Z", o.payload()));
         int others = sev == 3 ? 2 : 1;
