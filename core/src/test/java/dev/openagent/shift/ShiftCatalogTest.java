@@ -60,6 +60,15 @@ class ShiftCatalogTest {
     }
 
     @Test
+    void theDocsShowEveryShift() throws java.io.IOException {
+        String docs = java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "shifts.md"));
+        for (Shift s : ShiftCatalog.all()) {
+            assertTrue(docs.contains("### `" + s.id() + "`"), s.id() + " has a before/after section in docs/shifts.md");
+            assertTrue(docs.contains("| `" + s.id() + "` |"), s.id() + " is in the catalog table of docs/shifts.md");
+        }
+    }
+
+    @Test
     void everyShiftWithAMagnitudeHasThreeSeverityLevels() {
         Set<String> binary = Set.of("query.ambiguous", "logic.inversion", "task.unsolvable", "domain.transfer");
         for (Shift s : ShiftCatalog.all()) {
