@@ -11,7 +11,6 @@ import dev.openagent.sandbox.Observation;
 import dev.openagent.sandbox.Protocol;
 import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.Step;
-import dev.openagent.sandbox.ToolError;
 import dev.openagent.sandbox.ToolSpec;
 import dev.openagent.shift.Dimension;
 import dev.openagent.shift.LayerGuide;

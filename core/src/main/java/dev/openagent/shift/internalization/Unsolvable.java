@@ -10,13 +10,10 @@ import dev.openagent.sandbox.Protocol;
 import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.Task;
-import dev.openagent.sandbox.ToolError;
-import dev.openagent.sandbox.ToolSpec;
 import dev.openagent.shift.Dimension;
 import dev.openagent.shift.Shift;
 import dev.openagent.shift.ShiftDef;
 import dev.openagent.shift.ShiftEnv;
-import dev.openagent.shift.Texts;
 import dev.openagent.shift.Tier;
 import dev.openagent.tool.PlanGuide;
 
