@@ -1,0 +1,155 @@
+package dev.openagent.text;
+
+import dev.openagent.sandbox.Action;
+import dev.openagent.sandbox.Env;
+import dev.openagent.sandbox.EnvSpec;
+import dev.openagent.sandbox.EnvironmentInfo;
+import dev.openagent.sandbox.Guide;
+import dev.openagent.sandbox.Interface;
+import dev.openagent.sandbox.Observation;
+import dev.openagent.sandbox.Outcome;
+import dev.openagent.sandbox.Protocol;
+import dev.openagent.sandbox.Seeds;
+import dev.openagent.sandbox.SimulatedUser;
+import dev.openagent.sandbox.Start;
+import dev.openagent.sandbox.Step;
+import dev.openagent.sandbox.Task;
+import dev.openagent.sandbox.TaskRequest;
+import dev.openagent.sandbox.ToolError;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs episodes of a {@link TextDomain}: the agent acts with {@link Action.Command} text, reads prose
+ * observations, and learns the valid commands only by sending {@code help}. It answers
+ * {@code ask_user} from the simulated user, turns every kind of bad input (empty, oversized, unknown
+ * or malformed commands, tool calls) into an error observation, checks the ending and enforces the
+ * step limit.
+ */
+public final class TextCommandEnv<W> implements Env {
+    /** The pseudo-tool of a command in gold plans; its {@code text} argument is the command. */
+    public static final String COMMAND = "command";
+    /** Commands longer than this are refused unread. */
+    public static final int MAX_COMMAND_CHARS = 300;
+
+    private final TextDomain<W> domain;
+    private final EnvironmentInfo info;
+    private final String systemPrompt;
+    private final int maxSteps;
+
+    private W world;
+    private Task task;
+    private long seed;
+    private int steps;
+    private Outcome outcome;
+
+    public TextCommandEnv(TextDomain<W> domain) {
+        this.domain = domain;
+        this.maxSteps = domain.maxSteps();
+        this.info = infoOf(domain);
+        this.systemPrompt = Protocol.systemPrompt(domain.rules(), Interface.TEXT_COMMAND);
+    }
+
+    public static EnvironmentInfo infoOf(TextDomain<?> domain) {
+        return new EnvironmentInfo(domain.id(), domain.description(), Interface.TEXT_COMMAND, domain.difficulties(), domain.verbs());
+    }
+
+    @Override
+    public EnvSpec spec() { return new EnvSpec(domain.id(), List.of()); }
+
+    @Override
+    public EnvironmentInfo info() { return info; }
+
+    @Override
+    public Start reset(TaskRequest request) {
+        if (request.difficulty() != 0 && !domain.difficulties().contains(request.difficulty())) {
+            throw new IllegalArgumentException(domain.id() + " has no difficulty " + request.difficulty()
+                    + " (levels: " + domain.difficulties() + ")");
+        }
+        seed = Seeds.mix(Seeds.mix(request.seed(), request.split().ordinal()), request.difficulty());
+        world = domain.world(request.split(), seed);
+        task = domain.task(world, request, seed);
+        steps = 0;
+        outcome = null;
+        return new Start(systemPrompt, task.query(), List.of());
+    }
+
+    @Override
+    public Step step(Action action) {
+        if (task == null) throw new IllegalStateException("step before reset");
+        if (outcome != null) return Step.end(List.of(Observation.env("The episode is over.", null)), outcome);
+        steps++;
+        Step result = switch (action) {
+            case Action.Command c -> Step.of(List.of(command(c.text())));
+            case Action.AskUser q -> Step.of(List.of(Observation.user(SimulatedUser.reply(task.userFacts(), q.question()))));
+            case Action.CallTools c -> {
+                List<Observation> out = new ArrayList<>(c.calls().size());
+                for (Action.ToolCall call : c.calls()) {
+                    out.add(Protocol.ASK_USER.equals(call.name())
+                            ? Observation.tool(call.id(), call.name(), SimulatedUser.reply(task.userFacts(), call.arguments()), null)
+                            : Observation.toolError(call.id(), call.name(), ToolError.of(ToolError.Code.UNSUPPORTED_ACTION,
+                            "this environment takes text commands, not tool calls; write a command such as 'help'")));
+                }
+                yield Step.of(out);
+            }
+            case Action.Answer a -> finish(a);
+            case Action.Refuse r -> finish(r);
+        };
+        if (!result.done() && steps >= maxSteps) {
+            outcome = new Outcome(false, Outcome.End.STEP_LIMIT, "step limit of " + maxSteps + " reached");
+            return Step.end(result.observations(), outcome);
+        }
+        return result;
+    }
+
+    private Observation command(String raw) {
+        if (raw.length() > MAX_COMMAND_CHARS) {
+            return error(Reply.malformed("That command is too long (" + raw.length() + " > " + MAX_COMMAND_CHARS
+                    + " characters). Write one short command; type 'help' for the list."));
+        }
+        String text = Commands.normalize(raw);
+        if (text.isEmpty()) return error(Reply.malformed("Empty command. Type 'help' for the list of commands."));
+        if (text.equals("help") || text.equals("commands")) return Observation.env(domain.help(), null);
+        Reply r = domain.execute(world, text);
+        return r.failed() ? error(r) : Observation.env(r.text(), r.payload());
+    }
+
+    private static Observation error(Reply r) {
+        return new Observation(Observation.Source.ENV, null, null, r.text(), r.payload(), r.error());
+    }
+
+    private Step finish(Action ending) {
+        outcome = switch (ending) {
+            case Action.Refuse r -> task.solvable()
+                    ? new Outcome(false, Outcome.End.REFUSED, "refused a solvable task")
+                    : new Outcome(true, Outcome.End.REFUSED, "correctly refused an unsolvable task");
+            case Action.Answer a -> {
+                if (!task.solvable()) yield new Outcome(false, Outcome.End.ANSWERED, "answered an unsolvable task");
+                String problem = domain.check(task, world, a.text());
+                yield problem == null
+                        ? new Outcome(true, Outcome.End.ANSWERED, "correct")
+                        : new Outcome(false, Outcome.End.ANSWERED, problem);
+            }
+            default -> throw new IllegalArgumentException("not an ending: " + ending);
+        };
+        return Step.end(List.of(), outcome);
+    }
+
+    @Override
+    public Task task() {
+        if (task == null) throw new IllegalStateException("no episode: call reset first");
+        return task;
+    }
+
+    @Override
+    public Guide guide() { return new CommandGuide(task()); }
+
+    @Override
+    public long episodeSeed() { return seed; }
+
+    /** The world of the current episode (tests and checkers). */
+    public W world() { return world; }
+
+    public TextDomain<W> domain() { return domain; }
+}
