@@ -139,7 +139,7 @@ final class MedicalTools {
         return c;
     }
 
-    /** Doctors a search returns, ordered by name then campus. */
+    /** Doctors a search returns, ordered by name then campus (the layout's order). */
     static List<Doctor> doctors(MedicalWorld w, String department, String campus, String name, String language, Boolean accepting) {
         String fragment = name == null ? null : name.strip().toLowerCase(Locale.ROOT);
         List<Doctor> out = new ArrayList<>();
@@ -151,12 +151,14 @@ final class MedicalTools {
             if (accepting != null && d.acceptingNew() != accepting) continue;
             out.add(d);
         }
-        out.sort(Comparator.comparing(Doctor::name).thenComparing(Doctor::campus));
         return out;
     }
 
     /** A free slot of some doctor, for find_open_slots. */
     record Slot(int slot, Doctor doctor) {}
+
+    private static final Comparator<Slot> SLOT_ORDER =
+            Comparator.comparingInt(Slot::slot).thenComparing(s -> s.doctor().name()).thenComparing(s -> s.doctor().id());
 
     static List<Slot> openSlots(MedicalWorld w, String department, String campus, int day, boolean onlyAccepting) {
         List<Slot> out = new ArrayList<>();
@@ -165,7 +167,7 @@ final class MedicalTools {
             if (onlyAccepting && !d.acceptingNew()) continue;
             for (int s : w.freeSlots(d, day)) out.add(new Slot(s, d));
         }
-        out.sort(Comparator.comparingInt(Slot::slot).thenComparing(s -> s.doctor().name()).thenComparing(s -> s.doctor().id()));
+        out.sort(SLOT_ORDER);
         return out.size() > 12 ? out.subList(0, 12) : out;
     }
 
@@ -179,7 +181,6 @@ final class MedicalTools {
         for (Patient p : w.map.patients()) {
             if (p.lowerName().contains(name) && (dob == null || p.dob().equals(dob))) found.add(p);
         }
-        found.sort(Comparator.comparing(Patient::name).thenComparing(Patient::dob));
         ObjectNode out = Json.object();
         out.put("count", found.size());
         ArrayNode list = out.putArray("patients");
@@ -378,7 +379,6 @@ final class MedicalTools {
             if (drugClass != null && !d.drugClass().equals(drugClass)) continue;
             out.add(d);
         }
-        out.sort(Comparator.comparing(Drug::name));
         return out;
     }
 

@@ -7,6 +7,7 @@ import dev.openagent.sandbox.Seeds;
 import dev.openagent.sandbox.Split;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -361,6 +362,10 @@ public final class MedicalWorld {
             patients.add(new Patient(id, name, dob, primary.campus(), primary.id(), allergies, meds.stream().map(Drug::id).toList(), i,
                     name.toLowerCase(Locale.ROOT)));
         }
+        // Lists are kept in the order the search tools return them, so searches filter without sorting.
+        doctors.sort(Comparator.comparing(Doctor::name).thenComparing(Doctor::campus));
+        patients.sort(Comparator.comparing(Patient::name).thenComparing(Patient::dob));
+        drugs.sort(Comparator.comparing(Drug::name));
         Map<String, Doctor> doctorById = new HashMap<>();
         doctors.forEach(d -> doctorById.put(d.id(), d));
         Map<String, Patient> patientById = new HashMap<>();

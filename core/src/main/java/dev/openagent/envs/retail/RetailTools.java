@@ -18,7 +18,6 @@ import dev.openagent.tool.Tool;
 import dev.openagent.tool.ToolFailure;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
@@ -114,14 +113,13 @@ final class RetailTools {
         return c;
     }
 
-    /** A customer's orders, newest first. */
+    /** A customer's orders, newest first (the order of the customer's order ids). */
     static List<Order> orders(RetailWorld w, Customer c, String status) {
         List<Order> out = new ArrayList<>();
         for (String id : c.orderIds()) {
             Order o = w.order(id);
             if (status == null || w.status(o).equals(status)) out.add(o);
         }
-        out.sort(Comparator.comparingInt(Order::placedDay).reversed().thenComparing(Order::id));
         return out;
     }
 
@@ -237,7 +235,6 @@ final class RetailTools {
             if (category != null && !p.category().equals(category)) continue;
             out.add(p);
         }
-        out.sort(Comparator.comparing(Product::name));
         return out;
     }
 

@@ -8,6 +8,7 @@ import dev.openagent.sandbox.Split;
 
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -208,18 +209,22 @@ public final class RetailWorld {
             }
             if (rnd.nextDouble() < 0.3) payments.add("PayPal");
             if (rnd.nextDouble() < 0.2) payments.add("Gift card");
-            List<String> orderIds = new ArrayList<>();
+            List<Order> placed = new ArrayList<>();
             int n = 2 + rnd.nextInt(3);
             for (int k = 0; k < n; k++) {
                 // Every fifth customer has an order that has not shipped yet; others sometimes a recent one.
                 int age = k == 0 && c % 5 == 0 ? rnd.nextInt(2) : k == 0 && rnd.nextDouble() < 0.3 ? rnd.nextInt(5) : 5 + rnd.nextInt(90);
                 Order o = order(rnd, ids, id, payments, products, age);
                 orders.add(o);
-                orderIds.add(o.id());
+                placed.add(o);
             }
+            placed.sort(Comparator.comparingInt(Order::placedDay).reversed().thenComparing(Order::id));   // newest first
+            List<String> orderIds = placed.stream().map(Order::id).toList();
             customers.add(new Customer(id, name, email, zip, Names.any(cities, rnd), List.copyOf(payments), List.copyOf(orderIds),
                     c, name.toLowerCase(Locale.ROOT)));
         }
+        // Lists are kept in the order the tools return them (products by name), so searches filter without sorting.
+        products.sort(Comparator.comparing(Product::name));
         Map<String, Customer> customerById = new HashMap<>();
         customers.forEach(x -> customerById.put(x.id(), x));
         Map<String, Product> productById = new HashMap<>();

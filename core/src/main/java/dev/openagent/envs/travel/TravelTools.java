@@ -16,7 +16,6 @@ import dev.openagent.tool.Tool;
 import dev.openagent.tool.ToolFailure;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
@@ -148,7 +147,6 @@ final class TravelTools {
             if (stay != null && !w.available(h, stay[0], stay[1])) continue;
             out.add(h);
         }
-        out.sort(Comparator.comparing(Hotel::name).thenComparing(Hotel::id));
         return out;
     }
 

@@ -121,6 +121,9 @@ public final class TravelWorld {
         int price() { return first.price() + second.price(); }
     }
 
+    private static final Comparator<Connection> CONNECTION_ORDER =
+            Comparator.comparingInt(Connection::price).thenComparingInt(c -> c.second().arr()).thenComparing(c -> c.first().id());
+
     /** One-stop connections with at least {@code minLayover} minutes (and at most five hours), cheapest first. */
     List<Connection> connections(String origin, String destination, int day, int minLayover) {
         List<Connection> out = new ArrayList<>();
@@ -132,7 +135,7 @@ public final class TravelWorld {
                 if (layover >= minLayover && layover <= MAX_LAYOVER) out.add(new Connection(a, b));
             }
         }
-        out.sort(Comparator.comparingInt(Connection::price).thenComparingInt(c -> c.second().arr()).thenComparing(c -> c.first().id()));
+        out.sort(CONNECTION_ORDER);
         return out;
     }
 
@@ -315,6 +318,7 @@ public final class TravelWorld {
                         hotels.size(), name.toLowerCase(Locale.ROOT)));
             }
         }
+        hotels.sort(Comparator.comparing(Hotel::name).thenComparing(Hotel::id));   // the order searches return
         Map<String, Hotel> hotelById = new HashMap<>();
         hotels.forEach(h -> hotelById.put(h.id(), h));
         return new Layout(seed, split, List.copyOf(cities), List.copyOf(airports), List.copyOf(indexed), Map.copyOf(departures),
