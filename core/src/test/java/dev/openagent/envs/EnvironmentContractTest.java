@@ -34,12 +34,17 @@ class EnvironmentContractTest {
 
     @Test
     void theSuiteIsRegisteredWithTheRightInterfaces() {
-        assertEquals(List.of("poi", "medical", "retail", "travel", "household"), Environments.ids());
+        assertTrue(Environments.ids().containsAll(List.of("poi", "medical", "retail", "travel", "household")), Environments.ids().toString());
+        assertEquals(Interface.TEXT_COMMAND, Environments.get("household").info().iface());
         for (Environment e : Environments.all()) {
-            Interface expected = e.id().equals("household") ? Interface.TEXT_COMMAND : Interface.FUNCTION_CALL;
-            assertEquals(expected, e.info().iface(), e.id());
-            assertEquals(List.of(1, 2, 3, 4), e.info().difficulties(), e.id());
-            if (expected == Interface.FUNCTION_CALL) assertTrue(e.info().tools().size() >= 8, e.id() + " has at least 8 tools");
+            assertTrue(e.info().difficulties().size() >= 3, e.id());
+            Start start = e.create().reset(new TaskRequest(Split.TEST, 1, 0));
+            if (e.info().iface() == Interface.FUNCTION_CALL) {
+                assertTrue(e.info().tools().size() >= 8, e.id() + " has at least 8 tools");
+                assertEquals(e.info().tools().size() + 1, start.tools().size(), "its tools and ask_user");
+            } else {
+                assertTrue(start.tools().isEmpty(), e.id() + ": text-command environments offer no tools");
+            }
         }
     }
 

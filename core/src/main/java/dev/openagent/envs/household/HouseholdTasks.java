@@ -66,25 +66,7 @@ final class HouseholdTasks {
         int difficulty = request.difficulty() == 0 ? 1 + g.rnd.nextInt(4) : request.difficulty();
         g.sim = world.copy();
         g.run("help");
-        // Kinds in a random order: a kind this house cannot pose (returns false, having changed nothing) gives way to the next.
-        String kind = null;
-        for (String k : Pick.shuffled(KINDS.get(difficulty), g.rnd)) {
-            boolean made = switch (k) {
-                case "pick_and_place" -> g.place(false, false, false);
-                case "container_place" -> g.place(true, true, false);
-                case "count_in_container" -> g.countInContainer();
-                case "transform_and_place" -> g.place(g.rnd.nextBoolean(), false, true);
-                case "find_transform_place" -> g.findTransformPlace();
-                case "find_location" -> g.findLocation();
-                case "two_things" -> g.twoThings();
-                default -> throw new IllegalStateException(k);
-            };
-            if (made) {
-                kind = k;
-                break;
-            }
-        }
-        if (kind == null) throw new IllegalStateException("no household task of difficulty " + difficulty + " fits this house");
+        String kind = Pick.firstPosed(KINDS.get(difficulty), g.rnd, g::pose, "household task of difficulty " + difficulty);
         if (g.writes && !g.sim.reached()) throw new IllegalStateException("household script does not reach the goal: " + g.query);
         for (Detail d : g.details) {
             if (!g.query.contains(d.span())) throw new IllegalStateException("detail '" + d.span() + "' not in query: " + g.query);
@@ -95,6 +77,20 @@ final class HouseholdTasks {
     }
 
     // ---------------------------------------------------------------- kinds
+
+    /** Sets up a task of this kind; false (having changed nothing) when the house cannot pose it. */
+    private boolean pose(String kind) {
+        return switch (kind) {
+            case "pick_and_place" -> place(false, false, false);
+            case "container_place" -> place(true, true, false);
+            case "count_in_container" -> countInContainer();
+            case "transform_and_place" -> place(rnd.nextBoolean(), false, true);
+            case "find_transform_place" -> findTransformPlace();
+            case "find_location" -> findLocation();
+            case "two_things" -> twoThings();
+            default -> throw new IllegalStateException(kind);
+        };
+    }
 
     /**
      * Moves a thing to a receptacle in another room. {@code fromClosed}/{@code toClosed} ask for closed

@@ -58,26 +58,27 @@ final class MedicalTasks {
     static Task generate(MedicalWorld world, TaskRequest request, long seed) {
         MedicalTasks g = new MedicalTasks(world, seed);
         int difficulty = request.difficulty() == 0 ? 1 + g.rnd.nextInt(4) : request.difficulty();
-        // Kinds in a random order: a kind this world cannot pose (returns false, having changed nothing) gives way to the next.
-        for (String kind : Pick.shuffled(KINDS.get(difficulty), g.rnd)) {
-            boolean made = switch (kind) {
-                case "department_location" -> g.departmentLocation();
-                case "count_doctors" -> g.countDoctors();
-                case "drug_class" -> g.drugClass();
-                case "current_medications" -> g.currentMedications();
-                case "first_free_time" -> g.firstFreeTime();
-                case "cancel_appointment" -> g.cancelAppointment();
-                case "interaction_question" -> g.interactionQuestion();
-                case "book_specialist" -> g.bookSpecialist();
-                case "checked_prescription" -> g.checkedPrescription();
-                case "primary_doctor_booking" -> g.primaryDoctorBooking();
-                case "alternative_prescription" -> g.alternativePrescription();
-                case "earliest_matching_specialist" -> g.earliestMatchingSpecialist();
-                default -> throw new IllegalStateException(kind);
-            };
-            if (made) return g.t.build("medical", request, kind, difficulty);
-        }
-        throw new IllegalStateException("no medical task of difficulty " + difficulty + " fits this world");
+        String kind = Pick.firstPosed(KINDS.get(difficulty), g.rnd, g::pose, "medical task of difficulty " + difficulty);
+        return g.t.build("medical", request, kind, difficulty);
+    }
+
+    /** Sets up a task of this kind; false (having changed nothing) when the world cannot pose it. */
+    private boolean pose(String kind) {
+        return switch (kind) {
+            case "department_location" -> departmentLocation();
+            case "count_doctors" -> countDoctors();
+            case "drug_class" -> drugClass();
+            case "current_medications" -> currentMedications();
+            case "first_free_time" -> firstFreeTime();
+            case "cancel_appointment" -> cancelAppointment();
+            case "interaction_question" -> interactionQuestion();
+            case "book_specialist" -> bookSpecialist();
+            case "checked_prescription" -> checkedPrescription();
+            case "primary_doctor_booking" -> primaryDoctorBooking();
+            case "alternative_prescription" -> alternativePrescription();
+            case "earliest_matching_specialist" -> earliestMatchingSpecialist();
+            default -> throw new IllegalStateException(kind);
+        };
     }
 
     // ---------------------------------------------------------------- level 1

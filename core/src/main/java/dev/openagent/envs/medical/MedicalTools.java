@@ -8,6 +8,7 @@ import dev.openagent.envs.medical.MedicalWorld.Doctor;
 import dev.openagent.envs.medical.MedicalWorld.Drug;
 import dev.openagent.envs.medical.MedicalWorld.Patient;
 import dev.openagent.envs.medical.MedicalWorld.Prescription;
+import dev.openagent.envs.kit.Lookup;
 import dev.openagent.json.Json;
 import dev.openagent.tool.Args;
 import dev.openagent.tool.Param;
@@ -18,7 +19,6 @@ import dev.openagent.tool.ToolFailure;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The medical tools. Several overlap on purpose: a patient's chart and their medication list,
@@ -108,23 +108,11 @@ final class MedicalTools {
 
     // ---------------------------------------------------------------- lookups shared with the task generator
 
-    static Patient patient(MedicalWorld w, String id) {
-        Patient p = w.patient(id.strip().toUpperCase(Locale.ROOT));
-        if (p == null) throw ToolFailure.domain("no patient with id '" + id + "'");
-        return p;
-    }
+    static Patient patient(MedicalWorld w, String id) { return Lookup.byId(w.map.patientById(), id, "patient"); }
 
-    static Doctor doctor(MedicalWorld w, String id) {
-        Doctor d = w.doctor(id.strip().toUpperCase(Locale.ROOT));
-        if (d == null) throw ToolFailure.domain("no doctor with id '" + id + "'");
-        return d;
-    }
+    static Doctor doctor(MedicalWorld w, String id) { return Lookup.byId(w.map.doctorById(), id, "doctor"); }
 
-    static Drug drug(MedicalWorld w, String id) {
-        Drug d = w.drug(id.strip().toUpperCase(Locale.ROOT));
-        if (d == null) throw ToolFailure.domain("no drug with id '" + id + "' in the formulary");
-        return d;
-    }
+    static Drug drug(MedicalWorld w, String id) { return Lookup.byId(w.map.drugById(), id, "drug in the formulary"); }
 
     static int day(String date) {
         int day = MedicalWorld.day(date.strip());
@@ -141,17 +129,9 @@ final class MedicalTools {
 
     /** Doctors a search returns, ordered by name then campus (the layout's order). */
     static List<Doctor> doctors(MedicalWorld w, String department, String campus, String name, String language, Boolean accepting) {
-        String fragment = name == null ? null : name.strip().toLowerCase(Locale.ROOT);
-        List<Doctor> out = new ArrayList<>();
-        for (Doctor d : w.map.doctors()) {
-            if (department != null && !d.department().equals(department)) continue;
-            if (campus != null && !d.campus().equals(campus)) continue;
-            if (fragment != null && !d.lowerName().contains(fragment)) continue;
-            if (language != null && !d.languages().contains(language)) continue;
-            if (accepting != null && d.acceptingNew() != accepting) continue;
-            out.add(d);
-        }
-        return out;
+        return Lookup.named(w.map.doctors(), name, Doctor::lowerName, d -> (department == null || d.department().equals(department))
+                && (campus == null || d.campus().equals(campus)) && (language == null || d.languages().contains(language))
+                && (accepting == null || d.acceptingNew() == accepting));
     }
 
     /** A free slot of some doctor, for find_open_slots. */
@@ -174,13 +154,9 @@ final class MedicalTools {
     // ---------------------------------------------------------------- behaviours
 
     private static ObjectNode findPatient(MedicalWorld w, Args a) {
-        String name = a.string("name").strip().toLowerCase(Locale.ROOT);
-        if (name.isEmpty()) throw ToolFailure.domain("name is empty");
+        if (a.string("name").isBlank()) throw ToolFailure.domain("name is empty");
         String dob = a.has("date_of_birth") ? a.string("date_of_birth").strip() : null;
-        List<Patient> found = new ArrayList<>();
-        for (Patient p : w.map.patients()) {
-            if (p.lowerName().contains(name) && (dob == null || p.dob().equals(dob))) found.add(p);
-        }
+        List<Patient> found = Lookup.named(w.map.patients(), a.string("name"), Patient::lowerName, p -> dob == null || p.dob().equals(dob));
         ObjectNode out = Json.object();
         out.put("count", found.size());
         ArrayNode list = out.putArray("patients");
@@ -250,29 +226,24 @@ final class MedicalTools {
         ObjectNode out = Json.object();
         out.put("count", found.size());
         ArrayNode list = out.putArray("doctors");
-        for (Doctor d : found) {
-            ObjectNode o = list.addObject();
-            o.put("doctor_id", d.id());
-            o.put("name", d.name());
-            o.put("department", d.department());
-            o.put("campus", d.campus() + " Campus");
-            ArrayNode langs = o.putArray("languages");
-            d.languages().forEach(langs::add);
-            o.put("accepting_new_patients", d.acceptingNew());
-        }
+        for (Doctor d : found) doctorJson(d, list.addObject());
         return out;
+    }
+
+    private static ObjectNode doctorJson(Doctor d, ObjectNode o) {
+        o.put("doctor_id", d.id());
+        o.put("name", d.name());
+        o.put("department", d.department());
+        o.put("campus", d.campus() + " Campus");
+        ArrayNode langs = o.putArray("languages");
+        d.languages().forEach(langs::add);
+        o.put("accepting_new_patients", d.acceptingNew());
+        return o;
     }
 
     private static ObjectNode doctorProfile(MedicalWorld w, Args a) {
         Doctor d = doctor(w, a.string("doctor_id"));
-        ObjectNode out = Json.object();
-        out.put("doctor_id", d.id());
-        out.put("name", d.name());
-        out.put("department", d.department());
-        out.put("campus", d.campus() + " Campus");
-        ArrayNode langs = out.putArray("languages");
-        d.languages().forEach(langs::add);
-        out.put("accepting_new_patients", d.acceptingNew());
+        ObjectNode out = doctorJson(d, Json.object());
         ArrayNode days = out.putArray("clinic_days");
         for (int i = 0; i < 5; i++) if (d.days()[i]) days.add(MedicalWorld.DAYS.get(i));
         out.put("clinic_hours", d.hours());
@@ -372,14 +343,7 @@ final class MedicalTools {
     }
 
     static List<Drug> drugs(MedicalWorld w, String name, String drugClass) {
-        String fragment = name == null ? null : name.strip().toLowerCase(Locale.ROOT);
-        List<Drug> out = new ArrayList<>();
-        for (Drug d : w.map.drugs()) {
-            if (fragment != null && !d.lowerName().contains(fragment)) continue;
-            if (drugClass != null && !d.drugClass().equals(drugClass)) continue;
-            out.add(d);
-        }
-        return out;
+        return Lookup.named(w.map.drugs(), name, Drug::lowerName, d -> drugClass == null || d.drugClass().equals(drugClass));
     }
 
     private static ObjectNode searchDrugs(MedicalWorld w, Args a) {
@@ -388,21 +352,20 @@ final class MedicalTools {
         ObjectNode out = Json.object();
         out.put("count", found.size());
         ArrayNode list = out.putArray("drugs");
-        for (Drug d : found) {
-            ObjectNode o = list.addObject();
-            o.put("drug_id", d.id());
-            o.put("name", d.name());
-            o.put("drug_class", d.drugClass());
-        }
+        for (Drug d : found) drugJson(d, list.addObject());
         return out;
+    }
+
+    private static ObjectNode drugJson(Drug d, ObjectNode o) {
+        o.put("drug_id", d.id());
+        o.put("name", d.name());
+        o.put("drug_class", d.drugClass());
+        return o;
     }
 
     private static ObjectNode drugInfo(MedicalWorld w, Args a) {
         Drug d = drug(w, a.string("drug_id"));
-        ObjectNode out = Json.object();
-        out.put("drug_id", d.id());
-        out.put("name", d.name());
-        out.put("drug_class", d.drugClass());
+        ObjectNode out = drugJson(d, Json.object());
         out.put("form", d.form());
         out.put("standard_dose", d.dose());
         ArrayNode list = out.putArray("interacts_with");

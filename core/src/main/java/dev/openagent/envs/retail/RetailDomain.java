@@ -59,36 +59,28 @@ public final class RetailDomain implements Domain<RetailWorld> {
         String problem = Checks.answerProblem(answer, task.mustContain(), task.mustNotContain());
         if (problem != null) return problem;
         Map<String, String> expect = task.expect();
-        Set<String> wantReturns = split(expect.get("returns"));
-        Set<String> gotReturns = new TreeSet<>();
-        for (Return r : world.returns) gotReturns.add(r.itemId() + "=" + r.refundTo());
-        if (!gotReturns.equals(wantReturns)) {
-            if (wantReturns.isEmpty()) return "items were returned, which the request did not ask for";
-            return gotReturns.isEmpty() ? "nothing was returned" : "returned the wrong items or refund method " + gotReturns;
-        }
-        Set<String> wantExchange = split(expect.get("exchange"));
-        Set<String> gotExchange = new TreeSet<>();
-        for (Exchange e : world.exchanges) gotExchange.add(e.itemId() + "=" + e.newVariantId());
-        if (!gotExchange.equals(wantExchange)) {
-            if (wantExchange.isEmpty()) return "an item was exchanged, which the request did not ask for";
-            return gotExchange.isEmpty() ? "nothing was exchanged" : "exchanged the wrong item or variant " + gotExchange;
-        }
-        Set<String> wantCancel = split(expect.get("cancel"));
-        Set<String> gotCancel = new TreeSet<>();
-        for (Cancellation c : world.cancellations) gotCancel.add(c.orderId());
-        if (!gotCancel.equals(wantCancel)) {
-            if (wantCancel.isEmpty()) return "an order was cancelled, which the request did not ask for";
-            return gotCancel.isEmpty() ? "nothing was cancelled" : "cancelled the wrong order " + gotCancel;
-        }
-        for (Return r : world.returns) if (!Checks.mentions(answer, r.code())) return "answer lacks the RMA code " + r.code();
+        Set<String> returned = new TreeSet<>();
+        for (Return r : world.returns) returned.add(r.itemId() + "=" + r.refundTo());
+        Set<String> exchanged = new TreeSet<>();
+        for (Exchange e : world.exchanges) exchanged.add(e.itemId() + "=" + e.newVariantId());
+        Set<String> cancelled = new TreeSet<>();
+        for (Cancellation c : world.cancellations) cancelled.add(c.orderId());
+        String wrong = compare("returned", "items were returned", expect.get("returns"), returned);
+        if (wrong == null) wrong = compare("exchanged", "an item was exchanged", expect.get("exchange"), exchanged);
+        if (wrong == null) wrong = compare("cancelled", "an order was cancelled", expect.get("cancel"), cancelled);
+        if (wrong != null) return wrong;
+        for (Return r : world.returns) if (!Checks.mentions(answer, r.code())) return "answer lacks the RMA code";
         for (Exchange e : world.exchanges) if (!Checks.mentions(answer, e.code())) return "answer lacks the exchange code";
         for (Cancellation c : world.cancellations) if (!Checks.mentions(answer, c.code())) return "answer lacks the cancellation code";
         return null;
     }
 
-    private static Set<String> split(String list) {
-        Set<String> out = new TreeSet<>();
-        if (list != null) for (String s : list.split(";")) if (!s.isBlank()) out.add(s);
-        return out;
+    /** Null when the changes made are exactly the ones expected ({@code want}: ';'-separated), else what is wrong. */
+    private static String compare(String verb, String unasked, String want, Set<String> got) {
+        Set<String> expected = new TreeSet<>();
+        if (want != null) for (String s : want.split(";")) if (!s.isBlank()) expected.add(s);
+        if (got.equals(expected)) return null;
+        if (expected.isEmpty()) return unasked + ", which the request did not ask for";
+        return got.isEmpty() ? "nothing was " + verb : verb + " the wrong items, variants or refund methods " + got;
     }
 }

@@ -56,25 +56,26 @@ final class RetailTasks {
     static Task generate(RetailWorld world, TaskRequest request, long seed) {
         RetailTasks g = new RetailTasks(world, seed);
         int difficulty = request.difficulty() == 0 ? 1 + g.rnd.nextInt(4) : request.difficulty();
-        // Kinds in a random order: a kind this world cannot pose (returns false, having changed nothing) gives way to the next.
-        for (String kind : Pick.shuffled(KINDS.get(difficulty), g.rnd)) {
-            boolean made = switch (kind) {
-                case "delivery_date" -> g.deliveryDate();
-                case "tracking_number" -> g.trackingNumber();
-                case "count_orders" -> g.countOrders();
-                case "variant_stock" -> g.variantStock();
-                case "return_deadline" -> g.returnDeadline();
-                case "cancel_unshipped_order" -> g.cancelUnshippedOrder();
-                case "return_item" -> g.returnItem();
-                case "exchange_size" -> g.exchangeSize();
-                case "customer_history_return" -> g.customerHistoryReturn();
-                case "exchange_or_refund" -> g.exchangeOrRefund();
-                case "return_all_eligible" -> g.returnAllEligible();
-                default -> throw new IllegalStateException(kind);
-            };
-            if (made) return g.t.build("retail", request, kind, difficulty);
-        }
-        throw new IllegalStateException("no retail task of difficulty " + difficulty + " fits this world");
+        String kind = Pick.firstPosed(KINDS.get(difficulty), g.rnd, g::pose, "retail task of difficulty " + difficulty);
+        return g.t.build("retail", request, kind, difficulty);
+    }
+
+    /** Sets up a task of this kind; false (having changed nothing) when the world cannot pose it. */
+    private boolean pose(String kind) {
+        return switch (kind) {
+            case "delivery_date" -> deliveryDate();
+            case "tracking_number" -> trackingNumber();
+            case "count_orders" -> countOrders();
+            case "variant_stock" -> variantStock();
+            case "return_deadline" -> returnDeadline();
+            case "cancel_unshipped_order" -> cancelUnshippedOrder();
+            case "return_item" -> returnItem();
+            case "exchange_size" -> exchangeSize();
+            case "customer_history_return" -> customerHistoryReturn();
+            case "exchange_or_refund" -> exchangeOrRefund();
+            case "return_all_eligible" -> returnAllEligible();
+            default -> throw new IllegalStateException(kind);
+        };
     }
 
     // ---------------------------------------------------------------- level 1

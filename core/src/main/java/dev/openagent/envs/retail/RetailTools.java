@@ -10,6 +10,7 @@ import dev.openagent.envs.retail.RetailWorld.Order;
 import dev.openagent.envs.retail.RetailWorld.Product;
 import dev.openagent.envs.retail.RetailWorld.Return;
 import dev.openagent.envs.retail.RetailWorld.Variant;
+import dev.openagent.envs.kit.Lookup;
 import dev.openagent.json.Json;
 import dev.openagent.tool.Args;
 import dev.openagent.tool.Param;
@@ -95,11 +96,7 @@ final class RetailTools {
 
     // ---------------------------------------------------------------- lookups shared with the task generator
 
-    static Order order(RetailWorld w, String id) {
-        Order o = w.order(id.strip().toUpperCase(Locale.ROOT));
-        if (o == null) throw ToolFailure.domain("no order with id '" + id + "'");
-        return o;
-    }
+    static Order order(RetailWorld w, String id) { return Lookup.byId(w.map.orderById(), id, "order"); }
 
     static Item item(Order o, String id) {
         Item it = RetailWorld.item(o, id.strip());
@@ -107,11 +104,7 @@ final class RetailTools {
         return it;
     }
 
-    static Customer customer(RetailWorld w, String id) {
-        Customer c = w.customer(id.strip().toUpperCase(Locale.ROOT));
-        if (c == null) throw ToolFailure.domain("no customer with id '" + id + "'");
-        return c;
-    }
+    static Customer customer(RetailWorld w, String id) { return Lookup.byId(w.map.customerById(), id, "customer"); }
 
     /** A customer's orders, newest first (the order of the customer's order ids). */
     static List<Order> orders(RetailWorld w, Customer c, String status) {
@@ -140,23 +133,23 @@ final class RetailTools {
             if (name != null && !c.lowerName().contains(name)) continue;
             if (email != null && !c.email().equalsIgnoreCase(email)) continue;
             if (zip != null && !c.zip().equals(zip)) continue;
-            ObjectNode o = list.addObject();
-            o.put("customer_id", c.id());
-            o.put("name", c.name());
-            o.put("email", c.email());
-            o.put("zip_code", c.zip());
+            customerJson(c, list.addObject());
         }
         out.put("count", list.size());
         return out;
     }
 
+    private static ObjectNode customerJson(Customer c, ObjectNode o) {
+        o.put("customer_id", c.id());
+        o.put("name", c.name());
+        o.put("email", c.email());
+        o.put("zip_code", c.zip());
+        return o;
+    }
+
     private static ObjectNode getCustomer(RetailWorld w, Args a) {
         Customer c = customer(w, a.string("customer_id"));
-        ObjectNode out = Json.object();
-        out.put("customer_id", c.id());
-        out.put("name", c.name());
-        out.put("email", c.email());
-        out.put("zip_code", c.zip());
+        ObjectNode out = customerJson(c, Json.object());
         out.put("city", c.city());
         ArrayNode pay = out.putArray("payment_methods");
         c.payments().forEach(pay::add);
@@ -228,14 +221,7 @@ final class RetailTools {
     }
 
     static List<Product> products(RetailWorld w, String name, String category) {
-        String fragment = name == null ? null : name.strip().toLowerCase(Locale.ROOT);
-        List<Product> out = new ArrayList<>();
-        for (Product p : w.map.products()) {
-            if (fragment != null && !p.lowerName().contains(fragment)) continue;
-            if (category != null && !p.category().equals(category)) continue;
-            out.add(p);
-        }
-        return out;
+        return Lookup.named(w.map.products(), name, Product::lowerName, p -> category == null || p.category().equals(category));
     }
 
     private static ObjectNode searchProducts(RetailWorld w, Args a) {
@@ -255,8 +241,7 @@ final class RetailTools {
     }
 
     private static ObjectNode getProduct(RetailWorld w, Args a) {
-        Product p = w.product(a.string("product_id").strip().toUpperCase(Locale.ROOT));
-        if (p == null) throw ToolFailure.domain("no product with id '" + a.string("product_id") + "'");
+        Product p = Lookup.byId(w.map.productById(), a.string("product_id"), "product");
         ObjectNode out = Json.object();
         out.put("product_id", p.id());
         out.put("name", p.name());
@@ -328,8 +313,7 @@ final class RetailTools {
     private static ObjectNode exchangeItem(RetailWorld w, Args a) {
         Order o = order(w, a.string("order_id"));
         Item it = item(o, a.string("item_id"));
-        Variant to = w.variant(a.string("new_variant_id").strip().toUpperCase(Locale.ROOT));
-        if (to == null) throw ToolFailure.domain("no variant with id '" + a.string("new_variant_id") + "'");
+        Variant to = Lookup.byId(w.map.variantById(), a.string("new_variant_id"), "variant");
         if (!to.productId().equals(it.product().id())) throw ToolFailure.domain("exchanges must be for the same product (" + it.product().name() + ")");
         if (to == it.variant()) throw ToolFailure.domain("that is the variant already ordered");
         String why = w.ineligibility(o, it);

@@ -54,25 +54,26 @@ final class TravelTasks {
     static Task generate(TravelWorld world, TaskRequest request, long seed) {
         TravelTasks g = new TravelTasks(world, seed);
         int difficulty = request.difficulty() == 0 ? 1 + g.rnd.nextInt(4) : request.difficulty();
-        // Kinds in a random order: a kind this world cannot pose (returns false, having changed nothing) gives way to the next.
-        for (String kind : Pick.shuffled(KINDS.get(difficulty), g.rnd)) {
-            boolean made = switch (kind) {
-                case "cheapest_nonstop" -> g.cheapestNonstop();
-                case "flight_times" -> g.flightTimes();
-                case "hotel_facts" -> g.hotelFacts();
-                case "stay_total" -> g.stayTotal();
-                case "earliest_between_cities" -> g.earliestBetweenCities(false);
-                case "cancel_hotel_booking" -> g.cancelHotelBooking();
-                case "refundable_flight" -> g.refundableFlight();
-                case "city_flight_booking" -> g.earliestBetweenCities(true);
-                case "connection_booking" -> g.connectionBooking();
-                case "trip_package" -> g.tripPackage();
-                case "earliest_arrival" -> g.earliestArrival();
-                default -> throw new IllegalStateException(kind);
-            };
-            if (made) return g.t.build("travel", request, kind, difficulty);
-        }
-        throw new IllegalStateException("no travel task of difficulty " + difficulty + " fits this world");
+        String kind = Pick.firstPosed(KINDS.get(difficulty), g.rnd, g::pose, "travel task of difficulty " + difficulty);
+        return g.t.build("travel", request, kind, difficulty);
+    }
+
+    /** Sets up a task of this kind; false (having changed nothing) when the world cannot pose it. */
+    private boolean pose(String kind) {
+        return switch (kind) {
+            case "cheapest_nonstop" -> cheapestNonstop();
+            case "flight_times" -> flightTimes();
+            case "hotel_facts" -> hotelFacts();
+            case "stay_total" -> stayTotal();
+            case "earliest_between_cities" -> earliestBetweenCities(false);
+            case "cancel_hotel_booking" -> cancelHotelBooking();
+            case "refundable_flight" -> refundableFlight();
+            case "city_flight_booking" -> earliestBetweenCities(true);
+            case "connection_booking" -> connectionBooking();
+            case "trip_package" -> tripPackage();
+            case "earliest_arrival" -> earliestArrival();
+            default -> throw new IllegalStateException(kind);
+        };
     }
 
     /** A route on a day: two airports and the nonstop flights between them (by departure). */

@@ -8,6 +8,7 @@ import dev.openagent.envs.travel.TravelWorld.Flight;
 import dev.openagent.envs.travel.TravelWorld.FlightBooking;
 import dev.openagent.envs.travel.TravelWorld.Hotel;
 import dev.openagent.envs.travel.TravelWorld.HotelBooking;
+import dev.openagent.envs.kit.Lookup;
 import dev.openagent.json.Json;
 import dev.openagent.tool.Args;
 import dev.openagent.tool.Param;
@@ -94,17 +95,9 @@ final class TravelTools {
 
     // ---------------------------------------------------------------- lookups shared with the task generator
 
-    static Flight flight(TravelWorld w, String id) {
-        Flight f = w.flight(id.strip().toUpperCase(Locale.ROOT));
-        if (f == null) throw ToolFailure.domain("no flight with id '" + id + "'");
-        return f;
-    }
+    static Flight flight(TravelWorld w, String id) { return Lookup.byId(w.map.flightById(), id, "flight"); }
 
-    static Hotel hotel(TravelWorld w, String id) {
-        Hotel h = w.hotel(id.strip().toUpperCase(Locale.ROOT));
-        if (h == null) throw ToolFailure.domain("no hotel with id '" + id + "'");
-        return h;
-    }
+    static Hotel hotel(TravelWorld w, String id) { return Lookup.byId(w.map.hotelById(), id, "hotel"); }
 
     static Airport airport(TravelWorld w, String code) {
         Airport a = w.airport(code.strip().toUpperCase(Locale.ROOT));
@@ -138,16 +131,8 @@ final class TravelTools {
 
     /** Hotels a search returns, ordered by name. */
     static List<Hotel> hotels(TravelWorld w, String city, String name, String neighborhood, int minStars, int[] stay) {
-        String fragment = name == null ? null : name.strip().toLowerCase(Locale.ROOT);
-        List<Hotel> out = new ArrayList<>();
-        for (Hotel h : w.map.hotels()) {
-            if (!h.city().equals(city) || h.stars() < minStars) continue;
-            if (fragment != null && !h.lowerName().contains(fragment)) continue;
-            if (neighborhood != null && !h.neighborhood().equals(neighborhood)) continue;
-            if (stay != null && !w.available(h, stay[0], stay[1])) continue;
-            out.add(h);
-        }
-        return out;
+        return Lookup.named(w.map.hotels(), name, Hotel::lowerName, h -> h.city().equals(city) && h.stars() >= minStars
+                && (neighborhood == null || h.neighborhood().equals(neighborhood)) && (stay == null || w.available(h, stay[0], stay[1])));
     }
 
     // ---------------------------------------------------------------- behaviours
