@@ -492,20 +492,11 @@ final class MedicalTasks {
         return Pick.shuffled(out, rnd);
     }
 
-    private Patient twinPatient(Patient p) {
-        for (Patient x : w.map.patients()) if (x != p && x.name().equals(p.name())) return x;
-        return null;
-    }
+    private Patient twinPatient(Patient p) { return w.map.patientTwins()[p.index()]; }
 
-    private Doctor twinDoctor(Doctor d) {
-        for (Doctor x : w.map.doctors()) if (x != d && x.name().equals(d.name())) return x;
-        return null;
-    }
+    private Doctor twinDoctor(Doctor d) { return w.map.doctorTwins()[d.index()]; }
 
-    private Department twinDepartment(Department d) {
-        for (Department x : w.map.departments()) if (x != d && x.name().equals(d.name())) return x;
-        return null;
-    }
+    private Department twinDepartment(Department d) { return w.map.departmentTwins()[d.index()]; }
 
     private Drug nearMissDrug(Drug d) {
         String stem = d.name().substring(0, Math.min(4, d.name().length()));

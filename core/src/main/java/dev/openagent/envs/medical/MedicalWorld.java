@@ -36,7 +36,7 @@ public final class MedicalWorld {
     static final int MAJOR = 2;
     static final String[] SEVERITY = {"none", "moderate", "major"};
 
-    public record Department(String name, String campus, String location, String phone) {}
+    public record Department(String name, String campus, String location, String phone, int index) {}
 
     /** A doctor: clinic days (Monday = 0) and hours as half-hour slot indices [firstSlot, endSlot). */
     public record Doctor(String id, String name, String department, String campus, List<String> languages,
@@ -51,10 +51,14 @@ public final class MedicalWorld {
 
     public record Drug(String id, String name, String drugClass, String dose, String form, int index, String lowerName) {}
 
-    /** The immutable part of a world; {@code severity[i][j]} is the interaction of drugs i and j. */
+    /**
+     * The immutable part of a world; {@code severity[i][j]} is the interaction of drugs i and j. The twin arrays
+     * (precomputed near misses) give, by an entity's index, another entity of the same name, or null.
+     */
     public record Layout(long seed, Split split, List<String> campuses, List<Department> departments, List<Doctor> doctors,
                          List<Patient> patients, List<Drug> drugs, Map<String, Doctor> doctorById,
-                         Map<String, Patient> patientById, Map<String, Drug> drugById, byte[][] severity) {}
+                         Map<String, Patient> patientById, Map<String, Drug> drugById, byte[][] severity,
+                         Patient[] patientTwins, Doctor[] doctorTwins, Department[] departmentTwins) {}
 
     public record Appointment(String id, String patientId, String doctorId, int day, int slot, String reason, String code,
                               String status, boolean preexisting, String cancellation) {
@@ -248,7 +252,7 @@ public final class MedicalWorld {
                 String phone;
                 do phone = "555-" + (1000 + rnd.nextInt(9000)); while (!phones.add(phone));
                 String location = "Level " + (1 + rnd.nextInt(6)) + ", " + Names.any(MedicalNames.WINGS, rnd);
-                departments.add(new Department(dept, campus, location, phone));
+                departments.add(new Department(dept, campus, location, phone, departments.size()));
             }
         }
 
@@ -372,8 +376,15 @@ public final class MedicalWorld {
         patients.forEach(p -> patientById.put(p.id(), p));
         Map<String, Drug> drugById = new HashMap<>();
         drugs.forEach(d -> drugById.put(d.id(), d));
+        Patient[] patientTwins = new Patient[patients.size()];
+        for (Patient p : patients) for (Patient q : patients) if (p != q && p.name().equals(q.name())) patientTwins[p.index()] = q;
+        Doctor[] doctorTwins = new Doctor[doctors.size()];
+        for (Doctor d : doctors) for (Doctor e : doctors) if (d != e && d.name().equals(e.name())) doctorTwins[d.index()] = e;
+        Department[] departmentTwins = new Department[departments.size()];
+        for (Department d : departments) for (Department e : departments) if (d != e && d.name().equals(e.name())) departmentTwins[d.index()] = e;
         return new Layout(seed, split, List.copyOf(campuses), List.copyOf(departments), List.copyOf(doctors), List.copyOf(patients),
-                List.copyOf(drugs), Map.copyOf(doctorById), Map.copyOf(patientById), Map.copyOf(drugById), severity);
+                List.copyOf(drugs), Map.copyOf(doctorById), Map.copyOf(patientById), Map.copyOf(drugById), severity,
+                patientTwins, doctorTwins, departmentTwins);
     }
 
     private static boolean nameTaken(List<Doctor> doctors, String name, String campus) {

@@ -194,7 +194,7 @@ final class RetailTasks {
     }
 
     private boolean exchangeSize() {
-        for (Item it : items(x -> RetailNames.SIZES.get(x.category()).size() > 1, (o, x) -> w.ineligibility(o, x) == null)) {
+        for (Item it : items(Product::sized, (o, x) -> w.ineligibility(o, x) == null)) {
             Variant to = otherSize(it, true);
             if (to == null) continue;
             Order o = w.order(it.orderId());
@@ -262,7 +262,7 @@ final class RetailTasks {
 
     private boolean exchangeOrRefund() {
         boolean wantInStock = rnd.nextBoolean();
-        List<Item> items = items(x -> RetailNames.SIZES.get(x.category()).size() > 1,
+        List<Item> items = items(Product::sized,
                 (o, x) -> w.ineligibility(o, x) == null && !RetailWorld.giftCard(o));
         for (int pass = 0; pass < 2; pass++) {
             boolean inStock = pass == 0 ? wantInStock : !wantInStock;

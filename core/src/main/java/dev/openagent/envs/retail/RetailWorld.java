@@ -32,10 +32,9 @@ public final class RetailWorld {
 
     public record Variant(String id, String productId, String color, String size, int stock) {}
 
+    /** A product; {@code windowDays} is its category's return window, {@code sized} whether it comes in several sizes. */
     public record Product(String id, String name, String type, String category, int priceCents, boolean finalSale,
-                          List<Variant> variants, int index, String lowerName) {
-        int windowDays() { return RetailNames.WINDOW_DAYS.get(category); }
-    }
+                          List<Variant> variants, int index, String lowerName, int windowDays, boolean sized) {}
 
     public record Item(String id, String orderId, Product product, Variant variant, String status) {}
 
@@ -182,7 +181,8 @@ public final class RetailWorld {
                 }
             }
             products.add(new Product(id, name, type, category, price, rnd.nextDouble() < 0.12, List.copyOf(variants),
-                    products.size(), name.toLowerCase(Locale.ROOT)));
+                    products.size(), name.toLowerCase(Locale.ROOT), RetailNames.WINDOW_DAYS.get(category),
+                    RetailNames.SIZES.get(category).size() > 1));
         }
 
         // Customers: some share a name (told apart by email and zip code).

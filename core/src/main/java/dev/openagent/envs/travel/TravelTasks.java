@@ -8,6 +8,7 @@ import dev.openagent.envs.travel.TravelWorld.Airport;
 import dev.openagent.envs.travel.TravelWorld.Connection;
 import dev.openagent.envs.travel.TravelWorld.Flight;
 import dev.openagent.envs.travel.TravelWorld.Hotel;
+import dev.openagent.envs.travel.TravelWorld.Route;
 import dev.openagent.envs.travel.TravelWorld.HotelBooking;
 import dev.openagent.sandbox.Seeds;
 import dev.openagent.sandbox.Task;
@@ -76,21 +77,9 @@ final class TravelTasks {
         };
     }
 
-    /** A route on a day: two airports and the nonstop flights between them (by departure). */
-    private record Route(Airport from, Airport to, int day, List<Flight> flights) {
-        String date() { return TravelWorld.DATES.get(day); }
-    }
-
     /** Every airport pair and day, in a random order, with its nonstop flights (possibly none). */
     private List<Route> routes() {
-        List<Route> out = new ArrayList<>();
-        for (Airport from : w.map.airports()) {
-            for (Airport to : w.map.airports()) {
-                if (from.city().equals(to.city())) continue;
-                for (int day = 0; day < TravelWorld.FLIGHT_DAYS; day++) out.add(new Route(from, to, day, w.nonstop(from.code(), to.code(), day)));
-            }
-        }
-        return Pick.shuffled(out, rnd);
+        return Pick.shuffled(w.map.routes(), rnd);
     }
 
     /** Flights sorted by fare (then departure). */

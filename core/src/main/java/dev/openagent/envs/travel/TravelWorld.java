@@ -47,9 +47,15 @@ public final class TravelWorld {
     public record Hotel(String id, String name, String city, String neighborhood, int stars, int basePrice, List<String> amenities,
                         String address, int index, String lowerName) {}
 
+    /** Two airports of different cities on a day, and the nonstop flights between them (by departure; possibly none). */
+    public record Route(Airport from, Airport to, int day, List<Flight> flights) {
+        String date() { return DATES.get(day); }
+    }
+
+    /** The immutable part of a world; {@code routes} lists every airport pair and day (the task generator walks them). */
     public record Layout(long seed, Split split, List<String> cities, List<Airport> airports, List<Flight> flights,
                          Map<String, List<Flight>> departures, Map<String, Flight> flightById, List<Hotel> hotels,
-                         Map<String, Hotel> hotelById) {}
+                         Map<String, Hotel> hotelById, List<Route> routes) {}
 
     public record FlightBooking(String locator, String passenger, List<String> flightIds, int price, String status,
                                 boolean preexisting) {}
@@ -321,8 +327,19 @@ public final class TravelWorld {
         hotels.sort(Comparator.comparing(Hotel::name).thenComparing(Hotel::id));   // the order searches return
         Map<String, Hotel> hotelById = new HashMap<>();
         hotels.forEach(h -> hotelById.put(h.id(), h));
+        List<Route> routes = new ArrayList<>();
+        for (Airport from : airports) {
+            for (Airport to : airports) {
+                if (from.city().equals(to.city())) continue;
+                for (int day = 0; day < FLIGHT_DAYS; day++) {
+                    List<Flight> nonstop = new ArrayList<>();
+                    for (Flight f : departures.getOrDefault(from.code() + "|" + day, List.of())) if (f.destination().equals(to.code())) nonstop.add(f);
+                    routes.add(new Route(from, to, day, List.copyOf(nonstop)));
+                }
+            }
+        }
         return new Layout(seed, split, List.copyOf(cities), List.copyOf(airports), List.copyOf(indexed), Map.copyOf(departures),
-                Map.copyOf(flightById), List.copyOf(hotels), Map.copyOf(hotelById));
+                Map.copyOf(flightById), List.copyOf(hotels), Map.copyOf(hotelById), List.copyOf(routes));
     }
 
     private static Airport pickAirport(List<Airport> airports, String city, SplittableRandom rnd) {
