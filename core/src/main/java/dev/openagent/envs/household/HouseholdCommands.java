@@ -2,6 +2,7 @@ package dev.openagent.envs.household;
 
 import dev.openagent.envs.household.HouseholdWorld.Receptacle;
 import dev.openagent.envs.household.HouseholdWorld.Thing;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.json.Json;
 import dev.openagent.text.Commands;
 import dev.openagent.text.Reply;
@@ -257,11 +258,9 @@ final class HouseholdCommands {
     /** Adds the completion notice when this command reached the goal. */
     private static Reply done(HouseholdWorld w, String text) {
         if (!w.reached()) return Reply.ok(text);
-        if (w.donePayload == null) {
-            w.donePayload = Json.object();
-            w.donePayload.put("completion_code", w.code);
-        }
-        return Reply.ok(text + " Task complete! Completion code: " + w.code + ".", w.donePayload);
+        ObjectNode payload = Json.object();
+        payload.put("completion_code", w.code);
+        return Reply.ok(text + " Task complete! Completion code: " + w.code + ".", payload);
     }
 
     // ---------------------------------------------------------------- name resolution

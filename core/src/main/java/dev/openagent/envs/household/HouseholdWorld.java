@@ -1,6 +1,5 @@
 package dev.openagent.envs.household;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.envs.household.HouseholdNames.Furniture;
 import dev.openagent.envs.household.HouseholdNames.Kind;
 import dev.openagent.envs.household.HouseholdNames.RoomTemplate;
@@ -49,7 +48,6 @@ public final class HouseholdWorld {
     final boolean[] open;
     Goal goal;
     String code;
-    ObjectNode donePayload;
 
     private HouseholdWorld(Layout map) {
         this.map = map;
@@ -68,7 +66,6 @@ public final class HouseholdWorld {
         this.open = other.open.clone();
         this.goal = other.goal;
         this.code = other.code;
-        this.donePayload = other.donePayload;
     }
 
     public static HouseholdWorld of(Split split, long episodeSeed) {

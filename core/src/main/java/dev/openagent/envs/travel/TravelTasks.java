@@ -30,7 +30,8 @@ import static dev.openagent.envs.kit.TaskDraft.require;
  * <ol>
  *   <li>cheapest nonstop fare, a flight's times on a date, a hotel's neighbourhood and stars (one call);</li>
  *   <li>a stay's total price, the earliest flight between two cities, cancelling a hotel booking (two or three);</li>
- *   <li>booking the cheapest refundable nonstop, booking the earliest flight between two cities (three or more);</li>
+ *   <li>booking the cheapest refundable nonstop, booking the earliest flight between two cities, booking the
+ *       best-rated hotel within a budget (three or more);</li>
  *   <li>booking the cheapest connection with a minimum layover, a flight plus the cheapest qualifying hotel,
  *       booking whichever of nonstops and connections arrives first.</li>
  * </ol>
@@ -39,7 +40,7 @@ final class TravelTasks {
     static final Map<Integer, List<String>> KINDS = Map.of(
             1, List.of("cheapest_nonstop", "flight_times", "hotel_facts"),
             2, List.of("stay_total", "earliest_between_cities", "cancel_hotel_booking"),
-            3, List.of("refundable_flight", "city_flight_booking"),
+            3, List.of("refundable_flight", "city_flight_booking", "budget_hotel"),
             4, List.of("connection_booking", "trip_package", "earliest_arrival"));
 
     private final TravelWorld w;
@@ -70,6 +71,7 @@ final class TravelTasks {
             case "cancel_hotel_booking" -> cancelHotelBooking();
             case "refundable_flight" -> refundableFlight();
             case "city_flight_booking" -> earliestBetweenCities(true);
+            case "budget_hotel" -> budgetHotel();
             case "connection_booking" -> connectionBooking();
             case "trip_package" -> tripPackage();
             case "earliest_arrival" -> earliestArrival();
@@ -295,6 +297,59 @@ final class TravelTasks {
             }
         }
         return false;
+    }
+
+    /** The hotel with the most stars whose stay total fits a budget that rules out a better-rated one. */
+    private boolean budgetHotel() {
+        for (String city : Pick.shuffled(w.map.cities(), rnd)) {
+            for (int[] stay : stays()) {
+                List<Hotel> open = TravelTools.hotels(w, city, null, null, 1, stay);
+                if (open.size() < 3) continue;
+                for (Hotel target : Pick.shuffled(open, rnd)) {
+                    int total = w.stayPrice(target, stay[0], stay[1]);
+                    int budget = (total + 9) / 10 * 10 + 10 * rnd.nextInt(3);   // a round figure at or a little above the total
+                    boolean betterExists = false;
+                    boolean unique = true;
+                    for (Hotel h : open) {
+                        if (h == target) continue;
+                        int p = w.stayPrice(h, stay[0], stay[1]);
+                        betterExists |= h.stars() > target.stars();
+                        // Within budget, nothing may beat the target on stars, or tie on stars at no higher total.
+                        if (p <= budget && (h.stars() > target.stars() || (h.stars() == target.stars() && p <= total))) unique = false;
+                    }
+                    if (!betterExists || !unique) continue;
+                    bookWithinBudget(city, stay, open, target, budget);
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private void bookWithinBudget(String city, int[] stay, List<Hotel> open, Hotel target, int budget) {
+        String guest = passenger();
+        String checkIn = TravelWorld.DATES.get(stay[0]);
+        String checkOut = TravelWorld.DATES.get(stay[1]);
+        JsonNode hotels = t.look("search_hotels", args("city", city, "check_in", checkIn, "check_out", checkOut)).get("hotels");
+        int targetRates = -1;
+        for (int i = 0; i < hotels.size(); i++) {
+            JsonNode rates = t.look("get_hotel_rates", args("check_in", checkIn, "check_out", checkOut), Map.of("hotel_id", ref(0, "/hotels/" + i + "/hotel_id")));
+            if (rates.get("hotel_id").asText().equals(target.id())) targetRates = t.last();
+        }
+        int b = t.commit("book_hotel", args("check_in", checkIn, "check_out", checkOut, "guest_name", guest), Map.of("hotel_id", ref(targetRates, "/hotel_id")));
+        String budgetText = " at most $" + budget;
+        String dates = " from " + checkIn + " to " + checkOut;
+        t.query = "Book a room in " + city + dates + " for " + guest + " at the hotel with the most stars whose total for the stay is"
+                + budgetText + ". Give me the confirmation number.";
+        t.answer = "Booked {" + b + ":/hotel_name} for ${" + b + ":/total_price}. Confirmation number: {" + b + ":/confirmation_number}.";
+        t.expect.put("hotel_id", target.id());
+        t.expect.put("hotel_check_in", checkIn);
+        t.expect.put("hotel_check_out", checkOut);
+        t.expect.put("hotel_guest", guest);
+        for (Hotel h : open) if (h != target && !h.name().equals(target.name())) t.mustNot.add(h.name());
+        t.detail("dates", dates, "date|dates|when|nights|check in|check-in", "From " + checkIn + " to " + checkOut + ".", false);
+        t.detail("budget", " whose total for the stay is" + budgetText, "budget|price|cost|how much|afford|total",
+                "The total must be at most $" + budget + ".", false);
     }
 
     // ---------------------------------------------------------------- level 4
