@@ -1,5 +1,8 @@
 package dev.openagent.text;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.openagent.json.Json;
 import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.EnvSpec;
@@ -84,7 +87,7 @@ public final class TextCommandEnv<W> implements Env {
                 List<Observation> out = new ArrayList<>(c.calls().size());
                 for (Action.ToolCall call : c.calls()) {
                     out.add(Protocol.ASK_USER.equals(call.name())
-                            ? Observation.tool(call.id(), call.name(), SimulatedUser.reply(task.userFacts(), call.arguments()), null)
+                            ? Observation.tool(call.id(), call.name(), SimulatedUser.reply(task.userFacts(), question(call.arguments())), null)
                             : Observation.toolError(call.id(), call.name(), ToolError.of(ToolError.Code.UNSUPPORTED_ACTION,
                             "this environment takes text commands, not tool calls; write a command such as 'help'")));
                 }
@@ -110,6 +113,16 @@ public final class TextCommandEnv<W> implements Env {
         if (text.equals("help") || text.equals("commands")) return Observation.env(domain.help(), null);
         Reply r = domain.execute(world, text);
         return r.failed() ? error(r) : Observation.env(r.text(), r.payload());
+    }
+
+    /** The question of an ask_user call: its "question" argument, or the raw text when that is not JSON. */
+    private static String question(String arguments) {
+        try {
+            JsonNode q = Json.MAPPER.readTree(arguments);
+            return q != null && q.hasNonNull("question") ? q.get("question").asText() : arguments;
+        } catch (JsonProcessingException | RuntimeException e) {
+            return arguments;
+        }
     }
 
     private static Observation error(Reply r) {
