@@ -7,6 +7,7 @@ import picocli.CommandLine.Command;
 @Command(name = "openagent", mixinStandardHelpOptions = true, version = "openagent 0.1.0",
         description = "Test and train tool-use agents under open-world shift.",
         subcommands = {EnvsCommand.class, RunCommand.class, ShowCommand.class, BenchCommand.class,
+                EvalCommand.class, ReportCommand.class, HarnessBenchCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     @CommandLine.Spec
