@@ -33,6 +33,8 @@ import java.util.List;
 public final class TextCommandEnv<W> implements Env {
     /** The pseudo-tool of a command in gold plans; its {@code text} argument is the command. */
     public static final String COMMAND = "command";
+    /** The protocol command every text environment understands, added to its help text. */
+    static final String ASK_HELP = "\n  " + Protocol.ASK_COMMAND + " <question>                    ask the user when a detail is missing or ambiguous";
     /** Commands longer than this are refused unread. */
     public static final int MAX_COMMAND_CHARS = 300;
 
@@ -110,7 +112,12 @@ public final class TextCommandEnv<W> implements Env {
         }
         String text = Commands.normalize(raw);
         if (text.isEmpty()) return error(Reply.malformed("Empty command. Type 'help' for the list of commands."));
-        if (text.equals("help") || text.equals("commands")) return Observation.env(domain.help(), null);
+        if (text.equals("help") || text.equals("commands")) return Observation.env(domain.help() + ASK_HELP, null);
+        String question = Commands.after(text, Protocol.ASK_COMMAND);
+        if (question != null) {
+            if (question.isEmpty()) return error(Reply.malformed("Ask what? Say 'ask <your question>'."));
+            return Observation.user(SimulatedUser.reply(task.userFacts(), raw));
+        }
         Reply r = domain.execute(world, text);
         return r.failed() ? error(r) : Observation.env(r.text(), r.payload());
     }

@@ -32,7 +32,7 @@ public interface TextDomain<W> {
     /** Domain rules stated in the system prompt (no command list: that is only given by {@link #help}). */
     String rules();
 
-    /** What the agent reads when it sends {@code help}: the valid commands. */
+    /** What the agent reads when it sends {@code help}: the valid commands ({@code ask <question>} is added by the environment). */
     String help();
 
     /** A fresh world for one episode. Worlds of different splits share no entities. */
@@ -43,7 +43,7 @@ public interface TextDomain<W> {
 
     /**
      * Runs one command. The text is already normalised by {@link Commands#normalize} (lower case,
-     * single spaces, no surrounding punctuation) and is neither empty nor {@code help}. Must never
+     * single spaces, no surrounding punctuation) and is neither empty, {@code help} nor {@code ask ...}. Must never
      * throw on bad input: unknown verbs, unknown names and impossible actions are {@link Reply#error}s.
      */
     Reply execute(W world, String command);

@@ -53,6 +53,12 @@ class HouseholdTest {
         Observation help = command(env, "help");
         assertFalse(help.isError());
         for (String verb : HouseholdCommands.VERBS) assertTrue(help.text().contains(verb), verb);
+        assertTrue(help.text().contains("ask <question>"), "the protocol's way to ask the user is listed");
+        assertTrue(start.systemPrompt().contains("'ask <your question>'"));
+        Observation reply = command(env, "ask which mug do you mean?");
+        assertEquals(Observation.Source.USER, reply.source());
+        assertFalse(reply.isError());
+        assertTrue(command(env, "ask").isError());
         assertEquals(Observation.Source.ENV, help.source());
     }
 
