@@ -1,15 +1,13 @@
 package dev.openagent.envs.household;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.envs.household.HouseholdNames.Kind;
 import dev.openagent.envs.household.HouseholdWorld.Goal;
 import dev.openagent.envs.household.HouseholdWorld.Receptacle;
 import dev.openagent.envs.household.HouseholdWorld.Thing;
 import dev.openagent.envs.kit.Codes;
 import dev.openagent.envs.kit.Pick;
+import dev.openagent.envs.kit.TaskDraft;
 import dev.openagent.sandbox.Checks;
-import dev.openagent.sandbox.Detail;
-import dev.openagent.sandbox.GoldPlan;
 import dev.openagent.sandbox.Seeds;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
@@ -45,19 +43,13 @@ final class HouseholdTasks {
 
     private final HouseholdWorld w;
     private final SplittableRandom rnd;
+    private final TaskDraft<HouseholdWorld> draft;
     private HouseholdWorld sim;
-    private final List<GoldPlan.Call> calls = new ArrayList<>();
-    private final List<JsonNode> payloads = new ArrayList<>();
-    private String query;
-    private String answer;
-    private final List<String> must = new ArrayList<>();
-    private final List<String> mustNot = new ArrayList<>();
-    private final List<Detail> details = new ArrayList<>();
-    private boolean writes;
 
     private HouseholdTasks(HouseholdWorld w, long seed) {
         this.w = w;
         this.rnd = new SplittableRandom(Seeds.mix(seed, 0x40A5E));
+        this.draft = new TaskDraft<>(w, List.of());
     }
 
     static Task generate(HouseholdWorld world, TaskRequest request, long seed) {
@@ -67,13 +59,8 @@ final class HouseholdTasks {
         g.sim = world.copy();
         g.run("help");
         String kind = Pick.firstPosed(KINDS.get(difficulty), g.rnd, g::pose, "household task of difficulty " + difficulty);
-        if (g.writes && !g.sim.reached()) throw new IllegalStateException("household script does not reach the goal: " + g.query);
-        for (Detail d : g.details) {
-            if (!g.query.contains(d.span())) throw new IllegalStateException("detail '" + d.span() + "' not in query: " + g.query);
-        }
-        String id = "household/" + request.split().id() + "/" + request.seed() + "/" + difficulty;
-        return new Task(id, "household", request.split(), request.seed(), kind, difficulty, g.query, GoldPlan.answer(g.calls, g.answer),
-                true, g.must, g.mustNot, Map.of(), g.details, Map.of(), g.writes);
+        if (g.draft.writes && !g.sim.reached()) throw new IllegalStateException("household script does not reach the goal: " + g.draft.query);
+        return g.draft.build("household", request, kind, difficulty);
     }
 
     // ---------------------------------------------------------------- kinds
@@ -117,11 +104,11 @@ final class HouseholdTasks {
                 String colour = colour(thing);
                 String where = ", which is " + from.prep() + " " + HouseholdCommands.the(from.name()) + " in the " + room(from) + ",";
                 String toRoom = " in the " + room(to);
-                query = (appliance < 0 ? "Put" : cap(verbOf(ability))) + " the" + colour + " " + thing.kind().name() + where
+                draft.query = (appliance < 0 ? "Put" : cap(verbOf(ability))) + " the" + colour + " " + thing.kind().name() + where
                         + (appliance < 0 ? " " : " and put it ") + to.prep() + " " + HouseholdCommands.the(to.name()) + toRoom + ".";
-                answer = "Done. Completion code: {" + (calls.size() - 1) + ":/completion_code}.";
-                details.add(new Detail("location", where, "where|which room|location|find|is it",
-                        "It is " + from.prep() + " " + HouseholdCommands.the(from.name()) + " in the " + room(from) + ".", false));
+                draft.answer = "Done. Completion code: {" + draft.last() + ":/completion_code}.";
+                draft.detail("location", where, "where|which room|location|find|is it",
+                        "It is " + from.prep() + " " + HouseholdCommands.the(from.name()) + " in the " + room(from) + ".", false);
                 colourDetail(t, colour, from.index());
                 targetDetail(to, toRoom);
                 return true;
@@ -140,11 +127,11 @@ final class HouseholdTasks {
             goTo(rec.room());
             if (rec.openable()) run("open " + rec.name());
             String inRoom = " in the " + room(rec);
-            query = "How many " + kind.plural() + " are " + rec.prep() + " " + HouseholdCommands.the(rec.name()) + inRoom
+            draft.query = "How many " + kind.plural() + " are " + rec.prep() + " " + HouseholdCommands.the(rec.name()) + inRoom
                     + "? Reply with the number, and don't move anything.";
-            answer = "There " + (n == 1 ? "is 1 " + kind.name() : "are " + n + " " + kind.plural()) + " " + rec.prep() + " "
+            draft.answer = "There " + (n == 1 ? "is 1 " + kind.name() : "are " + n + " " + kind.plural()) + " " + rec.prep() + " "
                     + HouseholdCommands.the(rec.name()) + ".";
-            must.add(Integer.toString(n));
+            draft.must.add(Integer.toString(n));
             targetDetail(rec, inRoom);
             return true;
         }
@@ -175,9 +162,9 @@ final class HouseholdTasks {
                 Receptacle to = w.receptacle(target);
                 String colour = colour(thing);
                 String toRoom = " in the " + room(to);
-                query = cap(verbOf(ability)) + " the" + colour + " " + thing.kind().name() + " and put it " + to.prep() + " "
+                draft.query = cap(verbOf(ability)) + " the" + colour + " " + thing.kind().name() + " and put it " + to.prep() + " "
                         + HouseholdCommands.the(to.name()) + toRoom + ". I don't remember where the " + thing.kind().name() + " is.";
-                answer = "Done. Completion code: {" + (calls.size() - 1) + ":/completion_code}.";
+                draft.answer = "Done. Completion code: {" + draft.last() + ":/completion_code}.";
                 colourDetail(t, colour, -1);
                 targetDetail(to, toRoom);
                 return true;
@@ -192,17 +179,17 @@ final class HouseholdTasks {
         Receptacle at = w.receptacle(thing.start());
         search(t);
         String colour = colour(thing);
-        query = "Where is the" + colour + " " + thing.kind().name() + "? Tell me the room and the piece of furniture where it is, "
+        draft.query = "Where is the" + colour + " " + thing.kind().name() + "? Tell me the room and the piece of furniture where it is, "
                 + "without moving anything.";
-        answer = "The " + thing.name() + " is " + at.prep() + " " + HouseholdCommands.the(at.name()) + " in the " + room(at) + ".";
-        must.add(room(at));
-        must.add(at.name());
-        String said = Checks.normalize(answer);
+        draft.answer = "The " + thing.name() + " is " + at.prep() + " " + HouseholdCommands.the(at.name()) + " in the " + room(at) + ".";
+        draft.must.add(room(at));
+        draft.must.add(at.name());
+        String said = Checks.normalize(draft.answer);
         for (Thing other : w.map.things()) {
             if (other == thing || other.kind() != thing.kind()) continue;
             Receptacle r = w.receptacle(other.start());
             for (String wrong : new String[]{room(r), r.name()}) {
-                if (!said.contains(Checks.normalize(wrong)) && !mustNot.contains(wrong)) mustNot.add(wrong);
+                if (!said.contains(Checks.normalize(wrong)) && !draft.mustNot.contains(wrong)) draft.mustNot.add(wrong);
             }
         }
         colourDetail(t, colour, -1);
@@ -230,11 +217,11 @@ final class HouseholdTasks {
                 String whereB = ", which is " + fromB.prep() + " " + HouseholdCommands.the(fromB.name()) + " in the " + room(fromB) + ",";
                 String toRoom = " in the " + room(to);
                 String colourA = colour(ta);
-                query = "Put the" + colourA + " " + ta.kind().name() + whereA + " and the " + tb.name() + whereB + " "
+                draft.query = "Put the" + colourA + " " + ta.kind().name() + whereA + " and the " + tb.name() + whereB + " "
                         + to.prep() + " " + HouseholdCommands.the(to.name()) + toRoom + ".";
-                answer = "Done. Completion code: {" + (calls.size() - 1) + ":/completion_code}.";
-                details.add(new Detail("location", whereB, "where|which room|location|find|is it",
-                        "The " + tb.name() + " is " + fromB.prep() + " " + HouseholdCommands.the(fromB.name()) + " in the " + room(fromB) + ".", false));
+                draft.answer = "Done. Completion code: {" + draft.last() + ":/completion_code}.";
+                draft.detail("location", whereB, "where|which room|location|find|is it",
+                        "The " + tb.name() + " is " + fromB.prep() + " " + HouseholdCommands.the(fromB.name()) + " in the " + room(fromB) + ".", false);
                 colourDetail(a, colourA, fromA.index());
                 targetDetail(to, toRoom);
                 return true;
@@ -248,8 +235,7 @@ final class HouseholdTasks {
     private void run(String command) {
         Reply r = HouseholdCommands.execute(sim, Commands.normalize(command));
         if (r.failed()) throw new IllegalStateException("household script command '" + command + "' fails: " + r.text());
-        calls.add(CommandGuide.command(command));
-        payloads.add(r.payload());
+        draft.record(CommandGuide.command(command), r.payload());
     }
 
     private void goTo(int room) {
@@ -283,7 +269,7 @@ final class HouseholdTasks {
                     if (rec == at.index()) break;
                 }
             }
-            if (writes) run("take " + w.thing(t).name() + " from " + at.name());
+            if (draft.writes) run("take " + w.thing(t).name() + " from " + at.name());
             return;
         }
     }
@@ -305,7 +291,7 @@ final class HouseholdTasks {
         Goal goal = new Goal(things, target, state);
         w.goal = goal;
         sim.goal = goal;
-        writes = true;
+        draft.writes = true;
     }
 
     // ---------------------------------------------------------------- choices
@@ -381,14 +367,14 @@ final class HouseholdTasks {
         for (Thing o : w.map.things()) {
             if (o != thing && o.kind() == thing.kind() && (sameReceptacle < 0 || o.start() == sameReceptacle)) ambiguous = true;
         }
-        details.add(new Detail("colour", span, "colour|color|which one|which " + thing.kind().name(), "The" + span + " one.", ambiguous));
+        draft.detail("colour", span, "colour|color|which one|which " + thing.kind().name(), "The" + span + " one.", ambiguous);
     }
 
     /** " in the bedroom": removing it is ambiguous when furniture of that name stands in several rooms. */
     private void targetDetail(Receptacle to, String span) {
         int same = 0;
         for (Receptacle r : w.map.receptacles()) if (r.name().equals(to.name())) same++;
-        details.add(new Detail("room", span, "room|where|which room|which one", "The " + to.name() + span + ".", same > 1));
+        draft.detail("room", span, "room|where|which room|which one", "The " + to.name() + span + ".", same > 1);
     }
 
     private static String colour(Thing t) {

@@ -80,6 +80,16 @@ public final class TaskDraft<W> {
         return calls.size() - 1;
     }
 
+    /**
+     * Adds a step that was run elsewhere, with its result: for example a text command rehearsed on a copy
+     * of the world. Returns its index.
+     */
+    public int record(GoldPlan.Call call, JsonNode result) {
+        calls.add(call);
+        results.add(result);
+        return calls.size() - 1;
+    }
+
     /** Index of the last call added. */
     public int last() { return calls.size() - 1; }
 
