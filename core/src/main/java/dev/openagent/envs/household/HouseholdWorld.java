@@ -40,6 +40,9 @@ public final class HouseholdWorld {
 
     private static final Layouts<Layout> LAYOUTS = new Layouts<>(512, 0x40053L, HouseholdWorld::generate);
 
+    /** Layouts cached per split. */
+    static int layoutsPerSplit() { return LAYOUTS.perSplit(); }
+
     final Layout map;
     int room;
     int held = -1;

@@ -73,6 +73,9 @@ public final class MedicalWorld {
 
     private static final Layouts<Layout> LAYOUTS = new Layouts<>(256, 0x3ED1CA1L, MedicalWorld::generate);
 
+    /** Layouts cached per split. */
+    static int layoutsPerSplit() { return LAYOUTS.perSplit(); }
+
     final Layout map;
     final List<Appointment> appointments = new ArrayList<>();
     final List<Prescription> prescriptions = new ArrayList<>();

@@ -52,7 +52,10 @@ public final class RetailWorld {
 
     public record Cancellation(String orderId, String code, int amountCents) {}
 
-    private static final Layouts<Layout> LAYOUTS = new Layouts<>(256, 0x5E7A11L, RetailWorld::generate);
+    private static final Layouts<Layout> LAYOUTS = new Layouts<>(128, 0x5E7A11L, RetailWorld::generate);
+
+    /** Layouts cached per split. */
+    static int layoutsPerSplit() { return LAYOUTS.perSplit(); }
 
     final Layout map;
     final List<Return> returns = new ArrayList<>();

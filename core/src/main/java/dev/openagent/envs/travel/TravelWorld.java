@@ -63,7 +63,10 @@ public final class TravelWorld {
     public record HotelBooking(String confirmation, String passenger, String hotelId, int checkIn, int checkOut, int total,
                                String status, boolean preexisting) {}
 
-    private static final Layouts<Layout> LAYOUTS = new Layouts<>(256, 0x7EA7E1L, TravelWorld::generate);
+    private static final Layouts<Layout> LAYOUTS = new Layouts<>(128, 0x7EA7E1L, TravelWorld::generate);
+
+    /** Layouts cached per split. */
+    static int layoutsPerSplit() { return LAYOUTS.perSplit(); }
 
     final Layout map;
     final List<FlightBooking> flightBookings = new ArrayList<>();

@@ -99,7 +99,7 @@ class HouseholdTest {
     @Test
     void everyLayoutPosesATaskAtEveryDifficulty() {
         for (Split split : Split.values()) {
-            for (int i = 0; i < 512; i++) {
+            for (int i = 0; i < HouseholdWorld.layoutsPerSplit(); i++) {
                 for (int d = 1; d <= 4; d++) {
                     HouseholdWorld world = HouseholdWorld.on(split, i);
                     var task = HouseholdTasks.generate(world, new TaskRequest(split, i, d), i * 7919L + d);

@@ -99,7 +99,7 @@ class MedicalTest {
     @Test
     void everyLayoutPosesATaskAtEveryDifficulty() {
         for (Split split : Split.values()) {
-            for (int i = 0; i < 256; i++) {
+            for (int i = 0; i < MedicalWorld.layoutsPerSplit(); i++) {
                 for (int d = 1; d <= 4; d++) {
                     MedicalWorld world = MedicalWorld.on(split, i, i * 31L);
                     var task = MedicalTasks.generate(world, new TaskRequest(split, i, d), i * 7919L + d);

@@ -19,7 +19,6 @@ import org.junit.jupiter.api.Test;
 
 import java.util.HashSet;
 import java.util.Set;
-import java.util.function.UnaryOperator;
 
 import static dev.openagent.envs.EnvTesting.answerWith;
 import static dev.openagent.envs.EnvTesting.call;
@@ -96,7 +95,7 @@ class RetailTest {
     @Test
     void everyLayoutPosesATaskAtEveryDifficulty() {
         for (Split split : Split.values()) {
-            for (int i = 0; i < 256; i++) {
+            for (int i = 0; i < RetailWorld.layoutsPerSplit(); i++) {
                 for (int d = 1; d <= 4; d++) {
                     RetailWorld world = RetailWorld.on(split, i, i * 31L);
                     var task = RetailTasks.generate(world, new TaskRequest(split, i, d), i * 7919L + d);
@@ -251,24 +250,31 @@ class RetailTest {
     }
 
     @Test
-    void returningTooMuchFails() {
-        TaskRequest r = requestFor(env, "return_all_eligible", 4, Split.TRAIN);
+    void incompleteReturnsAndUnaskedCancellationsFail() {
+        TaskRequest r = null;
+        for (long seed = 0; r == null; seed++) {
+            TaskRequest candidate = new TaskRequest(Split.TRAIN, seed, 4);
+            env.reset(candidate);
+            if (env.task().kind().equals("return_all_eligible") && env.task().expect().get("returns").split(";").length > 1) r = candidate;
+        }
         assertTrue(runTampered(env, r, a -> a).success());
         env.reset(r);
-        // Return only the first eligible item, then answer: incomplete.
-        var expected = env.task().expect().get("returns").split(";");
-        UnaryOperator<Action> onlyFirst = new UnaryOperator<>() {
-            int returns;
-
-            @Override
-            public Action apply(Action a) {
+        // Return only the first eligible item, then answer with its code: incomplete, more were due.
+        {
+            dev.openagent.sandbox.Guide guide = env.guide();
+            Step last = null;
+            int returns = 0;
+            while (true) {
+                Action a = guide.next(last);
                 if (a instanceof Action.CallTools c && c.calls().getFirst().name().equals("return_item") && ++returns > 1) {
-                    return Action.CallTools.of(c.calls().getFirst().id(), "get_return_policy", json("category", "home"));
+                    last = env.step(new Action.Answer("RMA " + w().returns().getFirst().code()));
+                    break;
                 }
-                return a;
+                last = env.step(a);
             }
-        };
-        if (expected.length > 1) assertFalse(runTampered(env, r, onlyFirst).success());
+            assertFalse(last.outcome().success());
+            assertTrue(last.outcome().detail().contains("wrong"), last.outcome().detail());
+        }
         TaskRequest q = requestFor(env, "delivery_date", 1, Split.TRAIN);
         env.reset(q);
         Order processing = w().layout().orders().stream().filter(o -> o.status().equals("processing")).findFirst().orElseThrow();
