@@ -1,0 +1,188 @@
+package dev.openagent.study;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.envs.Environments;
+import dev.openagent.episode.Trajectory;
+import dev.openagent.json.Json;
+import dev.openagent.policy.Checkpoint;
+import dev.openagent.policy.Policy;
+import dev.openagent.policy.PolicyEval;
+import dev.openagent.policy.Trainer;
+import dev.openagent.sandbox.Environment;
+import dev.openagent.sandbox.Split;
+import dev.openagent.shift.Shift;
+import dev.openagent.shift.ShiftCatalog;
+import dev.openagent.shift.ShiftSpec;
+import dev.openagent.shift.ShiftStack;
+import dev.openagent.shift.Tier;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The paper's experiment end to end on the {@code poi} environment: train SFT, RL (from the SFT
+ * policy) and PAFT at several mixing ratios; evaluate each on the static test split, on every
+ * shift of the catalog (grouped by tier) and on {@code domain.transfer} to {@code medical} when
+ * that environment exists; check the paper's findings against the numbers.
+ */
+public final class PaperStudy {
+    public static final String ENV = "poi";
+    public static final String TRANSFER_ENV = "medical";
+    public static final String TRANSFER_SHIFT = "domain.transfer";
+    public static final String STATIC = "static";
+
+    /**
+     * How much to train and evaluate.
+     *
+     * @param tasks test tasks per condition (static, each shift)
+     */
+    public record Budget(String name, int sftSteps, int rlIterations, int rlGroupTasks, int rlGroupSize, int tasks, List<Double> alphas) {
+        public static Budget quick() { return new Budget("quick", 500, 25, 16, 8, 100, List.of(0.1, 0.3, 0.5)); }
+
+        public static Budget full() { return new Budget("full", 1500, 80, 16, 8, 400, List.of(0.1, 0.3, 0.5)); }
+    }
+
+    /** One cell of the results: an agent under a condition (shift null: the tier aggregate, or the static row). */
+    public record Row(String agent, String tier, String shift,
+                      @JsonProperty("success_rate") double successRate,
+                      @JsonProperty("ci_low") double ciLow,
+                      @JsonProperty("ci_high") double ciHigh,
+                      @JsonProperty("refusal_rate") double refusalRate,
+                      int episodes) {}
+
+    /** A condition to evaluate on. */
+    record Condition(String tier, String shift, Environment env, ShiftStack stack) {}
+
+    /** The study's outcome: rows, how each agent was trained, the paper's findings checked, notes, timings. */
+    public record Result(String budget, long seed, List<Row> rows, Map<String, ObjectNode> training, List<Finding> findings,
+                         List<String> notes, Map<String, Double> seconds) {}
+
+    /** A claim of the paper and what this run shows about it. */
+    public record Finding(String claim, String verdict, String evidence) {}
+
+    private PaperStudy() {}
+
+    public static Result run(Budget budget, long seed, Path dir, Consumer<String> log) {
+        Environment poi = Environments.get(ENV);
+        List<String> notes = new ArrayList<>();
+        List<Condition> conditions = conditions(poi, notes);
+        Map<String, ObjectNode> training = new LinkedHashMap<>();
+        Map<String, Double> seconds = new LinkedHashMap<>();
+        List<Row> rows = new ArrayList<>();
+
+        long t = System.nanoTime();
+        Path sftDir = dir.resolve("policies/sft");
+        Trainer.Result sft = Trainer.train(Trainer.Options.of(Trainer.Method.SFT, ENV, budget.sftSteps(), seed), log);
+        Checkpoint.save(sft.policy(), sftDir, sft.info());
+        training.put("sft", sft.info());
+        seconds.put("train sft", since(t));
+        evaluate("sft", sft.policy(), conditions, budget.tasks(), seed, rows, seconds, log);
+        sft.policy().close();
+
+        t = System.nanoTime();
+        Trainer.Result rl = Trainer.train(Trainer.Options.of(Trainer.Method.RL, ENV, budget.rlIterations(), seed)
+                .withInit(sftDir).withGroups(budget.rlGroupTasks(), budget.rlGroupSize()), log);
+        Checkpoint.save(rl.policy(), dir.resolve("policies/rl"), rl.info());
+        training.put("rl", rl.info());
+        seconds.put("train rl", since(t));
+        evaluate("rl", rl.policy(), conditions, budget.tasks(), seed, rows, seconds, log);
+        rl.policy().close();
+
+        if (ShiftCatalog.all().isEmpty()) notes.add("the shift catalog is empty: PAFT trains on static data only and equals SFT");
+        for (double alpha : budget.alphas()) {
+            String name = paftName(alpha);
+            t = System.nanoTime();
+            Trainer.Result paft = Trainer.train(Trainer.Options.of(Trainer.Method.PAFT, ENV, budget.sftSteps(), seed).withAlpha(alpha), log);
+            Checkpoint.save(paft.policy(), dir.resolve("policies/" + name), paft.info());
+            training.put(name, paft.info());
+            seconds.put("train " + name, since(t));
+            evaluate(name, paft.policy(), conditions, budget.tasks(), seed, rows, seconds, log);
+            paft.policy().close();
+        }
+        return new Result(budget.name(), seed, rows, training, Findings.check(rows, budget.alphas()), notes, seconds);
+    }
+
+    static String paftName(double alpha) {
+        return String.format(Locale.ROOT, "paft-%.1f", alpha);
+    }
+
+    /** Static, every applicable catalog shift (single, default parameters) and the domain transfer when possible. */
+    static List<Condition> conditions(Environment poi, List<String> notes) {
+        List<Condition> out = new ArrayList<>();
+        out.add(new Condition(STATIC, null, poi, ShiftStack.NONE));
+        boolean transferInCatalog = false;
+        for (Shift s : ShiftCatalog.all()) {
+            if (s.id().equals(TRANSFER_SHIFT)) {
+                transferInCatalog = true;
+                continue;
+            }
+            ShiftStack stack = ShiftSpec.parseStack(s.id());
+            var why = stack.notApplicable(poi.info());
+            if (why.isPresent()) {
+                notes.add("not evaluated: " + why.get());
+                continue;
+            }
+            out.add(new Condition(s.tier().id(), s.id(), poi, stack));
+        }
+        if (Environments.ids().contains(TRANSFER_ENV)) {
+            out.add(new Condition(Tier.INTERNALIZATION.id(), TRANSFER_SHIFT, Environments.get(TRANSFER_ENV), ShiftStack.NONE));
+        } else {
+            notes.add(TRANSFER_SHIFT + " not evaluated: no '" + TRANSFER_ENV + "' environment is registered"
+                    + (transferInCatalog ? "" : " (and the catalog has no " + TRANSFER_SHIFT + ")"));
+        }
+        return out;
+    }
+
+    private static void evaluate(String agent, Policy policy, List<Condition> conditions, int tasks, long seed, List<Row> rows,
+                                 Map<String, Double> seconds, Consumer<String> log) {
+        long t = System.nanoTime();
+        Map<String, List<Trajectory>> byTier = new LinkedHashMap<>();
+        List<Row> shiftRows = new ArrayList<>();
+        for (Condition c : conditions) {
+            List<Trajectory> ts = PolicyEval.run(policy, agent, c.env(), c.stack(), Split.TEST, tasks, seed);
+            if (c.shift() == null) {
+                rows.add(row(agent, c.tier(), null, ts));
+            } else {
+                shiftRows.add(row(agent, c.tier(), c.shift(), ts));
+                byTier.computeIfAbsent(c.tier(), k -> new ArrayList<>()).addAll(ts);
+            }
+        }
+        for (Tier tier : Tier.values()) {
+            List<Trajectory> ts = byTier.get(tier.id());
+            if (ts != null) rows.add(row(agent, tier.id(), null, ts));
+        }
+        rows.addAll(shiftRows);
+        seconds.put("evaluate " + agent, since(t));
+        Row st = rows.stream().filter(r -> r.agent().equals(agent) && r.tier().equals(STATIC)).findFirst().orElseThrow();
+        log.accept(String.format(Locale.ROOT, "%s: static %.3f [%.3f, %.3f]; %d conditions in %.1f s", agent, st.successRate(),
+                st.ciLow(), st.ciHigh(), conditions.size(), since(t)));
+    }
+
+    private static Row row(String agent, String tier, String shift, List<Trajectory> ts) {
+        PolicyEval.Figures f = PolicyEval.Figures.of(ts);
+        return new Row(agent, tier, shift, f.successRate(), f.ciLow(), f.ciHigh(), f.refusalRate(), f.episodes());
+    }
+
+    private static double since(long t0) {
+        return Math.round((System.nanoTime() - t0) / 1e7) / 100.0;
+    }
+
+    /** The rows as {@code --json} prints them. */
+    public static ObjectNode json(Result r) {
+        ObjectNode o = Json.object();
+        o.set("rows", Json.tree(r.rows()));
+        o.put("budget", r.budget());
+        o.put("seed", r.seed());
+        o.set("findings", Json.tree(r.findings()));
+        o.set("notes", Json.tree(r.notes()));
+        o.set("training", Json.tree(r.training()));
+        o.set("seconds", Json.tree(r.seconds()));
+        return o;
+    }
+}
