@@ -42,6 +42,8 @@ final class Batch {
     final float[] attnMask;
     /** Additive mask of positions a pointer may choose (not CLS, not padding). */
     final float[] pointerMask;
+    /** Additive mask of copyable spans [b * l * maxSpan]: (start, length - 1) within one source text. */
+    final float[] spanMask;
 
     // Distinct texts: [texts * textLen] token ids.
     final Texts texts;
@@ -76,6 +78,8 @@ final class Batch {
     float[] paramType;
     float[] paramFlags;
     float[] paramMask;
+    /** [b * pMax * l]: 1 where a token is the value of a key named like the parameter (a value labelled for it). */
+    float[] keyMatch;
     int kMax;
     long[] enumText;
     float[] enumMask;
@@ -117,9 +121,10 @@ final class Batch {
     }
 
     /**
-     * @param dropout     in training, the source of word dropout (null for none): per example each
-     *                    distinct word is read as unknown with probability {@code dropoutRate}, so the
-     *                    policy learns to recognise values by context and shape, not by identity
+     * @param dropout     in training, the source of word dropout (null for none): each example draws a
+     *                    rate uniformly from [0, 2 x dropoutRate] and reads each distinct word as unknown
+     *                    with that probability, so the policy learns to recognise values by context and
+     *                    shape, and sees contexts where most names are unknown, as at test time
      */
     Batch(List<Context> contexts, PolicyConfig c, Vocabulary vocabulary, SplittableRandom dropout, double dropoutRate) {
         this.c = c;
@@ -140,12 +145,16 @@ final class Batch {
         pointerMask = new float[b * l];
         Arrays.fill(attnMask, MASKED);
         Arrays.fill(pointerMask, MASKED);
+        int ks = c.maxSpanTokens();
+        spanMask = new float[b * l * ks];
+        Arrays.fill(spanMask, MASKED);
         for (int e = 0; e < b; e++) {
             Context x = contexts.get(e);
             Map<String, Boolean> dropped = dropout == null ? null : new HashMap<>();
+            double rate = dropout == null ? 0 : dropout.nextDouble() * 2 * dropoutRate;
             for (int i = 0; i < x.n; i++) {
                 int at = e * l + i;
-                boolean drop = dropped != null && i > 0 && dropped.computeIfAbsent(x.lower[i], w -> dropout.nextDouble() < dropoutRate);
+                boolean drop = dropped != null && i > 0 && dropped.computeIfAbsent(x.lower[i], w -> dropout.nextDouble() < rate);
                 word[at] = drop ? Vocabulary.UNKNOWN : x.word[i];
                 shape[at] = x.shape[i];
                 for (int k = 0; k < x.bag[i].length && !drop; k++) {
@@ -159,6 +168,7 @@ final class Batch {
                 System.arraycopy(x.feat[i], 0, feat, at * Context.FEATURES, Context.FEATURES);
                 attnMask[at] = 0;
                 if (i > 0) pointerMask[at] = 0;
+                for (int len = 0; len < ks && i > 0 && x.spanAllowed(i, i + len, ks); len++) spanMask[at * ks + len] = 0;
             }
         }
         texts = new Texts(c, vocabulary, c.maxDescriptionTokens());
@@ -249,6 +259,7 @@ final class Batch {
         paramType = new float[b * p * TYPE_FEATURES];
         paramFlags = new float[b * p * 2];
         paramMask = new float[b * p];
+        keyMatch = new float[b * p * l];
         enumText = new long[b * p * k];
         enumMask = new float[b * p * k];
         enumFlags = new float[b * p * k * 2];
@@ -265,6 +276,8 @@ final class Batch {
                 paramName[row] = texts.id(s.name());
                 paramDesc[row] = texts.id(s.description());
                 paramMask[row] = 1;
+                String key = s.name().toLowerCase(Locale.ROOT);
+                for (int i = 1; i < x.n; i++) if (key.equals(x.keyBefore[i])) keyMatch[row * l + i] = 1;
                 int type = s.isEnum() ? 4 : s.type().ordinal();
                 paramType[row * TYPE_FEATURES + type] = 1;
                 if (s.required()) paramType[row * TYPE_FEATURES + 5] = 1;

@@ -23,7 +23,7 @@ final class Context {
     static final int SEG_REQUEST = 2;
 
     /** Per-token features, see {@link #features}. */
-    static final int FEATURES = 12;
+    static final int FEATURES = 14;
     /** Hash buckets of the separator text (punctuation) after and before a token. */
     static final int GAP_BUCKETS = 64;
     /** Per-tool features: called before, called last turn, its last call failed, calls so far / 3. */
@@ -39,6 +39,8 @@ final class Context {
     /** The separators around each token ({@code "?"}, {@code "\",\""}, the end of a text): ids into 2 x GAP_BUCKETS. */
     final int[] gapAfter;
     final int[] gapBefore;
+    /** The key a token is the value of ({@code "city":"Lakeside"}, {@code city: Lakeside}, {@code city=Lakeside}), or null. */
+    final String[] keyBefore;
     final float[][] feat;
     final String[] lower;
     /** Where each token's text came from, so a span maps back to the exact characters read. */
@@ -67,6 +69,7 @@ final class Context {
         this.end = new int[n];
         this.gapAfter = new int[n];
         this.gapBefore = new int[n];
+        this.keyBefore = new String[n];
         this.sources = List.copyOf(sources);
         for (int i = 0; i < n; i++) {
             Tokenizer.Token t = tokens.get(i);
@@ -87,6 +90,9 @@ final class Context {
             String before = i > 0 && source[i - 1] == source[i] ? text.substring(end[i - 1], start[i]) : "$start";
             gapAfter[i] = gapId(after, c);
             gapBefore[i] = GAP_BUCKETS + gapId(before, c);
+            if (i > 1 && source[i - 1] == source[i] && (before.indexOf(':') >= 0 || before.indexOf('=') >= 0 || before.indexOf('>') >= 0)) {
+                keyBefore[i] = tokens.get(i - 1).lower();
+            }
         }
         this.tools = view.callableTools();
         this.topics = topicsOf(tools, c);
@@ -188,7 +194,8 @@ final class Context {
      * follow the same key (so "which distance is shorter" is visible); 4 also in the request; 5 also
      * in an observation; 6 also in an earlier action's arguments; 7 how often it occurs; 8 in the
      * latest observation; 9 matches an enum value of a callable tool; 10/11 its text holds the
-     * smallest/largest of such a group of numbers (so an id can be chosen by the value beside it).
+     * smallest/largest of such a group of numbers (so an id can be chosen by the value beside it);
+     * 12/13 it starts/ends a run of capitalised words (a name's extent).
      */
     private float[][] features(PolicyConfig c) {
         float[][] f = new float[n][FEATURES];
@@ -235,6 +242,10 @@ final class Context {
         for (int i = 1; i < n; i++) {
             String w = lower[i];
             float[] x = f[i];
+            if (capitalised(i)) {
+                x[12] = joinedCapital(i - 1, i) ? 0 : 1;
+                x[13] = joinedCapital(i, i + 1) ? 0 : 1;
+            }
             x[10] = holdsMin.contains(source[i]) ? 1 : 0;
             x[11] = holdsMax.contains(source[i]) ? 1 : 0;
             if (keyOf[i] != null) {
@@ -260,6 +271,17 @@ final class Context {
             }
         }
         return f;
+    }
+
+    private boolean capitalised(int i) {
+        String t = sources.get(source[i]);
+        return i > 0 && Character.isUpperCase(t.charAt(start[i]));
+    }
+
+    /** Whether tokens a and b are capitalised words of one text separated only by spaces. */
+    private boolean joinedCapital(int a, int b) {
+        if (a < 1 || b >= n || source[a] != source[b] || !capitalised(a) || !capitalised(b)) return false;
+        return sources.get(source[a]).substring(end[a], start[b]).isBlank();
     }
 
     private float[][] toolFeatures() {

@@ -19,8 +19,8 @@ public sealed interface Decision {
 
     /**
      * One parameter (index in the tool's schema). {@code present} matters only for optional
-     * parameters. A value is an enum index set, or span start and end position sets; both empty
-     * when no target value is known (then only presence is learned).
+     * parameters. A value is an enum index set, or a set of spans ({@code starts[i]..ends[i]}, the
+     * context tokens copied); both empty when no target value is known (then only presence is learned).
      */
     record Arg(int param, boolean present, int[] enumValues, int[] starts, int[] ends) {}
 

@@ -16,8 +16,8 @@ final class Labels {
     final float[] presentOn;    // [b * pMax]
     final float[] enumTarget;   // [b * pMax * kMax] additive
     final float[] enumOn;       // [b * pMax]
-    final float[] start;        // [b * pMax * l] additive
-    final float[] end;
+    /** Target spans [b * pMax * l * maxSpan], additive: 0 at (start, length - 1) of a correct span. */
+    final float[] span;
     final float[] spanOn;       // [b * pMax]
     final int groups;
     final float[] answerGroups; // [b * groups * (l + a)] 0/1
@@ -38,8 +38,8 @@ final class Labels {
         presentOn = new float[b * x.pMax];
         enumTarget = filled(b * x.pMax * x.kMax);
         enumOn = new float[b * x.pMax];
-        start = filled(b * x.pMax * x.l);
-        end = filled(b * x.pMax * x.l);
+        int maxSpan = x.c.maxSpanTokens();
+        span = filled(b * x.pMax * x.l * maxSpan);
         spanOn = new float[b * x.pMax];
         groups = Math.max(1, decisions.stream().mapToInt(d -> d instanceof Decision.Answer ans ? ans.groups().size() : 0).max().orElse(1));
         answerGroups = new float[b * groups * la];
@@ -70,9 +70,11 @@ final class Labels {
                         if (arg.enumValues().length > 0) {
                             for (int v : arg.enumValues()) if (v < x.kMax) enumTarget[row * x.kMax + v] = 0;
                             enumOn[row] = 1;
-                        } else if (arg.starts().length > 0 && arg.ends().length > 0) {
-                            for (int s : arg.starts()) start[row * x.l + s] = 0;
-                            for (int s : arg.ends()) end[row * x.l + s] = 0;
+                        } else if (arg.starts().length > 0) {
+                            for (int i = 0; i < arg.starts().length; i++) {
+                                int len = arg.ends()[i] - arg.starts()[i];
+                                if (len >= 0 && len < maxSpan) span[(row * x.l + arg.starts()[i]) * maxSpan + len] = 0;
+                            }
                             spanOn[row] = 1;
                         }
                     }

@@ -57,6 +57,19 @@ public final class Policy implements AutoCloseable {
         this.dropout = rate > 0 ? new SplittableRandom(seed) : null;
     }
 
+    /** How many tokens the policy reads for this view (the context length, without encoding it). */
+    int length(View view) {
+        int n = 1 + Tokenizer.tokenize(view.rules(), config.maxRulesTokens()).size()
+                + Tokenizer.tokenize(view.request(), config.maxRequestTokens()).size();
+        List<View.Turn> turns = view.turns();
+        for (int k = 0; k < config.historyTurns() && k < turns.size(); k++) {
+            View.Turn t = turns.get(turns.size() - 1 - k);
+            n += Tokenizer.tokenize(t.actionText(), config.maxActionTokens()).size()
+                    + Tokenizer.tokenize(t.observationText(), config.maxObservationTokens()).size();
+        }
+        return n;
+    }
+
     Context encode(View view) {
         return Context.encode(view, config, vocabulary);
     }
@@ -92,41 +105,39 @@ public final class Policy implements AutoCloseable {
                 chosen[e] = kinds[e] < batch.tMax ? kinds[e] : -1;
                 anyCall |= chosen[e] >= 0;
             }
-            float[] present = null;
-            float[] start = null;
-            float[] end = null;
-            float[] enums = null;
+            batch.withParams(chosen);
+            Logits logits;
             if (anyCall) {
-                batch.withParams(chosen);
                 Djl.inference(f::params);
-                present = PolicyNet.floats(f.present);
-                start = PolicyNet.floats(f.start);
-                end = PolicyNet.floats(f.end);
-                enums = PolicyNet.floats(f.enumLogits);
+                logits = new Logits(action, PolicyNet.floats(f.present), PolicyNet.floats(f.span),
+                        PolicyNet.floats(f.enumLogits), PolicyNet.floats(f.answer), PolicyNet.floats(f.ask));
+            } else {
+                logits = new Logits(action, null, null, null, PolicyNet.floats(f.answer), PolicyNet.floats(f.ask));
             }
-            float[] answer = PolicyNet.floats(f.answer);
-            float[] ask = PolicyNet.floats(f.ask);
-            for (int e = 0; e < batch.b; e++) {
-                Context x = contexts.get(e);
-                String callId = "call_" + x.view.turns().size();
-                int k = kinds[e];
-                if (k < batch.tMax) {
-                    out.add(call(x, batch, e, k, callId, present, start, end, enums, sampler));
-                } else if (k == batch.tMax) {
-                    out.add(answer(x, batch, e, answer, sampler));
-                } else if (k == batch.tMax + 1) {
-                    int z = x.topics.isEmpty() ? -1 : choose(ask, e * batch.zMax, batch.zMax, sampler);
-                    String question = z < 0 ? "Could you tell me more about your request?" : Context.question(x.topics.get(z));
-                    out.add(new Acted(new Action.AskUser(question), new Decision.Ask(z < 0 ? new int[0] : new int[]{z})));
-                } else {
-                    out.add(new Acted(new Action.Refuse(REFUSAL), new Decision.Refuse()));
-                }
-            }
+            for (int e = 0; e < batch.b; e++) out.add(decode(contexts.get(e), batch, e, kinds[e], logits, sampler));
         }
         return out;
     }
 
-    private Acted call(Context x, Batch batch, int e, int tool, String callId, float[] present, float[] start, float[] end,
+    /** The network's outputs for a batch, flattened as the decoder reads them. */
+    record Logits(float[] action, float[] present, float[] span, float[] enums, float[] answer, float[] ask) {}
+
+    /** Turns example e's pointer outputs into an action (greedy, or sampled with {@code sampler}). */
+    Acted decode(Context x, Batch batch, int e, int kind, Logits logits, SplittableRandom sampler) {
+        String callId = "call_" + x.view.turns().size();
+        if (kind < batch.tMax) {
+            return call(x, batch, e, kind, callId, logits.present(), logits.span(), logits.enums(), sampler);
+        }
+        if (kind == batch.tMax) return answer(x, batch, e, logits.answer(), sampler);
+        if (kind == batch.tMax + 1) {
+            int z = x.topics.isEmpty() ? -1 : choose(logits.ask(), e * batch.zMax, x.topics.size(), sampler);
+            String question = z < 0 ? "Could you tell me more about your request?" : Context.question(x.topics.get(z));
+            return new Acted(new Action.AskUser(question), new Decision.Ask(z < 0 ? new int[0] : new int[]{z}));
+        }
+        return new Acted(new Action.Refuse(REFUSAL), new Decision.Refuse());
+    }
+
+    private Acted call(Context x, Batch batch, int e, int tool, String callId, float[] present, float[] spans,
                        float[] enums, SplittableRandom sampler) {
         List<ParamSpec> params = ParamSpec.of(x.tools.get(tool), config.maxParams());
         ObjectNode args = Json.object();
@@ -144,7 +155,7 @@ public final class Policy implements AutoCloseable {
                 args.put(p.name(), p.values().get(v));
                 decided.add(new Decision.Arg(j, true, new int[]{v}, new int[0], new int[0]));
             } else {
-                int[] span = span(x, start, end, row * batch.l, sampler);
+                int[] span = span(x, spans, row * batch.l * config.maxSpanTokens(), sampler);
                 args.set(p.name(), value(p, x.spanText(span[0], span[1])));
                 decided.add(new Decision.Arg(j, true, new int[0], new int[]{span[0]}, new int[]{span[1]}));
             }
@@ -153,31 +164,39 @@ public final class Policy implements AutoCloseable {
         return new Acted(action, new Decision.Call(tool, decided));
     }
 
-    /** The copied span {start, end}: the best-scoring allowed pair, or a sampled one. */
-    private int[] span(Context x, float[] start, float[] end, int base, SplittableRandom sampler) {
-        int maxSpan = config.maxSpanTokens();
-        if (sampler == null) {
-            int bs = 1;
-            int be = 1;
-            float best = Float.NEGATIVE_INFINITY;
+    /** The copied span {start, end}: the best-scoring copyable span, or one sampled from their softmax. */
+    private int[] span(Context x, float[] spans, int base, SplittableRandom sampler) {
+        int k = config.maxSpanTokens();
+        int best = -1;
+        double max = Double.NEGATIVE_INFINITY;
+        for (int s = 1; s < x.n; s++) {
+            for (int len = 0; len < k && x.spanAllowed(s, s + len, k); len++) {
+                float v = spans[base + s * k + len];
+                if (v > max) {
+                    max = v;
+                    best = s * k + len;
+                }
+            }
+        }
+        if (best < 0) return new int[]{Math.min(1, x.n - 1), Math.min(1, x.n - 1)};
+        if (sampler != null) {
+            double sum = 0;
             for (int s = 1; s < x.n; s++) {
-                for (int t = s; t < x.n && t - s < maxSpan && x.source[t] == x.source[s]; t++) {
-                    float score = start[base + s] + end[base + t];
-                    if (score > best) {
-                        best = score;
-                        bs = s;
-                        be = t;
+                for (int len = 0; len < k && x.spanAllowed(s, s + len, k); len++) sum += Math.exp(spans[base + s * k + len] - max);
+            }
+            double u = sampler.nextDouble() * sum;
+            outer:
+            for (int s = 1; s < x.n; s++) {
+                for (int len = 0; len < k && x.spanAllowed(s, s + len, k); len++) {
+                    u -= Math.exp(spans[base + s * k + len] - max);
+                    if (u <= 0) {
+                        best = s * k + len;
+                        break outer;
                     }
                 }
             }
-            return new int[]{bs, be};
         }
-        int s = choose(start, base, x.n, sampler);
-        if (s == 0) s = 1;
-        int last = s;
-        while (last + 1 < x.n && last + 1 - s < maxSpan && x.source[last + 1] == x.source[s]) last++;
-        int t = s + choose(end, base + s, last - s + 1, sampler);
-        return new int[]{s, t};
+        return new int[]{best / k, best / k + best % k};
     }
 
     private Acted answer(Context x, Batch batch, int e, float[] logits, SplittableRandom sampler) {

@@ -53,7 +53,7 @@ final class PolicyNet implements AutoCloseable {
             for (long x : dims) size *= (int) x;
             float[] v = new float[size];
             String name = e.getKey();
-            if (name.endsWith(".g")) {
+            if (name.endsWith(".g") || name.equals("span.key.w")) {
                 java.util.Arrays.fill(v, 1f);
             } else if (name.endsWith(".b")) {
                 // biases start at zero
@@ -144,6 +144,8 @@ final class PolicyNet implements AutoCloseable {
         s.put("param.present.b", new long[]{1});
         s.put("span.start.w", new long[]{d, d});
         s.put("span.end.w", new long[]{d, d});
+        s.put("span.join.w", new long[]{d, 1});
+        s.put("span.key.w", new long[]{1});
         s.put("enum.value.w", new long[]{d, d});
         s.put("enum.match.w", new long[]{d, d});
         s.put("enum.flags.w", new long[]{2, d});
@@ -175,8 +177,7 @@ final class PolicyNet implements AutoCloseable {
         NDArray ask;         // [b, zMax]
         // phase two
         NDArray present;     // [b, pMax]
-        NDArray start;       // [b, pMax, l]
-        NDArray end;         // [b, pMax, l]
+        NDArray span;        // [b, pMax, l * maxSpan]: score of copying tokens s..s+len
         NDArray enumLogits;  // [b, pMax, kMax]
 
         Forward(NDManager m, Batch x) {
@@ -244,10 +245,8 @@ final class PolicyNet implements AutoCloseable {
             present = cap(q.matMul(p("param.present.w")).add(p("param.present.b")).reshape(b, pm));
 
             NDArray keysT = hidden.transpose(0, 2, 1);
-            NDArray pointerMask = m.create(x.pointerMask, new Shape(b, 1, x.l));
             NDArray scale = scalar(1 / Math.sqrt(d));
-            start = cap(q.matMul(p("span.start.w")).reshape(b, pm, d).matMul(keysT).mul(scale)).add(pointerMask);
-            end = cap(q.matMul(p("span.end.w")).reshape(b, pm, d).matMul(keysT).mul(scale)).add(pointerMask);
+            span = spans(q, keysT, scale, b, pm);
 
             long cells = rowsCount * km;
             NDArray values = rows(pooled, x.enumText);
@@ -266,6 +265,44 @@ final class PolicyNet implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Span scores: start(s) + end(s + len) + the continuation scores of the tokens in between,
+         * normalised over every copyable span, so a value's extent is learned as a whole (a
+         * two-word city is one span, not a start and an end chosen apart).
+         */
+        private NDArray spans(NDArray q, NDArray keysT, NDArray scale, int b, int pm) {
+            int d = c.dim();
+            int l = x.l;
+            int k = c.maxSpanTokens();
+            NDArray start = cap(q.matMul(p("span.start.w")).reshape(b, pm, d).matMul(keysT).mul(scale)
+                    .add(m.create(x.keyMatch, new Shape(b, pm, l)).mul(p("span.key.w"))));
+            NDArray end = cap(q.matMul(p("span.end.w")).reshape(b, pm, d).matMul(keysT).mul(scale));
+            // Continuation is read off the tokens alone, shared by every parameter: what holds a name
+            // together ("Port Elliot", "Farid Petrov") is learned from all names, not per parameter.
+            NDArray join = cap(hidden.matMul(p("span.join.w")).reshape(b, 1, l)).broadcast(b, pm, l);
+            NDList scores = new NDList();
+            NDArray inner = null;
+            for (int len = 0; len < k; len++) {
+                NDArray score = start.add(shift(end, len, b, pm, l));
+                if (len > 0) {
+                    NDArray step = shift(join, len - 1, b, pm, l);
+                    inner = inner == null ? step : inner.add(step);
+                    score = score.add(inner);
+                }
+                scores.add(score);
+            }
+            return NDArrays.stack(scores, 3)
+                    .add(m.create(x.spanMask, new Shape(b, 1, l, k)))
+                    .reshape(b, pm, (long) l * k);
+        }
+
+        /** x[..., i + by] at position i (the last positions read zeros; their spans are masked anyway). */
+        private NDArray shift(NDArray a, int by, int b, int pm, int l) {
+            if (by == 0) return a;
+            if (by >= l) return m.zeros(new Shape(b, pm, l));
+            return a.get(new NDIndex(":, :, " + by + ":")).concat(m.zeros(new Shape(b, pm, by)), 2);
+        }
+
         /** log P(decision) per example (sets: probability of any member), shape [b]. */
         NDArray logProb(Labels y) {
             int b = x.b;
@@ -279,8 +316,7 @@ final class PolicyNet implements AutoCloseable {
                 total = total.add(setLogProb(enumLogits, y.enumTarget, b, x.pMax, x.kMax)
                         .mul(m.create(y.enumOn, new Shape(b, x.pMax))).sum(new int[]{1}));
                 NDArray spanOn = m.create(y.spanOn, new Shape(b, x.pMax));
-                total = total.add(setLogProb(start, y.start, b, x.pMax, x.l).mul(spanOn).sum(new int[]{1}));
-                total = total.add(setLogProb(end, y.end, b, x.pMax, x.l).mul(spanOn).sum(new int[]{1}));
+                total = total.add(setLogProb(span, y.span, b, x.pMax, (long) x.l * c.maxSpanTokens()).mul(spanOn).sum(new int[]{1}));
             }
             int la = x.l + x.a;
             NDArray notSaid = logSigmoid(answer.neg());                                      // log(1 - p) [b, la]

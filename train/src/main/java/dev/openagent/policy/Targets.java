@@ -72,8 +72,8 @@ final class Targets {
             } else if (present) {
                 List<int[]> occ = ctx.occurrences(v.isTextual() ? v.asText() : v.toString()).stream()
                         .filter(o -> o[1] - o[0] < c.maxSpanTokens()).toList();
-                starts = occ.stream().mapToInt(o -> o[0]).distinct().toArray();
-                ends = occ.stream().mapToInt(o -> o[1]).distinct().toArray();
+                starts = occ.stream().mapToInt(o -> o[0]).toArray();
+                ends = occ.stream().mapToInt(o -> o[1]).toArray();
             }
             out.add(new Decision.Arg(j, present, enumIdx, starts, ends));
         }

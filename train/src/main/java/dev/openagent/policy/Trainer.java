@@ -125,7 +125,8 @@ public final class Trainer {
         Policy policy = initial(o, env, alpha, shifts);
         Demonstrations demos = new Demonstrations(env, alpha, shifts, o.seed());
         Optimizer opt = Optimizer.adam().optLearningRateTracker(schedule(o.lr(), o.steps())).optClipGrad(1f).build();
-        Deque<Policy.Example> buffer = new ArrayDeque<>();
+        Deque<List<Policy.Example>> batches = new ArrayDeque<>();
+        SplittableRandom order = new SplittableRandom(Seeds.mix(o.seed(), 0x0D));
         int episodes = 0;
         int shifted = 0;
         int skipped = 0;
@@ -133,18 +134,26 @@ public final class Trainer {
         int every = Math.max(1, o.steps() / 10);
         long t0 = System.nanoTime();
         for (int step = 1; step <= o.steps(); step++) {
-            while (buffer.size() < o.batch()) {
-                Demonstrations.Episode e = demos.next();
-                episodes++;
-                if (!e.shifts().isStatic()) shifted++;
-                for (Demonstrations.Demo d : e.steps()) {
-                    var target = policy.target(d.view(), d.action(), d.task());
-                    if (target.isPresent()) buffer.add(new Policy.Example(d.view(), target.get(), 1f));
-                    else skipped++;
+            if (batches.isEmpty()) {
+                // A pool of several batches, cut by context length so batches pad little, served in random order.
+                List<Policy.Example> pool = new ArrayList<>();
+                while (pool.size() < POOL_BATCHES * o.batch()) {
+                    Demonstrations.Episode e = demos.next();
+                    episodes++;
+                    if (!e.shifts().isStatic()) shifted++;
+                    for (Demonstrations.Demo d : e.steps()) {
+                        var target = policy.target(d.view(), d.action(), d.task());
+                        if (target.isPresent()) pool.add(new Policy.Example(d.view(), target.get(), 1f));
+                        else skipped++;
+                    }
                 }
+                pool.sort(Comparator.comparingInt(x -> policy.length(x.view())));
+                List<List<Policy.Example>> cut = new ArrayList<>();
+                for (int i = 0; i + o.batch() <= pool.size(); i += o.batch()) cut.add(pool.subList(i, i + o.batch()));
+                for (int i = cut.size() - 1; i > 0; i--) java.util.Collections.swap(cut, i, order.nextInt(i + 1));
+                batches.addAll(cut);
             }
-            List<Policy.Example> batch = new ArrayList<>(o.batch());
-            for (int i = 0; i < o.batch(); i++) batch.add(buffer.poll());
+            List<Policy.Example> batch = batches.poll();
             float loss = policy.train(batch, opt);
             if (!Float.isFinite(loss)) throw new IllegalStateException("training diverged at step " + step + " (loss " + loss + ")");
             recent = step == 1 ? loss : 0.9 * recent + 0.1 * loss;
@@ -178,8 +187,11 @@ public final class Trainer {
         return policy;
     }
 
+    /** Batches generated and length-sorted together. */
+    static final int POOL_BATCHES = 8;
+
     /** Word dropout of cloning: enough that names are read by context, little enough to keep keywords. */
-    static final double WORD_DROPOUT = 0.25;
+    static final double WORD_DROPOUT = 0.3;
 
     /** What a sample of demonstrations says about the words a policy needs. */
     record Reading(Vocabulary vocabulary, List<String> answerWords) {}

@@ -68,44 +68,58 @@ public final class PaperStudy {
 
     private PaperStudy() {}
 
+    /**
+     * Runs the study. Training is sequential (one gradient collector per JVM); each trained policy
+     * is evaluated on a second thread while the next one trains, so two cores are both used.
+     */
     public static Result run(Budget budget, long seed, Path dir, Consumer<String> log) {
         Environment poi = Environments.get(ENV);
         List<String> notes = new ArrayList<>();
         List<Condition> conditions = conditions(poi, notes);
-        Map<String, ObjectNode> training = new LinkedHashMap<>();
-        Map<String, Double> seconds = new LinkedHashMap<>();
-        List<Row> rows = new ArrayList<>();
-
-        long t = System.nanoTime();
-        Path sftDir = dir.resolve("policies/sft");
-        Trainer.Result sft = Trainer.train(Trainer.Options.of(Trainer.Method.SFT, ENV, budget.sftSteps(), seed), log);
-        Checkpoint.save(sft.policy(), sftDir, sft.info());
-        training.put("sft", sft.info());
-        seconds.put("train sft", since(t));
-        evaluate("sft", sft.policy(), conditions, budget.tasks(), seed, rows, seconds, log);
-        sft.policy().close();
-
-        t = System.nanoTime();
-        Trainer.Result rl = Trainer.train(Trainer.Options.of(Trainer.Method.RL, ENV, budget.rlIterations(), seed)
-                .withInit(sftDir).withGroups(budget.rlGroupTasks(), budget.rlGroupSize()), log);
-        Checkpoint.save(rl.policy(), dir.resolve("policies/rl"), rl.info());
-        training.put("rl", rl.info());
-        seconds.put("train rl", since(t));
-        evaluate("rl", rl.policy(), conditions, budget.tasks(), seed, rows, seconds, log);
-        rl.policy().close();
-
         if (ShiftCatalog.all().isEmpty()) notes.add("the shift catalog is empty: PAFT trains on static data only and equals SFT");
-        for (double alpha : budget.alphas()) {
-            String name = paftName(alpha);
-            t = System.nanoTime();
-            Trainer.Result paft = Trainer.train(Trainer.Options.of(Trainer.Method.PAFT, ENV, budget.sftSteps(), seed).withAlpha(alpha), log);
-            Checkpoint.save(paft.policy(), dir.resolve("policies/" + name), paft.info());
-            training.put(name, paft.info());
-            seconds.put("train " + name, since(t));
-            evaluate(name, paft.policy(), conditions, budget.tasks(), seed, rows, seconds, log);
-            paft.policy().close();
+        Map<String, ObjectNode> training = new LinkedHashMap<>();
+        Map<String, Double> seconds = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<String, List<Row>> rowsByAgent = new java.util.concurrent.ConcurrentHashMap<>();
+        List<String> agents = new ArrayList<>();
+        try (var evaluator = java.util.concurrent.Executors.newSingleThreadExecutor()) {
+            List<java.util.concurrent.Future<?>> pending = new ArrayList<>();
+            Path sftDir = dir.resolve("policies/sft");
+            List<Trainer.Options> plan = new ArrayList<>();
+            plan.add(Trainer.Options.of(Trainer.Method.SFT, ENV, budget.sftSteps(), seed));
+            plan.add(Trainer.Options.of(Trainer.Method.RL, ENV, budget.rlIterations(), seed).withInit(sftDir)
+                    .withGroups(budget.rlGroupTasks(), budget.rlGroupSize()));
+            for (double alpha : budget.alphas()) {
+                plan.add(Trainer.Options.of(Trainer.Method.PAFT, ENV, budget.sftSteps(), seed).withAlpha(alpha));
+            }
+            for (Trainer.Options o : plan) {
+                String name = o.method() == Trainer.Method.PAFT ? paftName(o.alpha()) : o.method().id();
+                agents.add(name);
+                long t = System.nanoTime();
+                Trainer.Result r = Trainer.train(o, log);
+                Checkpoint.save(r.policy(), dir.resolve("policies/" + name), r.info());
+                training.put(name, r.info());
+                seconds.put("train " + name, since(t));
+                pending.add(evaluator.submit(() -> {
+                    try (Policy p = r.policy()) {
+                        rowsByAgent.put(name, evaluate(name, p, conditions, budget.tasks(), seed, seconds, log));
+                    }
+                }));
+            }
+            for (var f : pending) f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
         }
-        return new Result(budget.name(), seed, rows, training, Findings.check(rows, budget.alphas()), notes, seconds);
+        List<Row> rows = new ArrayList<>();
+        for (String a : agents) rows.addAll(rowsByAgent.get(a));
+        Map<String, Double> ordered = new LinkedHashMap<>();
+        for (String a : agents) {
+            ordered.put("train " + a, seconds.get("train " + a));
+            ordered.put("evaluate " + a, seconds.get("evaluate " + a));
+        }
+        return new Result(budget.name(), seed, rows, training, Findings.check(rows, budget.alphas()), notes, ordered);
     }
 
     static String paftName(double alpha) {
@@ -139,9 +153,11 @@ public final class PaperStudy {
         return out;
     }
 
-    private static void evaluate(String agent, Policy policy, List<Condition> conditions, int tasks, long seed, List<Row> rows,
-                                 Map<String, Double> seconds, Consumer<String> log) {
+    /** The agent's rows: static first, then one per tier (its shifts pooled), then one per shift. */
+    static List<Row> evaluate(String agent, Policy policy, List<Condition> conditions, int tasks, long seed,
+                              Map<String, Double> seconds, Consumer<String> log) {
         long t = System.nanoTime();
+        List<Row> rows = new ArrayList<>();
         Map<String, List<Trajectory>> byTier = new LinkedHashMap<>();
         List<Row> shiftRows = new ArrayList<>();
         for (Condition c : conditions) {
@@ -159,9 +175,10 @@ public final class PaperStudy {
         }
         rows.addAll(shiftRows);
         seconds.put("evaluate " + agent, since(t));
-        Row st = rows.stream().filter(r -> r.agent().equals(agent) && r.tier().equals(STATIC)).findFirst().orElseThrow();
+        Row st = rows.getFirst();
         log.accept(String.format(Locale.ROOT, "%s: static %.3f [%.3f, %.3f]; %d conditions in %.1f s", agent, st.successRate(),
                 st.ciLow(), st.ciHigh(), conditions.size(), since(t)));
+        return rows;
     }
 
     private static Row row(String agent, String tier, String shift, List<Trajectory> ts) {

@@ -18,7 +18,13 @@ class ExperimentBench {
         int steps = Integer.getInteger("exp.steps", 300);
         String out = System.getProperty("exp.out", "/tmp/exp-sft");
         long t0 = System.nanoTime();
-        Trainer.Options o = Trainer.Options.of(Trainer.Method.SFT, "poi", steps, 1);
+        PolicyConfig d = PolicyConfig.defaults();
+        int layers = Integer.getInteger("exp.layers", d.layers());
+        PolicyConfig c = new PolicyConfig(d.version(), d.dim(), d.heads(), d.ffn(), layers, d.hashSalt(), d.wordBuckets(), d.bagBuckets(),
+                d.bagSize(), d.shapeBuckets(), d.historyTurns(), d.maxRequestTokens(), d.maxRulesTokens(), d.maxActionTokens(),
+                d.maxObservationTokens(), d.maxToolNameTokens(), d.maxDescriptionTokens(), d.maxParams(), d.maxEnumValues(),
+                d.maxSpanTokens(), d.answerWords());
+        Trainer.Options o = Trainer.Options.of(Trainer.Method.SFT, "poi", steps, 1).withConfig(c);
         Trainer.Result r = Trainer.train(o, System.out::println);
         System.out.printf("trained in %.1f s%n", (System.nanoTime() - t0) / 1e9);
         Checkpoint.save(r.policy(), Path.of(out), r.info());

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.List;
 
-//@Tag("benchmark")
+@Tag("benchmark")
 class ProfileBench {
     @Test
     void profile() {
