@@ -8,81 +8,139 @@ import dev.openagent.json.Json;
 import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Split;
-import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.TaskRequest;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
+/**
+ * Environment throughput on one thread. Times are thread CPU time, so the figures hold on a busy
+ * machine. The oracle's actions are recorded once and replayed, which separates the cost of
+ * {@code reset} (world and task generation) from the cost of {@code step}.
+ */
 @Command(name = "bench", description = "Measure environment steps per second in-process with the oracle, on one thread.")
 final class BenchCommand implements Runnable {
     @Option(names = "--env", defaultValue = "poi", description = "Environment id (default: ${DEFAULT-VALUE}).")
     String env;
 
-    @Option(names = "--seconds", defaultValue = "5", description = "Measured seconds after warm-up (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--seconds", defaultValue = "5", description = "CPU seconds per measurement (default: ${DEFAULT-VALUE}).")
     double seconds;
+
+    @Option(names = "--episodes", defaultValue = "2000", description = "Distinct episodes recorded and replayed (default: ${DEFAULT-VALUE}).")
+    int episodes;
 
     @Option(names = "--json", description = "Print one JSON object.")
     boolean json;
 
-    /** Counts of one timed loop. */
-    record Figures(long episodes, long steps, long stepNanos, long totalNanos) {
-        double stepsPerSecond() { return steps / (totalNanos / 1e9); }
+    record Recorded(TaskRequest request, List<Action> actions) {}
 
-        double envStepsPerSecond() { return steps / (stepNanos / 1e9); }
+    /** Steps per CPU-second of Env.step alone, resets per CPU-second, and end-to-end steps per CPU-second with the oracle. */
+    record Figures(double stepsPerSecond, double resetsPerSecond, double endToEndStepsPerSecond, double stepsPerEpisode) {}
 
-        double episodesPerSecond() { return episodes / (totalNanos / 1e9); }
-    }
+    private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
 
     @Override
     public void run() {
         if (seconds <= 0) throw new Main.UserError("--seconds must be positive");
-        Env e = Environments.get(env).create();
-        measure(e, Math.min(2.0, seconds), 0);
-        Figures f = measure(e, seconds, 1_000_000);
+        if (episodes < 1) throw new Main.UserError("--episodes must be at least 1");
+        Figures f = measure(Environments.get(env).create(), episodes, seconds);
         if (json) {
             ObjectNode o = Json.object();
             o.put("env", env);
-            o.put("episodes", f.episodes());
-            o.put("steps", f.steps());
-            o.put("steps_per_second", Math.round(f.stepsPerSecond()));
-            o.put("env_step_calls_per_second", Math.round(f.envStepsPerSecond()));
-            o.put("episodes_per_second", Math.round(f.episodesPerSecond()));
+            o.put("step_calls_per_cpu_second", Math.round(f.stepsPerSecond()));
+            o.put("resets_per_cpu_second", Math.round(f.resetsPerSecond()));
+            o.put("end_to_end_steps_per_cpu_second", Math.round(f.endToEndStepsPerSecond()));
+            o.put("steps_per_episode", Math.round(f.stepsPerEpisode() * 100) / 100.0);
             System.out.println(Json.pretty(o));
         } else {
-            System.out.printf(Locale.ROOT, "%s, oracle, one thread, %.1f s:%n", env, f.totalNanos() / 1e9);
-            System.out.printf(Locale.ROOT, "  %,.0f steps/s end to end (reset + oracle + step), %,.0f episodes/s%n",
-                    f.stepsPerSecond(), f.episodesPerSecond());
-            System.out.printf(Locale.ROOT, "  %,.0f steps/s counting only time inside Env.step%n", f.envStepsPerSecond());
+            System.out.printf(Locale.ROOT, "%s, one thread, thread CPU time, %d distinct oracle episodes (%.2f steps each):%n",
+                    env, episodes, f.stepsPerEpisode());
+            System.out.printf(Locale.ROOT, "  Env.step          %,12.0f steps/s%n", f.stepsPerSecond());
+            System.out.printf(Locale.ROOT, "  Env.reset         %,12.0f resets/s%n", f.resetsPerSecond());
+            System.out.printf(Locale.ROOT, "  end to end        %,12.0f steps/s (reset + oracle + step)%n", f.endToEndStepsPerSecond());
         }
     }
 
-    static Figures measure(Env env, double seconds, long seedBase) {
+    static Figures measure(Env env, int episodes, double seconds) {
+        List<Recorded> recorded = record(env, episodes);
+        long totalSteps = recorded.stream().mapToLong(r -> r.actions().size()).sum();
+        // Warm up every path before measuring.
+        timeOracle(env, recorded, Math.min(1.0, seconds));
+        timeReplay(env, recorded, Math.min(1.0, seconds), true);
+        double[] oracle = timeOracle(env, recorded, seconds);
+        double[] replay = timeReplay(env, recorded, seconds, true);
+        double[] resets = timeReplay(env, recorded, seconds, false);
+        double resetCost = resets[0] / resets[1];                      // CPU ns per reset
+        double stepCost = (replay[0] - replay[1] * resetCost) / replay[2]; // CPU ns per step
+        return new Figures(1e9 / stepCost, 1e9 / resetCost, oracle[2] / (oracle[0] / 1e9), (double) totalSteps / recorded.size());
+    }
+
+    private static List<Recorded> record(Env env, int episodes) {
         OracleAgent oracle = new OracleAgent();
-        long deadline = System.nanoTime() + (long) (seconds * 1e9);
-        long start = System.nanoTime();
+        Split[] splits = Split.values();
+        List<Recorded> out = new ArrayList<>(episodes);
+        for (int i = 0; i < episodes; i++) {
+            TaskRequest request = new TaskRequest(splits[i & 1], 1_000_000L + i, 0);
+            AgentSession session = oracle.begin(env.reset(request), env);
+            List<Action> actions = new ArrayList<>();
+            Step last = null;
+            do {
+                Action a = session.act(last);
+                actions.add(a);
+                last = env.step(a);
+            } while (!last.done());
+            out.add(new Recorded(request, List.copyOf(actions)));
+        }
+        return out;
+    }
+
+    /** {cpuNanos, episodes, steps} of running the oracle live. */
+    private static double[] timeOracle(Env env, List<Recorded> recorded, double seconds) {
+        OracleAgent oracle = new OracleAgent();
+        long budget = (long) (seconds * 1e9);
+        long start = CPU.getCurrentThreadCpuTime();
         long episodes = 0;
         long steps = 0;
-        long stepNanos = 0;
-        Split[] splits = Split.values();
-        while (System.nanoTime() < deadline) {
-            for (int i = 0; i < 64; i++) {
-                long seed = seedBase + episodes;
-                Start s = env.reset(new TaskRequest(splits[(int) (episodes & 1)], seed, 0));
-                AgentSession session = oracle.begin(s, env);
+        while (CPU.getCurrentThreadCpuTime() - start < budget) {
+            for (Recorded r : recorded) {
+                AgentSession session = oracle.begin(env.reset(r.request()), env);
                 Step last = null;
                 do {
-                    Action a = session.act(last);
-                    long t0 = System.nanoTime();
-                    last = env.step(a);
-                    stepNanos += System.nanoTime() - t0;
+                    last = env.step(session.act(last));
                     steps++;
                 } while (!last.done());
                 episodes++;
             }
         }
-        return new Figures(episodes, steps, stepNanos, System.nanoTime() - start);
+        return new double[]{CPU.getCurrentThreadCpuTime() - start, episodes, steps};
+    }
+
+    /** {cpuNanos, episodes, steps} of resetting and (if {@code steps}) replaying the recorded actions. */
+    private static double[] timeReplay(Env env, List<Recorded> recorded, double seconds, boolean withSteps) {
+        long budget = (long) (seconds * 1e9);
+        long start = CPU.getCurrentThreadCpuTime();
+        long episodes = 0;
+        long steps = 0;
+        long sink = 0;
+        while (CPU.getCurrentThreadCpuTime() - start < budget) {
+            for (Recorded r : recorded) {
+                sink += env.reset(r.request()).query().length();
+                if (withSteps) {
+                    for (Action a : r.actions()) {
+                        sink += env.step(a).observations().size();
+                        steps++;
+                    }
+                }
+                episodes++;
+            }
+        }
+        if (sink == 42) System.out.print("");   // keeps the work observable to the JIT
+        return new double[]{CPU.getCurrentThreadCpuTime() - start, episodes, steps};
     }
 }

@@ -116,6 +116,26 @@ public final class Checkpoint {
         return new Policy(c, vocabulary, PolicyNet.of(c, values));
     }
 
+    /**
+     * A fingerprint of the policy a directory holds (SHA-256 of its config, vocabulary and weights),
+     * so results stored for one checkpoint are never mistaken for another's.
+     */
+    public static String fingerprint(Path dir) {
+        try {
+            java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+            for (String f : new String[]{CONFIG, VOCABULARY, WEIGHTS}) {
+                Path p = dir.resolve(f);
+                if (Files.isRegularFile(p)) sha.update(Files.readAllBytes(p));
+                else if (!f.equals(VOCABULARY)) throw new IllegalArgumentException(dir + " is not a policy checkpoint (needs " + CONFIG + " and " + WEIGHTS + ")");
+            }
+            return java.util.HexFormat.of().formatHex(sha.digest()).substring(0, 32);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + dir + ": " + e.getMessage(), e);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** What {@code training.json} says, or an empty object. */
     public static JsonNode training(Path dir) {
         Path f = dir.resolve(TRAINING);

@@ -45,7 +45,11 @@ final class PoiTasks {
 
     private final PoiWorld w;
     private final SplittableRandom rnd;
-    private final Map<String, Tool<PoiWorld>> tools = new HashMap<>();
+    private static final Map<String, Tool<PoiWorld>> TOOLS = new HashMap<>();
+
+    static {
+        for (Tool<PoiWorld> t : PoiTools.all()) TOOLS.put(t.name(), t);
+    }
 
     // The task under construction.
     private String query;
@@ -60,7 +64,6 @@ final class PoiTasks {
     private PoiTasks(PoiWorld w, long seed) {
         this.w = w;
         this.rnd = new SplittableRandom(Seeds.mix(seed, 0x7A5C));
-        for (Tool<PoiWorld> t : PoiTools.all()) tools.put(t.name(), t);
     }
 
     static Task generate(PoiWorld world, TaskRequest request, long seed) {
@@ -109,10 +112,10 @@ final class PoiTasks {
             args.put("category", seedPlace.category().id);
             args.put("district", seedPlace.district());
             args.put("min_rating", minRating);
-            int n = run("search_places", args).get("count").asInt();
+            int n = count(args);
             ObjectNode loose = args.deepCopy();
             loose.remove("min_rating");
-            int all = run("search_places", loose).get("count").asInt();
+            int all = count(loose);
             if ((n == 0 || n == all) && attempt < 40) continue;
             calls.add(new GoldPlan.Call("search_places", args));
             String cat = plural(seedPlace.category());
@@ -218,7 +221,7 @@ final class PoiTasks {
             List<Place> near = PoiTools.nearbyResults(w, landmark, cat.id, cuisine, 3);
             boolean unique = near.size() == 1 || (near.size() > 1
                     && PoiWorld.distanceKm(landmark, near.get(1)) - PoiWorld.distanceKm(landmark, near.get(0)) >= 0.2);
-            if (near.isEmpty() || !unique || unambiguousIndex(landmark) < 0) {
+            if (near.isEmpty() || !unique || !w.uniqueName(landmark)) {
                 if (attempt < 60) continue;
                 throw new IllegalStateException("no nearest-place task in this world");
             }
@@ -250,9 +253,9 @@ final class PoiTasks {
             args.put("cuisine", p.cuisine());
             args.put("min_rating", minRating);
             args.put("max_price", maxPrice);
-            boolean withDistrict = run("search_places", args).get("count").asInt() != 1;
+            boolean withDistrict = count(args) != 1;
             if (withDistrict) args.put("district", p.district());
-            if (run("search_places", args).get("count").asInt() != 1) {
+            if (count(args) != 1) {
                 if (attempt < 80) continue;
                 throw new IllegalStateException("no constrained-booking task in this world");
             }
@@ -302,9 +305,9 @@ final class PoiTasks {
         for (int attempt = 0; ; attempt++) {
             Place landmark = pick(x -> !x.category().reservable && x.category() != Category.BAKERY, false);
             List<Place> options = w.places().stream()
-                    .filter(x -> x.city().equals(landmark.city()) && x.category().reservable && unambiguousIndex(x) >= 0).toList();
+                    .filter(x -> x.city().equals(landmark.city()) && x.category().reservable && w.uniqueName(x)).toList();
             if (attempt > 300) throw new IllegalStateException("no closer-booking task in this world");
-            if (options.size() < 2 || unambiguousIndex(landmark) < 0) continue;
+            if (options.size() < 2 || !w.uniqueName(landmark)) continue;
             Place a = options.get(rnd.nextInt(options.size()));
             Place b = options.get(rnd.nextInt(options.size()));
             double da = PoiWorld.distanceKm(landmark, a);
@@ -383,20 +386,12 @@ final class PoiTasks {
         ObjectNode args = Json.object();
         args.put("city", p.city());
         args.put("name", p.name());
-        int k = indexWhere(run("search_places", args).get("results"), "place_id", p.id());
+        int k = PoiTools.searchResults(w, PoiTools.SearchFilter.byName(p)).indexOf(p);
         if (k < 0) throw new IllegalStateException("search does not find " + p.name());
         calls.add(new GoldPlan.Call("search_places", args));
         return k;
     }
 
-    /** Index of the place in a search by its full name and city, or -1 if that search is ambiguous. */
-    private int unambiguousIndex(Place p) {
-        ObjectNode args = Json.object();
-        args.put("city", p.city());
-        args.put("name", p.name());
-        JsonNode results = run("search_places", args).get("results");
-        return results.size() == 1 ? 0 : -1;
-    }
 
     /**
      * A random place matching the filter; with {@code preferTwin}, one that has a same-named twin in
@@ -412,7 +407,7 @@ final class PoiTasks {
     }
 
     private java.util.Optional<Place> twin(Place p) {
-        return w.places().stream().filter(x -> x != p && x.name().equals(p.name())).findFirst();
+        return java.util.Optional.ofNullable(w.twin(p));
     }
 
     private int openDay(Place p) {
@@ -448,8 +443,13 @@ final class PoiTasks {
         return null;
     }
 
+    /** How many places search_places returns for these arguments. */
+    private int count(ObjectNode args) {
+        return PoiTools.searchResults(w, PoiTools.filter(TOOLS.get("search_places").params().validate(args))).size();
+    }
+
     private JsonNode run(String tool, ObjectNode args) {
-        Tool<PoiWorld> t = tools.get(tool);
+        Tool<PoiWorld> t = TOOLS.get(tool);
         return t.behaviour().call(w, t.params().validate(args));
     }
 

@@ -30,7 +30,12 @@ final class PoiTools {
     static final Param TIME = Param.string("time", "Time as HH:00 (whole hours, 24-hour clock).");
     static final Param PARTY = Param.integer("party_size", "Number of people.", 1, 20);
 
-    static List<Tool<PoiWorld>> all() {
+    /** Built once: tools are immutable and shared by every episode. */
+    static final List<Tool<PoiWorld>> ALL = build();
+
+    static List<Tool<PoiWorld>> all() { return ALL; }
+
+    private static List<Tool<PoiWorld>> build() {
         return List.of(
                 new Tool<>("search_places",
                         "Search places. Filter by city, category, district, cuisine, a name fragment, minimum rating or maximum price level. "
@@ -92,34 +97,43 @@ final class PoiTools {
 
     // ---------------------------------------------------------------- behaviours
 
-    /** The places a search returns; also used by the task generator, so plans match the tool. */
-    static List<Place> searchResults(PoiWorld w, Args a) {
-        String city = a.string("city", null);
-        if (city != null && w.cities().stream().noneMatch(c -> c.name().equalsIgnoreCase(city))) {
-            throw ToolFailure.domain("unknown city '" + city + "'");
+    /** What search_places filters on; null / 0 / 4 mean "any". */
+    record SearchFilter(String city, Category category, String district, String cuisine, String name,
+                        double minRating, int maxPrice) {
+        static SearchFilter byName(Place p) {
+            return new SearchFilter(p.city(), null, null, null, p.name(), 0, 4);
         }
-        String category = a.string("category", null);
-        String district = a.string("district", null);
-        String cuisine = a.string("cuisine", null);
-        String name = a.has("name") ? a.string("name").toLowerCase(Locale.ROOT).strip() : null;
-        double minRating = a.number("min_rating", 0);
-        int maxPrice = a.integer("max_price", 4);
+    }
+
+    static SearchFilter filter(Args a) {
+        return new SearchFilter(a.string("city", null), a.has("category") ? Category.of(a.string("category")) : null,
+                a.string("district", null), a.string("cuisine", null), a.string("name", null),
+                a.number("min_rating", 0), a.integer("max_price", 4));
+    }
+
+    /** The places a search returns, ordered by name then city; the task generator uses it too, so plans match the tool. */
+    static List<Place> searchResults(PoiWorld w, SearchFilter f) {
+        List<Place> pool = w.places();
+        if (f.city() != null) {
+            pool = w.placesIn(f.city());
+            if (pool == null) throw ToolFailure.domain("unknown city '" + f.city() + "'");
+        }
+        String name = f.name() == null ? null : f.name().toLowerCase(Locale.ROOT).strip();
         List<Place> out = new ArrayList<>();
-        for (Place p : w.places()) {
-            if (city != null && !p.city().equalsIgnoreCase(city)) continue;
-            if (category != null && !p.category().id.equals(category)) continue;
-            if (district != null && !p.district().equalsIgnoreCase(district)) continue;
-            if (cuisine != null && !cuisine.equals(p.cuisine())) continue;
-            if (name != null && !p.name().toLowerCase(Locale.ROOT).contains(name)) continue;
-            if (p.rating() < minRating || p.price() > maxPrice) continue;
+        for (Place p : pool) {
+            if (f.category() != null && p.category() != f.category()) continue;
+            if (f.district() != null && !p.district().equalsIgnoreCase(f.district())) continue;
+            if (f.cuisine() != null && !f.cuisine().equals(p.cuisine())) continue;
+            if (name != null && !p.lowerName().contains(name)) continue;
+            if (p.rating() < f.minRating() || p.price() > f.maxPrice()) continue;
             out.add(p);
         }
-        out.sort(Comparator.comparing(Place::name).thenComparing(Place::city));
+        // Places are stored in name order (then city), so the results are already sorted.
         return out;
     }
 
     private static ObjectNode search(PoiWorld w, Args a) {
-        List<Place> found = searchResults(w, a);
+        List<Place> found = searchResults(w, filter(a));
         ObjectNode out = Json.object();
         out.put("count", found.size());
         ArrayNode results = out.putArray("results");

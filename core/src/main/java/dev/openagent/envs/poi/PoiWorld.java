@@ -80,7 +80,7 @@ public final class PoiWorld {
      */
     public record Place(String id, String name, Category category, String cuisine, String city, String district,
                         double rating, int price, double x, double y, String phone, String address, int capacity,
-                        int[][] hours, int index) {
+                        int[][] hours, int index, String lowerName) {
         boolean openAt(int day, int hour) {
             int[] h = hours[day];
             return h != null && hour >= h[0] && hour < h[1];
@@ -95,7 +95,13 @@ public final class PoiWorld {
     }
 
     /** The immutable part of a world. */
-    public record Layout(long seed, Split split, List<City> cities, List<Place> places, Map<String, Place> byId) {}
+    /**
+     * The immutable part of a world: places in name order, indexed by id and by lower-case city;
+     * {@code twins[i]} is the index of a same-named place in another city, or -1;
+     * {@code uniqueName[i]} whether searching place i's city for its full name finds only place i.
+     */
+    public record Layout(long seed, Split split, List<City> cities, List<Place> places, Map<String, Place> byId,
+                         Map<String, List<Place>> byCity, int[] twins, boolean[] uniqueName) {}
 
     private static final Map<Long, Layout> CACHE = new ConcurrentHashMap<>();
 
@@ -123,6 +129,18 @@ public final class PoiWorld {
     public List<Place> places() { return map.places(); }
 
     public Place place(String id) { return map.byId().get(id); }
+
+    /** Places of a city (any case), or null for an unknown city. */
+    public List<Place> placesIn(String city) { return map.byCity().get(city.toLowerCase(Locale.ROOT)); }
+
+    /** Whether a search of the place's city for its full name finds it alone. */
+    public boolean uniqueName(Place p) { return map.uniqueName()[p.index()]; }
+
+    /** A same-named place in another city, or null. */
+    public Place twin(Place p) {
+        int t = map.twins()[p.index()];
+        return t < 0 ? null : map.places().get(t);
+    }
 
     public List<Reservation> reservations() { return List.copyOf(reservations); }
 
@@ -223,9 +241,8 @@ public final class PoiWorld {
             cities.add(new City(name, List.copyOf(chosen)));
         }
         List<Place> places = new ArrayList<>();
-        Map<String, Place> byId = new HashMap<>();
         Set<String> ids = new HashSet<>();
-        List<String[]> earlierNames = new ArrayList<>(); // {name, category}
+        Map<Category, List<String>> earlierNames = new HashMap<>();   // names used in earlier cities, by category
         for (City city : cities) {
             double[][] centers = new double[4][];
             for (int d = 0; d < 4; d++) centers[d] = new double[]{1.5 + rnd.nextDouble() * 7, 1.5 + rnd.nextDouble() * 7};
@@ -236,10 +253,11 @@ public final class PoiWorld {
                 for (int i = 0; i < e.getValue(); i++) {
                     String name = null;
                     double r = rnd.nextDouble();
-                    if (r < 0.35 && !earlierNames.isEmpty()) {
+                    List<String> sameKind = earlierNames.getOrDefault(cat, List.of());
+                    if (r < 0.35 && !sameKind.isEmpty()) {
                         // A twin: the same name as a place of the same category in another city.
-                        String[] twin = earlierNames.get(rnd.nextInt(earlierNames.size()));
-                        if (twin[1].equals(cat.id) && !namesHere.contains(twin[0])) name = twin[0];
+                        String twin = sameKind.get(rnd.nextInt(sameKind.size()));
+                        if (!namesHere.contains(twin)) name = twin;
                     }
                     if (name == null && r < 0.6 && !stemsHere.isEmpty()) {
                         // A near miss: a stem already used here with another suffix.
@@ -265,14 +283,44 @@ public final class PoiWorld {
                     String address = (1 + rnd.nextInt(240)) + " " + PoiNames.NOUNS.get(rnd.nextInt(PoiNames.NOUNS.size())) + " Street";
                     int capacity = cat.reservable ? 12 + rnd.nextInt(29) : 0;
                     Place p = new Place(id, name, cat, cuisine, city.name(), city.districts().get(d), rating, price, x, y,
-                            phone, address, capacity, hours(cat, rnd), places.size());
+                            phone, address, capacity, hours(cat, rnd), places.size(), name.toLowerCase(Locale.ROOT));
                     places.add(p);
-                    byId.put(id, p);
-                    earlierNames.add(new String[]{name, cat.id});
                 }
             }
+            for (Place p : places) {
+                if (p.city().equals(city.name())) earlierNames.computeIfAbsent(p.category(), k -> new ArrayList<>()).add(p.name());
+            }
         }
-        return new Layout(seed, split, List.copyOf(cities), List.copyOf(places), Map.copyOf(byId));
+        // Stored in name order (then city): searches return results in that order without sorting.
+        places.sort(java.util.Comparator.comparing(Place::name).thenComparing(Place::city));
+        List<Place> ordered = new ArrayList<>(places.size());
+        for (Place p : places) {
+            ordered.add(new Place(p.id(), p.name(), p.category(), p.cuisine(), p.city(), p.district(), p.rating(), p.price(),
+                    p.x(), p.y(), p.phone(), p.address(), p.capacity(), p.hours(), ordered.size(), p.lowerName()));
+        }
+        Map<String, Place> byId = new HashMap<>();
+        Map<String, List<Place>> byCity = new HashMap<>();
+        int[] twins = new int[ordered.size()];
+        java.util.Arrays.fill(twins, -1);
+        Map<String, Integer> firstByName = new HashMap<>();
+        for (Place p : ordered) {
+            byId.put(p.id(), p);
+            byCity.computeIfAbsent(p.city().toLowerCase(Locale.ROOT), k -> new ArrayList<>()).add(p);
+            Integer other = firstByName.putIfAbsent(p.name(), p.index());
+            if (other != null) {
+                twins[p.index()] = other;
+                if (twins[other] < 0) twins[other] = p.index();
+            }
+        }
+        Map<String, List<Place>> frozen = new HashMap<>();
+        byCity.forEach((k, v) -> frozen.put(k, List.copyOf(v)));
+        boolean[] unique = new boolean[ordered.size()];
+        for (Place p : ordered) {
+            int matches = 0;
+            for (Place q : frozen.get(p.city().toLowerCase(Locale.ROOT))) if (q.lowerName().contains(p.lowerName())) matches++;
+            unique[p.index()] = matches == 1;
+        }
+        return new Layout(seed, split, List.copyOf(cities), List.copyOf(ordered), Map.copyOf(byId), Map.copyOf(frozen), twins, unique);
     }
 
     private static int[][] hours(Category cat, SplittableRandom rnd) {
