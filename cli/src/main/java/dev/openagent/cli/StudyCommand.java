@@ -1,6 +1,7 @@
 package dev.openagent.cli;
 
 import dev.openagent.json.Json;
+import dev.openagent.run.EpisodeResult;
 import dev.openagent.study.PaperStudy;
 import dev.openagent.study.StudyReport;
 import picocli.CommandLine;
@@ -8,6 +9,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 @Command(name = "study", description = "Run a study end to end (train, evaluate under shifts, report).",
         subcommands = {StudyCommand.Paper.class})
@@ -23,7 +26,8 @@ final class StudyCommand implements Runnable {
     @Command(name = "paper", description = {
             "The paper's experiment on poi: train SFT, RL (from SFT) and PAFT (alpha 0.1, 0.3, 0.5) on CPU, evaluate each",
             "on the static test split, on every shift (grouped by tier) and on domain.transfer to medical when it exists,",
-            "print the table, check the paper's findings and write report.html, report.md and results.json."})
+            "print the table, check the paper's findings and write report.html (the evaluation report of every episode),",
+            "study.html / study.md (these tables and the findings) and results.json."})
     static final class Paper implements Runnable {
         @Option(names = "--quick", description = "Smaller training and evaluation budgets (minutes instead of tens of minutes).")
         boolean quick;
@@ -41,17 +45,20 @@ final class StudyCommand implements Runnable {
         public void run() {
             PaperStudy.Budget budget = quick ? PaperStudy.Budget.quick() : PaperStudy.Budget.full();
             long t0 = System.nanoTime();
-            PaperStudy.Result r = PaperStudy.run(budget, seed, out, line -> System.err.println(line));
+            List<EpisodeResult> episodes = new ArrayList<>();
+            PaperStudy.Result r = PaperStudy.run(budget, seed, out, line -> System.err.println(line), episodes::addAll);
             r.seconds().put("total", Math.round((System.nanoTime() - t0) / 1e7) / 100.0);
             String md = StudyReport.markdown(r);
-            StudyReport.writeMarkdown(md, out.resolve("report.md"));
-            StudyReport.writeHtml(r, out.resolve("report.html"));
+            StudyReport.writeMarkdown(md, out.resolve("study.md"));
+            StudyReport.writeHtml(r, out.resolve("study.html"));
             StudyReport.writeJson(Json.pretty(PaperStudy.json(r)), out.resolve("results.json"));
+            StudyReport.writeEvaluationReport(r, episodes, out);
             if (json) {
                 System.out.println(Json.pretty(PaperStudy.json(r)));
             } else {
                 System.out.println(md);
-                System.out.println("report: " + out.resolve("report.html"));
+                System.out.println("report: " + out.resolve("report.html") + " (every episode; heatmap, bars, transcripts)");
+                System.out.println("study:  " + out.resolve("study.html") + " (these tables and the findings)");
             }
         }
     }

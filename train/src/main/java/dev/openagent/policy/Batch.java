@@ -37,6 +37,8 @@ final class Batch {
     final long[] pos;
     final long[] gapAfter;
     final long[] gapBefore;
+    final float[] capitalJoin;
+    final float[] capitalEnd;
     final float[] feat;
     /** Additive attention mask over keys: 0 for tokens, MASKED for padding. */
     final float[] attnMask;
@@ -140,6 +142,8 @@ final class Batch {
         pos = new long[b * l];
         gapAfter = new long[b * l];
         gapBefore = new long[b * l];
+        capitalJoin = new float[b * l];
+        capitalEnd = new float[b * l];
         feat = new float[b * l * Context.FEATURES];
         attnMask = new float[b * l];
         pointerMask = new float[b * l];
@@ -165,6 +169,8 @@ final class Batch {
                 pos[at] = x.pos[i];
                 gapAfter[at] = x.gapAfter[i];
                 gapBefore[at] = x.gapBefore[i];
+                capitalJoin[at] = x.capitalJoin[i];
+                capitalEnd[at] = x.capitalEnd[i];
                 System.arraycopy(x.feat[i], 0, feat, at * Context.FEATURES, Context.FEATURES);
                 attnMask[at] = 0;
                 if (i > 0) pointerMask[at] = 0;

@@ -23,7 +23,7 @@ final class Context {
     static final int SEG_REQUEST = 2;
 
     /** Per-token features, see {@link #features}. */
-    static final int FEATURES = 14;
+    static final int FEATURES = 12;
     /** Hash buckets of the separator text (punctuation) after and before a token. */
     static final int GAP_BUCKETS = 64;
     /** Per-tool features: called before, called last turn, its last call failed, calls so far / 3. */
@@ -39,6 +39,14 @@ final class Context {
     /** The separators around each token ({@code "?"}, {@code "\",\""}, the end of a text): ids into 2 x GAP_BUCKETS. */
     final int[] gapAfter;
     final int[] gapBefore;
+    /**
+     * 1 where a capitalised word is followed, across spaces only, by another (the next word continues
+     * a name: "Port Elliot"), and where a capitalised word ends such a run. Only the parameter-blind
+     * extent scores read these: a parameter's pointer must find where its value starts by context,
+     * not by how many words long values of that parameter happened to be in training.
+     */
+    final float[] capitalJoin;
+    final float[] capitalEnd;
     /** The key a token is the value of ({@code "city":"Lakeside"}, {@code city: Lakeside}, {@code city=Lakeside}), or null. */
     final String[] keyBefore;
     final float[][] feat;
@@ -70,6 +78,8 @@ final class Context {
         this.gapAfter = new int[n];
         this.gapBefore = new int[n];
         this.keyBefore = new String[n];
+        this.capitalJoin = new float[n];
+        this.capitalEnd = new float[n];
         this.sources = List.copyOf(sources);
         for (int i = 0; i < n; i++) {
             Tokenizer.Token t = tokens.get(i);
@@ -93,6 +103,12 @@ final class Context {
             if (i > 1 && source[i - 1] == source[i] && (before.indexOf(':') >= 0 || before.indexOf('=') >= 0 || before.indexOf('>') >= 0)) {
                 keyBefore[i] = tokens.get(i - 1).lower();
             }
+        }
+        for (int i = 1; i < n; i++) {
+            if (!capitalised(i)) continue;
+            boolean joins = joinedCapital(i, i + 1);
+            capitalJoin[i] = joins ? 1 : 0;
+            capitalEnd[i] = joins ? 0 : 1;
         }
         this.tools = view.callableTools();
         this.topics = topicsOf(tools, c);
@@ -194,8 +210,8 @@ final class Context {
      * follow the same key (so "which distance is shorter" is visible); 4 also in the request; 5 also
      * in an observation; 6 also in an earlier action's arguments; 7 how often it occurs; 8 in the
      * latest observation; 9 matches an enum value of a callable tool; 10/11 its text holds the
-     * smallest/largest of such a group of numbers (so an id can be chosen by the value beside it);
-     * 12/13 it starts/ends a run of capitalised words (a name's extent).
+     * smallest/largest of such a group of numbers (so an id can be chosen by the value beside it).
+     * How far a copied value extends is read apart, from {@link #capitalJoin} and {@link #capitalEnd}.
      */
     private float[][] features(PolicyConfig c) {
         float[][] f = new float[n][FEATURES];
@@ -242,10 +258,6 @@ final class Context {
         for (int i = 1; i < n; i++) {
             String w = lower[i];
             float[] x = f[i];
-            if (capitalised(i)) {
-                x[12] = joinedCapital(i - 1, i) ? 0 : 1;
-                x[13] = joinedCapital(i, i + 1) ? 0 : 1;
-            }
             x[10] = holdsMin.contains(source[i]) ? 1 : 0;
             x[11] = holdsMax.contains(source[i]) ? 1 : 0;
             if (keyOf[i] != null) {

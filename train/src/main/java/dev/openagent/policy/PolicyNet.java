@@ -53,7 +53,7 @@ final class PolicyNet implements AutoCloseable {
             for (long x : dims) size *= (int) x;
             float[] v = new float[size];
             String name = e.getKey();
-            if (name.endsWith(".g") || name.equals("span.key.w")) {
+            if (name.endsWith(".g") || name.equals("span.key.w") || name.endsWith(".capital.w")) {
                 java.util.Arrays.fill(v, 1f);
             } else if (name.endsWith(".b")) {
                 // biases start at zero
@@ -143,8 +143,10 @@ final class PolicyNet implements AutoCloseable {
         s.put("param.present.w", new long[]{d, 1});
         s.put("param.present.b", new long[]{1});
         s.put("span.start.w", new long[]{d, d});
-        s.put("span.end.w", new long[]{d, d});
+        s.put("span.end.w", new long[]{d, 1});
+        s.put("span.end.capital.w", new long[]{1});
         s.put("span.join.w", new long[]{d, 1});
+        s.put("span.join.capital.w", new long[]{1});
         s.put("span.key.w", new long[]{1});
         s.put("enum.value.w", new long[]{d, d});
         s.put("enum.match.w", new long[]{d, d});
@@ -267,8 +269,11 @@ final class PolicyNet implements AutoCloseable {
 
         /**
          * Span scores: start(s) + end(s + len) + the continuation scores of the tokens in between,
-         * normalised over every copyable span, so a value's extent is learned as a whole (a
-         * two-word city is one span, not a start and an end chosen apart).
+         * normalised over every copyable span. Where a value starts is the parameter's question
+         * (its pointer, plus a bonus for values labelled with its name); how far it extends is
+         * answered the same way for every parameter, from the tokens alone, so the extent of a
+         * name is learned from all names (a two-word city is one span even if training cities were
+         * one word).
          */
         private NDArray spans(NDArray q, NDArray keysT, NDArray scale, int b, int pm) {
             int d = c.dim();
@@ -276,10 +281,10 @@ final class PolicyNet implements AutoCloseable {
             int k = c.maxSpanTokens();
             NDArray start = cap(q.matMul(p("span.start.w")).reshape(b, pm, d).matMul(keysT).mul(scale)
                     .add(m.create(x.keyMatch, new Shape(b, pm, l)).mul(p("span.key.w"))));
-            NDArray end = cap(q.matMul(p("span.end.w")).reshape(b, pm, d).matMul(keysT).mul(scale));
-            // Continuation is read off the tokens alone, shared by every parameter: what holds a name
-            // together ("Port Elliot", "Farid Petrov") is learned from all names, not per parameter.
-            NDArray join = cap(hidden.matMul(p("span.join.w")).reshape(b, 1, l)).broadcast(b, pm, l);
+            NDArray end = cap(hidden.matMul(p("span.end.w")).reshape(b, 1, l)
+                    .add(m.create(x.capitalEnd, new Shape(b, 1, l)).mul(p("span.end.capital.w")))).broadcast(b, pm, l);
+            NDArray join = cap(hidden.matMul(p("span.join.w")).reshape(b, 1, l)
+                    .add(m.create(x.capitalJoin, new Shape(b, 1, l)).mul(p("span.join.capital.w")))).broadcast(b, pm, l);
             NDList scores = new NDList();
             NDArray inner = null;
             for (int len = 0; len < k; len++) {

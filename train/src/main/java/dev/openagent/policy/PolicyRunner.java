@@ -31,8 +31,11 @@ public final class PolicyRunner {
     /** What the policy saw and decided at one step. */
     public record Decided(View view, Decision decision) {}
 
-    /** A finished episode, with its decisions when they were recorded. */
-    public record Episode(Trajectory trajectory, List<Decided> steps) {}
+    /**
+     * A finished episode, with its decisions when they were recorded, and its task (privileged:
+     * for scoring and reports, never shown to the policy).
+     */
+    public record Episode(Trajectory trajectory, List<Decided> steps, Task task) {}
 
     private static final class Slot {
         int job;
@@ -85,7 +88,7 @@ public final class PolicyRunner {
                     Trajectory t = new Trajectory(s.env.spec().env(), task.id(), task.split().id(), job.request().seed(),
                             task.difficulty(), task.kind(), task.solvable(), s.env.spec().shifts(), agent, s.start.tools(),
                             s.conversation.messages(), step.outcome(), s.conversation.stats(Usage.NONE));
-                    Episode e = new Episode(t, s.steps == null ? List.of() : List.copyOf(s.steps));
+                    Episode e = new Episode(t, s.steps == null ? List.of() : List.copyOf(s.steps), task);
                     done[s.job] = e;
                     onDone.accept(e);
                     slots[live.get(k)] = null;

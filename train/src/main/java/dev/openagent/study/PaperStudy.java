@@ -8,6 +8,10 @@ import dev.openagent.json.Json;
 import dev.openagent.policy.Checkpoint;
 import dev.openagent.policy.Policy;
 import dev.openagent.policy.PolicyEval;
+import dev.openagent.policy.PolicyRunner;
+import dev.openagent.run.EpisodeKey;
+import dev.openagent.run.EpisodeResult;
+import dev.openagent.run.GoldFacts;
 import dev.openagent.policy.Trainer;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.sandbox.Split;
@@ -63,6 +67,9 @@ public final class PaperStudy {
     public record Result(String budget, long seed, List<Row> rows, Map<String, ObjectNode> training, List<Finding> findings,
                          List<String> notes, Map<String, Double> seconds) {}
 
+    /** What one agent's evaluation produced: its rows, and its episodes for the HTML report. */
+    record Evaluated(List<Row> rows, List<EpisodeResult> episodes) {}
+
     /** A claim of the paper and what this run shows about it. */
     public record Finding(String claim, String verdict, String evidence) {}
 
@@ -73,13 +80,21 @@ public final class PaperStudy {
      * is evaluated on a second thread while the next one trains, so two cores are both used.
      */
     public static Result run(Budget budget, long seed, Path dir, Consumer<String> log) {
+        return run(budget, seed, dir, log, episodes -> {});
+    }
+
+    /**
+     * Runs the study and hands every evaluated episode (all agents, all conditions) to
+     * {@code report}, for the evaluation report's heatmap, bars and trajectory browser.
+     */
+    public static Result run(Budget budget, long seed, Path dir, Consumer<String> log, Consumer<List<EpisodeResult>> report) {
         Environment poi = Environments.get(ENV);
         List<String> notes = new ArrayList<>();
         List<Condition> conditions = conditions(poi, notes);
         if (ShiftCatalog.all().isEmpty()) notes.add("the shift catalog is empty: PAFT trains on static data only and equals SFT");
         Map<String, ObjectNode> training = new LinkedHashMap<>();
         Map<String, Double> seconds = new java.util.concurrent.ConcurrentHashMap<>();
-        Map<String, List<Row>> rowsByAgent = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<String, Evaluated> byAgent = new java.util.concurrent.ConcurrentHashMap<>();
         List<String> agents = new ArrayList<>();
         try (var evaluator = java.util.concurrent.Executors.newSingleThreadExecutor()) {
             List<java.util.concurrent.Future<?>> pending = new ArrayList<>();
@@ -101,7 +116,7 @@ public final class PaperStudy {
                 seconds.put("train " + name, since(t));
                 pending.add(evaluator.submit(() -> {
                     try (Policy p = r.policy()) {
-                        rowsByAgent.put(name, evaluate(name, p, conditions, budget.tasks(), seed, seconds, log));
+                        byAgent.put(name, evaluate(name, p, conditions, budget, seed, seconds, log));
                     }
                 }));
             }
@@ -113,7 +128,12 @@ public final class PaperStudy {
             throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
         }
         List<Row> rows = new ArrayList<>();
-        for (String a : agents) rows.addAll(rowsByAgent.get(a));
+        List<EpisodeResult> episodes = new ArrayList<>();
+        for (String a : agents) {
+            rows.addAll(byAgent.get(a).rows());
+            episodes.addAll(byAgent.get(a).episodes());
+        }
+        report.accept(episodes);
         Map<String, Double> ordered = new LinkedHashMap<>();
         for (String a : agents) {
             ordered.put("train " + a, seconds.get("train " + a));
@@ -153,15 +173,24 @@ public final class PaperStudy {
         return out;
     }
 
-    /** The agent's rows: static first, then one per tier (its shifts pooled), then one per shift. */
-    static List<Row> evaluate(String agent, Policy policy, List<Condition> conditions, int tasks, long seed,
+    /** The agent's rows (static first, then one per tier with its shifts pooled, then one per shift) and its episodes. */
+    static Evaluated evaluate(String agent, Policy policy, List<Condition> conditions, Budget budget, long seed,
                               Map<String, Double> seconds, Consumer<String> log) {
         long t = System.nanoTime();
         List<Row> rows = new ArrayList<>();
+        List<EpisodeResult> results = new ArrayList<>();
         Map<String, List<Trajectory>> byTier = new LinkedHashMap<>();
         List<Row> shiftRows = new ArrayList<>();
+        String configHash = "study paper " + budget.name() + " seed " + seed;
         for (Condition c : conditions) {
-            List<Trajectory> ts = PolicyEval.run(policy, agent, c.env(), c.stack(), Split.TEST, tasks, seed);
+            List<PolicyRunner.Episode> eps = PolicyEval.episodes(policy, agent, c.env(), c.stack(), Split.TEST, budget.tasks(), seed);
+            List<Trajectory> ts = eps.stream().map(PolicyRunner.Episode::trajectory).toList();
+            for (int i = 0; i < eps.size(); i++) {
+                PolicyRunner.Episode e = eps.get(i);
+                Trajectory tr = e.trajectory();
+                EpisodeKey key = new EpisodeKey(configHash, agent, c.env().id(), c.shift() == null ? "none" : c.stack().label(), tr.seed(), 0);
+                results.add(new EpisodeResult(key, c.tier(), i, tr.outcome(), tr, GoldFacts.of(e.task()), 0));
+            }
             if (c.shift() == null) {
                 rows.add(row(agent, c.tier(), null, ts));
             } else {
@@ -178,7 +207,7 @@ public final class PaperStudy {
         Row st = rows.getFirst();
         log.accept(String.format(Locale.ROOT, "%s: static %.3f [%.3f, %.3f]; %d conditions in %.1f s", agent, st.successRate(),
                 st.ciLow(), st.ciHigh(), conditions.size(), since(t)));
-        return rows;
+        return new Evaluated(rows, results);
     }
 
     private static Row row(String agent, String tier, String shift, List<Trajectory> ts) {

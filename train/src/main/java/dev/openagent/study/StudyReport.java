@@ -5,6 +5,12 @@ import dev.openagent.study.PaperStudy.Result;
 import dev.openagent.study.PaperStudy.Row;
 import dev.openagent.shift.Tier;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.json.Json;
+import dev.openagent.report.Reports;
+import dev.openagent.run.EpisodeResult;
+import dev.openagent.store.RunInfo;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -17,9 +23,10 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * The study's tables as Markdown (for terminals) and as one self-contained HTML page. Kept to
- * plain tables on purpose: when the evaluation report module lands, {@link #writeHtml} is the one
- * place to hand the rows to it instead.
+ * The study's own summary: its tables with confidence intervals and the paper's findings checked,
+ * as Markdown (for terminals, {@code study.md}) and a small self-contained page ({@code study.html}).
+ * The full evaluation report (heatmap, per-agent bars, trajectory browser) is the evaluation
+ * module's, written beside it by {@link #writeEvaluationReport}.
  */
 public final class StudyReport {
     private StudyReport() {}
@@ -153,6 +160,15 @@ public final class StudyReport {
     }
 
     public static void writeMarkdown(String markdown, Path file) { write(file, markdown); }
+
+    /** The evaluation module's report of every episode of the study: report.html, report.md, summary.json in {@code dir}. */
+    public static Reports.Written writeEvaluationReport(Result r, List<EpisodeResult> episodes, Path dir) {
+        String now = java.time.Instant.now().toString();
+        ObjectNode config = Json.object().put("study", "paper").put("env", PaperStudy.ENV).put("budget", r.budget()).put("seed", r.seed());
+        RunInfo run = new RunInfo("study-paper-" + r.budget() + "-" + r.seed(), "Paper study on poi (" + r.budget() + ", seed " + r.seed() + ")",
+                Json.write(config), now, now, episodes.size(), "complete", null);
+        return Reports.write(dir, run, episodes, 1500);
+    }
 
     public static void writeJson(String json, Path file) { write(file, json + "\n"); }
 

@@ -28,7 +28,7 @@ class TrainingTest {
 
     @Test
     void aTinySftPolicyBeatsTheRandomAgent() {
-        Trainer.Result r = Trainer.train(tiny(Trainer.Method.SFT, 120, 1), line -> {});
+        Trainer.Result r = Trainer.train(tiny(Trainer.Method.SFT, 250, 1), line -> {});
         try (Policy p = r.policy()) {
             List<Trajectory> mine = PolicyEval.run(p, "policy", Environments.get("poi"), ShiftStack.NONE, Split.TEST, 100, 11);
             List<Trajectory> random = LocalRunner.run(Environments.get("poi")::create, new RandomAgent(11),
