@@ -52,7 +52,7 @@ public final class ExportFormats {
     }
 
     private static void chat(JsonNode record, boolean argumentsAsText, List<String> p) {
-        Set<String> tools = functionTools(record.get("tools"), p);
+        functionTools(record.get("tools"), p);
         JsonNode messages = record.get("messages");
         if (messages == null || !messages.isArray() || messages.isEmpty()) {
             p.add("messages must be a non-empty array");
@@ -70,7 +70,7 @@ public final class ExportFormats {
             JsonNode calls = m.get("tool_calls");
             if (role.equals("assistant") && calls != null) {
                 if (!calls.isArray() || calls.isEmpty()) p.add(at + ": tool_calls must be a non-empty array");
-                else for (JsonNode c : calls) toolCall(c, at, argumentsAsText, tools, callIds, p);
+                else for (JsonNode c : calls) toolCall(c, at, argumentsAsText, callIds, p);
             } else if (!m.path("content").isTextual()) {
                 p.add(at + ": " + role + " message needs string content");
             }
@@ -86,14 +86,18 @@ public final class ExportFormats {
         }
     }
 
-    private static void toolCall(JsonNode c, String at, boolean argumentsAsText, Set<String> tools, Set<String> callIds, List<String> p) {
+    /**
+     * One tool call. A call may name a tool missing from {@code tools}: under obs.redirect at full
+     * severity the replacement is named only in an observation, and the example shows the tools as
+     * the agent saw them at the start.
+     */
+    private static void toolCall(JsonNode c, String at, boolean argumentsAsText, Set<String> callIds, List<String> p) {
         if (!c.path("id").isTextual()) p.add(at + ": tool call without an id");
         else callIds.add(c.get("id").asText());
         if (!c.path("type").asText("").equals("function")) p.add(at + ": tool call type must be 'function'");
         JsonNode f = c.path("function");
         String name = f.path("name").asText("");
         if (!FUNCTION_NAME.matcher(name).matches()) p.add(at + ": function name '" + name + "' is not ^[a-zA-Z0-9_-]{1,64}$");
-        if (!tools.isEmpty() && !tools.contains(name)) p.add(at + ": calls '" + name + "', which is not in tools");
         JsonNode args = f.get("arguments");
         if (argumentsAsText) {
             if (args == null || !args.isTextual()) p.add(at + ": function.arguments must be a JSON string");
@@ -103,11 +107,10 @@ public final class ExportFormats {
         }
     }
 
-    private static Set<String> functionTools(JsonNode tools, List<String> p) {
-        Set<String> names = new HashSet<>();
+    private static void functionTools(JsonNode tools, List<String> p) {
         if (tools == null || !tools.isArray()) {
             p.add("tools must be an array");
-            return names;
+            return;
         }
         for (int i = 0; i < tools.size(); i++) {
             JsonNode t = tools.get(i);
@@ -116,15 +119,12 @@ public final class ExportFormats {
             String name = f.path("name").asText("");
             if (!FUNCTION_NAME.matcher(name).matches()) p.add("tools[" + i + "]: name '" + name + "' is not ^[a-zA-Z0-9_-]{1,64}$");
             if (!f.path("parameters").path("type").asText("").equals("object")) p.add("tools[" + i + "]: parameters must be an object schema");
-            names.add(name);
         }
-        return names;
     }
 
     private static void sharegpt(JsonNode record, List<String> p) {
         onlyKeys(record, Set.of("conversations", "system", "tools"), p);
         if (record.has("system") && !record.get("system").isTextual()) p.add("system must be a string");
-        Set<String> tools = new HashSet<>();
         JsonNode toolsText = record.get("tools");
         if (toolsText != null) {
             JsonNode parsed = toolsText.isTextual() ? parse(toolsText.asText()) : null;
@@ -133,7 +133,6 @@ public final class ExportFormats {
             } else {
                 for (JsonNode t : parsed) {
                     if (!t.path("name").isTextual() || !t.path("parameters").isObject()) p.add("tools: each tool needs name and parameters");
-                    tools.add(t.path("name").asText());
                 }
             }
         }
@@ -158,8 +157,6 @@ public final class ExportFormats {
                 for (JsonNode c : calls) {
                     if (!c.path("name").isTextual() || !c.path("arguments").isObject()) {
                         p.add("conversations[" + i + "]: function_call needs name and an arguments object");
-                    } else if (!tools.isEmpty() && !tools.contains(c.get("name").asText())) {
-                        p.add("conversations[" + i + "]: calls '" + c.get("name").asText() + "', which is not in tools");
                     }
                 }
             }

@@ -148,6 +148,7 @@ final class PolicyNet implements AutoCloseable {
         s.put("span.join.w", new long[]{d, 1});
         s.put("span.join.capital.w", new long[]{1});
         s.put("span.key.w", new long[]{1});
+        s.put("span.key.q.w", new long[]{d, 1});
         s.put("enum.value.w", new long[]{d, d});
         s.put("enum.match.w", new long[]{d, d});
         s.put("enum.flags.w", new long[]{2, d});
@@ -279,8 +280,11 @@ final class PolicyNet implements AutoCloseable {
             int d = c.dim();
             int l = x.l;
             int k = c.maxSpanTokens();
+            // How far to trust "this value is labelled with my name" is each parameter's own call:
+            // from_place_id copies the from_place_id of the last call, to_place_id must not.
+            NDArray trust = q.matMul(p("span.key.q.w")).add(p("span.key.w")).reshape(b, pm, 1);
             NDArray start = cap(q.matMul(p("span.start.w")).reshape(b, pm, d).matMul(keysT).mul(scale)
-                    .add(m.create(x.keyMatch, new Shape(b, pm, l)).mul(p("span.key.w"))));
+                    .add(m.create(x.keyMatch, new Shape(b, pm, l)).mul(trust)));
             NDArray end = cap(hidden.matMul(p("span.end.w")).reshape(b, 1, l)
                     .add(m.create(x.capitalEnd, new Shape(b, 1, l)).mul(p("span.end.capital.w")))).broadcast(b, pm, l);
             NDArray join = cap(hidden.matMul(p("span.join.w")).reshape(b, 1, l)

@@ -127,6 +127,7 @@ public final class Trainer {
         Optimizer opt = Optimizer.adam().optLearningRateTracker(schedule(o.lr(), o.steps())).optClipGrad(1f).build();
         Deque<List<Policy.Example>> batches = new ArrayDeque<>();
         SplittableRandom order = new SplittableRandom(Seeds.mix(o.seed(), 0x0D));
+        SplittableRandom augment = new SplittableRandom(Seeds.mix(o.seed(), 0xA6));
         int episodes = 0;
         int shifted = 0;
         int skipped = 0;
@@ -141,7 +142,8 @@ public final class Trainer {
                     Demonstrations.Episode e = demos.next();
                     episodes++;
                     if (!e.shifts().isStatic()) shifted++;
-                    for (Demonstrations.Demo d : e.steps()) {
+                    for (Demonstrations.Demo shown : e.steps()) {
+                        Demonstrations.Demo d = augment.nextDouble() < NAME_SUBSTITUTION ? Augment.names(shown, augment) : shown;
                         var target = policy.target(d.view(), d.action(), d.task());
                         if (target.isPresent()) pool.add(new Policy.Example(d.view(), target.get(), 1f));
                         else skipped++;
@@ -186,6 +188,9 @@ public final class Trainer {
         policy.wordDropout(o.method() == Method.RL ? 0 : WORD_DROPOUT, Seeds.mix(o.seed(), 0xD0));
         return policy;
     }
+
+    /** Fraction of demonstrated steps whose copied names are replaced by invented ones (see {@link Augment}). */
+    static final double NAME_SUBSTITUTION = 0.5;
 
     /** Batches generated and length-sorted together. */
     static final int POOL_BATCHES = 8;

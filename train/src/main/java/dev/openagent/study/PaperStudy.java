@@ -146,17 +146,21 @@ public final class PaperStudy {
         return String.format(Locale.ROOT, "paft-%.1f", alpha);
     }
 
-    /** Static, every applicable catalog shift (single, default parameters) and the domain transfer when possible. */
+    /**
+     * Static, every applicable catalog shift at its default parameters, and domain.transfer to
+     * {@code medical} when that environment is registered (the catalog's own domain.transfer with
+     * {@code to=medical}).
+     */
     static List<Condition> conditions(Environment poi, List<String> notes) {
         List<Condition> out = new ArrayList<>();
         out.add(new Condition(STATIC, null, poi, ShiftStack.NONE));
-        boolean transferInCatalog = false;
         for (Shift s : ShiftCatalog.all()) {
-            if (s.id().equals(TRANSFER_SHIFT)) {
-                transferInCatalog = true;
+            boolean transfer = s.id().equals(TRANSFER_SHIFT);
+            if (transfer && !Environments.ids().contains(TRANSFER_ENV)) {
+                notes.add(TRANSFER_SHIFT + " not evaluated: no '" + TRANSFER_ENV + "' environment is registered");
                 continue;
             }
-            ShiftStack stack = ShiftSpec.parseStack(s.id());
+            ShiftStack stack = ShiftSpec.parseStack(transfer ? TRANSFER_SHIFT + ":to=" + TRANSFER_ENV : s.id());
             var why = stack.notApplicable(poi.info());
             if (why.isPresent()) {
                 notes.add("not evaluated: " + why.get());
@@ -164,11 +168,8 @@ public final class PaperStudy {
             }
             out.add(new Condition(s.tier().id(), s.id(), poi, stack));
         }
-        if (Environments.ids().contains(TRANSFER_ENV)) {
-            out.add(new Condition(Tier.INTERNALIZATION.id(), TRANSFER_SHIFT, Environments.get(TRANSFER_ENV), ShiftStack.NONE));
-        } else {
-            notes.add(TRANSFER_SHIFT + " not evaluated: no '" + TRANSFER_ENV + "' environment is registered"
-                    + (transferInCatalog ? "" : " (and the catalog has no " + TRANSFER_SHIFT + ")"));
+        if (ShiftCatalog.all().stream().noneMatch(s -> s.id().equals(TRANSFER_SHIFT))) {
+            notes.add(TRANSFER_SHIFT + " not evaluated: the shift catalog has no " + TRANSFER_SHIFT);
         }
         return out;
     }
@@ -188,7 +189,7 @@ public final class PaperStudy {
             for (int i = 0; i < eps.size(); i++) {
                 PolicyRunner.Episode e = eps.get(i);
                 Trajectory tr = e.trajectory();
-                EpisodeKey key = new EpisodeKey(configHash, agent, c.env().id(), c.shift() == null ? "none" : c.stack().label(), tr.seed(), 0);
+                EpisodeKey key = new EpisodeKey(configHash, agent, tr.env(), c.shift() == null ? "none" : c.stack().label(), tr.seed(), 0);
                 results.add(new EpisodeResult(key, c.tier(), i, tr.outcome(), tr, GoldFacts.of(e.task()), 0));
             }
             if (c.shift() == null) {
