@@ -141,6 +141,7 @@ final class PolicyNet implements AutoCloseable {
         s.put("param.q.flags.w", new long[]{2, d});
         s.put("param.q.b", new long[]{d});
         s.put("param.present.w", new long[]{d, 1});
+        s.put("param.present.look.w", new long[]{d, d});
         s.put("param.present.b", new long[]{1});
         s.put("span.start.w", new long[]{d, d});
         s.put("span.end.w", new long[]{d, 1});
@@ -245,11 +246,17 @@ final class PolicyNet implements AutoCloseable {
                     .add(clsRows.matMul(p("param.q.h.w")))
                     .add(m.create(x.paramFlags, new Shape(rowsCount, 2)).matMul(p("param.q.flags.w")))
                     .add(p("param.q.b")));
-            present = cap(q.matMul(p("param.present.w")).add(p("param.present.b")).reshape(b, pm));
 
             NDArray keysT = hidden.transpose(0, 2, 1);
             NDArray scale = scalar(1 / Math.sqrt(d));
-            span = spans(q, keysT, scale, b, pm);
+            NDArray start = starts(q, keysT, scale, b, pm);
+            span = spans(start, b, pm);
+            // Whether an optional parameter is given depends on whether the context says a value for
+            // it: presence reads the context where the parameter's start pointer looks.
+            NDArray looked = start.add(m.create(x.pointerMask, new Shape(b, 1, x.l))).softmax(2).matMul(hidden)
+                    .reshape(rowsCount, d);
+            present = cap(q.add(looked.matMul(p("param.present.look.w"))).matMul(p("param.present.w"))
+                    .add(p("param.present.b")).reshape(b, pm));
 
             long cells = rowsCount * km;
             NDArray values = rows(pooled, x.enumText);
@@ -268,6 +275,17 @@ final class PolicyNet implements AutoCloseable {
             return this;
         }
 
+        /** Where each parameter's value starts: its pointer plus its trust in values labelled with its name, [b, pm, l]. */
+        private NDArray starts(NDArray q, NDArray keysT, NDArray scale, int b, int pm) {
+            int d = c.dim();
+            int l = x.l;
+            // How far to trust "this value is labelled with my name" is each parameter's own call:
+            // from_place_id copies the from_place_id of the last call, to_place_id must not.
+            NDArray trust = q.matMul(p("span.key.q.w")).add(p("span.key.w")).reshape(b, pm, 1);
+            return cap(q.matMul(p("span.start.w")).reshape(b, pm, d).matMul(keysT).mul(scale)
+                    .add(m.create(x.keyMatch, new Shape(b, pm, l)).mul(trust)));
+        }
+
         /**
          * Span scores: start(s) + end(s + len) + the continuation scores of the tokens in between,
          * normalised over every copyable span. Where a value starts is the parameter's question
@@ -276,15 +294,9 @@ final class PolicyNet implements AutoCloseable {
          * name is learned from all names (a two-word city is one span even if training cities were
          * one word).
          */
-        private NDArray spans(NDArray q, NDArray keysT, NDArray scale, int b, int pm) {
-            int d = c.dim();
+        private NDArray spans(NDArray start, int b, int pm) {
             int l = x.l;
             int k = c.maxSpanTokens();
-            // How far to trust "this value is labelled with my name" is each parameter's own call:
-            // from_place_id copies the from_place_id of the last call, to_place_id must not.
-            NDArray trust = q.matMul(p("span.key.q.w")).add(p("span.key.w")).reshape(b, pm, 1);
-            NDArray start = cap(q.matMul(p("span.start.w")).reshape(b, pm, d).matMul(keysT).mul(scale)
-                    .add(m.create(x.keyMatch, new Shape(b, pm, l)).mul(trust)));
             NDArray end = cap(hidden.matMul(p("span.end.w")).reshape(b, 1, l)
                     .add(m.create(x.capitalEnd, new Shape(b, 1, l)).mul(p("span.end.capital.w")))).broadcast(b, pm, l);
             NDArray join = cap(hidden.matMul(p("span.join.w")).reshape(b, 1, l)
