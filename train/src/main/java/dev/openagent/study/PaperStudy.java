@@ -54,7 +54,7 @@ public final class PaperStudy {
      */
     public record Budget(String name, int sftSteps, int rlIterations, int rlGroupTasks, int rlGroupSize, int paftSteps, int tasks,
                          List<Double> alphas) {
-        public static Budget quick() { return new Budget("quick", 800, 20, 16, 8, 250, 100, List.of(0.1, 0.3, 0.5)); }
+        public static Budget quick() { return new Budget("quick", 700, 15, 16, 8, 150, 100, List.of(0.1, 0.3, 0.5)); }
 
         public static Budget full() { return new Budget("full", 1500, 60, 16, 8, 600, 400, List.of(0.1, 0.3, 0.5)); }
     }

@@ -164,7 +164,20 @@ public final class StudyReport {
     /** The evaluation module's report of every episode of the study: report.html, report.md, summary.json in {@code dir}. */
     public static Reports.Written writeEvaluationReport(Result r, List<EpisodeResult> episodes, Path dir) {
         String now = java.time.Instant.now().toString();
-        ObjectNode config = Json.object().put("study", "paper").put("env", PaperStudy.ENV).put("budget", r.budget()).put("seed", r.seed());
+        ObjectNode config = Json.object().put("study", "paper").put("budget", r.budget()).put("seed", r.seed())
+                .put("split", "test").put("trials", 1);
+        java.util.Set<String> envs = new java.util.LinkedHashSet<>();
+        java.util.Set<String> shifts = new java.util.LinkedHashSet<>();
+        java.util.Map<String, Integer> tasks = new java.util.LinkedHashMap<>();
+        for (EpisodeResult e : episodes) {
+            envs.add(e.env());
+            shifts.add(e.shift());
+            tasks.merge(e.agent() + "\u0000" + e.shift(), 1, Integer::sum);
+        }
+        envs.forEach(config.putArray("envs")::add);
+        shifts.forEach(config.putArray("shifts")::add);
+        config.put("tasks", tasks.values().stream().mapToInt(Integer::intValue).max().orElse(0));
+        agents(r).forEach(a -> config.withArray("agents").addObject().put("label", a));
         RunInfo run = new RunInfo("study-paper-" + r.budget() + "-" + r.seed(), "Paper study on poi (" + r.budget() + ", seed " + r.seed() + ")",
                 Json.write(config), now, now, episodes.size(), "complete", null);
         return Reports.write(dir, run, episodes, 1500);
