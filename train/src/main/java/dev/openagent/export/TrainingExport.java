@@ -104,31 +104,19 @@ public final class TrainingExport {
         };
     }
 
+    /** OpenAI fine-tuning: arguments as JSON text, tool messages answer a call id, no parallel calls. */
     private static ObjectNode openai(Trajectory t) {
-        ObjectNode o = Json.object();
-        ArrayNode messages = o.putArray("messages");
-        for (Message m : t.messages()) {
-            ObjectNode x = messages.addObject();
-            x.put("role", m.role());
-            if (m.toolCalls() != null) {
-                ArrayNode calls = x.putArray("tool_calls");
-                for (Message.ToolCall c : m.toolCalls()) {
-                    ObjectNode call = calls.addObject();
-                    call.put("id", c.id());
-                    call.put("type", "function");
-                    call.putObject("function").put("name", c.function().name()).put("arguments", c.function().arguments());
-                }
-            } else {
-                x.put("content", m.content() == null ? "" : m.content());
-            }
-            if (m.role().equals("tool")) x.put("tool_call_id", m.toolCallId());
-        }
-        o.set("tools", functionTools(t.tools()));
+        ObjectNode o = chat(t, false);
         o.put("parallel_tool_calls", false);
         return o;
     }
 
+    /** Chat templates and TRL: arguments as JSON objects, tool messages also name their tool. */
     private static ObjectNode messages(Trajectory t) {
+        return chat(t, true);
+    }
+
+    private static ObjectNode chat(Trajectory t, boolean objects) {
         ObjectNode o = Json.object();
         ArrayNode messages = o.putArray("messages");
         for (Message m : t.messages()) {
@@ -140,14 +128,16 @@ public final class TrainingExport {
                     ObjectNode call = calls.addObject();
                     call.put("id", c.id());
                     call.put("type", "function");
-                    call.putObject("function").put("name", c.function().name()).set("arguments", argumentsObject(c.function().arguments()));
+                    ObjectNode f = call.putObject("function").put("name", c.function().name());
+                    if (objects) f.set("arguments", argumentsObject(c.function().arguments()));
+                    else f.put("arguments", c.function().arguments());
                 }
             } else {
                 x.put("content", m.content() == null ? "" : m.content());
             }
             if (m.role().equals("tool")) {
                 x.put("tool_call_id", m.toolCallId());
-                x.put("name", m.name());
+                if (objects) x.put("name", m.name());
             }
         }
         o.set("tools", functionTools(t.tools()));

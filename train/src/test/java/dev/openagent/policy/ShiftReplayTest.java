@@ -10,7 +10,6 @@ import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.shift.Shift;
-import dev.openagent.shift.ShiftCatalog;
 import dev.openagent.shift.ShiftSpec;
 import dev.openagent.shift.ShiftStack;
 import org.junit.jupiter.api.AfterAll;
@@ -18,7 +17,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -36,9 +34,7 @@ class ShiftReplayTest {
 
     @BeforeAll
     static void create() {
-        PolicyConfig c = PolicyConfig.tiny();
-        Trainer.Reading r = Trainer.read(c, new Demonstrations(Environments.get("poi"), 0, ShiftSampler.of(List.of()), 99), 200);
-        policy = Policy.create(c.withAnswerWords(r.answerWords()), r.vocabulary(), 1);
+        policy = TargetsTest.untrained();
     }
 
     @AfterAll

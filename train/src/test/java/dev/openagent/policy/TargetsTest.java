@@ -31,9 +31,14 @@ class TargetsTest {
 
     @BeforeAll
     static void create() {
+        policy = untrained();
+    }
+
+    /** An untrained tiny policy with the vocabulary and answer words of poi's demonstrations. */
+    static Policy untrained() {
         PolicyConfig c = PolicyConfig.tiny();
         Trainer.Reading r = Trainer.read(c, new Demonstrations(Environments.get("poi"), 0, ShiftSampler.of(List.of()), 99), 200);
-        policy = Policy.create(c.withAnswerWords(r.answerWords()), r.vocabulary(), 1);
+        return Policy.create(c.withAnswerWords(r.answerWords()), r.vocabulary(), 1);
     }
 
     @AfterAll
