@@ -4,7 +4,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code openagent} command. Each subcommand is one class in this package. */
-@Command(name = "openagent", mixinStandardHelpOptions = true, version = "openagent 0.1.0",
+@Command(name = "openagent", mixinStandardHelpOptions = true, scope = CommandLine.ScopeType.INHERIT, version = "openagent 0.1.0",
         description = "Test and train tool-use agents under open-world shift.",
         subcommands = {EnvsCommand.class, ShiftsCommand.class, RunCommand.class, ValidateCommand.class, ShowCommand.class,
                 BenchCommand.class, EvalCommand.class, ReportCommand.class, HarnessBenchCommand.class,
