@@ -237,6 +237,6 @@ public abstract class ShiftEnv extends EnvWrapper {
     }
 
     private static <W> ShiftHooks.Bound<W> bind(FunctionCallEnv<W> f) {
-        return new ShiftHooks.Bound<>(f.domain(), f.world());
+        return new ShiftHooks.Bound<>(f.domain().shiftHooks(), f.world());
     }
 }

@@ -166,7 +166,7 @@ public final class TextCommandEnv<W> implements Env, ShiftHooks.Provider {
     }
 
     @Override
-    public ShiftHooks.Bound<?> shiftHooks() { return new ShiftHooks.Bound<>(domain, world); }
+    public ShiftHooks.Bound<?> shiftHooks() { return new ShiftHooks.Bound<>(domain.shiftHooks(), world); }
 
     /** The world of the current episode (tests and checkers). */
     public W world() { return world; }

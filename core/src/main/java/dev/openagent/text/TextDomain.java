@@ -16,12 +16,12 @@ import java.util.List;
  *
  * <p>A task's gold plan is a command script: every call is {@link TextCommandEnv#COMMAND} with the
  * command in its {@code text} argument; the answer template reads the payloads of the observations
- * (for example a completion code). {@link CommandGuide} follows it. Shifts read the optional
- * {@link ShiftHooks} (all defaulted), as they do for function-call domains; their plans' calls are commands.
+ * (for example a completion code). {@link CommandGuide} follows it. Shifts read its optional
+ * {@link #shiftHooks()}, as they do for function-call domains; their plans' calls are commands.
  *
  * @param <W> the mutable world state of one episode
  */
-public interface TextDomain<W> extends ShiftHooks<W> {
+public interface TextDomain<W> {
     String id();
 
     String description();
@@ -57,4 +57,10 @@ public interface TextDomain<W> extends ShiftHooks<W> {
     default String check(Task task, W world, String answer) {
         return Checks.answerProblem(answer, task.mustContain(), task.mustNotContain());
     }
+
+    /**
+     * What the shifts may know about this environment, as {@link dev.openagent.tool.Domain#shiftHooks()}:
+     * an environment works under every shift without implementing any hook.
+     */
+    default ShiftHooks<W> shiftHooks() { return ShiftHooks.none(); }
 }

@@ -10,12 +10,12 @@ import java.util.List;
 /**
  * A function-call environment is its data, its tools and its rules (as in tau-bench):
  * a world generator, tools over that world, a task generator and a checker.
- * {@link FunctionCallEnv} runs episodes over any Domain. Shifts read the optional
- * {@link ShiftHooks} (all defaulted) for environment-specific knowledge.
+ * {@link FunctionCallEnv} runs episodes over any Domain. Shifts read its optional
+ * {@link #shiftHooks()} for environment-specific knowledge.
  *
  * @param <W> the mutable world state of one episode
  */
-public interface Domain<W> extends ShiftHooks<W> {
+public interface Domain<W> {
     String id();
 
     String description();
@@ -42,4 +42,11 @@ public interface Domain<W> extends ShiftHooks<W> {
     default String check(Task task, W world, String answer) {
         return Checks.answerProblem(answer, task.mustContain(), task.mustNotContain());
     }
+
+    /**
+     * What the shifts may know about this environment. An environment works under every shift
+     * without implementing any hook; overriding this (usually with a stateless {@code XShiftHooks}
+     * beside the domain) makes the matching shifts speak its language.
+     */
+    default ShiftHooks<W> shiftHooks() { return ShiftHooks.none(); }
 }

@@ -17,11 +17,16 @@ import java.util.function.Function;
  * Environment-specific knowledge some shifts use when an environment offers it. Every method has
  * a generic default, so an environment works under every shift without implementing any of them;
  * implementing one makes the matching shift more realistic (see docs/shifts.md).
- * {@link Domain} extends this; a text-command environment can implement {@link Provider}.
+ * An environment offers its hooks through {@link Domain#shiftHooks()} or {@code TextDomain.shiftHooks()}
+ * (usually one stateless {@code XShiftHooks} instance beside its domain); an environment that runs
+ * neither can implement {@link Provider}.
  *
  * @param <W> the world of one episode
  */
 public interface ShiftHooks<W> {
+
+    /** Hooks that offer nothing: every shift uses its generic fallback. */
+    static <W> ShiftHooks<W> none() { return new ShiftHooks<>() {}; }
 
     /** A text-command (or other non-Domain) environment that offers hooks. */
     interface Provider {
@@ -30,7 +35,7 @@ public interface ShiftHooks<W> {
 
     /** Hooks bound to the world of the current episode (world may be null). */
     record Bound<W>(ShiftHooks<W> hooks, W world) {
-        public static final Bound<Void> NONE = new Bound<>(new ShiftHooks<>() {}, null);
+        public static final Bound<Void> NONE = new Bound<>(none(), null);
 
         public Optional<Task> unsolvable(Task task, long seed) { return hooks.unsolvable(task, world, seed); }
 

@@ -91,7 +91,7 @@ class ShiftHooksContractTest {
                     for (JsonNode item : list) {
                         String idKey = firstId(item);
                         if (idKey == null) continue;
-                        Optional<ShiftHooks.Lookup> l = domain.lookup(idKey);
+                        Optional<ShiftHooks.Lookup> l = domain.shiftHooks().lookup(idKey);
                         if (l.isEmpty()) continue;
                         ObjectNode args = Json.object();
                         args.put(l.get().param(), item.get(idKey).asText());
@@ -113,11 +113,11 @@ class ShiftHooksContractTest {
     @MethodSource("functionCall")
     void otherPathsGiveWhatTheRemovedToolGives(String id) {
         Domain<?> d = ((FunctionCallEnv<?>) Environments.get(id).create()).domain();
-        if (d.alternatives().isEmpty()) return;
+        if (d.shiftHooks().alternatives().isEmpty()) return;
         int[] compared = {0};
         for (long seed = 0; seed < 150; seed++) {
             oracleEpisode(id, seed, (domain, world, call, result) -> {
-                ShiftHooks.Alternative alt = domain.alternatives().get(call.tool());
+                ShiftHooks.Alternative alt = domain.shiftHooks().alternatives().get(call.tool());
                 if (alt == null) return 0;
                 List<JsonNode> results = new ArrayList<>();
                 for (GoldPlan.Call c = alt.next().apply(call.args(), List.of()); c != null; c = alt.next().apply(call.args(), List.copyOf(results))) {
@@ -137,17 +137,17 @@ class ShiftHooksContractTest {
     void prerequisitesAndRecordsNameRealTools(String id) {
         Environment e = Environments.get(id);
         Domain<?> d = ((FunctionCallEnv<?>) e.create()).domain();
-        for (ShiftHooks.Prerequisite p : d.prerequisites()) {
+        for (ShiftHooks.Prerequisite p : d.shiftHooks().prerequisites()) {
             assertTrue(e.info().tools().contains(p.before()) && e.info().tools().contains(p.after()), p.toString());
             assertTrue(d.rules().contains(p.before()), id + ": the rules state the order " + p);
         }
         for (String t : e.info().tools()) {
             for (String param : List.of("patient_id", "doctor_id", "drug_id", "customer_id", "order_id", "product_id", "flight_id", "hotel_id", "place_id")) {
-                d.lookup(param).ifPresent(l -> assertTrue(e.info().tools().contains(l.tool()), l.toString()));
+                d.shiftHooks().lookup(param).ifPresent(l -> assertTrue(e.info().tools().contains(l.tool()), l.toString()));
             }
             assertNotNull(t);
         }
-        d.alternatives().forEach((tool, alt) -> {
+        d.shiftHooks().alternatives().forEach((tool, alt) -> {
             assertTrue(e.info().tools().contains(tool));
             alt.uses().forEach(u -> assertTrue(e.info().tools().contains(u), u));
         });

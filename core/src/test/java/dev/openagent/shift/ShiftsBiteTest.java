@@ -81,7 +81,7 @@ class ShiftsBiteTest {
     @MethodSource("functionCall")
     void theReplayAgentFailsEveryTaskUsingAPrerequisitePairUnderLogicInversion(String env) {
         FunctionCallEnv<?> base = (FunctionCallEnv<?>) Environments.get(env).create();
-        List<ShiftHooks.Prerequisite> pairs = base.domain().prerequisites();
+        List<ShiftHooks.Prerequisite> pairs = base.domain().shiftHooks().prerequisites();
         Env shifted = ShiftSpec.parseStack("logic.inversion").apply(Environments.get(env).create());
         StaticReplayAgent agent = new StaticReplayAgent();
         int using = 0;

@@ -28,7 +28,10 @@ import java.util.function.Function;
  * through a landmark instead of its name, its verbs' synonyms, phrasings and distracting remarks.
  * Plans here are command scripts ({@link CommandGuide#command}).
  */
-final class HouseholdShiftHooks {
+final class HouseholdShiftHooks implements ShiftHooks<HouseholdWorld> {
+    /** The one instance: the hooks hold no state. */
+    static final HouseholdShiftHooks INSTANCE = new HouseholdShiftHooks();
+
     private HouseholdShiftHooks() {}
 
     /** Rooms no house has: the natural "this house has no ..." of a request. */
@@ -39,7 +42,8 @@ final class HouseholdShiftHooks {
 
     // ---------------------------------------------------------------- task.unsolvable
 
-    static Optional<Task> unsolvable(Task task, HouseholdWorld w, long seed) {
+    @Override
+    public Optional<Task> unsolvable(Task task, HouseholdWorld w, long seed) {
         SplittableRandom rnd = new SplittableRandom(Seeds.mix(seed, 0x0DD));
         List<Function<SplittableRandom, Optional<Task>>> ways = new ArrayList<>();
         switch (task.kind()) {
@@ -152,7 +156,8 @@ final class HouseholdShiftHooks {
      * sight, and a closer look at it, which says its room. Nothing moves and nothing is opened, so the
      * task's own commands run as before.
      */
-    static Optional<ShiftHooks.Chain> longerChain(Task task, HouseholdWorld w, long seed, int extra) {
+    @Override
+    public Optional<ShiftHooks.Chain> longerChain(Task task, HouseholdWorld w, long seed, int extra) {
         Place p = namedPlace(task, w);
         if (p == null) return Optional.empty();
         SplittableRandom rnd = new SplittableRandom(Seeds.mix(seed, 0xC4A1));
@@ -245,7 +250,8 @@ final class HouseholdShiftHooks {
 
     // ---------------------------------------------------------------- query.redundant
 
-    static List<String> distractions(Task task, HouseholdWorld w, long seed) {
+    @Override
+    public List<String> distractions(Task task, HouseholdWorld w, long seed) {
         SplittableRandom rnd = new SplittableRandom(Seeds.mix(seed, 0xD15));
         List<Thing> others = w.map.things().stream().filter(t -> !task.query().contains(t.name())).toList();
         List<String> out = new ArrayList<>();
@@ -264,8 +270,11 @@ final class HouseholdShiftHooks {
 
     // ---------------------------------------------------------------- vocabulary
 
+    @Override
+    public Map<String, List<String>> synonyms() { return SYNONYMS; }
+
     /** Synonyms of the verbs help lists (a verb of several words is renamed word by word, like a tool name). */
-    static final Map<String, List<String>> SYNONYMS = Map.ofEntries(
+    private static final Map<String, List<String>> SYNONYMS = Map.ofEntries(
             Map.entry("look", List.of("view", "survey", "observe")),
             Map.entry("inventory", List.of("holdings", "belongings", "carrying")),
             Map.entry("go", List.of("walk", "head", "travel")),
@@ -279,7 +288,10 @@ final class HouseholdShiftHooks {
             Map.entry("clean", List.of("wash", "scrub", "rinse")),
             Map.entry("examine", List.of("inspect", "study", "scrutinize")));
 
-    static final List<ShiftHooks.Rewrite> PARAPHRASES = List.of(
+    @Override
+    public List<Rewrite> paraphrases() { return PARAPHRASES; }
+
+    private static final List<ShiftHooks.Rewrite> PARAPHRASES = List.of(
             new ShiftHooks.Rewrite("^Put the ", "Place the "),
             new ShiftHooks.Rewrite(" and put it ", " and then leave it "),
             new ShiftHooks.Rewrite("I don't remember where the (\\w+) is\\.", "I've forgotten where I left the $1."),

@@ -34,7 +34,10 @@ import static dev.openagent.envs.kit.TaskDraft.args;
  * day, a language no matching doctor speaks), how a campus or a drug is reached through a patient's
  * chart, the other path to a medication list, its records, its rule of order and its words.
  */
-final class MedicalShiftHooks {
+final class MedicalShiftHooks implements ShiftHooks<MedicalWorld> {
+    /** The one instance: the hooks hold no state. */
+    static final MedicalShiftHooks INSTANCE = new MedicalShiftHooks();
+
     private MedicalShiftHooks() {}
 
     private static final List<String> OUTSIDE = List.of("2027-02-26", "2027-03-06", "2027-03-07", "2027-03-08", "2027-03-09",
@@ -42,7 +45,8 @@ final class MedicalShiftHooks {
 
     // ---------------------------------------------------------------- task.unsolvable
 
-    static Optional<Task> unsolvable(Task task, MedicalWorld w, long seed) {
+    @Override
+    public Optional<Task> unsolvable(Task task, MedicalWorld w, long seed) {
         SplittableRandom rnd = new SplittableRandom(Seeds.mix(seed, 0x0DD));
         List<TaskVariants.Way> ways = new ArrayList<>();
         boolean findsPatient = !task.plan().calls().isEmpty() && task.plan().calls().getFirst().tool().equals("find_patient");
@@ -252,7 +256,8 @@ final class MedicalShiftHooks {
      * "the campus where the primary doctor of Q (born D) works"); a drug becomes one on a patient's
      * medication list ("the statin Q (born D) takes").
      */
-    static Optional<ShiftHooks.Chain> longerChain(Task task, MedicalWorld w, long seed, int extra) {
+    @Override
+    public Optional<ShiftHooks.Chain> longerChain(Task task, MedicalWorld w, long seed, int extra) {
         SplittableRandom rnd = new SplittableRandom(Seeds.mix(seed, 0xC4A1));
         Optional<ShiftHooks.Chain> campus = campusChain(task, w, rnd, extra);
         return campus.isPresent() ? campus : drugChain(task, w, rnd);
@@ -307,7 +312,8 @@ final class MedicalShiftHooks {
 
     // ---------------------------------------------------------------- query.redundant
 
-    static List<String> distractions(Task task, MedicalWorld w, long seed) {
+    @Override
+    public List<String> distractions(Task task, MedicalWorld w, long seed) {
         SplittableRandom rnd = new SplittableRandom(Seeds.mix(seed, 0xD15));
         List<String> out = new ArrayList<>();
         Doctor doc = Pick.any(w.map.doctors(), rnd, d -> !task.query().contains(d.name()));
@@ -321,7 +327,10 @@ final class MedicalShiftHooks {
 
     // ---------------------------------------------------------------- other paths, records, rules, words
 
-    static final Map<String, ShiftHooks.Alternative> ALTERNATIVES = Map.of(
+    @Override
+    public Map<String, Alternative> alternatives() { return ALTERNATIVES; }
+
+    private static final Map<String, ShiftHooks.Alternative> ALTERNATIVES = Map.of(
             // A medication list: the chart's medication names, then each drug's formulary entry (id, class, dose).
             "get_medication_list", new ShiftHooks.Alternative("get_medication_list", Set.of("get_patient_record", "search_drugs", "get_drug_info"),
                     (args, results) -> {
@@ -352,7 +361,8 @@ final class MedicalShiftHooks {
                         return out;
                     }));
 
-    static Optional<ShiftHooks.Lookup> lookup(String idField) {
+    @Override
+    public Optional<ShiftHooks.Lookup> lookup(String idField) {
         return switch (idField) {
             case "patient_id" -> Optional.of(new ShiftHooks.Lookup("get_patient_record", "patient_id", Set.of("name", "date_of_birth", "home_campus")));
             case "doctor_id" -> Optional.of(new ShiftHooks.Lookup("get_doctor_profile", "doctor_id", Set.of("name", "department", "campus")));
@@ -361,9 +371,13 @@ final class MedicalShiftHooks {
         };
     }
 
-    static final List<ShiftHooks.Prerequisite> PREREQUISITES = List.of(new ShiftHooks.Prerequisite("check_interactions", "prescribe_medication"));
+    @Override
+    public List<Prerequisite> prerequisites() { return List.of(new Prerequisite("check_interactions", "prescribe_medication")); }
 
-    static final Map<String, List<String>> SYNONYMS = Map.ofEntries(
+    @Override
+    public Map<String, List<String>> synonyms() { return SYNONYMS; }
+
+    private static final Map<String, List<String>> SYNONYMS = Map.ofEntries(
             Map.entry("patient", List.of("client", "member", "person")),
             Map.entry("patients", List.of("clients", "members", "persons")),
             Map.entry("doctor", List.of("physician", "clinician", "provider")),
@@ -386,7 +400,10 @@ final class MedicalShiftHooks {
             Map.entry("reason", List.of("purpose", "motive", "cause")),
             Map.entry("confirmation", List.of("booking", "verification", "reference")));
 
-    static final List<ShiftHooks.Rewrite> PARAPHRASES = List.of(
+    @Override
+    public List<Rewrite> paraphrases() { return PARAPHRASES; }
+
+    private static final List<ShiftHooks.Rewrite> PARAPHRASES = List.of(
             new ShiftHooks.Rewrite("\\bfront-desk phone number\\b", "reception number"),
             new ShiftHooks.Rewrite("\\bearliest free\\b", "first available"),
             new ShiftHooks.Rewrite("\\bcurrently taking\\b", "on at the moment"),
@@ -396,4 +413,8 @@ final class MedicalShiftHooks {
             new ShiftHooks.Rewrite("\\bWhat is the cancellation reference\\?", "Please tell me the cancellation reference."),
             new ShiftHooks.Rewrite("\\bIf that time is taken, take the next free time that day\\b", "Should that slot be gone, book the next free one that day"),
             new ShiftHooks.Rewrite("\\bhow severe it is\\b", "how serious each interaction is"));
+
+    /** Only this tool's name parameter holds a person's name (the others name products, drugs, doctors' searches). */
+    @Override
+    public Set<String> personNameParams() { return Set.of("find_patient.name"); }
 }

@@ -6,11 +6,10 @@ import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.tool.Domain;
+import dev.openagent.tool.ShiftHooks;
 import dev.openagent.tool.Tool;
 
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 
 /**
  * Points of interest: cities, districts, places with ratings, prices, opening hours, locations and
@@ -49,33 +48,8 @@ public final class PoiDomain implements Domain<PoiWorld> {
     @Override
     public Task task(PoiWorld world, TaskRequest request, long seed) { return PoiTasks.generate(world, request, seed); }
 
-    // ---------------------------------------------------------------- shift hooks (see PoiShiftHooks)
-
     @Override
-    public Optional<Task> unsolvable(Task task, PoiWorld world, long seed) { return PoiShiftHooks.unsolvable(task, world, seed); }
-
-    @Override
-    public Optional<Chain> longerChain(Task task, PoiWorld world, long seed, int extraHops) {
-        return PoiShiftHooks.longerChain(task, world, seed, extraHops);
-    }
-
-    @Override
-    public List<String> distractions(Task task, PoiWorld world, long seed) { return PoiShiftHooks.distractions(task, world, seed); }
-
-    @Override
-    public Map<String, List<String>> synonyms() { return PoiShiftHooks.SYNONYMS; }
-
-    @Override
-    public List<Rewrite> paraphrases() { return PoiShiftHooks.PARAPHRASES; }
-
-    @Override
-    public Optional<Lookup> lookup(String idField) { return PoiShiftHooks.lookup(idField); }
-
-    @Override
-    public Map<String, Alternative> alternatives() { return PoiShiftHooks.ALTERNATIVES; }
-
-    @Override
-    public List<Prerequisite> prerequisites() { return List.of(new Prerequisite("check_availability", "make_reservation")); }
+    public ShiftHooks<PoiWorld> shiftHooks() { return PoiShiftHooks.INSTANCE; }
 
     @Override
     public String check(Task task, PoiWorld world, String answer) {

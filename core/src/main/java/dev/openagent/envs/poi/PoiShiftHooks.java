@@ -24,7 +24,10 @@ import java.util.Set;
 import java.util.SplittableRandom;
 
 /** What the shifts may know about poi: how to make its tasks impossible or longer, its other paths, its rules. */
-final class PoiShiftHooks {
+final class PoiShiftHooks implements ShiftHooks<PoiWorld> {
+    /** The one instance: the hooks hold no state. */
+    static final PoiShiftHooks INSTANCE = new PoiShiftHooks();
+
     private PoiShiftHooks() {}
 
     private static final String SEARCH = "search_places";
@@ -32,7 +35,8 @@ final class PoiShiftHooks {
     // ---------------------------------------------------------------- task.unsolvable
 
     /** One of the realistic ways this task can be impossible in this world. */
-    static Optional<Task> unsolvable(Task task, PoiWorld w, long seed) {
+    @Override
+    public Optional<Task> unsolvable(Task task, PoiWorld w, long seed) {
         SplittableRandom rnd = new SplittableRandom(Seeds.mix(seed, 0x0DD));
         List<TaskVariants.Way> ways = new ArrayList<>();
         switch (task.kind()) {
@@ -134,7 +138,8 @@ final class PoiShiftHooks {
      * The named place becomes "the CATEGORY nearest to X", nested up to {@code extra} times: each
      * level a landmark whose nearest place of that category is, by at least 0.2 km, the one before.
      */
-    static Optional<ShiftHooks.Chain> longerChain(Task task, PoiWorld w, long seed, int extra) {
+    @Override
+    public Optional<ShiftHooks.Chain> longerChain(Task task, PoiWorld w, long seed, int extra) {
         if (task.plan().calls().isEmpty()) return Optional.empty();
         GoldPlan.Call first = task.plan().calls().getFirst();
         JsonNode args = first.args();
@@ -201,7 +206,8 @@ final class PoiShiftHooks {
 
     // ---------------------------------------------------------------- query.redundant
 
-    static List<String> distractions(Task task, PoiWorld w, long seed) {
+    @Override
+    public List<String> distractions(Task task, PoiWorld w, long seed) {
         SplittableRandom rnd = new SplittableRandom(Seeds.mix(seed, 0xD15));
         List<Place> others = w.places().stream().filter(p -> !task.query().contains(p.name())).toList();
         List<String> out = new ArrayList<>();
@@ -218,7 +224,10 @@ final class PoiShiftHooks {
 
     // ---------------------------------------------------------------- other paths, records, rules
 
-    static final Map<String, ShiftHooks.Alternative> ALTERNATIVES = new LinkedHashMap<>();
+    @Override
+    public Map<String, Alternative> alternatives() { return ALTERNATIVES; }
+
+    private static final Map<String, ShiftHooks.Alternative> ALTERNATIVES = new LinkedHashMap<>();
 
     static {
         // Opening hours of one day: from the weekly hours in the place details.
@@ -268,7 +277,8 @@ final class PoiShiftHooks {
         return o;
     }
 
-    static Optional<ShiftHooks.Lookup> lookup(String idField) {
+    @Override
+    public Optional<ShiftHooks.Lookup> lookup(String idField) {
         return switch (idField) {
             case "place_id" -> Optional.of(new ShiftHooks.Lookup("get_place_details", "place_id",
                     Set.of("name", "category", "cuisine", "city", "district", "address", "phone", "rating", "price_level")));
@@ -278,7 +288,10 @@ final class PoiShiftHooks {
         };
     }
 
-    static final List<ShiftHooks.Rewrite> PARAPHRASES = List.of(
+    @Override
+    public List<Rewrite> paraphrases() { return PARAPHRASES; }
+
+    private static final List<ShiftHooks.Rewrite> PARAPHRASES = List.of(
             new ShiftHooks.Rewrite("\\bphone number\\b", "telephone number"),
             new ShiftHooks.Rewrite("\\bnearest\\b", "closest"),
             new ShiftHooks.Rewrite("\\bunder the name\\b", "in the name of"),
@@ -288,7 +301,13 @@ final class PoiShiftHooks {
             new ShiftHooks.Rewrite("\\bbook the earliest later time that day\\b", "take the first free time after it on the same day"),
             new ShiftHooks.Rewrite("\\bwhichever is closer to it\\b", "whichever of these is nearer to it"));
 
-    static final Map<String, List<String>> SYNONYMS = new HashMap<>(Map.of(
+    @Override
+    public List<Prerequisite> prerequisites() { return List.of(new Prerequisite("check_availability", "make_reservation")); }
+
+    @Override
+    public Map<String, List<String>> synonyms() { return SYNONYMS; }
+
+    private static final Map<String, List<String>> SYNONYMS = new HashMap<>(Map.of(
             "reservation", List.of("booking", "table_booking", "table_reservation"),
             "place", List.of("venue", "spot", "establishment"),
             "places", List.of("venues", "spots", "establishments")));

@@ -36,7 +36,10 @@ import static dev.openagent.envs.kit.TaskDraft.args;
  * the customer's email or name, the other paths to an order list and to a return check, its records,
  * its rule of order and its words.
  */
-final class RetailShiftHooks {
+final class RetailShiftHooks implements ShiftHooks<RetailWorld> {
+    /** The one instance: the hooks hold no state. */
+    static final RetailShiftHooks INSTANCE = new RetailShiftHooks();
+
     private RetailShiftHooks() {}
 
     /** Sizes no product of the category comes in. */
@@ -44,7 +47,8 @@ final class RetailShiftHooks {
 
     // ---------------------------------------------------------------- task.unsolvable
 
-    static Optional<Task> unsolvable(Task task, RetailWorld w, long seed) {
+    @Override
+    public Optional<Task> unsolvable(Task task, RetailWorld w, long seed) {
         SplittableRandom rnd = new SplittableRandom(Seeds.mix(seed, 0x0DD));
         List<TaskVariants.Way> ways = new ArrayList<>();
         switch (task.kind()) {
@@ -220,7 +224,8 @@ final class RetailShiftHooks {
      * NAME, zip code Z)", through the account's profile); a customer id becomes "my email is E" (from
      * severity 2, "I am NAME, zip code Z").
      */
-    static Optional<ShiftHooks.Chain> longerChain(Task task, RetailWorld w, long seed, int extra) {
+    @Override
+    public Optional<ShiftHooks.Chain> longerChain(Task task, RetailWorld w, long seed, int extra) {
         Order o = namedOrder(task, w);
         if (o != null) return orderChain(task, w, o, extra);
         Customer c = namedCustomer(task, w);
@@ -305,7 +310,8 @@ final class RetailShiftHooks {
 
     // ---------------------------------------------------------------- query.redundant
 
-    static List<String> distractions(Task task, RetailWorld w, long seed) {
+    @Override
+    public List<String> distractions(Task task, RetailWorld w, long seed) {
         SplittableRandom rnd = new SplittableRandom(Seeds.mix(seed, 0xD15));
         List<String> out = new ArrayList<>();
         Product p = Pick.any(w.map.products(), rnd, x -> !task.query().contains(x.name()));
@@ -318,7 +324,10 @@ final class RetailShiftHooks {
 
     // ---------------------------------------------------------------- other paths, records, rules, words
 
-    static final Map<String, ShiftHooks.Alternative> ALTERNATIVES = Map.of(
+    @Override
+    public Map<String, Alternative> alternatives() { return ALTERNATIVES; }
+
+    private static final Map<String, ShiftHooks.Alternative> ALTERNATIVES = Map.of(
             // A customer's orders: the profile's order ids, then each order in full.
             "list_orders", new ShiftHooks.Alternative("list_orders", Set.of("get_customer", "get_order"),
                     (args, results) -> {
@@ -384,7 +393,8 @@ final class RetailShiftHooks {
         return out;
     }
 
-    static Optional<ShiftHooks.Lookup> lookup(String idField) {
+    @Override
+    public Optional<ShiftHooks.Lookup> lookup(String idField) {
         return switch (idField) {
             case "customer_id" -> Optional.of(new ShiftHooks.Lookup("get_customer", "customer_id", Set.of("name", "email", "zip_code")));
             case "order_id" -> Optional.of(new ShiftHooks.Lookup("get_order", "order_id", Set.of("placed", "total")));
@@ -393,9 +403,13 @@ final class RetailShiftHooks {
         };
     }
 
-    static final List<ShiftHooks.Prerequisite> PREREQUISITES = List.of(new ShiftHooks.Prerequisite("check_return_eligibility", "return_item"));
+    @Override
+    public List<Prerequisite> prerequisites() { return List.of(new Prerequisite("check_return_eligibility", "return_item")); }
 
-    static final Map<String, List<String>> SYNONYMS = Map.ofEntries(
+    @Override
+    public Map<String, List<String>> synonyms() { return SYNONYMS; }
+
+    private static final Map<String, List<String>> SYNONYMS = Map.ofEntries(
             Map.entry("customer", List.of("client", "shopper", "account")),
             Map.entry("orders", List.of("purchases", "sales", "transactions")),
             Map.entry("order", List.of("purchase", "sale", "transaction")),
@@ -412,7 +426,10 @@ final class RetailShiftHooks {
             Map.entry("zip", List.of("postal", "post", "postcode")),
             Map.entry("email", List.of("mail", "e_mail", "address")));
 
-    static final List<ShiftHooks.Rewrite> PARAPHRASES = List.of(
+    @Override
+    public List<Rewrite> paraphrases() { return PARAPHRASES; }
+
+    private static final List<ShiftHooks.Rewrite> PARAPHRASES = List.of(
             new ShiftHooks.Rewrite("\\bOn what date was my order (\\S+) delivered\\?", "When did my order $1 arrive?"),
             new ShiftHooks.Rewrite("\\bwhat is the tracking number\\b", "what's the tracking number"),
             new ShiftHooks.Rewrite("\\bWhat is the last day I can return\\b", "Until when can I send back"),
@@ -421,4 +438,8 @@ final class RetailShiftHooks {
             new ShiftHooks.Rewrite("\\bPlease give me the exchange code\\b", "Tell me the exchange code, please"),
             new ShiftHooks.Rewrite("\\bare in stock\\b", "are available"),
             new ShiftHooks.Rewrite("\\bto my original payment method\\b", "back to the card or account I paid with"));
+
+    /** Only this tool's name parameter holds a person's name (the others name products, drugs, doctors' searches). */
+    @Override
+    public Set<String> personNameParams() { return Set.of("find_customer.name"); }
 }

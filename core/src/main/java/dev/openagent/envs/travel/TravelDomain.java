@@ -7,12 +7,12 @@ import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.tool.Domain;
+import dev.openagent.tool.ShiftHooks;
 import dev.openagent.tool.Tool;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Travel planning: airports, a week of scheduled nonstop flights, one-stop connections with layover
@@ -52,30 +52,8 @@ public final class TravelDomain implements Domain<TravelWorld> {
     @Override
     public Task task(TravelWorld world, TaskRequest request, long seed) { return TravelTasks.generate(world, request, seed); }
 
-    // ---------------------------------------------------------------- shift hooks (see TravelShiftHooks)
-
     @Override
-    public Optional<Task> unsolvable(Task task, TravelWorld world, long seed) { return TravelShiftHooks.unsolvable(task, world, seed); }
-
-    @Override
-    public Optional<Chain> longerChain(Task task, TravelWorld world, long seed, int extraHops) {
-        return TravelShiftHooks.longerChain(task, world, seed, extraHops);
-    }
-
-    @Override
-    public List<String> distractions(Task task, TravelWorld world, long seed) { return TravelShiftHooks.distractions(task, world, seed); }
-
-    @Override
-    public Map<String, List<String>> synonyms() { return TravelShiftHooks.SYNONYMS; }
-
-    @Override
-    public List<Rewrite> paraphrases() { return TravelShiftHooks.PARAPHRASES; }
-
-    @Override
-    public Optional<Lookup> lookup(String idField) { return TravelShiftHooks.lookup(idField); }
-
-    @Override
-    public List<Prerequisite> prerequisites() { return TravelShiftHooks.PREREQUISITES; }
+    public ShiftHooks<TravelWorld> shiftHooks() { return TravelShiftHooks.INSTANCE; }
 
     @Override
     public String check(Task task, TravelWorld world, String answer) {

@@ -31,7 +31,10 @@ import static dev.openagent.envs.kit.TaskDraft.args;
  * its words. No second path leads to what its tasks need (rates, fares and schedules each have one
  * source), so tool.removal only removes tools a task does not use.
  */
-final class TravelShiftHooks {
+final class TravelShiftHooks implements ShiftHooks<TravelWorld> {
+    /** The one instance: the hooks hold no state. */
+    static final TravelShiftHooks INSTANCE = new TravelShiftHooks();
+
     private TravelShiftHooks() {}
 
     private static final List<String> OUTSIDE = List.of("2027-04-30", "2027-05-01", "2027-05-02", "2027-05-11", "2027-05-12",
@@ -39,7 +42,8 @@ final class TravelShiftHooks {
 
     // ---------------------------------------------------------------- task.unsolvable
 
-    static Optional<Task> unsolvable(Task task, TravelWorld w, long seed) {
+    @Override
+    public Optional<Task> unsolvable(Task task, TravelWorld w, long seed) {
         SplittableRandom rnd = new SplittableRandom(Seeds.mix(seed, 0x0DD));
         List<TaskVariants.Way> ways = new ArrayList<>();
         switch (task.kind()) {
@@ -207,7 +211,8 @@ final class TravelShiftHooks {
      * An airport becomes "the only airport of CITY" (one lookup in the airport list; from severity 2
      * both ends of the trip); a hotel's city becomes "the city of airport CODE".
      */
-    static Optional<ShiftHooks.Chain> longerChain(Task task, TravelWorld w, long seed, int extra) {
+    @Override
+    public Optional<ShiftHooks.Chain> longerChain(Task task, TravelWorld w, long seed, int extra) {
         SplittableRandom rnd = new SplittableRandom(Seeds.mix(seed, 0xC4A1));
         List<Airport> named = new ArrayList<>();
         for (Airport a : w.map.airports()) {
@@ -247,7 +252,8 @@ final class TravelShiftHooks {
 
     // ---------------------------------------------------------------- query.redundant
 
-    static List<String> distractions(Task task, TravelWorld w, long seed) {
+    @Override
+    public List<String> distractions(Task task, TravelWorld w, long seed) {
         SplittableRandom rnd = new SplittableRandom(Seeds.mix(seed, 0xD15));
         List<String> out = new ArrayList<>();
         Hotel h = Pick.any(w.map.hotels(), rnd, x -> !task.query().contains(x.name()));
@@ -261,7 +267,8 @@ final class TravelShiftHooks {
 
     // ---------------------------------------------------------------- records, rules, words
 
-    static Optional<ShiftHooks.Lookup> lookup(String idField) {
+    @Override
+    public Optional<ShiftHooks.Lookup> lookup(String idField) {
         return switch (idField) {
             case "flight_id" -> Optional.of(new ShiftHooks.Lookup("get_flight", "flight_id",
                     Set.of("flight_number", "airline", "origin", "destination", "date", "departs", "arrives", "fare")));
@@ -271,9 +278,13 @@ final class TravelShiftHooks {
         };
     }
 
-    static final List<ShiftHooks.Prerequisite> PREREQUISITES = List.of(new ShiftHooks.Prerequisite("get_hotel_rates", "book_hotel"));
+    @Override
+    public List<Prerequisite> prerequisites() { return List.of(new Prerequisite("get_hotel_rates", "book_hotel")); }
 
-    static final Map<String, List<String>> SYNONYMS = Map.ofEntries(
+    @Override
+    public Map<String, List<String>> synonyms() { return SYNONYMS; }
+
+    private static final Map<String, List<String>> SYNONYMS = Map.ofEntries(
             Map.entry("airports", List.of("airfields", "terminals", "hubs")),
             Map.entry("flights", List.of("departures", "trips", "legs")),
             Map.entry("flight", List.of("departure", "trip", "leg")),
@@ -294,7 +305,10 @@ final class TravelShiftHooks {
             Map.entry("out", List.of("depart", "end", "leave")),
             Map.entry("last", List.of("family", "sur", "final")));
 
-    static final List<ShiftHooks.Rewrite> PARAPHRASES = List.of(
+    @Override
+    public List<Rewrite> paraphrases() { return PARAPHRASES; }
+
+    private static final List<ShiftHooks.Rewrite> PARAPHRASES = List.of(
             new ShiftHooks.Rewrite("\\bWhich is the cheapest nonstop flight\\b", "What's the lowest-priced direct flight"),
             new ShiftHooks.Rewrite("\\bnonstop\\b", "direct"),
             new ShiftHooks.Rewrite("\\bgive me the record locator\\b", "send me the booking reference (record locator)"),
