@@ -1,5 +1,6 @@
 package dev.openagent.episode;
 
+import dev.openagent.sandbox.SortedMaps;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 import java.util.Map;
@@ -12,6 +13,6 @@ public record Stats(int turns,
                     @JsonProperty("prompt_tokens") long promptTokens,
                     @JsonProperty("completion_tokens") long completionTokens) {
     public Stats {
-        errorCodes = errorCodes == null ? Map.of() : Map.copyOf(errorCodes);
+        errorCodes = errorCodes == null ? Map.of() : SortedMaps.copyOf(errorCodes);
     }
 }

@@ -31,7 +31,7 @@ public record GoldPlan(List<Call> calls, String answerTemplate, boolean refuse) 
     public record Call(String tool, ObjectNode args, Map<String, Ref> refs) {
         public Call {
             args = args.deepCopy();
-            refs = Map.copyOf(refs);
+            refs = SortedMaps.copyOf(refs);
         }
 
         public Call(String tool, ObjectNode args) { this(tool, args, Map.of()); }

@@ -25,9 +25,9 @@ public record Task(String id, String env, Split split, long seed, String kind, i
     public Task {
         mustContain = List.copyOf(mustContain);
         mustNotContain = List.copyOf(mustNotContain);
-        expect = Map.copyOf(expect);
+        expect = SortedMaps.copyOf(expect);
         details = List.copyOf(details);
-        userFacts = Map.copyOf(userFacts);
+        userFacts = SortedMaps.copyOf(userFacts);
     }
 
     public Task withQuery(String newQuery) {

@@ -1,5 +1,6 @@
 package dev.openagent.shift;
 
+import dev.openagent.sandbox.SortedMaps;
 import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.EnvWrapper;
@@ -54,7 +55,7 @@ public abstract class ShiftEnv extends EnvWrapper {
     protected ShiftEnv(Env inner, Shift shift, Map<String, String> params) {
         super(inner);
         this.shift = shift;
-        this.params = Map.copyOf(params);
+        this.params = SortedMaps.copyOf(params);
     }
 
     public Shift shift() { return shift; }

@@ -1,5 +1,6 @@
 package dev.openagent.shift;
 
+import dev.openagent.sandbox.SortedMaps;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.EnvironmentInfo;
 
@@ -17,7 +18,7 @@ public record ShiftStack(List<Layer> layers) {
     /** One shift with its parameters (defaults filled in). */
     public record Layer(Shift shift, Map<String, String> params) {
         public Layer {
-            params = Map.copyOf(params);
+            params = SortedMaps.copyOf(params);
         }
     }
 
