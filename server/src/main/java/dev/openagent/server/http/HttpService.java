@@ -1,0 +1,101 @@
+package dev.openagent.server.http;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * One JDK {@link HttpServer} with a virtual thread per request, a bearer-token check, and the
+ * guarantee that every failure becomes a JSON error response: a handler's {@link ApiError} keeps
+ * its status, anything else is a 500 whose message is logged, and the server keeps serving.
+ * Keep-alive works because every response carries its length.
+ */
+public final class HttpService implements AutoCloseable {
+    /** What the service does with one request (after the token check). */
+    @FunctionalInterface
+    public interface Endpoint {
+        void handle(HttpExchange exchange) throws IOException;
+    }
+
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private volatile boolean closed;
+
+    private HttpService(HttpServer server, ExecutorService executor) {
+        this.server = server;
+        this.executor = executor;
+    }
+
+    /**
+     * Binds and starts.
+     *
+     * @param port 0 picks a free port (see {@link #port()})
+     */
+    public static HttpService start(String host, int port, BearerAuth auth, String name, Endpoint endpoint) throws IOException {
+        // Small JSON responses: send them at once instead of waiting for Nagle's algorithm.
+        // Read by the JDK when its first HttpServer is created.
+        if (System.getProperty("sun.net.httpserver.nodelay") == null) System.setProperty("sun.net.httpserver.nodelay", "true");
+        InetSocketAddress address = new InetSocketAddress(resolve(host), port);
+        HttpServer server = HttpServer.create(address, 1024);
+        ExecutorService executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name(name + "-", 0).factory());
+        server.setExecutor(executor);
+        server.createContext("/", exchange -> guard(exchange, auth, endpoint, name));
+        server.start();
+        return new HttpService(server, executor);
+    }
+
+    private static InetAddress resolve(String host) {
+        try {
+            return InetAddress.getByName(host);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("cannot resolve host '" + host + "'");
+        }
+    }
+
+    private static void guard(HttpExchange exchange, BearerAuth auth, Endpoint endpoint, String name) {
+        try (exchange) {
+            try {
+                auth.check(exchange);
+                endpoint.handle(exchange);
+            } catch (ApiError e) {
+                JsonHttp.sendError(exchange, e);
+            } catch (RuntimeException e) {
+                System.err.println(name + ": internal error on " + exchange.getRequestMethod() + " "
+                        + exchange.getRequestURI().getRawPath() + ": " + e);
+                JsonHttp.sendError(exchange, new ApiError(500, "internal_error",
+                        "the server failed on this request: " + e.getClass().getSimpleName()
+                                + (e.getMessage() == null ? "" : ": " + e.getMessage())));
+            }
+        } catch (IOException | RuntimeException e) {
+            // The client went away (or headers were already sent): nothing left to tell it.
+        }
+    }
+
+    public int port() { return server.getAddress().getPort(); }
+
+    public String host() { return server.getAddress().getHostString(); }
+
+    /** Stops accepting, gives requests in flight up to a second to finish, then stops. Idempotent. */
+    @Override
+    public void close() {
+        if (closed) return;
+        closed = true;
+        server.stop(1);
+        executor.shutdownNow();
+    }
+
+    /** Whether a host string is a loopback address (127.0.0.0/8, ::1 or localhost). */
+    public static boolean isLoopback(String host) {
+        try {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+}
