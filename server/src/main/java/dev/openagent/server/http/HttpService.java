@@ -90,12 +90,15 @@ public final class HttpService implements AutoCloseable {
         executor.shutdownNow();
     }
 
-    /** Whether a host string is a loopback address (127.0.0.0/8, ::1 or localhost). */
+    /**
+     * Whether a host name is literally a loopback address: {@code localhost}, 127.x.x.x or ::1.
+     * No DNS lookup, so a name that merely resolves to 127.0.0.1 (DNS rebinding) does not count.
+     */
     public static boolean isLoopback(String host) {
-        try {
-            return InetAddress.getByName(host).isLoopbackAddress();
-        } catch (UnknownHostException e) {
-            return false;
-        }
+        if (host == null) return false;
+        String h = host.strip().toLowerCase(java.util.Locale.ROOT);
+        if (h.startsWith("[") && h.endsWith("]")) h = h.substring(1, h.length() - 1);
+        if (h.equals("localhost") || h.equals("::1") || h.equals("0:0:0:0:0:0:0:1")) return true;
+        return h.matches("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
     }
 }
