@@ -11,7 +11,7 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Locale;
 
-@Command(name = "bench", description = "Load-test `serve env` over loopback with keep-alive: concurrent sessions stepping through oracle episodes.")
+@Command(mixinStandardHelpOptions = true, name = "bench", description = "Load-test `serve env` over loopback with keep-alive: concurrent sessions stepping through oracle episodes.")
 final class ServeBenchCommand implements Runnable {
     @Option(names = "--url", description = "A running `serve env` on loopback (default: start one in this process).")
     String url;

@@ -6,8 +6,8 @@ import picocli.CommandLine.Command;
 
 import java.util.concurrent.CountDownLatch;
 
-@Command(name = "serve", description = "Serve environments, an MCP server or a built-in policy over the network (127.0.0.1 by default).",
-        subcommands = {ServeEnvCommand.class, ServeMcpCommand.class, ServeBenchCommand.class,
+@Command(mixinStandardHelpOptions = true, name = "serve", description = "Serve environments, an MCP server or a built-in policy over the network (127.0.0.1 by default).",
+        subcommands = {ServeEnvCommand.class, ServeMcpCommand.class, ServeModelCommand.class, ServeBenchCommand.class,
                 CommandLine.HelpCommand.class})
 final class ServeCommand implements Runnable {
     @CommandLine.Spec

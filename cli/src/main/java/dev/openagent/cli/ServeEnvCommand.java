@@ -9,7 +9,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 
-@Command(name = "env", description = "Serve environments over HTTP + JSON for external RL trainers (see docs/serve-env.md).")
+@Command(mixinStandardHelpOptions = true, name = "env", description = "Serve environments over HTTP + JSON for external RL trainers (see docs/serve-env.md).")
 final class ServeEnvCommand implements Runnable {
     @Option(names = "--host", defaultValue = EnvServer.Config.DEFAULT_HOST, description = "Address to bind (default: ${DEFAULT-VALUE}).")
     String host;

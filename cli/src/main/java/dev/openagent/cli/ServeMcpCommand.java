@@ -19,7 +19,7 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 
-@Command(name = "mcp", description = "Serve a (shifted) environment's tools as an MCP server; each finished episode is recorded with its score (see docs/serve-mcp.md).")
+@Command(mixinStandardHelpOptions = true, name = "mcp", description = "Serve a (shifted) environment's tools as an MCP server; each finished episode is recorded with its score (see docs/serve-mcp.md).")
 final class ServeMcpCommand implements Runnable {
     @Option(names = "--env", required = true, description = "Environment id.")
     String env;

@@ -94,13 +94,13 @@ public final class EnvServer implements AutoCloseable {
         switch (p[1]) {
             case "health" -> {
                 if (p.length != 2) throw notFound(method, path);
-                allow(ex, "GET");
+                JsonHttp.requireMethod(ex, "GET");
                 ObjectNode o = Json.object().put("status", "ok").put("sessions", sessions.size()).put("max_sessions", sessions.max());
                 JsonHttp.sendJson(ex, 200, o);
             }
             case "envs" -> {
                 if (p.length != 2) throw notFound(method, path);
-                allow(ex, "GET");
+                JsonHttp.requireMethod(ex, "GET");
                 JsonHttp.sendJson(ex, 200, envs());
             }
             case "sessions" -> sessions(ex, p, method, path);
@@ -110,13 +110,13 @@ public final class EnvServer implements AutoCloseable {
 
     private void sessions(HttpExchange ex, String[] p, String method, String path) throws IOException {
         if (p.length == 2) {
-            allow(ex, "POST");
+            JsonHttp.requireMethod(ex, "POST");
             JsonHttp.sendJson(ex, 200, create(JsonHttp.readObject(ex, config.maxBodyBytes(), false)));
             return;
         }
         String id = p[2];
         if (p.length == 3) {
-            allow(ex, "GET", "DELETE");
+            JsonHttp.requireMethod(ex, "GET", "DELETE");
             if (method.equals("DELETE")) {
                 if (!sessions.remove(id)) sessions.get(id);   // 404 with the usual message
                 JsonHttp.sendJson(ex, 200, Json.object().put("session_id", id).put("closed", true));
@@ -128,26 +128,26 @@ public final class EnvServer implements AutoCloseable {
         if (p.length != 4) throw notFound(method, path);
         switch (p[3]) {
             case "reset" -> {
-                allow(ex, "POST");
+                JsonHttp.requireMethod(ex, "POST");
                 Session s = sessions.get(id);
                 Fields f = Fields.of(JsonHttp.readObject(ex, config.maxBodyBytes(), true), "", RESET_FIELDS);
                 JsonHttp.sendJson(ex, 200, reset(s, f));
             }
             case "step" -> {
-                allow(ex, "POST");
+                JsonHttp.requireMethod(ex, "POST");
                 Session s = sessions.get(id);
                 Action action = OpenAiWire.parseAction(JsonHttp.readObject(ex, config.maxBodyBytes(), false), "call_");
                 JsonHttp.sendJson(ex, 200, s.step(action));
             }
             case "oracle" -> {
-                allow(ex, "GET");
+                JsonHttp.requireMethod(ex, "GET");
                 if (!config.allowOracle()) {
                     throw new ApiError(403, "oracle_disabled", "the oracle endpoint is off; start the server with --allow-oracle");
                 }
                 JsonHttp.sendJson(ex, 200, sessions.get(id).oracle());
             }
             case "trajectory" -> {
-                allow(ex, "GET");
+                JsonHttp.requireMethod(ex, "GET");
                 JsonHttp.sendJson(ex, 200, sessions.get(id).trajectory());
             }
             default -> throw notFound(method, path);
@@ -203,14 +203,6 @@ public final class EnvServer implements AutoCloseable {
             i.difficulties().forEach(o.putArray("difficulties")::add);
         }
         return out;
-    }
-
-    private static void allow(HttpExchange ex, String... methods) {
-        String m = ex.getRequestMethod();
-        for (String ok : methods) if (ok.equals(m)) return;
-        ex.getResponseHeaders().set("Allow", String.join(", ", methods));
-        throw new ApiError(405, "method_not_allowed", m + " is not allowed on " + ex.getRequestURI().getRawPath()
-                + " (allowed: " + String.join(", ", methods) + ")");
     }
 
     private static ApiError notFound(String method, String path) {

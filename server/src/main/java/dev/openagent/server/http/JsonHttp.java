@@ -120,6 +120,15 @@ public final class JsonHttp {
         }
     }
 
+    /** @throws ApiError 405 (with an Allow header) unless the request uses one of the methods */
+    public static void requireMethod(HttpExchange ex, String... methods) {
+        String m = ex.getRequestMethod();
+        for (String ok : methods) if (ok.equals(m)) return;
+        ex.getResponseHeaders().set("Allow", String.join(", ", methods));
+        throw new ApiError(405, "method_not_allowed", m + " is not allowed on " + ex.getRequestURI().getRawPath()
+                + " (allowed: " + String.join(", ", methods) + ")");
+    }
+
     public static ObjectNode errorBody(String code, String message) {
         ObjectNode root = Json.object();
         ObjectNode e = root.putObject("error");

@@ -51,10 +51,7 @@ final class StatelessHttpTransport implements McpStatelessServerTransport {
         if (!ex.getRequestURI().getRawPath().equals(PATH)) {
             throw ApiError.notFound("not_found", "no route " + ex.getRequestURI().getRawPath() + " (the MCP endpoint is POST " + PATH + ")");
         }
-        if (!ex.getRequestMethod().equals("POST")) {
-            ex.getResponseHeaders().set("Allow", "POST");
-            throw new ApiError(405, "method_not_allowed", "this stateless MCP server takes POST " + PATH + " only (no server-sent stream)");
-        }
+        JsonHttp.requireMethod(ex, "POST");   // stateless: no server-sent stream to GET
         String origin = ex.getRequestHeaders().getFirst("Origin");
         if (origin != null && !loopbackOrigin(origin)) {
             throw new ApiError(403, "forbidden_origin", "requests from origin " + origin + " are not accepted");
