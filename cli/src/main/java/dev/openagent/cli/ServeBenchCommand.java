@@ -28,6 +28,9 @@ final class ServeBenchCommand implements Runnable {
     @Option(names = "--steps", defaultValue = "1000", description = "Steps per session (default: ${DEFAULT-VALUE}).")
     int steps;
 
+    @Option(names = "--warmup-steps", defaultValue = "300", description = "Steps per session run first, not measured (default: ${DEFAULT-VALUE}).")
+    int warmupSteps;
+
     @Option(names = "--tasks", defaultValue = "512", description = "Distinct tasks the sessions cycle through (default: ${DEFAULT-VALUE}).")
     int tasks;
 
@@ -41,7 +44,7 @@ final class ServeBenchCommand implements Runnable {
     public void run() {
         EnvLoadBench.Report r;
         try {
-            r = EnvLoadBench.run(new EnvLoadBench.Config(url, env, shift, sessions, steps, tasks, Duration.ofSeconds(maxSeconds)));
+            r = EnvLoadBench.run(new EnvLoadBench.Config(url, env, shift, sessions, steps, warmupSteps, tasks, Duration.ofSeconds(maxSeconds)));
         } catch (IOException e) {
             throw new UncheckedIOException("load bench failed: " + e.getMessage(), e);
         } catch (InterruptedException e) {
@@ -52,7 +55,8 @@ final class ServeBenchCommand implements Runnable {
             ObjectNode o = (ObjectNode) Json.tree(r);
             System.out.println(Json.pretty(o));
         } else {
-            System.out.printf(Locale.ROOT, "serve env load: %d sessions x %d steps against %s%n", r.sessions(), steps, r.target());
+            System.out.printf(Locale.ROOT, "serve env load: %d sessions x %d steps (after %d warm-up steps each) against %s%n",
+                    r.sessions(), steps, warmupSteps, r.target());
             System.out.printf(Locale.ROOT, "  steps            %,d in %.2f s (+ %,d resets)%n", r.steps(), r.seconds(), r.resets());
             System.out.printf(Locale.ROOT, "  throughput       %,.0f steps/s (%,.0f requests/s)%n", r.stepsPerSecond(), r.requestsPerSecond());
             System.out.printf(Locale.ROOT, "  step latency     p50 %.2f ms, p99 %.2f ms, max %.2f ms%n", r.stepP50() / 1e3, r.stepP99() / 1e3, r.stepMax() / 1e3);

@@ -43,9 +43,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * and in wall time.
  */
 public final class EnvLoadBench {
-    public record Config(String url, String env, String shift, int sessions, int stepsPerSession, int distinctTasks,
-                         Duration maxTime) {
+    /**
+     * @param warmupSteps steps per session run first and not measured, so the figures are those of
+     *                    compiled code rather than of the JIT compiler at work
+     */
+    public record Config(String url, String env, String shift, int sessions, int stepsPerSession, int warmupSteps,
+                         int distinctTasks, Duration maxTime) {
         public Config {
+            if (warmupSteps < 0) throw new IllegalArgumentException("--warmup-steps must be >= 0");
             if (sessions < 1 || sessions > 4096) throw new IllegalArgumentException("--sessions must be between 1 and 4096");
             if (stepsPerSession < 1 || stepsPerSession > 1_000_000) throw new IllegalArgumentException("--steps must be between 1 and 1000000");
             if (distinctTasks < 1) throw new IllegalArgumentException("--tasks must be at least 1");
@@ -77,53 +82,66 @@ public final class EnvLoadBench {
             base = local.baseUrl();
         }
         base = base.replaceAll("/+$", "");
-        double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        // The client's own completion stages run on its selector thread instead of being handed to a
+        // pool: the callers block in send() anyway, and each hand-off costs a thread wake-up.
         try (HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(5)).build();
-             ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor()) {
+                .connectTimeout(Duration.ofSeconds(5)).executor(Runnable::run).build()) {
             long deadline = System.nanoTime() + c.maxTime().toNanos();
-            Worker[] all = new Worker[c.sessions()];
+            String target = local == null ? base : "in-process server at " + base;
+            if (c.warmupSteps() > 0) {
+                Report warm = phase(http, base, c, episodes, c.warmupSteps(), deadline, target);
+                if (warm.errors() > 0) return warm;
+            }
+            return phase(http, base, c, episodes, c.stepsPerSession(), deadline, target);
+        } finally {
+            if (local != null) local.close();
+        }
+    }
+
+    private static Report phase(HttpClient http, String base, Config c, List<Episode> episodes, int stepsPerSession,
+                                long deadline, String target) throws InterruptedException {
+        double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        Worker[] all = new Worker[c.sessions()];
+        ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
+        AtomicLong errorCount = new AtomicLong();
+        long t0 = System.nanoTime();
+        long cpu0 = processCpuNanos();
+        try (ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<?>> futures = new ArrayList<>();
-            ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
-            AtomicLong errorCount = new AtomicLong();
-            long t0 = System.nanoTime();
-            long cpu0 = processCpuNanos();
             for (int s = 0; s < c.sessions(); s++) {
-                all[s] = new Worker(http, base, c, episodes, s, deadline, errors, errorCount);
+                all[s] = new Worker(http, base, c, episodes, s, stepsPerSession, deadline, errors, errorCount);
                 futures.add(workers.submit(all[s]));
             }
             for (Future<?> f : futures) {
                 try {
-                    f.get(c.maxTime().toMillis() + 30_000, TimeUnit.MILLISECONDS);
-                } catch (Exception e) {
+                    f.get(Math.max(0, deadline - System.nanoTime()) + TimeUnit.SECONDS.toNanos(30), TimeUnit.NANOSECONDS);
+                } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
                     errorCount.incrementAndGet();
                     errors.add("worker: " + e);
+                    f.cancel(true);
                 }
             }
-            double seconds = (System.nanoTime() - t0) / 1e9;
-            long cpu = processCpuNanos() - cpu0;
-            long steps = 0, resets = 0;
-            boolean timedOut = false;
-            List<long[]> stepLat = new ArrayList<>(), resetLat = new ArrayList<>();
-            for (Worker w : all) {
-                steps += w.steps;
-                resets += w.resets;
-                timedOut |= w.timedOut;
-                stepLat.add(Arrays.copyOf(w.stepNanos, w.steps));
-                resetLat.add(Arrays.copyOf(w.resetNanos, w.resets));
-            }
-            long[] st = merge(stepLat), rt = merge(resetLat);
-            List<String> samples = new ArrayList<>(errors);
-            return new Report(c.sessions(), steps, resets, errorCount.get(), samples.subList(0, Math.min(5, samples.size())),
-                    seconds, steps / seconds, (steps + resets) / seconds, pct(st, 0.50), pct(st, 0.99),
-                    st.length == 0 ? 0 : st[st.length - 1] / 1e3, pct(rt, 0.50), pct(rt, 0.99), timedOut,
-                    Runtime.getRuntime().availableProcessors(), loadBefore,
-                    ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
-                    cpu < 0 ? -1 : cpu / 1e3 / Math.max(1, steps + resets),
-                    local == null ? base : "in-process server at " + base);
-        } finally {
-            if (local != null) local.close();
         }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        long cpu = processCpuNanos() - cpu0;
+        long steps = 0, resets = 0;
+        boolean timedOut = false;
+        List<long[]> stepLat = new ArrayList<>(), resetLat = new ArrayList<>();
+        for (Worker w : all) {
+            steps += w.steps;
+            resets += w.resets;
+            timedOut |= w.timedOut;
+            stepLat.add(Arrays.copyOf(w.stepNanos, w.steps));
+            resetLat.add(Arrays.copyOf(w.resetNanos, w.resets));
+        }
+        long[] st = merge(stepLat), rt = merge(resetLat);
+        List<String> samples = new ArrayList<>(errors);
+        return new Report(c.sessions(), steps, resets, errorCount.get(), samples.subList(0, Math.min(5, samples.size())),
+                seconds, steps / seconds, (steps + resets) / seconds, pct(st, 0.50), pct(st, 0.99),
+                st.length == 0 ? 0 : st[st.length - 1] / 1e3, pct(rt, 0.50), pct(rt, 0.99), timedOut,
+                Runtime.getRuntime().availableProcessors(), loadBefore,
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+                cpu < 0 ? -1 : cpu / 1e3 / Math.max(1, steps + resets), target);
     }
 
     /** CPU time of this process (client and, when in-process, server), or -1 where the JVM cannot tell. */
@@ -185,7 +203,7 @@ public final class EnvLoadBench {
         int resets;
         boolean timedOut;
 
-        Worker(HttpClient http, String base, Config c, List<Episode> episodes, int index, long deadline,
+        Worker(HttpClient http, String base, Config c, List<Episode> episodes, int index, int stepsToDo, long deadline,
                ConcurrentLinkedQueue<String> errors, AtomicLong errorCount) {
             this.http = http;
             this.base = base;
@@ -195,7 +213,7 @@ public final class EnvLoadBench {
             this.deadline = deadline;
             this.errors = errors;
             this.errorCount = errorCount;
-            this.stepNanos = new long[c.stepsPerSession()];
+            this.stepNanos = new long[stepsToDo];
         }
 
         @Override
@@ -212,7 +230,7 @@ public final class EnvLoadBench {
                 String resetUrl = base + "/v1/sessions/" + session + "/reset";
                 Episode ep = first;
                 int a = 0;
-                while (steps < c.stepsPerSession()) {
+                while (steps < stepNanos.length) {
                     if (System.nanoTime() > deadline) {
                         timedOut = true;
                         fail("session " + index + " stopped at the time limit after " + steps + " steps");
@@ -247,7 +265,8 @@ public final class EnvLoadBench {
 
         /** The parsed response when {@code parse}, else null; counts non-200 answers as errors. */
         private JsonNode post(String url, byte[] body, boolean parse) throws IOException, InterruptedException {
-            HttpRequest req = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
+            // No per-request timeout (each one arms a timer in the client): the phase deadline bounds the run.
+            HttpRequest req = HttpRequest.newBuilder(URI.create(url))
                     .header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
             HttpResponse<byte[]> resp = http.send(req, HttpResponse.BodyHandlers.ofByteArray());

@@ -163,9 +163,21 @@ public final class OpenAiWire {
 
     /** A chat message in OpenAI shape (our {@code error} extension left out: strict APIs reject unknown fields). */
     public static ObjectNode message(Message m) {
-        ObjectNode o = (ObjectNode) Json.tree(m);
-        o.remove("error");
-        if (m.role().equals("assistant") && !o.has("content")) o.putNull("content");
+        ObjectNode o = Json.object();
+        o.put("role", m.role());
+        if (m.content() != null) o.put("content", m.content());
+        else if (m.role().equals("assistant")) o.putNull("content");
+        if (m.toolCalls() != null) {
+            ArrayNode calls = o.putArray("tool_calls");
+            for (Message.ToolCall c : m.toolCalls()) {
+                ObjectNode call = calls.addObject();
+                call.put("id", c.id());
+                call.put("type", c.type() == null ? "function" : c.type());
+                call.putObject("function").put("name", c.function().name()).put("arguments", c.function().arguments());
+            }
+        }
+        if (m.toolCallId() != null) o.put("tool_call_id", m.toolCallId());
+        if (m.name() != null) o.put("name", m.name());
         return o;
     }
 
