@@ -1,5 +1,6 @@
 package dev.openagent.server.bench;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.agent.OracleAgent;
 import dev.openagent.episode.AgentSession;
@@ -60,11 +61,23 @@ public final class EnvLoadBench {
         }
     }
 
-    /** Latencies in microseconds. */
-    public record Report(int sessions, long steps, long resets, long errors, List<String> errorSamples, double seconds,
-                         double stepsPerSecond, double requestsPerSecond, double stepP50, double stepP99, double stepMax,
-                         double resetP50, double resetP99, boolean timedOut, int processors, double loadBefore, double loadAfter,
-                         double cpuMicrosPerRequest, String target) {}
+    /** Latencies in microseconds; JSON names in snake_case like the other reports. */
+    public record Report(int sessions, long steps, long resets, long errors,
+                         @JsonProperty("error_samples") List<String> errorSamples,
+                         double seconds,
+                         @JsonProperty("steps_per_second") double stepsPerSecond,
+                         @JsonProperty("requests_per_second") double requestsPerSecond,
+                         @JsonProperty("step_p50_us") double stepP50,
+                         @JsonProperty("step_p99_us") double stepP99,
+                         @JsonProperty("step_max_us") double stepMax,
+                         @JsonProperty("reset_p50_us") double resetP50,
+                         @JsonProperty("reset_p99_us") double resetP99,
+                         @JsonProperty("timed_out") boolean timedOut,
+                         int processors,
+                         @JsonProperty("load_average_before") double loadBefore,
+                         @JsonProperty("load_average_after") double loadAfter,
+                         @JsonProperty("cpu_us_per_request") double cpuMicrosPerRequest,
+                         String target) {}
 
     private record Episode(int taskIndex, List<byte[]> actions) {}
 

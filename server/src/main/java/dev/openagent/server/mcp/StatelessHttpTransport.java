@@ -63,8 +63,7 @@ final class StatelessHttpTransport implements McpStatelessServerTransport {
         try {
             message = McpSchema.deserializeJsonRpcMessage(mapper, body);
         } catch (IOException | RuntimeException e) {
-            sendRpc(ex, 400, McpSchema.JSONRPCResponse.error(null, new McpSchema.JSONRPCResponse.JSONRPCError(
-                    McpSchema.ErrorCodes.PARSE_ERROR, "not a JSON-RPC message: " + e.getMessage())));
+            rpcError(ex, McpSchema.ErrorCodes.PARSE_ERROR, "not a JSON-RPC message: " + e.getMessage());
             return;
         }
         McpTransportContext context = McpTransportContext.create(Map.of());
@@ -83,13 +82,19 @@ final class StatelessHttpTransport implements McpStatelessServerTransport {
                 h.handleNotification(context, notification).block(REQUEST_TIMEOUT);
                 JsonHttp.send(ex, 202, new byte[0], null);
             }
-            default -> sendRpc(ex, 400, McpSchema.JSONRPCResponse.error(null, new McpSchema.JSONRPCResponse.JSONRPCError(
-                    McpSchema.ErrorCodes.INVALID_REQUEST, "this server sends no requests, so it expects no responses")));
+            default -> rpcError(ex, McpSchema.ErrorCodes.INVALID_REQUEST, "this server sends no requests, so it expects no responses");
         }
     }
 
     private void sendRpc(HttpExchange ex, int status, McpSchema.JSONRPCResponse response) throws IOException {
         JsonHttp.send(ex, status, mapper.writeValueAsBytes(response), JsonHttp.JSON_TYPE);
+    }
+
+    /** A JSON-RPC error without a request id (the SDK's response type requires one), as a 400. */
+    private static void rpcError(HttpExchange ex, int code, String message) throws IOException {
+        var body = dev.openagent.json.Json.object().put("jsonrpc", "2.0").putNull("id");
+        body.putObject("error").put("code", code).put("message", message);
+        JsonHttp.sendJson(ex, 400, body);
     }
 
     private static boolean loopbackOrigin(String origin) {
