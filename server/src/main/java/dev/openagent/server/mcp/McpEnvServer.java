@@ -22,10 +22,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
 
 /**
  * {@code openagent serve mcp}: the {@link McpEpisodeHost}'s tools, a {@code task} prompt and an
@@ -62,7 +63,8 @@ public final class McpEnvServer implements AutoCloseable {
     public static McpEnvServer stdio(Options o, InputStream in, OutputStream out) {
         McpJsonMapper mapper = McpJsonDefaults.getMapper();
         CountDownLatch eof = new CountDownLatch(1);
-        SyncRegistry registry = new SyncRegistry();
+        Registry<McpServerFeatures.SyncToolSpecification> registry = new Registry<>((h, t) ->
+                McpServerFeatures.SyncToolSpecification.builder().tool(tool(t)).callHandler((ex, req) -> call(h, req)).build());
         McpEpisodeHost host = new McpEpisodeHost(o.choice(), o.tasks(), o.firstIndex(), o.seed(), o.sink(), registry::replace);
         var transport = new StdioServerTransportProvider(mapper, new EofSignal(in, eof), out);
         McpSyncServer server = McpServer.sync(transport)
@@ -76,14 +78,15 @@ public final class McpEnvServer implements AutoCloseable {
                 .prompts(new McpServerFeatures.SyncPromptSpecification(taskPrompt(), (ex, req) -> taskPromptResult(host)))
                 .resources(new McpServerFeatures.SyncResourceSpecification(taskResource(), (ex, req) -> taskResourceResult(host)))
                 .build();
-        registry.server = server;
+        registry.bind(server::addTool, server::removeTool, server::notifyToolsListChanged);
         return new McpEnvServer(host, server::closeGracefully, null, eof);
     }
 
     /** Serves stateless Streamable HTTP at {@code http://host:port/mcp}. */
     public static McpEnvServer http(Options o, String bindHost, int port, BearerAuth auth, long maxBodyBytes) throws IOException {
         McpJsonMapper mapper = McpJsonDefaults.getMapper();
-        StatelessRegistry registry = new StatelessRegistry();
+        Registry<McpStatelessServerFeatures.SyncToolSpecification> registry = new Registry<>((h, t) ->
+                McpStatelessServerFeatures.SyncToolSpecification.builder().tool(tool(t)).callHandler((ctx, req) -> call(h, req)).build());
         McpEpisodeHost host = new McpEpisodeHost(o.choice(), o.tasks(), o.firstIndex(), o.seed(), o.sink(), registry::replace);
         StatelessHttpTransport transport = new StatelessHttpTransport(mapper, maxBodyBytes);
         McpStatelessSyncServer server = McpServer.sync(transport)
@@ -97,7 +100,7 @@ public final class McpEnvServer implements AutoCloseable {
                 .prompts(new McpStatelessServerFeatures.SyncPromptSpecification(taskPrompt(), (ctx, req) -> taskPromptResult(host)))
                 .resources(new McpStatelessServerFeatures.SyncResourceSpecification(taskResource(), (ctx, req) -> taskResourceResult(host)))
                 .build();
-        registry.server = server;
+        registry.bind(server::addTool, server::removeTool, () -> {});   // stateless: no channel to notify on
         HttpService http;
         try {
             http = HttpService.start(bindHost, port, auth, "serve-mcp", transport::handle);
@@ -171,74 +174,43 @@ public final class McpEnvServer implements AutoCloseable {
     }
 
     /**
-     * Keeps the SDK's registered tools equal to the host's list. The host exists before the SDK
-     * server (the server is built from the host's first tools), hence the two-step binding.
+     * Keeps the SDK's registered tools equal to the host's list, for either kind of SDK server
+     * (their tool specifications are different types, hence {@code S} and the functions). The host
+     * exists before the SDK server (which is built from the host's first tools), so the server's
+     * operations are bound afterwards.
      */
-    private abstract static class Registry<S, V> {
-        McpEpisodeHost host;
-        V server;
+    private static final class Registry<S> {
+        private final BiFunction<McpEpisodeHost, ToolSpec, S> specOf;
+        private McpEpisodeHost host;
         private List<String> registered = List.of();
+        private Consumer<S> add;
+        private Consumer<String> remove;
+        private Runnable notifyChanged;
 
-        abstract S spec(ToolSpec t);
-
-        abstract void add(S spec);
-
-        abstract void remove(String name);
-
-        abstract void notifyChanged();
+        Registry(BiFunction<McpEpisodeHost, ToolSpec, S> specOf) {
+            this.specOf = specOf;
+        }
 
         List<S> initial(McpEpisodeHost h) {
             host = h;
             registered = h.tools().stream().map(ToolSpec::name).toList();
-            return h.tools().stream().map(this::spec).toList();
+            return h.tools().stream().map(t -> specOf.apply(h, t)).toList();
+        }
+
+        void bind(Consumer<S> addTool, Consumer<String> removeTool, Runnable notifyToolsChanged) {
+            add = addTool;
+            remove = removeTool;
+            notifyChanged = notifyToolsChanged;
         }
 
         /** Called by the host (under its lock) when a new episode shows a different tool list. */
         void replace(List<ToolSpec> tools) {
-            if (server == null) return;
-            for (String name : registered) remove(name);
-            List<String> names = new ArrayList<>();
-            for (ToolSpec t : tools) {
-                add(spec(t));
-                names.add(t.name());
-            }
-            registered = List.copyOf(names);
-            notifyChanged();
+            if (add == null) return;
+            registered.forEach(remove);
+            tools.forEach(t -> add.accept(specOf.apply(host, t)));
+            registered = tools.stream().map(ToolSpec::name).toList();
+            notifyChanged.run();
         }
-    }
-
-    private static final class SyncRegistry extends Registry<McpServerFeatures.SyncToolSpecification, McpSyncServer> {
-        @Override
-        McpServerFeatures.SyncToolSpecification spec(ToolSpec t) {
-            McpEpisodeHost h = host;
-            return McpServerFeatures.SyncToolSpecification.builder().tool(tool(t)).callHandler((ex, req) -> call(h, req)).build();
-        }
-
-        @Override
-        void add(McpServerFeatures.SyncToolSpecification spec) { server.addTool(spec); }
-
-        @Override
-        void remove(String name) { server.removeTool(name); }
-
-        @Override
-        void notifyChanged() { server.notifyToolsListChanged(); }
-    }
-
-    private static final class StatelessRegistry extends Registry<McpStatelessServerFeatures.SyncToolSpecification, McpStatelessSyncServer> {
-        @Override
-        McpStatelessServerFeatures.SyncToolSpecification spec(ToolSpec t) {
-            McpEpisodeHost h = host;
-            return McpStatelessServerFeatures.SyncToolSpecification.builder().tool(tool(t)).callHandler((ctx, req) -> call(h, req)).build();
-        }
-
-        @Override
-        void add(McpStatelessServerFeatures.SyncToolSpecification spec) { server.addTool(spec); }
-
-        @Override
-        void remove(String name) { server.removeTool(name); }
-
-        @Override
-        void notifyChanged() {}   // stateless: no channel to notify on
     }
 
     /** Passes stdin through and counts down when it ends, so the server can exit when the client goes. */
