@@ -85,14 +85,14 @@ class ServeMcpTest {
             assertTrue(names.containsAll(List.of("get_task", "submit_answer", "refuse")), names.toString());
             assertEquals(start.tools().size() + 3, tools.size(), names.toString());
 
-            String task = text(client.callTool(new McpSchema.CallToolRequest("get_task", Map.of())));
+            String task = text(client.callTool(McpSchema.CallToolRequest.builder("get_task").arguments(Map.of()).build()));
             assertTrue(task.contains(start.query()), task);
-            McpSchema.GetPromptResult prompt = client.getPrompt(new McpSchema.GetPromptRequest("task", Map.of()));
+            McpSchema.GetPromptResult prompt = client.getPrompt(McpSchema.GetPromptRequest.builder("task").build());
             assertTrue(((McpSchema.TextContent) prompt.messages().getFirst().content()).text().contains(start.query()));
 
             // Bad arguments reach the environment and come back as its error observation.
             String firstTool = start.tools().getFirst().name();
-            McpSchema.CallToolResult bad = client.callTool(new McpSchema.CallToolRequest(firstTool, Map.of("no_such_parameter", 1)));
+            McpSchema.CallToolResult bad = client.callTool(McpSchema.CallToolRequest.builder(firstTool).arguments(Map.of("no_such_parameter", 1)).build());
             assertTrue(bad.isError());
             assertTrue(text(bad).startsWith("Error [INVALID_ARGUMENTS]"), text(bad));
 
@@ -104,10 +104,10 @@ class ServeMcpTest {
                         Action.ToolCall call = c.calls().getFirst();
                         @SuppressWarnings("unchecked")
                         Map<String, Object> args = Json.MAPPER.readValue(call.arguments(), Map.class);
-                        yield client.callTool(new McpSchema.CallToolRequest(call.name(), args));
+                        yield client.callTool(McpSchema.CallToolRequest.builder(call.name()).arguments(args).build());
                     }
-                    case Action.Answer ans -> client.callTool(new McpSchema.CallToolRequest("submit_answer", Map.of("answer", ans.text())));
-                    case Action.Refuse ref -> client.callTool(new McpSchema.CallToolRequest("refuse", Map.of("reason", ref.reason())));
+                    case Action.Answer ans -> client.callTool(McpSchema.CallToolRequest.builder("submit_answer").arguments(Map.of("answer", ans.text())).build());
+                    case Action.Refuse ref -> client.callTool(McpSchema.CallToolRequest.builder("refuse").arguments(Map.of("reason", ref.reason())).build());
                     default -> throw new AssertionError("unexpected oracle action " + a);
                 };
                 last = text(r);

@@ -143,21 +143,23 @@ public final class McpEnvServer implements AutoCloseable {
     // ---- the task as a prompt and a resource ----
 
     private static McpSchema.Prompt taskPrompt() {
-        return new McpSchema.Prompt(TASK_PROMPT, "The current task: the instructions and the user's request.", List.of());
+        return McpSchema.Prompt.builder(TASK_PROMPT).description("The current task: the instructions and the user's request.").build();
     }
 
     private static McpSchema.GetPromptResult taskPromptResult(McpEpisodeHost host) {
-        return new McpSchema.GetPromptResult("The current OpenAgent task",
-                List.of(new McpSchema.PromptMessage(McpSchema.Role.USER, new McpSchema.TextContent(host.taskText()))));
+        McpSchema.Content text = McpSchema.TextContent.builder(host.taskText()).build();
+        return McpSchema.GetPromptResult.builder(List.of(McpSchema.PromptMessage.builder(McpSchema.Role.USER, text).build()))
+                .description("The current OpenAgent task").build();
     }
 
     private static McpSchema.Resource taskResource() {
-        return McpSchema.Resource.builder().uri(TASK_URI).name("task").mimeType("text/plain")
+        return McpSchema.Resource.builder(TASK_URI, "task").mimeType("text/plain")
                 .description("The current task: the instructions and the user's request.").build();
     }
 
     private static McpSchema.ReadResourceResult taskResourceResult(McpEpisodeHost host) {
-        return new McpSchema.ReadResourceResult(List.of(new McpSchema.TextResourceContents(TASK_URI, "text/plain", host.taskText())));
+        return McpSchema.ReadResourceResult.builder(List.of(
+                McpSchema.TextResourceContents.builder(TASK_URI, host.taskText()).mimeType("text/plain").build())).build();
     }
 
     // ---- tools ----
@@ -165,7 +167,7 @@ public final class McpEnvServer implements AutoCloseable {
     static McpSchema.Tool tool(ToolSpec spec) {
         @SuppressWarnings("unchecked")
         Map<String, Object> schema = Json.MAPPER.convertValue(spec.parameters(), Map.class);
-        return McpSchema.Tool.builder().name(spec.name()).description(spec.description()).inputSchema(schema).build();
+        return McpSchema.Tool.builder(spec.name(), schema).description(spec.description()).build();
     }
 
     static McpSchema.CallToolResult call(McpEpisodeHost host, McpSchema.CallToolRequest request) {

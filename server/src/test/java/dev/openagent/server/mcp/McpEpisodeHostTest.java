@@ -49,7 +49,7 @@ class McpEpisodeHostTest {
             last = local.step(a);
             reply = switch (a) {
                 case Action.CallTools c -> host.call(c.calls().getFirst().name(), Json.MAPPER.convertValue(
-                        Json.parse(c.calls().getFirst().arguments()), Map.class));
+                        Json.parse(c.calls().getFirst().arguments()), new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() {}));
                 case Action.Answer ans -> host.call(McpEpisodeHost.SUBMIT, Map.of("answer", ans.text()));
                 case Action.Refuse r -> host.call(McpEpisodeHost.REFUSE, Map.of("reason", r.reason()));
                 default -> throw new AssertionError(a);

@@ -32,9 +32,9 @@ class McpHttpTest {
                 client.initialize();
                 List<String> served = client.listTools().tools().stream().map(McpSchema.Tool::name).toList();
                 assertEquals(server.host().tools().stream().map(ToolSpec::name).toList(), served);
-                McpSchema.ReadResourceResult task = client.readResource(new McpSchema.ReadResourceRequest("openagent://task"));
+                McpSchema.ReadResourceResult task = client.readResource(McpSchema.ReadResourceRequest.builder("openagent://task").build());
                 assertTrue(((McpSchema.TextResourceContents) task.contents().getFirst()).text().contains("User request:"));
-                McpSchema.CallToolResult r = client.callTool(new McpSchema.CallToolRequest("submit_answer", Map.of("answer", "no idea")));
+                McpSchema.CallToolResult r = client.callTool(McpSchema.CallToolRequest.builder("submit_answer").arguments(Map.of("answer", "no idea")).build());
                 assertTrue(((McpSchema.TextContent) r.content().getFirst()).text().contains("\"success\":false"));
             }
             assertEquals(1, sink.episodes.size());
