@@ -38,9 +38,12 @@ public final class HttpService implements AutoCloseable {
      * @param port 0 picks a free port (see {@link #port()})
      */
     public static HttpService start(String host, int port, BearerAuth auth, String name, Endpoint endpoint) throws IOException {
-        // Small JSON responses: send them at once instead of waiting for Nagle's algorithm.
-        // Read by the JDK when its first HttpServer is created.
-        if (System.getProperty("sun.net.httpserver.nodelay") == null) System.setProperty("sun.net.httpserver.nodelay", "true");
+        // Read by the JDK when its first HttpServer is created (a user's -D setting wins):
+        // small JSON responses go out at once instead of waiting for Nagle's algorithm; a client
+        // gets 30 s to send a request and idle keep-alive connections close after 60 s.
+        defaultProperty("sun.net.httpserver.nodelay", "true");
+        defaultProperty("sun.net.httpserver.maxReqTime", "30");
+        defaultProperty("sun.net.httpserver.idleInterval", "60");
         InetSocketAddress address = new InetSocketAddress(resolve(host), port);
         HttpServer server = HttpServer.create(address, 1024);
         ExecutorService executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name(name + "-", 0).factory());
@@ -48,6 +51,10 @@ public final class HttpService implements AutoCloseable {
         server.createContext("/", exchange -> guard(exchange, auth, endpoint, name));
         server.start();
         return new HttpService(server, executor);
+    }
+
+    private static void defaultProperty(String key, String value) {
+        if (System.getProperty(key) == null) System.setProperty(key, value);
     }
 
     private static InetAddress resolve(String host) {
