@@ -1,9 +1,13 @@
 package dev.openagent.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.json.Json;
 import dev.openagent.sandbox.Split;
 import dev.openagent.server.EnvChoice;
 import dev.openagent.server.EpisodeSink;
 import dev.openagent.server.JsonlEpisodeSink;
+import dev.openagent.server.StoreEpisodeSink;
+import dev.openagent.store.ResultStore;
 import dev.openagent.server.TaskChoice;
 import dev.openagent.server.env.EnvServer;
 import dev.openagent.server.http.BearerAuth;
@@ -67,8 +71,23 @@ final class ServeMcpCommand implements Runnable {
     @Option(names = "--max-body", defaultValue = "" + EnvServer.Config.DEFAULT_MAX_BODY, paramLabel = "BYTES", description = "Largest HTTP request body (default: ${DEFAULT-VALUE}).")
     long maxBody;
 
-    @Option(names = "--out", description = "Directory for trajectories.jsonl (default: runs/mcp-<env>-<time>).")
+    @Option(names = "--store", description = "Results store to record the episodes in, as one run (default: runs/openagent.db).")
+    Path store;
+
+    @Option(names = "--out", description = "Record episodes as DIR/trajectories.jsonl instead of in the results store.")
     Path out;
+
+    private EpisodeSink storeSink(EnvChoice choice, TaskChoice tasks, int first, Long seed) {
+        String runId = "mcp-" + env + "-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-"
+                + java.util.HexFormat.of().toHexDigits((short) new java.security.SecureRandom().nextInt());
+        ObjectNode config = Json.object().put("server", "mcp").put("env", env).put("shift", choice.shiftLabel())
+                .put("split", tasks.split().id()).put("difficulty", tasks.difficulty()).put("run_seed", tasks.runSeed());
+        if (seed != null) config.put("first_seed", seed);
+        else config.put("first_task", first);
+        ResultStore results = ResultStore.open(store != null ? store : ResultStore.DEFAULT);
+        String name = "serve mcp --env " + env + " --shift " + choice.shiftLabel();
+        return new StoreEpisodeSink(results, true, runId, name, config, choice.shifts());
+    }
 
     @Override
     public void run() {
@@ -80,8 +99,8 @@ final class ServeMcpCommand implements Runnable {
         if (first < 0) throw new Main.UserError("--task must be >= 0");
         Long seed = which == null ? null : which.seed;
         TaskChoice tasks = new TaskChoice(Split.parse(split), difficulty, runSeed);
-        Path dir = out != null ? out : Path.of("runs", "mcp-" + env + "-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-        EpisodeSink sink = new JsonlEpisodeSink(dir);
+        if (store != null && out != null) throw new Main.UserError("give --store or --out, not both");
+        EpisodeSink sink = out != null ? new JsonlEpisodeSink(out) : storeSink(choice, tasks, first, seed);
         McpEnvServer.Options options = new McpEnvServer.Options(choice, tasks, first, seed, sink);
         McpEnvServer server;
         if (transport.stdio) {

@@ -3,7 +3,9 @@ package dev.openagent.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.agent.OracleAgent;
 import dev.openagent.episode.AgentSession;
-import dev.openagent.episode.Trajectory;
+import dev.openagent.run.EpisodeResult;
+import dev.openagent.store.ResultStore;
+import dev.openagent.store.RunInfo;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Env;
@@ -46,11 +48,13 @@ class ServeMcpTest {
     static final String SHIFT = "none";
     static final int TASK = 2;
 
-    static List<String> serverCommand(Path out, String... extra) {
+    /** The server's command line; {@code record} is {@code --out DIR} (JSON lines) or {@code --store FILE}. */
+    static List<String> serverCommand(List<String> record, String... extra) {
         List<String> cmd = new ArrayList<>(List.of(
                 ProcessHandle.current().info().command().orElse("java"), "-cp", System.getProperty("java.class.path"),
                 "dev.openagent.cli.Main", "serve", "mcp", "--env", "poi", "--shift", SHIFT, "--task", "" + TASK,
-                "--split", "test", "--out", out.toString()));
+                "--split", "test"));
+        cmd.addAll(record);
         cmd.addAll(List.of(extra));
         return cmd;
     }
@@ -65,7 +69,8 @@ class ServeMcpTest {
         Start start = local.reset(request);
         List<Action> oracle = oracleActions(local, start);
 
-        List<String> cmd = serverCommand(out, "--stdio");
+        Path storeFile = out.resolve("store.db");
+        List<String> cmd = serverCommand(List.of("--store", storeFile.toString()), "--stdio");
         ServerParameters params = ServerParameters.builder(cmd.getFirst()).args(cmd.subList(1, cmd.size())).build();
         StdioClientTransport transport = new StdioClientTransport(params, McpJsonDefaults.getMapper());
         try (McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(60))
@@ -117,26 +122,36 @@ class ServeMcpTest {
             assertTrue(last.contains("The next task has started"), last);
         }
 
-        List<String> lines = Files.readAllLines(out.resolve("trajectories.jsonl"), StandardCharsets.UTF_8);
-        assertEquals(1, lines.size());
-        Trajectory t = Trajectory.fromJson(lines.getFirst());
-        assertTrue(t.success());
-        assertEquals("mcp", t.agent());
-        assertEquals(request.seed(), t.seed());
-        assertEquals(1, t.stats().toolErrors(), "the one bad call is counted as a tool error");
+        // The episode is in the results store, as one run that `openagent report` can read.
+        try (ResultStore store = ResultStore.openExisting(storeFile)) {
+            List<RunInfo> runs = store.runs();
+            assertEquals(1, runs.size());
+            assertTrue(runs.getFirst().id().startsWith("mcp-poi-"), runs.getFirst().id());
+            assertEquals("complete", runs.getFirst().status());
+            List<EpisodeResult> episodes = store.episodes(runs.getFirst().id());
+            assertEquals(1, episodes.size());
+            EpisodeResult e = episodes.getFirst();
+            assertTrue(e.success());
+            assertTrue(e.agent().startsWith("mcp"), e.agent());
+            assertEquals(request.seed(), e.key().taskSeed());
+            assertEquals(TASK, e.taskIndex());
+            assertEquals(1, e.stats().toolErrors(), "the one bad call is counted as a tool error");
+        }
+        CliTest.Result report = CliTest.run("report", "--store", storeFile.toString(), "--out", out.resolve("report").toString());
+        assertEquals(0, report.code(), report.err());
     }
 
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void exitsWhenStdinClosesAndOnSigterm(@TempDir Path out) throws Exception {
-        Process eof = new ProcessBuilder(serverCommand(out.resolve("a"), "--stdio")).redirectErrorStream(true).start();
+        Process eof = new ProcessBuilder(serverCommand(List.of("--out", out.resolve("a").toString()), "--stdio")).redirectErrorStream(true).start();
         eof.getOutputStream().close();
         assertTrue(eof.waitFor(90, TimeUnit.SECONDS), "server still running after stdin closed");
         String log = new String(eof.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, eof.exitValue(), log);
         assertTrue(log.contains("stopped after 0 recorded episodes"), log);
 
-        Process term = new ProcessBuilder(serverCommand(out.resolve("b"), "--stdio")).redirectErrorStream(true).start();
+        Process term = new ProcessBuilder(serverCommand(List.of("--out", out.resolve("b").toString()), "--stdio")).redirectErrorStream(true).start();
         // Wait until it serves: an initialize request gets its answer.
         term.getOutputStream().write(("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
                 + "\"capabilities\":{},\"clientInfo\":{\"name\":\"test\",\"version\":\"1\"}}}\n").getBytes(StandardCharsets.UTF_8));

@@ -1,14 +1,12 @@
 package dev.openagent.server;
 
-import dev.openagent.episode.Trajectory;
-
 /**
- * Where a server records finished episodes. Swappable: JSON lines today
- * ({@link JsonlEpisodeSink}), the results store when it is available.
+ * Where a server records finished episodes: the results store ({@link StoreEpisodeSink}) or JSON
+ * lines ({@link JsonlEpisodeSink}).
  */
 public interface EpisodeSink extends AutoCloseable {
-    /** Records one finished episode; must be durable when it returns. */
-    void record(Trajectory trajectory);
+    /** Records one finished episode. */
+    void record(FinishedEpisode episode);
 
     /** A human-readable description of where episodes go. */
     String describe();

@@ -1,7 +1,5 @@
 package dev.openagent.server;
 
-import dev.openagent.episode.Trajectory;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -29,9 +27,9 @@ public final class JsonlEpisodeSink implements EpisodeSink {
     }
 
     @Override
-    public synchronized void record(Trajectory trajectory) {
+    public synchronized void record(FinishedEpisode episode) {
         try {
-            out.write(trajectory.toJson());
+            out.write(episode.trajectory().toJson());
             out.write('\n');
             out.flush();
         } catch (IOException e) {

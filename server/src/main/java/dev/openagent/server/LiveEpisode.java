@@ -25,6 +25,7 @@ public final class LiveEpisode {
     private final Integer taskIndex;
     private final Start start;
     private final Conversation conversation;
+    private final long startNanos = System.nanoTime();
     private Step last;
     private int steps;
 
@@ -77,5 +78,10 @@ public final class LiveEpisode {
     public Trajectory trajectory(String agent) {
         if (!done()) throw new IllegalStateException("the episode is not over");
         return Episodes.trajectory(env, request, agent, start, conversation, last.outcome(), Usage.NONE);
+    }
+
+    /** The finished episode as a sink records it. */
+    public FinishedEpisode finished(String agent) {
+        return new FinishedEpisode(trajectory(agent), task(), taskIndex, (System.nanoTime() - startNanos) / 1_000_000);
     }
 }

@@ -64,7 +64,8 @@ public final class McpEnvServer implements AutoCloseable {
         McpJsonMapper mapper = McpJsonDefaults.getMapper();
         CountDownLatch eof = new CountDownLatch(1);
         Registry<McpServerFeatures.SyncToolSpecification> registry = new Registry<>((h, t) ->
-                McpServerFeatures.SyncToolSpecification.builder().tool(tool(t)).callHandler((ex, req) -> call(h, req)).build());
+                McpServerFeatures.SyncToolSpecification.builder().tool(tool(t))
+                        .callHandler((ex, req) -> call(h, req, ex.getClientInfo() == null ? null : ex.getClientInfo().name())).build());
         McpEpisodeHost host = new McpEpisodeHost(o.choice(), o.tasks(), o.firstIndex(), o.seed(), o.sink(), registry::replace);
         var transport = new StdioServerTransportProvider(mapper, new EofSignal(in, eof), out);
         McpSyncServer server = McpServer.sync(transport)
@@ -86,7 +87,7 @@ public final class McpEnvServer implements AutoCloseable {
     public static McpEnvServer http(Options o, String bindHost, int port, BearerAuth auth, long maxBodyBytes) throws IOException {
         McpJsonMapper mapper = McpJsonDefaults.getMapper();
         Registry<McpStatelessServerFeatures.SyncToolSpecification> registry = new Registry<>((h, t) ->
-                McpStatelessServerFeatures.SyncToolSpecification.builder().tool(tool(t)).callHandler((ctx, req) -> call(h, req)).build());
+                McpStatelessServerFeatures.SyncToolSpecification.builder().tool(tool(t)).callHandler((ctx, req) -> call(h, req, null)).build());
         McpEpisodeHost host = new McpEpisodeHost(o.choice(), o.tasks(), o.firstIndex(), o.seed(), o.sink(), registry::replace);
         StatelessHttpTransport transport = new StatelessHttpTransport(mapper, maxBodyBytes);
         McpStatelessSyncServer server = McpServer.sync(transport)
@@ -170,8 +171,8 @@ public final class McpEnvServer implements AutoCloseable {
         return McpSchema.Tool.builder(spec.name(), schema).description(spec.description()).build();
     }
 
-    static McpSchema.CallToolResult call(McpEpisodeHost host, McpSchema.CallToolRequest request) {
-        McpEpisodeHost.Reply reply = host.call(request.name(), request.arguments());
+    static McpSchema.CallToolResult call(McpEpisodeHost host, McpSchema.CallToolRequest request, String client) {
+        McpEpisodeHost.Reply reply = host.call(request.name(), request.arguments(), client);
         return McpSchema.CallToolResult.builder().addTextContent(reply.text()).isError(reply.error()).build();
     }
 

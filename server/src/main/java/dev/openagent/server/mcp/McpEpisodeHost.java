@@ -40,6 +40,7 @@ public final class McpEpisodeHost {
     public static final String REFUSE = "refuse";
     /** The one action tool of text-command environments. */
     public static final String COMMAND = "command";
+    /** How episodes are recorded: {@code mcp}, or {@code mcp:<client name>} when the client says its name. */
     public static final String AGENT = "mcp";
 
     /** What a tool call returns to the MCP client. */
@@ -81,6 +82,7 @@ public final class McpEpisodeHost {
     private LiveEpisode episode;
     private List<ToolSpec> tools = List.of();
     private volatile long lastCallNanos = System.nanoTime();
+    private String agent = AGENT;
 
     /**
      * Starts the first episode.
@@ -155,8 +157,17 @@ public final class McpEpisodeHost {
     }
 
     /** Calls a tool by the name the client sees, with the arguments it sent. */
-    public synchronized Reply call(String name, Map<String, Object> arguments) {
+    public Reply call(String name, Map<String, Object> arguments) {
+        return call(name, arguments, null);
+    }
+
+    /**
+     * As {@link #call(String, Map)}; {@code client} names the MCP client when the transport knows it
+     * (recorded as agent {@code mcp:<client>}).
+     */
+    public synchronized Reply call(String name, Map<String, Object> arguments, String client) {
         lastCallNanos = System.nanoTime();
+        agent = client == null || client.isBlank() ? AGENT : AGENT + ":" + client;
         JsonNode args = arguments == null ? Json.object() : Json.tree(arguments);
         return switch (name) {
             case GET_TASK -> control(GET, args, a -> new Reply(taskText(), false));
@@ -197,7 +208,7 @@ public final class McpEpisodeHost {
                 .put("reward", step.reward())
                 .put("end", outcome.end().name().toLowerCase(Locale.ROOT))
                 .put("detail", outcome.detail());
-        sink.record(episode.trajectory(AGENT));
+        sink.record(episode.finished(agent));
         recorded++;
         if (startNext()) onToolsChanged.accept(tools);
         if (!text.isEmpty()) text.append('\n');

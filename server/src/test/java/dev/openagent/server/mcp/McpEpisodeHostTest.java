@@ -12,6 +12,7 @@ import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.ToolSpec;
 import dev.openagent.server.EnvChoice;
 import dev.openagent.server.EpisodeSink;
+import dev.openagent.server.FinishedEpisode;
 import dev.openagent.server.TaskChoice;
 import org.junit.jupiter.api.Test;
 
@@ -29,7 +30,7 @@ class McpEpisodeHostTest {
         final List<Trajectory> episodes = new ArrayList<>();
 
         @Override
-        public synchronized void record(Trajectory t) { episodes.add(t); }
+        public synchronized void record(FinishedEpisode e) { episodes.add(e.trajectory()); }
 
         @Override
         public String describe() { return "memory"; }

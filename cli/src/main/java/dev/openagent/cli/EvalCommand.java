@@ -1,0 +1,180 @@
+package dev.openagent.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.json.Json;
+import dev.openagent.metrics.GroupMetrics;
+import dev.openagent.metrics.Scorecard;
+import dev.openagent.run.AgentSpec;
+import dev.openagent.run.EvalAgent;
+import dev.openagent.run.EvalRunner;
+import dev.openagent.run.Experiment;
+import dev.openagent.run.Progress;
+import dev.openagent.run.RunControl;
+import dev.openagent.store.ResultStore;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+@Command(name = "eval", sortOptions = false, mixinStandardHelpOptions = true,
+        description = {"Evaluate agents across environments, shift conditions, tasks and trials.",
+                "Results go to a SQLite store; rerunning the same experiment resumes it (finished episodes are reused).",
+                "Exit code 0 when every planned episode is scored, 3 when some are missing or ended in infrastructure errors."})
+final class EvalCommand implements Callable<Integer> {
+    static final int INCOMPLETE = 3;
+
+    @Option(names = "--config", description = "Experiment file (YAML, see docs/evaluation.md); flags given as well override it.")
+    Path config;
+
+    @Option(names = "--name", description = "A name for the run (shown in reports).")
+    String name;
+
+    @Option(names = "--agent", split = ",", description = "Agents, comma-separated: " + Agents.KNOWN + ".")
+    List<String> agents;
+
+    @Option(names = "--env", split = ",", description = "Environments, comma-separated (default: poi).")
+    List<String> envs;
+
+    @Option(names = "--shift", description = "Shift spec: none, ID[:k=v,...], A+B, tier:NAME, all; ';' joins several (default: none). The static condition is always run too.")
+    String shift;
+
+    @Option(names = "--tasks", description = "Tasks per condition (default: 20).")
+    Integer tasks;
+
+    @Option(names = "--trials", description = "Trials per task, for pass^k (default: 1).")
+    Integer trials;
+
+    @Option(names = "--seed", description = "Run seed: the same seed gives the same tasks (default: 1).")
+    Long seed;
+
+    @Option(names = "--split", description = "train or test (default: test).")
+    String split;
+
+    @Option(names = "--difficulty", description = "Difficulty level; 0 mixes all levels (default: 0).")
+    Integer difficulty;
+
+    @Option(names = "--concurrency", description = "Episodes in flight at once (default: 8).")
+    Integer concurrency;
+
+    @Option(names = "--max-requests", description = "Stop after this many model requests (cached replies are free).")
+    Long maxRequests;
+
+    @Option(names = "--max-tokens", description = "Stop after this many model tokens (prompt + completion).")
+    Long maxTokens;
+
+    @Option(names = "--store", defaultValue = "runs/openagent.db", description = "Results store (default: ${DEFAULT-VALUE}).")
+    Path store;
+
+    @Option(names = "--no-cache", description = "Ask the model again instead of replaying cached responses (new ones are still stored).")
+    boolean noCache;
+
+    @Option(names = "--no-progress", description = "Plain progress lines instead of a progress bar.")
+    boolean noProgress;
+
+    @Option(names = "--json", description = "Print the summary as one JSON object.")
+    boolean json;
+
+    @Mixin
+    OpenAiOptions openai;
+
+    @Override
+    public Integer call() {
+        Experiment exp = experiment();
+        RunControl control = new RunControl(exp.budget().requests(), exp.budget().tokens());
+        List<AutoCloseable> opened = new ArrayList<>();
+        try (ResultStore results = ResultStore.open(store)) {
+            Agents.RunContext ctx = new Agents.RunContext(results, !noCache, control, opened);
+            List<EvalAgent> resolved = new ArrayList<>();
+            for (AgentSpec spec : exp.agents()) resolved.add(Agents.forEval(spec, exp.seed(), ctx));
+            EvalRunner.RunResult run;
+            try (Progress progress = Progress.forConsole(!noProgress, System.err)) {
+                run = new EvalRunner(results, control, progress).run(exp, resolved);
+            }
+            if (run.internalError() != null) {
+                System.err.println("openagent: an episode failed with an internal error (recorded as an error; please report it):");
+                run.internalError().printStackTrace(System.err);
+            }
+            Scorecard card = new Scorecard(results.episodes(run.runId()));
+            ObjectNode summary = summary(run, card, results, control);
+            if (json) System.out.println(Json.pretty(summary));
+            else printText(run, card, control);
+            return run.complete() ? 0 : INCOMPLETE;
+        } finally {
+            for (AutoCloseable c : opened) {
+                try {
+                    c.close();
+                } catch (Exception ignored) {
+                    // closing HTTP clients at exit
+                }
+            }
+        }
+    }
+
+    /** The experiment file (if any) with the flags given on the command line applied over it. */
+    Experiment experiment() {
+        Experiment base = config == null ? new Experiment(null, null, null, null, null, null, null, null, null, null, null) : Experiment.read(config);
+        List<AgentSpec> specs = new ArrayList<>();
+        if (agents != null && !agents.isEmpty()) {
+            for (String a : agents) specs.add(openai.apply(a.strip(), null));
+        } else {
+            for (AgentSpec a : base.agents()) specs.add(openai.apply(a.kind(), a));
+        }
+        if (specs.isEmpty()) throw new Main.UserError("name at least one agent: --agent " + Agents.KNOWN.replace(", ", "|") + " (or agents: in --config)");
+        if ((openai.baseUrl != null || openai.model != null) && specs.stream().noneMatch(s -> s.kind().equals("openai"))) {
+            throw new Main.UserError("--base-url and --model configure the openai agent, but no openai agent is named (--agent openai)");
+        }
+        Experiment.Budget budget = new Experiment.Budget(maxRequests != null ? maxRequests : base.budget().maxRequests(),
+                maxTokens != null ? maxTokens : base.budget().maxTokens());
+        return new Experiment(name != null ? name : base.name(), specs, envs != null ? envs : base.envs(),
+                shift != null ? List.of(shift) : base.shifts(), tasks != null ? tasks : base.tasks(), trials != null ? trials : base.trials(),
+                seed != null ? seed : base.seed(), split != null ? split : base.split(), difficulty != null ? difficulty : base.difficulty(),
+                concurrency != null ? concurrency : base.concurrency(), budget);
+    }
+
+    private ObjectNode summary(EvalRunner.RunResult run, Scorecard card, ResultStore results, RunControl control) {
+        ObjectNode o = Json.object();
+        o.put("run", run.runId());
+        o.put("store", results.file().toString());
+        o.put("planned", run.planned());
+        o.put("reused", run.reused());
+        o.put("ran", run.ran());
+        o.put("complete", run.complete());
+        if (run.stopReason() != null) o.put("stopped", run.stopReason());
+        o.put("model_requests", control.requests());
+        o.put("model_tokens", control.tokens());
+        if (!run.notApplicable().isEmpty()) run.notApplicable().forEach(o.putArray("not_applicable")::add);
+        o.setAll(card.toJson());
+        return o;
+    }
+
+    private void printText(EvalRunner.RunResult run, Scorecard card, RunControl control) {
+        GroupMetrics all = card.overall();
+        System.out.printf(Locale.ROOT, "run %s (%s): %d episodes planned, %d reused, %d run now, %d infrastructure errors%n",
+                run.runId(), store, run.planned(), run.reused(), run.ran(), all.errors());
+        System.out.printf(Locale.ROOT, "model requests %d, tokens %d%n", control.requests(), control.tokens());
+        if (run.stopReason() != null) System.out.println("stopped early: " + run.stopReason() + " (rerun the same command to continue)");
+        run.notApplicable().forEach(s -> System.out.println("not applicable: " + s));
+        System.out.printf(Locale.ROOT, "%-36s %-15s %6s %8s %17s %9s %8s%n", "shift", "tier", "n", "success", "95% CI", "delta", "p");
+        Map<String, String> tiers = card.tiers();
+        card.byShift().forEach((label, m) -> System.out.printf(Locale.ROOT, "%-36s %-15s %6d %8s %17s %9s %8s%n",
+                label, tiers.get(label), m.scored(), fmt(m.successRate()),
+                m.successCi() == null ? "-" : String.format(Locale.ROOT, "[%.3f, %.3f]", m.successCi()[0], m.successCi()[1]),
+                m.delta() == null ? "-" : String.format(Locale.ROOT, "%+.3f", m.delta().absolute()),
+                m.delta() == null ? "-" : String.format(Locale.ROOT, "%.3g", m.delta().pValue())));
+        System.out.printf(Locale.ROOT, "overall: success %s, tool error rate %s, refusal %s, false refusal %s, %.1f turns and %.0f tokens per episode%n",
+                fmt(all.successRate()), fmt(all.toolErrorRate()), fmt(all.refusalRate()), fmt(all.falseRefusalRate()),
+                all.avgTurns() == null ? 0 : all.avgTurns(), all.avgTokens() == null ? 0 : all.avgTokens());
+        System.out.println("failures: " + all.failures());
+        System.out.println("report: openagent report --store " + store + " --run " + run.runId() + " --out DIR");
+    }
+
+    private static String fmt(Double d) {
+        return d == null ? "-" : String.format(Locale.ROOT, "%.3f", d);
+    }
+}

@@ -1,0 +1,55 @@
+package dev.openagent.metrics;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+import java.util.Map;
+
+/**
+ * The metrics of one group of episodes (a run, a shift, a tier, an agent...). Rates are over
+ * scored episodes: infrastructure errors are counted in {@code errors} and nowhere else.
+ *
+ * @param successCi        95% Wilson interval of the success rate
+ * @param refusalRate      refusals among unsolvable tasks (null when there were none)
+ * @param falseRefusalRate refusals among solvable tasks (null when there were none)
+ * @param passK            pass^k for k = 1..trials (tau-bench)
+ * @param failures         episodes per failure category, successes and errors included
+ * @param delta            against the static condition on the same tasks (null for the static group itself)
+ */
+/* Nulls are written: every group has the same keys, null where a rate has no denominator. */
+@JsonInclude(JsonInclude.Include.ALWAYS)
+public record GroupMetrics(int episodes,
+                           int errors,
+                           int scored,
+                           int successes,
+                           @JsonProperty("success_rate") Double successRate,
+                           @JsonProperty("success_ci") double[] successCi,
+                           @JsonProperty("refusal_rate") Double refusalRate,
+                           @JsonProperty("false_refusal_rate") Double falseRefusalRate,
+                           @JsonProperty("tool_calls") long toolCalls,
+                           @JsonProperty("tool_errors") long toolErrors,
+                           @JsonProperty("tool_error_rate") Double toolErrorRate,
+                           @JsonProperty("avg_turns") Double avgTurns,
+                           @JsonProperty("avg_tokens") Double avgTokens,
+                           @JsonProperty("pass_k") Map<String, Double> passK,
+                           Map<String, Integer> failures,
+                           Delta delta) {
+
+    /**
+     * A shift's effect: success on the paired episodes (same agent, environment, task and trial)
+     * with and without it, and the exact McNemar test of the difference.
+     *
+     * @param pairs       paired episodes, both scored
+     * @param staticOnly  pairs that succeeded only without the shift
+     * @param shiftedOnly pairs that succeeded only with it
+     * @param relative    absolute / static rate (null when the static rate is 0)
+     */
+    public record Delta(int pairs,
+                        @JsonProperty("static_rate") double staticRate,
+                        @JsonProperty("shifted_rate") double shiftedRate,
+                        double absolute,
+                        Double relative,
+                        @JsonProperty("static_only") int staticOnly,
+                        @JsonProperty("shifted_only") int shiftedOnly,
+                        @JsonProperty("p_value") double pValue) {}
+}

@@ -1,0 +1,40 @@
+package dev.openagent.run;
+
+import dev.openagent.episode.Stats;
+import dev.openagent.episode.Trajectory;
+import dev.openagent.sandbox.Outcome;
+
+/**
+ * One finished episode as the results store keeps it and the metrics read it.
+ *
+ * @param tier       "static", a tier id, or "mixed" for a stack spanning tiers
+ * @param taskIndex  position of the task in the run's task plan
+ * @param trajectory null only when the episode could not start (an internal error)
+ */
+public record EpisodeResult(EpisodeKey key, String tier, int taskIndex, Outcome outcome, Trajectory trajectory,
+                            GoldFacts gold, long durationMs) {
+    public static final String STATIC = "static";
+    public static final String MIXED = "mixed";
+
+    public String id() { return key.id(); }
+
+    public String agent() { return key.agent(); }
+
+    public String env() { return key.env(); }
+
+    public String shift() { return key.shift(); }
+
+    public boolean success() { return outcome.success(); }
+
+    public boolean infraError() { return outcome.end() == Outcome.End.INFRA_ERROR; }
+
+    public boolean solvable() { return trajectory == null || trajectory.solvable(); }
+
+    public boolean isStatic() { return key.shift().equals("none"); }
+
+    public Stats stats() {
+        return trajectory == null ? new Stats(0, 0, 0, null, 0, 0) : trajectory.stats();
+    }
+
+    public long tokens() { return stats().promptTokens() + stats().completionTokens(); }
+}

@@ -1,0 +1,261 @@
+package dev.openagent.run;
+
+import dev.openagent.envs.Environments;
+import dev.openagent.episode.Agent;
+import dev.openagent.episode.Episodes;
+import dev.openagent.episode.Trajectory;
+import dev.openagent.json.Json;
+import dev.openagent.sandbox.Env;
+import dev.openagent.sandbox.Environment;
+import dev.openagent.sandbox.Outcome;
+import dev.openagent.sandbox.TaskRequest;
+import dev.openagent.shift.ShiftSpec;
+import dev.openagent.shift.ShiftStack;
+import dev.openagent.store.ResultStore;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+
+/**
+ * Runs an {@link Experiment} into the results store: plans every episode (agents × environments ×
+ * shift conditions × tasks × trials), skips those the store already holds, and runs the rest on
+ * virtual threads with at most {@code concurrency} in flight, saving each one as it finishes.
+ * Rerunning the same experiment therefore resumes it; episodes that ended in an infrastructure
+ * error are run again.
+ */
+public final class EvalRunner {
+    /** Bumped when a harness change makes stored episodes incomparable with new ones. */
+    public static final int HARNESS_VERSION = 1;
+
+    /** One experimental condition: an environment under a shift stack. */
+    public record Condition(String env, Environment environment, ShiftStack stack, String label, String tier) {}
+
+    /** A planned episode. */
+    record Planned(EpisodeKey key, EvalAgent agent, Condition condition, int taskIndex, TaskRequest request) {}
+
+    /**
+     * What a run did.
+     *
+     * @param reused        planned episodes found finished in the store
+     * @param ran           episodes run now (including those that ended in an infrastructure error)
+     * @param errors        infrastructure errors among those run now
+     * @param stopReason    why the run stopped early, or null
+     * @param notApplicable conditions left out because a shift does not apply to an environment
+     * @param internalError the first exception thrown inside an episode (a bug), or null
+     */
+    public record RunResult(String runId, int planned, int reused, int ran, int errors, String stopReason,
+                            List<String> notApplicable, Throwable internalError) {
+        public boolean complete() { return stopReason == null && errors == 0 && reused + ran == planned; }
+    }
+
+    private final ResultStore store;
+    private final RunControl control;
+    private final Progress progress;
+    private final Function<String, List<ShiftStack>> shifts;
+
+    public EvalRunner(ResultStore store, RunControl control, Progress progress) {
+        this(store, control, progress, ShiftSpec::expand);
+    }
+
+    /** @param shifts expands a shift spec into conditions (the shift catalog's {@link ShiftSpec#expand}, or a test's own) */
+    public EvalRunner(ResultStore store, RunControl control, Progress progress, Function<String, List<ShiftStack>> shifts) {
+        this.store = store;
+        this.control = control;
+        this.progress = progress == null ? Progress.NONE : progress;
+        this.shifts = shifts;
+    }
+
+    /** The conditions of an experiment: the static one first, then each expanded shift spec once. */
+    public static List<Condition> conditions(Experiment exp, List<String> notApplicable) {
+        return conditions(exp, ShiftSpec::expand, notApplicable);
+    }
+
+    static List<Condition> conditions(Experiment exp, Function<String, List<ShiftStack>> expand, List<String> notApplicable) {
+        List<ShiftStack> stacks = new ArrayList<>();
+        stacks.add(ShiftStack.NONE);
+        stacks.addAll(expand.apply(exp.shiftSpec()));
+        List<Condition> out = new ArrayList<>();
+        for (String envId : exp.envs()) {
+            Environment environment = Environments.get(envId);
+            if (exp.difficulty() != 0 && !environment.info().difficulties().contains(exp.difficulty())) {
+                throw new IllegalArgumentException(envId + " has no difficulty " + exp.difficulty() + " (levels: " + environment.info().difficulties() + ")");
+            }
+            Set<String> seen = new HashSet<>();
+            for (ShiftStack s : stacks) {
+                String label = s.label();
+                if (!seen.add(label)) continue;
+                Optional<String> why = s.notApplicable(environment.info());
+                if (why.isPresent()) {
+                    notApplicable.add(envId + " / " + label + ": " + why.get());
+                    continue;
+                }
+                String tier = s.isStatic() ? EpisodeResult.STATIC : s.tier() == null ? EpisodeResult.MIXED : s.tier().id();
+                out.add(new Condition(envId, environment, s, label, tier));
+            }
+        }
+        return out;
+    }
+
+    /** The part of an episode's identity the other key fields do not cover. */
+    public static String configHash(EvalAgent agent, Experiment exp) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("agent", agent.identity());
+        m.put("split", exp.splitValue().id());
+        m.put("difficulty", exp.difficulty());
+        m.put("harness", HARNESS_VERSION);
+        return EpisodeKey.Hashing.sha256(Json.write(m)).substring(0, 16);
+    }
+
+    /**
+     * The run's id: a hash of the experiment as {@link #describe} records it, without its name. The
+     * same experiment is the same run whatever its name, concurrency or budget.
+     */
+    public static String runId(Experiment exp, List<EvalAgent> agents) {
+        Map<String, Object> m = describe(exp, agents);
+        m.remove("name");
+        m.put("harness", HARNESS_VERSION);
+        return "run-" + EpisodeKey.Hashing.sha256(Json.write(m)).substring(0, 12);
+    }
+
+    public RunResult run(Experiment exp, List<EvalAgent> agents) {
+        if (agents.isEmpty()) throw new IllegalArgumentException("the experiment names no agent");
+        Set<String> labels = new HashSet<>();
+        for (EvalAgent a : agents) {
+            if (!labels.add(a.label())) throw new IllegalArgumentException("two agents are labelled '" + a.label() + "': give them distinct labels");
+        }
+        List<String> notApplicable = new ArrayList<>();
+        List<Planned> plan = plan(exp, agents, conditions(exp, shifts, notApplicable));
+        Set<String> hashes = new HashSet<>();
+        for (Planned p : plan) hashes.add(p.key().configHash());
+
+        String runId = runId(exp, agents);
+        store.saveRun(runId, exp.name() == null ? runId : exp.name(), Json.write(describe(exp, agents)), plan.size(), "running", null);
+        Set<String> finished = new HashSet<>();
+        for (String h : hashes) finished.addAll(store.finishedEpisodes(h));
+        List<String> reused = new ArrayList<>();
+        List<Planned> todo = new ArrayList<>();
+        for (Planned p : plan) {
+            if (finished.contains(p.key().id())) reused.add(p.key().id());
+            else todo.add(p);
+        }
+        store.link(runId, reused);
+
+        AtomicInteger ran = new AtomicInteger();
+        AtomicInteger errors = new AtomicInteger();
+        AtomicInteger consecutiveErrors = new AtomicInteger();
+        AtomicReference<Throwable> internal = new AtomicReference<>();
+        int breaker = Math.max(10, 2 * exp.concurrency());
+        progress.start(plan.size(), reused.size());
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            Semaphore slots = new Semaphore(exp.concurrency());
+            for (Planned p : todo) {
+                if (control.stopped()) break;
+                slots.acquireUninterruptibly();
+                if (control.stopped()) {
+                    slots.release();
+                    break;
+                }
+                pool.submit(() -> {
+                    try {
+                        EpisodeResult r = runOne(p, internal);
+                        try {
+                            store.saveEpisode(runId, r);
+                        } catch (IllegalStateException e) {
+                            control.stop(e.getMessage());
+                            return;
+                        }
+                        ran.incrementAndGet();
+                        if (r.infraError()) {
+                            errors.incrementAndGet();
+                            if (consecutiveErrors.incrementAndGet() >= breaker) {
+                                control.stop(breaker + " episodes in a row failed with infrastructure errors (last: " + r.outcome().detail() + ")");
+                            }
+                        } else {
+                            consecutiveErrors.set(0);
+                        }
+                        progress.finished(r);
+                    } finally {
+                        slots.release();
+                    }
+                });
+            }
+        } finally {
+            progress.close();
+        }
+        RunResult result = new RunResult(runId, plan.size(), reused.size(), ran.get(), errors.get(), control.stopReason(),
+                List.copyOf(notApplicable), internal.get());
+        String status = result.complete() ? "complete" : result.stopReason() != null ? "stopped" : "incomplete";
+        store.saveRun(runId, exp.name() == null ? runId : exp.name(), Json.write(describe(exp, agents)), plan.size(), status,
+                result.stopReason());
+        return result;
+    }
+
+    /** Every episode of the experiment, tasks outermost so a partial run covers every condition evenly. */
+    private static List<Planned> plan(Experiment exp, List<EvalAgent> agents, List<Condition> conditions) {
+        List<TaskRequest> requests = new TaskPlan(exp.splitValue(), exp.tasks(), exp.seed(), exp.difficulty()).requests();
+        Map<EvalAgent, String> hashes = new LinkedHashMap<>();
+        for (EvalAgent a : agents) hashes.put(a, configHash(a, exp));
+        List<Planned> plan = new ArrayList<>();
+        for (int i = 0; i < requests.size(); i++) {
+            for (int trial = 0; trial < exp.trials(); trial++) {
+                for (EvalAgent a : agents) {
+                    for (Condition c : conditions) {
+                        EpisodeKey key = new EpisodeKey(hashes.get(a), a.label(), c.env(), c.label(), requests.get(i).seed(), trial);
+                        plan.add(new Planned(key, a, c, i, requests.get(i)));
+                    }
+                }
+            }
+        }
+        return plan;
+    }
+
+    private EpisodeResult runOne(Planned p, AtomicReference<Throwable> internal) {
+        long t0 = System.nanoTime();
+        try {
+            Env env = p.condition().stack().apply(p.condition().environment().create());
+            Agent agent = p.agent().forTrial(p.key().trial());
+            Trajectory t = Episodes.run(env, agent, p.request());
+            return new EpisodeResult(p.key(), p.condition().tier(), p.taskIndex(), t.outcome(), t, GoldFacts.of(env.task()),
+                    (System.nanoTime() - t0) / 1_000_000);
+        } catch (RuntimeException e) {
+            // A bug in the sandbox or the agent, not something the model did: kept as an error and run again on resume.
+            internal.compareAndSet(null, e);
+            return new EpisodeResult(p.key(), p.condition().tier(), p.taskIndex(),
+                    new Outcome(false, Outcome.End.INFRA_ERROR, "internal error: " + e), null, GoldFacts.NONE,
+                    (System.nanoTime() - t0) / 1_000_000);
+        }
+    }
+
+    /** The experiment as stored with the run: what was asked, with each agent's identity (never a key). */
+    static Map<String, Object> describe(Experiment exp, List<EvalAgent> agents) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", exp.name());
+        List<Object> as = new ArrayList<>();
+        for (EvalAgent a : agents) {
+            Map<String, Object> x = new LinkedHashMap<>();
+            x.put("label", a.label());
+            x.put("identity", a.identity());
+            as.add(x);
+        }
+        m.put("agents", as);
+        m.put("envs", exp.envs());
+        m.put("shifts", exp.shifts());
+        m.put("tasks", exp.tasks());
+        m.put("trials", exp.trials());
+        m.put("seed", exp.seed());
+        m.put("split", exp.splitValue().id());
+        m.put("difficulty", exp.difficulty());
+        return m;
+    }
+}

@@ -1,0 +1,36 @@
+package dev.openagent.fake;
+
+import dev.openagent.episode.Message;
+import dev.openagent.episode.Stats;
+import dev.openagent.episode.Trajectory;
+import dev.openagent.run.EpisodeKey;
+import dev.openagent.run.EpisodeResult;
+import dev.openagent.run.GoldFacts;
+import dev.openagent.sandbox.Outcome;
+
+import java.util.List;
+import java.util.Map;
+
+/** Hand-made episode results for metric and report tests. */
+public final class Results {
+    private Results() {}
+
+    /** A one-turn episode that answered (or refused, or errored) with the given result. */
+    public static EpisodeResult episode(String agent, String shift, String tier, long taskSeed, int trial, boolean success,
+                                        boolean solvable, Outcome.End end) {
+        Outcome outcome = new Outcome(success, end, success ? "correct" : "wrong");
+        String finalText = end == Outcome.End.REFUSED ? "CANNOT COMPLETE: no" : "The answer is " + taskSeed + ".";
+        List<Message> messages = List.of(Message.system("You are an assistant."), Message.user("Task " + taskSeed + "?"),
+                Message.assistantCalls(List.of(Message.ToolCall.of("c0", "search_places", "{\"name\":\"x\"}"))),
+                Message.tool("c0", "search_places", "{\"count\":1}", null),
+                Message.assistant(finalText));
+        Trajectory t = new Trajectory("poi", "poi/test/" + taskSeed + "/1", "test", taskSeed, 1, "rating_lookup", solvable, List.of(),
+                agent, List.of(), messages, outcome, new Stats(2, 1, 0, Map.of(), 100, 20));
+        return new EpisodeResult(new EpisodeKey("cfg", agent, "poi", shift, taskSeed, trial), tier, (int) taskSeed,
+                outcome, end == Outcome.End.INFRA_ERROR ? null : t, new GoldFacts(1, List.of("search_places")), 5);
+    }
+
+    public static EpisodeResult answered(String agent, String shift, String tier, long taskSeed, boolean success) {
+        return episode(agent, shift, tier, taskSeed, 0, success, true, Outcome.End.ANSWERED);
+    }
+}
