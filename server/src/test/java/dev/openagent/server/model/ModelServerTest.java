@@ -2,6 +2,9 @@ package dev.openagent.server.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.agent.RandomAgent;
+import dev.openagent.agent.openai.ChatEndpoint;
+import dev.openagent.agent.openai.OpenAiAgent;
+import dev.openagent.agent.openai.OpenAiConfig;
 import dev.openagent.envs.Environments;
 import dev.openagent.episode.Agent;
 import dev.openagent.episode.Episodes;
@@ -27,16 +30,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class ModelServerTest {
     /**
-     * The same agent, in-process and served through the endpoint to a plain chat client, makes the
-     * same episodes: identical outcomes, turns and tool errors per task, hence the same success rate.
+     * The same agent, in-process and served through the endpoint to the evaluation harness's
+     * {@code openai} agent, makes the same episodes: identical outcomes, turns and tool errors per
+     * task, hence the same success rate. (The random baseline stands in for a trained policy here;
+     * any agent that acts on what it is shown is served the same way.)
      */
     @Test
     void aServedAgentBehavesExactlyAsInProcess() throws Exception {
         Agent random = new RandomAgent(7);
         List<TaskRequest> tasks = new TaskPlan(Split.TEST, 60, 3, 0).requests();
         try (ModelServer server = ModelServer.start(new AgentChatPolicy("random-7", random), ModelServer.Config.loopback());
-             TestHttp http = new TestHttp(server.baseUrl())) {
-            Agent served = new ChatClientAgent(http, "random-7");
+             ChatEndpoint endpoint = new ChatEndpoint(OpenAiConfig.of(server.baseUrl(), "random-7"))) {
+            Agent served = new OpenAiAgent(endpoint);
             Env env = Environments.get("poi").create();
             List<Trajectory> local = new java.util.ArrayList<>(), remote = new java.util.ArrayList<>();
             for (TaskRequest t : tasks) {
