@@ -66,6 +66,10 @@ public final class McpEpisodeHost {
             "Send one text command to the environment (write 'help' to list the valid commands). Returns what you observe.",
             longString("command", "The command, for example 'look'."));
 
+    /** The protocol's own ask_user tool, validated by the same parameters it shows. */
+    private static final Control ASK_TOOL = Control.of(Protocol.ASK_USER, Protocol.ASK_USER_TOOL.description(),
+            Param.string("question", "The question for the user.").describedAs("The question for the user."));
+
     private static Param longString(String name, String description) {
         return new Param(name, Param.Type.STRING, description, true, List.of(), null, null, MAX_TEXT);
     }
@@ -111,7 +115,11 @@ public final class McpEpisodeHost {
         next++;
         calls = 0;
         List<ToolSpec> shown = new ArrayList<>(episode.start().tools());
-        if (choice.environment().info().iface() == Interface.TEXT_COMMAND) shown.add(COMMAND_TOOL.spec());
+        if (textCommands()) {
+            // Text-command environments act by commands and show no tools: give MCP clients two.
+            shown.add(COMMAND_TOOL.spec());
+            shown.add(ASK_TOOL.spec());
+        }
         List<String> controls = List.of(GET_TASK, SUBMIT, REFUSE);
         for (ToolSpec t : shown) {
             if (controls.contains(t.name())) {
@@ -124,6 +132,10 @@ public final class McpEpisodeHost {
         boolean changed = !shown.equals(tools);
         tools = List.copyOf(shown);
         return changed;
+    }
+
+    private boolean textCommands() {
+        return choice.environment().info().iface() == Interface.TEXT_COMMAND;
     }
 
     /** The tools as the MCP client sees them now. */
@@ -174,8 +186,11 @@ public final class McpEpisodeHost {
             case SUBMIT -> control(SUBMIT_TOOL, args, a -> act(new Action.Answer(a.string("answer"))));
             case REFUSE -> control(REFUSE_TOOL, args, a -> act(new Action.Refuse(a.string("reason"))));
             default -> {
-                if (name.equals(COMMAND) && tools.contains(COMMAND_TOOL.spec())) {
+                if (textCommands() && name.equals(COMMAND)) {
                     yield control(COMMAND_TOOL, args, a -> act(new Action.Command(a.string("command"))));
+                }
+                if (textCommands() && name.equals(Protocol.ASK_USER)) {
+                    yield control(ASK_TOOL, args, a -> act(new Action.AskUser(a.string("question"))));
                 }
                 yield act(Action.CallTools.of("call_" + (calls++), name, Json.write(args)));
             }
