@@ -7,6 +7,7 @@ import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Guide;
 import dev.openagent.sandbox.Observation;
 import dev.openagent.sandbox.Outcome;
+import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
@@ -59,30 +60,26 @@ final class Session {
      * @param split      null keeps the session's split
      * @param difficulty null keeps the session's difficulty
      */
-    synchronized ObjectNode reset(Integer index, Long seed, dev.openagent.sandbox.Split split, Integer difficulty) {
-        if (split != null) tasks = tasks.withSplit(split);
+    synchronized ObjectNode reset(Integer index, Long seed, Split split, Integer difficulty) {
+        TaskChoice t = split == null ? tasks : tasks.withSplit(split);
         if (difficulty != null) {
             if (difficulty != 0 && !choice.environment().info().difficulties().contains(difficulty)) {
                 throw ApiError.invalid(choice.envId() + " has no difficulty " + difficulty + " (levels: "
                         + choice.environment().info().difficulties() + "; 0 mixes them)");
             }
-            tasks = tasks.withDifficulty(difficulty);
+            t = t.withDifficulty(difficulty);
         }
-        TaskRequest request;
-        Integer taskIndex = null;
-        if (seed != null) {
-            request = tasks.bySeed(seed);
-        } else {
-            taskIndex = index != null ? index : nextIndex;
-            request = tasks.byIndex(taskIndex);
-            nextIndex = taskIndex + 1;
-        }
+        Integer taskIndex = seed != null ? null : index != null ? index : nextIndex;
+        TaskRequest request = taskIndex == null ? t.bySeed(seed) : t.byIndex(taskIndex);
         try {
             episode = new LiveEpisode(env, request, taskIndex);
         } catch (IllegalArgumentException e) {
             episode = null;
             throw ApiError.invalid(e.getMessage());
         }
+        // Only a successful reset changes the session's settings and advances the task index.
+        tasks = t;
+        if (taskIndex != null) nextIndex = taskIndex + 1;
         episodes++;
         guide = oracleAllowed ? env.guide() : null;
         oracleNext = null;
