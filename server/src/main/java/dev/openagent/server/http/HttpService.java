@@ -40,8 +40,10 @@ public final class HttpService implements AutoCloseable {
     public static HttpService start(String host, int port, BearerAuth auth, String name, Endpoint endpoint) throws IOException {
         // Read by the JDK when its first HttpServer is created (a user's -D setting wins):
         // small JSON responses go out at once instead of waiting for Nagle's algorithm; a client
-        // gets 30 s to send a request and idle keep-alive connections close after 60 s.
+        // gets 30 s to send a request, idle keep-alive connections close after 60 s, and at most
+        // 4096 connections are open at once (more wait to be accepted).
         defaultProperty("sun.net.httpserver.nodelay", "true");
+        defaultProperty("jdk.httpserver.maxConnections", "4096");
         defaultProperty("sun.net.httpserver.maxReqTime", "30");
         defaultProperty("sun.net.httpserver.idleInterval", "60");
         InetSocketAddress address = new InetSocketAddress(resolve(host), port);
