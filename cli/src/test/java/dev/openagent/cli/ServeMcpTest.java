@@ -122,6 +122,7 @@ class ServeMcpTest {
             assertTrue(last.contains("The next task has started"), last);
         }
 
+        transport.awaitForExit();   // closing the client closed the server's stdin: it finishes and exits
         // The episode is in the results store, as one run that `openagent report` can read.
         try (ResultStore store = ResultStore.openExisting(storeFile)) {
             List<RunInfo> runs = store.runs();
