@@ -5,6 +5,10 @@ import dev.openagent.agent.OracleAgent;
 import dev.openagent.envs.Environments;
 import dev.openagent.episode.AgentSession;
 import dev.openagent.json.Json;
+import dev.openagent.run.Conditions;
+import dev.openagent.sandbox.Environment;
+import dev.openagent.shift.ShiftStack;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Split;
@@ -38,6 +42,10 @@ final class BenchCommand implements Runnable {
     @Option(names = "--json", description = "Print one JSON object.")
     boolean json;
 
+    @Option(names = "--shift", defaultValue = "none", description = "Compare the cost of a step under these shifts (a spec, e.g. all) "
+            + "with the cost of an unshifted step (default: ${DEFAULT-VALUE}).")
+    String shift;
+
     record Recorded(TaskRequest request, List<Action> actions) {}
 
     /** Steps per CPU-second of Env.step alone, resets per CPU-second, and end-to-end steps per CPU-second with the oracle. */
@@ -49,7 +57,12 @@ final class BenchCommand implements Runnable {
     public void run() {
         if (seconds <= 0) throw new Main.UserError("--seconds must be positive");
         if (episodes < 1) throw new Main.UserError("--episodes must be at least 1");
-        Figures f = measure(Environments.get(env).create(), episodes, seconds);
+        Environment environment = Environments.get(env);
+        if (!shift.equals("none")) {
+            compare(environment);
+            return;
+        }
+        Figures f = measure(environment.create(), episodes, seconds);
         if (json) {
             ObjectNode o = Json.object();
             o.put("env", env);
@@ -67,6 +80,84 @@ final class BenchCommand implements Runnable {
         }
     }
 
+    /**
+     * The cost of a shifted step against an unshifted one, per condition. In each of five rounds
+     * the static environment and every condition are measured back to back, so both see the same
+     * machine load; a condition's ratio is the median of its rounds' ratios.
+     */
+    private void compare(Environment environment) {
+        List<ShiftStack> stacks = Conditions.of(shift, environment, false).stacks().stream().filter(s -> !s.isStatic()).toList();
+        Env base = environment.create();
+        List<Recorded> baseEpisodes = record(base, episodes);
+        List<Env> envs = new ArrayList<>();
+        List<List<Recorded>> recorded = new ArrayList<>();
+        for (ShiftStack s : stacks) {
+            Env e = s.apply(environment.create());
+            envs.add(e);
+            recorded.add(record(e, episodes));
+        }
+        int rounds = 5;
+        double slice = Math.max(0.2, seconds / rounds / 2);
+        stepCost(base, baseEpisodes, slice);
+        for (int i = 0; i < envs.size(); i++) stepCost(envs.get(i), recorded.get(i), slice);
+        double[][] ratios = new double[envs.size()][rounds];
+        double[] best = new double[envs.size()];
+        double bestBase = Double.MAX_VALUE;
+        java.util.Arrays.fill(best, Double.MAX_VALUE);
+        for (int r = 0; r < rounds; r++) {
+            for (int i = 0; i < envs.size(); i++) {
+                double b = stepCost(base, baseEpisodes, slice);
+                double c = stepCost(envs.get(i), recorded.get(i), slice);
+                bestBase = Math.min(bestBase, b);
+                best[i] = Math.min(best[i], c);
+                ratios[i][r] = c / b;
+            }
+        }
+        ArrayNode rows = Json.array();
+        double worst = 0;
+        if (!json) {
+            System.out.printf(Locale.ROOT, "%s, one thread, thread CPU time inside Env.step, %d rounds against the static environment:%n", env, rounds);
+            System.out.printf(Locale.ROOT, "  %-50s %10s %10s %14s%n", "condition", "us/step", "x static", "steps/episode");
+            System.out.printf(Locale.ROOT, "  %-50s %10.2f %10.2f %14.2f%n", "none", bestBase / 1000, 1.0, stepsPerEpisode(baseEpisodes));
+        }
+        for (int i = 0; i < stacks.size(); i++) {
+            double[] rs = ratios[i].clone();
+            java.util.Arrays.sort(rs);
+            double ratio = rs[rounds / 2];
+            worst = Math.max(worst, ratio);
+            ObjectNode o = rows.addObject();
+            o.put("shift", stacks.get(i).label());
+            o.put("us_per_step", Math.round(best[i] / 10) / 100.0);
+            o.put("ratio", Math.round(ratio * 100) / 100.0);
+            o.put("steps_per_episode", Math.round(100 * stepsPerEpisode(recorded.get(i))) / 100.0);
+            if (!json) {
+                System.out.printf(Locale.ROOT, "  %-50s %10.2f %10.2f %14.2f%n", stacks.get(i).label(), best[i] / 1000, ratio,
+                        stepsPerEpisode(recorded.get(i)));
+            }
+        }
+        if (json) {
+            ObjectNode out = Json.object();
+            out.put("env", env);
+            out.put("static_us_per_step", Math.round(bestBase / 10) / 100.0);
+            out.put("max_ratio", Math.round(worst * 100) / 100.0);
+            out.set("shifted", rows);
+            System.out.println(Json.pretty(out));
+        } else {
+            System.out.printf(Locale.ROOT, "  worst ratio %.2f%n", worst);
+        }
+    }
+
+    private static double stepsPerEpisode(List<Recorded> recorded) {
+        return (double) recorded.stream().mapToLong(r -> r.actions().size()).sum() / recorded.size();
+    }
+
+    /** CPU nanoseconds per Env.step: replaying with steps minus replaying resets alone. */
+    private static double stepCost(Env env, List<Recorded> recorded, double seconds) {
+        double[] replay = timeReplay(env, recorded, seconds, true);
+        double[] resets = timeReplay(env, recorded, seconds / 2, false);
+        return (replay[0] - replay[1] * (resets[0] / resets[1])) / replay[2];
+    }
+
     static Figures measure(Env env, int episodes, double seconds) {
         List<Recorded> recorded = record(env, episodes);
         long totalSteps = recorded.stream().mapToLong(r -> r.actions().size()).sum();
@@ -74,10 +165,9 @@ final class BenchCommand implements Runnable {
         timeOracle(env, recorded, Math.min(1.0, seconds));
         timeReplay(env, recorded, Math.min(1.0, seconds), true);
         double[] oracle = timeOracle(env, recorded, seconds);
-        double[] replay = timeReplay(env, recorded, seconds, true);
         double[] resets = timeReplay(env, recorded, seconds, false);
         double resetCost = resets[0] / resets[1];                      // CPU ns per reset
-        double stepCost = (replay[0] - replay[1] * resetCost) / replay[2]; // CPU ns per step
+        double stepCost = stepCost(env, recorded, seconds);            // CPU ns per step
         return new Figures(1e9 / stepCost, 1e9 / resetCost, oracle[2] / (oracle[0] / 1e9), (double) totalSteps / recorded.size());
     }
 

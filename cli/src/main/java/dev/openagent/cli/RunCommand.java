@@ -5,7 +5,10 @@ import dev.openagent.envs.Environments;
 import dev.openagent.episode.Agent;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.json.Json;
+import dev.openagent.metrics.ByShift;
 import dev.openagent.metrics.Summary;
+import dev.openagent.run.Conditions;
+import dev.openagent.shift.ShiftStack;
 import dev.openagent.run.LocalRunner;
 import dev.openagent.run.TaskPlan;
 import dev.openagent.sandbox.Environment;
@@ -19,7 +22,10 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 @Command(name = "run", description = "Run an agent on an environment's tasks and summarise.")
 final class RunCommand implements Runnable {
@@ -50,6 +56,10 @@ final class RunCommand implements Runnable {
     @Option(names = "--out", description = "Directory to write trajectories.jsonl and summary.json into.")
     Path out;
 
+    @Option(names = "--shift", defaultValue = "none", description = "Shift spec: none, a.b[:k=v], a+b, tier:X, all (each shift "
+            + "separately); ';' joins specs (default: ${DEFAULT-VALUE}).")
+    String shift;
+
     @Override
     public void run() {
         if (tasks < 1) throw new Main.UserError("--tasks must be at least 1");
@@ -60,7 +70,17 @@ final class RunCommand implements Runnable {
         Agent a = Agents.resolve(agent, seed);
         TaskPlan plan = new TaskPlan(Split.parse(split), tasks, seed, difficulty);
         int workers = threads == null ? Runtime.getRuntime().availableProcessors() : Math.max(1, threads);
-        List<Trajectory> trajectories = LocalRunner.run(environment::create, a, plan.requests(), workers);
+        Conditions conditions = Conditions.of(shift, environment, false);
+        if (conditions.stacks().isEmpty()) {
+            throw new Main.UserError("no shift of '" + shift + "' applies to " + env + ": " + conditions.skipped());
+        }
+        List<Trajectory> trajectories = new ArrayList<>();
+        Map<String, ByShift> byShift = new LinkedHashMap<>();
+        for (ShiftStack stack : conditions.stacks()) {
+            List<Trajectory> ts = LocalRunner.run(() -> stack.apply(environment.create()), a, plan.requests(), workers);
+            byShift.put(stack.label(), ByShift.of(ts));
+            trajectories.addAll(ts);
+        }
         Summary summary = Summary.of(trajectories);
         ObjectNode result = Json.MAPPER.valueToTree(summary);
         result.put("env", env);
@@ -68,15 +88,23 @@ final class RunCommand implements Runnable {
         result.put("split", plan.split().id());
         result.put("seed", seed);
         result.put("difficulty", difficulty);
+        result.put("shift", shift);
+        result.set("by_shift", Json.MAPPER.valueToTree(byShift));
+        if (!conditions.skipped().isEmpty()) result.set("not_applicable", Json.MAPPER.valueToTree(conditions.skipped()));
         if (out != null) write(out, trajectories, result);
         if (json) {
             System.out.println(Json.pretty(result));
         } else {
-            System.out.printf("%s on %s (%s split, seed %d, difficulty %s): %d episodes%n", a.name(), env, plan.split().id(), seed,
-                    difficulty == 0 ? "mixed" : difficulty, summary.episodes());
+            System.out.printf("%s on %s (%s split, seed %d, difficulty %s, shift %s): %d episodes%n", a.name(), env, plan.split().id(), seed,
+                    difficulty == 0 ? "mixed" : difficulty, shift, summary.episodes());
             System.out.printf("  success rate     %.4f  (%d/%d)%n", summary.successRate(), summary.successes(), summary.episodes() - summary.errors());
             System.out.printf("  tool error rate  %.4f  (%d of %d calls)%n", summary.toolErrorRate(), summary.toolErrors(), summary.toolCalls());
             System.out.printf("  average turns    %.2f%n", summary.avgTurns());
+            if (byShift.size() > 1 || !byShift.containsKey("none")) {
+                System.out.printf("  %-58s %8s %8s %8s%n", "by shift", "episodes", "success", "refusal");
+                byShift.forEach((label, b) -> System.out.printf("  %-58s %8d %8.4f %8.4f%n", label, b.episodes(), b.successRate(), b.refusalRate()));
+                conditions.skipped().forEach((label, why) -> System.out.printf("  %-58s not applicable: %s%n", label, why));
+            }
             if (out != null) System.out.println("  trajectories     " + out.resolve("trajectories.jsonl"));
         }
     }

@@ -42,9 +42,21 @@ public record Task(String id, String env, Split split, long seed, String kind, i
         return new Task(id, env, split, seed, kind, difficulty, query, plan, solvable, mustContain, mustNotContain, expect, details, facts, writes);
     }
 
+    public Task withDetails(List<Detail> newDetails) {
+        return new Task(id, env, split, seed, kind, difficulty, query, plan, solvable, mustContain, mustNotContain, expect, newDetails, userFacts, writes);
+    }
+
     /** The same request made impossible: the right ending becomes a refusal. */
     public Task unsolvable(String newQuery, String reason) {
-        return new Task(id, env, split, seed, kind, difficulty, newQuery, new GoldPlan(List.of(), reason, true), false,
-                List.of(), List.of(), Map.of(), details, userFacts, writes);
+        return unsolvable(newQuery, List.of(), reason, details);
+    }
+
+    /**
+     * The request made impossible, with the probing calls that show it (their failures are expected)
+     * before the refusal.
+     */
+    public Task unsolvable(String newQuery, List<GoldPlan.Call> probes, String reason, List<Detail> newDetails) {
+        return new Task(id, env, split, seed, kind, difficulty, newQuery, new GoldPlan(probes, reason, true), false,
+                List.of(), List.of(), Map.of(), newDetails, userFacts, writes);
     }
 }

@@ -28,6 +28,15 @@ public interface Shift {
     default Optional<String> notApplicable(EnvironmentInfo env) { return Optional.empty(); }
 
     /**
+     * Where the shift sits in a composed stack, innermost first. Stacks are put in this canonical
+     * order whatever order they were written in, so {@code a+b} and {@code b+a} are one condition and
+     * a shift that injects calls by their base names always sits inside the shifts that rename,
+     * redirect or reformat them: task and query shifts, then call protocol, observation content,
+     * tool names, observation format.
+     */
+    default int order() { return 100; }
+
+    /**
      * Wraps the environment. Parameters are already validated against {@link #params()} and
      * completed with defaults.
      */

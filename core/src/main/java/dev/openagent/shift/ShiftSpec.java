@@ -10,7 +10,7 @@ import java.util.Map;
  * <ul>
  *   <li>{@code none}: the static environment;</li>
  *   <li>{@code a.b} or {@code a.b:k=v,k2=v2}: one shift;</li>
- *   <li>{@code a.b+c.d:k=v}: shifts composed, applied left to right (innermost first);</li>
+ *   <li>{@code a.b+c.d:k=v}: shifts composed (put in canonical order, see {@link Shift#order()});</li>
  *   <li>{@code tier:perception}: each shift of a tier, separately;</li>
  *   <li>{@code all}: each shift of the catalog, separately.</li>
  * </ul>

@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * One experimental condition: shifts applied in order (innermost first), each with its
- * parameters. The empty stack is the static environment.
+ * One experimental condition: shifts applied innermost first in canonical order (see
+ * {@link Shift#order()}), each with its parameters. The empty stack is the static environment.
  */
 public record ShiftStack(List<Layer> layers) {
     /** One shift with its parameters (defaults filled in). */
@@ -23,8 +23,11 @@ public record ShiftStack(List<Layer> layers) {
 
     public static final ShiftStack NONE = new ShiftStack(List.of());
 
+    /** Layers are kept in canonical order ({@link Shift#order()}), stable for equal orders. */
     public ShiftStack {
-        layers = List.copyOf(layers);
+        List<Layer> sorted = new ArrayList<>(layers);
+        sorted.sort(java.util.Comparator.comparingInt(l -> l.shift().order()));
+        layers = List.copyOf(sorted);
     }
 
     public boolean isStatic() { return layers.isEmpty(); }

@@ -10,11 +10,12 @@ import java.util.List;
 /**
  * A function-call environment is its data, its tools and its rules (as in tau-bench):
  * a world generator, tools over that world, a task generator and a checker.
- * {@link FunctionCallEnv} runs episodes over any Domain.
+ * {@link FunctionCallEnv} runs episodes over any Domain. Shifts read the optional
+ * {@link ShiftHooks} (all defaulted) for environment-specific knowledge.
  *
  * @param <W> the mutable world state of one episode
  */
-public interface Domain<W> {
+public interface Domain<W> extends ShiftHooks<W> {
     String id();
 
     String description();

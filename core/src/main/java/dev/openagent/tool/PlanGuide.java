@@ -14,8 +14,10 @@ import java.util.List;
 
 /**
  * Follows a task's gold plan one call per turn, filling data dependencies from the results it
- * gets back, then answers (or refuses, when the plan says so). If a step goes wrong it answers
- * with what went wrong, so the episode fails loudly instead of looping.
+ * gets back, then answers. A refusal plan's calls are probes that show the task is impossible:
+ * their failures are expected, and the guide refuses after them (or as soon as a probe it needs
+ * returned nothing). If a step of an answer plan goes wrong it answers with what went wrong, so
+ * the episode fails loudly instead of looping.
  */
 public final class PlanGuide implements Guide {
     private final GoldPlan plan;
@@ -28,21 +30,32 @@ public final class PlanGuide implements Guide {
 
     @Override
     public Action next(Step last) {
-        if (plan.refuse()) return new Action.Refuse(plan.answerTemplate());
         if (issued > results.size()) {
             String id = callId(issued - 1);
             Observation o = last == null ? null : last.observations().stream()
                     .filter(x -> id.equals(x.callId())).findFirst().orElse(null);
-            if (o == null) return new Action.Answer("oracle: no result for " + id);
-            if (o.isError()) return new Action.Answer("oracle: plan call " + (issued - 1) + " failed: " + o.text());
-            results.add(o.payload());
+            if (o == null) return ending("oracle: no result for " + id);
+            if (o.isError() && !plan.refuse()) return new Action.Answer("oracle: plan call " + (issued - 1) + " failed: " + o.text());
+            results.add(o.isError() ? null : o.payload());
         }
         if (issued < plan.calls().size()) {
             GoldPlan.Call call = plan.calls().get(issued);
-            String args = Json.write(call.resolve(results));
+            if (plan.refuse() && call.dependsOn().stream().anyMatch(i -> results.get(i) == null)) return ending("");
+            String args;
+            try {
+                args = Json.write(call.resolve(results));
+            } catch (IllegalStateException missing) {
+                if (plan.refuse()) return ending(""); // a probe found nothing to follow: the task is impossible
+                throw missing;
+            }
             return Action.CallTools.of(callId(issued++), call.tool(), args);
         }
-        return new Action.Answer(plan.renderAnswer(results));
+        return ending("");
+    }
+
+    private Action ending(String problem) {
+        if (plan.refuse()) return new Action.Refuse(plan.answerTemplate());
+        return new Action.Answer(problem.isEmpty() ? plan.renderAnswer(results) : problem);
     }
 
     static String callId(int i) {

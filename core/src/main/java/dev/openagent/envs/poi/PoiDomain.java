@@ -9,6 +9,8 @@ import dev.openagent.tool.Domain;
 import dev.openagent.tool.Tool;
 
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * Points of interest: cities, districts, places with ratings, prices, opening hours, locations and
@@ -46,6 +48,34 @@ public final class PoiDomain implements Domain<PoiWorld> {
 
     @Override
     public Task task(PoiWorld world, TaskRequest request, long seed) { return PoiTasks.generate(world, request, seed); }
+
+    // ---------------------------------------------------------------- shift hooks (see PoiShiftHooks)
+
+    @Override
+    public Optional<Task> unsolvable(Task task, PoiWorld world, long seed) { return PoiShiftHooks.unsolvable(task, world, seed); }
+
+    @Override
+    public Optional<Chain> longerChain(Task task, PoiWorld world, long seed, int extraHops) {
+        return PoiShiftHooks.longerChain(task, world, seed, extraHops);
+    }
+
+    @Override
+    public List<String> distractions(Task task, PoiWorld world, long seed) { return PoiShiftHooks.distractions(task, world, seed); }
+
+    @Override
+    public Map<String, List<String>> synonyms() { return PoiShiftHooks.SYNONYMS; }
+
+    @Override
+    public List<Rewrite> paraphrases() { return PoiShiftHooks.PARAPHRASES; }
+
+    @Override
+    public Optional<Lookup> lookup(String idField) { return PoiShiftHooks.lookup(idField); }
+
+    @Override
+    public Map<String, Alternative> alternatives() { return PoiShiftHooks.ALTERNATIVES; }
+
+    @Override
+    public List<Prerequisite> prerequisites() { return List.of(new Prerequisite("check_availability", "make_reservation")); }
 
     @Override
     public String check(Task task, PoiWorld world, String answer) {

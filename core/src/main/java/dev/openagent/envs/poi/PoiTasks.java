@@ -6,6 +6,7 @@ import dev.openagent.envs.poi.PoiWorld.Category;
 import dev.openagent.envs.poi.PoiWorld.Place;
 import dev.openagent.envs.poi.PoiWorld.Reservation;
 import dev.openagent.json.Json;
+import dev.openagent.sandbox.Checks;
 import dev.openagent.sandbox.Detail;
 import dev.openagent.sandbox.GoldPlan;
 import dev.openagent.sandbox.GoldPlan.Ref;
@@ -86,6 +87,8 @@ final class PoiTasks {
             case "closer_booking" -> closerBooking();
             default -> throw new IllegalStateException(kind);
         }
+        // A near miss can share a value with the target (two places with one phone number): it is then no near miss.
+        mustNot.removeIf(bad -> must.stream().anyMatch(good -> Checks.normalize(good).equals(Checks.normalize(bad))));
         String id = "poi/" + request.split().id() + "/" + request.seed() + "/" + difficulty;
         return new Task(id, "poi", request.split(), request.seed(), kind, difficulty, query,
                 GoldPlan.answer(calls, answer), true, must, mustNot, expect, details, Map.of(), writes);

@@ -1,0 +1,77 @@
+package dev.openagent.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.envs.Environments;
+import dev.openagent.json.Json;
+import dev.openagent.sandbox.Environment;
+import dev.openagent.shift.Shift;
+import dev.openagent.shift.ShiftCatalog;
+import dev.openagent.shift.ShiftExamples;
+import dev.openagent.shift.ShiftParam;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.util.Optional;
+
+@Command(name = "shifts", description = "List the shift catalog (ids, tiers, dimensions, parameters, applicability).")
+final class ShiftsCommand implements Runnable {
+    @Option(names = "--json", description = "Print a JSON array.")
+    boolean json;
+
+    @Option(names = "--env", description = "Also say whether each shift applies to this environment, and why not.")
+    String env;
+
+    @Option(names = "--examples", description = "Print Markdown with a before/after example of each shift on --env (default poi).")
+    boolean examples;
+
+    @Option(names = "--seed", defaultValue = "7", description = "Task seed of the examples (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Override
+    public void run() {
+        Environment e = env == null ? null : Environments.get(env);
+        if (examples) {
+            System.out.print(ShiftExamples.markdown(e == null ? Environments.get("poi") : e, seed));
+            return;
+        }
+        if (json) {
+            ArrayNode out = Json.array();
+            for (Shift s : ShiftCatalog.all()) {
+                ObjectNode o = out.addObject();
+                o.put("id", s.id());
+                o.put("tier", s.tier().id());
+                o.put("dimension", s.dimension().name());
+                o.put("description", s.description());
+                ArrayNode params = o.putArray("params");
+                for (ShiftParam p : s.params()) {
+                    ObjectNode po = params.addObject();
+                    po.put("name", p.name());
+                    po.put("description", p.description());
+                    po.put("default", p.defaultValue());
+                    p.values().forEach(po.putArray("values")::add);
+                }
+                if (e != null) {
+                    Optional<String> why = s.notApplicable(e.info());
+                    o.put("env", e.id());
+                    o.put("applicable", why.isEmpty());
+                    why.ifPresent(w -> o.put("reason", w));
+                }
+            }
+            System.out.println(Json.pretty(out));
+            return;
+        }
+        String tier = "";
+        for (Shift s : ShiftCatalog.all()) {
+            if (!s.tier().id().equals(tier)) {
+                tier = s.tier().id();
+                System.out.println(tier + ":");
+            }
+            String params = String.join(" ", s.params().stream().map(p -> p.name() + "=" + p.defaultValue()
+                    + (p.values().isEmpty() ? "" : " (" + String.join("|", p.values()) + ")")).toList());
+            System.out.printf("  %-27s %s  %s%n", s.id(), s.dimension(), s.description());
+            if (!params.isEmpty()) System.out.printf("  %-27s    params: %s%n", "", params);
+            if (e != null) s.notApplicable(e.info()).ifPresent(w -> System.out.printf("  %-27s    not applicable to %s: %s%n", "", e.id(), w));
+        }
+    }
+}

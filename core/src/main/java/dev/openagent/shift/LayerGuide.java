@@ -1,0 +1,43 @@
+package dev.openagent.shift;
+
+import dev.openagent.sandbox.Action;
+import dev.openagent.sandbox.Guide;
+import dev.openagent.sandbox.Step;
+
+/**
+ * A shift layer's guide: asks the inner guide for its next action, handing it the inner step the
+ * layer kept, and translates that action outward. Subclasses add the steps their layer needs
+ * (asking the user, retrying, fetching pages, confirming...) before or after.
+ */
+public class LayerGuide implements Guide {
+    protected final Guide inner;
+    private final ShiftEnv layer;
+    private boolean started;
+
+    public LayerGuide(Guide inner, ShiftEnv layer) {
+        this.inner = inner;
+        this.layer = layer;
+    }
+
+    @Override
+    public Action next(Step last) {
+        return outward(innerNext());
+    }
+
+    /**
+     * The inner guide's next action, handed the inner step the layer kept for its latest forwarded
+     * action (nothing before the inner guide's first action, whatever this layer did before).
+     */
+    protected Action innerNext() {
+        return innerNext(started ? layer.innerStep : null);
+    }
+
+    /** The inner guide's next action for an inner step this layer put together itself. */
+    protected Action innerNext(Step innerStep) {
+        started = true;
+        return inner.next(innerStep);
+    }
+
+    /** Translates an inner action into what the agent would do at this layer (default: unchanged). */
+    protected Action outward(Action inner) { return inner; }
+}

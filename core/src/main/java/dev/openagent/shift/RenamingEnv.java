@@ -1,0 +1,149 @@
+package dev.openagent.shift;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.json.Json;
+import dev.openagent.sandbox.Action;
+import dev.openagent.sandbox.Env;
+import dev.openagent.sandbox.Guide;
+import dev.openagent.sandbox.Observation;
+import dev.openagent.sandbox.Protocol;
+import dev.openagent.sandbox.Start;
+import dev.openagent.sandbox.ToolError;
+import dev.openagent.sandbox.ToolSpec;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Base of the shifts that show tools under other names, parameters or descriptions: maps each call
+ * back to the inner tool, its observation (and error messages, which name tools and parameters)
+ * forward, and the guide's calls outward. The protocol tool {@code ask_user} is never touched.
+ * A call of a familiar (inner) name this layer no longer shows is an unknown tool; other names it
+ * does not list go down unchanged (a replacement an error reply named may live there).
+ */
+public abstract class RenamingEnv extends ShiftEnv {
+
+    /** One tool as this layer shows it; {@code params} maps outer parameter names to inner ones. */
+    public record Mapped(String inner, ToolSpec outer, Map<String, String> params) {}
+
+    private final Map<String, Mapped> byOuter = new LinkedHashMap<>();
+    private final Map<String, Mapped> byInner = new HashMap<>();
+    private final Map<String, String> namesOut = new HashMap<>();
+
+    protected RenamingEnv(Env inner, Shift shift, Map<String, String> params) {
+        super(inner, shift, params);
+    }
+
+    /** How this layer shows the inner tools (every tool but {@code ask_user}), in the order shown. */
+    protected abstract List<Mapped> rename(List<ToolSpec> innerTools);
+
+    @Override
+    protected Start begin(Start in) {
+        byOuter.clear();
+        byInner.clear();
+        namesOut.clear();
+        List<ToolSpec> tools = in.tools().stream().filter(t -> !Protocol.ASK_USER.equals(t.name())).toList();
+        List<Mapped> mapped = rename(tools);
+        for (Mapped m : mapped) {
+            if (byOuter.put(m.outer().name(), m) != null || Protocol.ASK_USER.equals(m.outer().name())) {
+                throw new IllegalStateException(shift().id() + " produced a duplicate tool name " + m.outer().name());
+            }
+            byInner.put(m.inner(), m);
+            namesOut.put(m.inner(), m.outer().name());
+        }
+        List<ToolSpec> shown = new ArrayList<>();
+        for (Mapped m : mapped) shown.add(m.outer().withDescription(Texts.replaceNames(m.outer().description(), namesOut)));
+        in.tools().stream().filter(t -> Protocol.ASK_USER.equals(t.name())).forEach(shown::add);
+        return new Start(Texts.replaceNames(in.systemPrompt(), namesOut), in.query(), shown);
+    }
+
+    @Override
+    protected Route route(Action.ToolCall call) {
+        if (Protocol.ASK_USER.equals(call.name())) return new Forward(call);
+        Mapped m = byOuter.get(call.name());
+        if (m == null && byInner.containsKey(call.name())) {
+            return new Reply(unknownTool(call)); // a familiar name this layer no longer shows
+        }
+        if (m == null) {
+            // Not a tool of this layer's list: the layers below decide (a replacement named in a reply, or an unknown tool).
+            return new Forward(call, o -> o.isError()
+                    ? Observation.toolError(o.callId(), o.tool(), ToolError.of(o.error().code(), Texts.replaceNames(o.error().message(), namesOut)))
+                    : o);
+        }
+        String args = call.arguments();
+        if (!identity(m)) {
+            ObjectNode o = Texts.argsObject(args);
+            if (o != null) args = Json.write(renameKeys(o, m.params(), true));
+        }
+        String outerName = call.name();
+        return new Forward(new Action.ToolCall(call.id(), m.inner(), args), obs -> back(obs, m, outerName));
+    }
+
+    private Observation back(Observation o, Mapped m, String outerName) {
+        Observation renamed = o.withTool(outerName);
+        if (!o.isError()) return renamed;
+        Map<String, String> paramsOut = new HashMap<>();
+        m.params().forEach((outer, inner) -> paramsOut.put(inner, outer));
+        String msg = Texts.replaceQuoted(o.error().message(), t -> t.startsWith("~") ? t.substring(1) : paramsOut.getOrDefault(t, t));
+        msg = Texts.replaceNames(msg, namesOut);
+        return Observation.toolError(o.callId(), outerName, ToolError.of(o.error().code(), msg));
+    }
+
+    /**
+     * Renames argument keys. Inward, a key the layer does not show that collides with an inner
+     * parameter name gets a '~' so the inner tool reports it as unknown instead of accepting it.
+     */
+    private static ObjectNode renameKeys(ObjectNode args, Map<String, String> outerToInner, boolean inward) {
+        Map<String, String> map = outerToInner;
+        if (!inward) {
+            map = new HashMap<>();
+            for (var e : outerToInner.entrySet()) map.put(e.getValue(), e.getKey());
+        }
+        ObjectNode out = Json.object();
+        for (Iterator<Map.Entry<String, com.fasterxml.jackson.databind.JsonNode>> it = args.fields(); it.hasNext(); ) {
+            var e = it.next();
+            String k = e.getKey();
+            String target = map.get(k);
+            if (target == null) target = inward && outerToInner.containsValue(k) ? "~" + k : k;
+            out.set(target, e.getValue());
+        }
+        return out;
+    }
+
+    private static boolean identity(Mapped m) {
+        for (var e : m.params().entrySet()) if (!e.getKey().equals(e.getValue())) return false;
+        return true;
+    }
+
+    /** The inner call as this layer shows it (unknown names pass unchanged). */
+    protected Action.ToolCall outwardCall(Action.ToolCall c) {
+        Mapped m = byInner.get(c.name());
+        if (m == null) return c;
+        if (identity(m)) return new Action.ToolCall(c.id(), m.outer().name(), c.arguments());
+        ObjectNode o = Texts.argsObject(c.arguments());
+        String args = o == null ? c.arguments() : Json.write(renameKeys(o, m.params(), false));
+        return new Action.ToolCall(c.id(), m.outer().name(), args);
+    }
+
+    @Override
+    public Guide guide() {
+        return new LayerGuide(inner.guide(), this) {
+            @Override
+            protected Action outward(Action a) {
+                if (a instanceof Action.CallTools c) return new Action.CallTools(c.calls().stream().map(RenamingEnv.this::outwardCall).toList());
+                return a;
+            }
+        };
+    }
+
+    /** Identity parameter map of a schema. */
+    protected static Map<String, String> sameParams(ToolSpec t) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (String p : Schemas.params(t.parameters())) m.put(p, p);
+        return m;
+    }
+}

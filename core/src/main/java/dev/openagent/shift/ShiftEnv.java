@@ -1,0 +1,232 @@
+package dev.openagent.shift;
+
+import dev.openagent.sandbox.Action;
+import dev.openagent.sandbox.Env;
+import dev.openagent.sandbox.EnvWrapper;
+import dev.openagent.sandbox.Guide;
+import dev.openagent.sandbox.Observation;
+import dev.openagent.sandbox.Seeds;
+import dev.openagent.sandbox.ShiftRecord;
+import dev.openagent.sandbox.Start;
+import dev.openagent.sandbox.Step;
+import dev.openagent.sandbox.Task;
+import dev.openagent.sandbox.TaskRequest;
+import dev.openagent.sandbox.ToolError;
+import dev.openagent.tool.FunctionCallEnv;
+import dev.openagent.tool.ShiftHooks;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.function.UnaryOperator;
+
+/**
+ * Base of every shift wrapper. Per episode it derives its seed from the inner episode seed and its
+ * own spec, so the same seed gives the same shifted episode; it records itself (id, parameters,
+ * seed) in the spec stack; and it routes tool calls one by one: a call is forwarded (possibly
+ * rewritten, with its observation rewritten on the way back) or answered by the layer itself.
+ * <p>
+ * Every turn reaches the inner environment, even one the layer answers itself (then as a call the
+ * inner environment rejects, whose observation is dropped), so step limits keep holding.
+ * The inner step of the latest forwarded action is kept for the layer's guide, which hands it to
+ * the inner guide: guides never parse what the agent is shown.
+ */
+public abstract class ShiftEnv extends EnvWrapper {
+    private final Shift shift;
+    protected final Map<String, String> params;
+    private long seed;
+    /** What the inner environment started the current episode with. */
+    protected Start innerStart;
+    /** What this layer showed the agent at the start of the current episode. */
+    protected Start outerStart;
+    /** The inner step answering this layer's latest forwarded action. */
+    protected Step innerStep;
+    /** This episode's randomness (derived from the episode seed and the shift spec). */
+    protected SplittableRandom rnd;
+    /** The task as this layer states it, when it restates it (null: the inner task). */
+    protected Task shiftedTask;
+
+    protected ShiftEnv(Env inner, Shift shift, Map<String, String> params) {
+        super(inner);
+        this.shift = shift;
+        this.params = Map.copyOf(params);
+    }
+
+    public Shift shift() { return shift; }
+
+    @Override
+    protected ShiftRecord record() { return new ShiftRecord(shift.id(), params, seed); }
+
+    @Override
+    public final Start reset(TaskRequest request) {
+        innerStart = inner.reset(request);
+        seed = Seeds.derive(inner.episodeSeed(), new ShiftRecord(shift.id(), params, 0).spec());
+        rnd = new SplittableRandom(seed);
+        innerStep = null;
+        shiftedTask = null;
+        outerStart = begin(innerStart);
+        return outerStart;
+    }
+
+    /** Called once per episode after the inner reset: what the agent is shown. */
+    protected abstract Start begin(Start inner);
+
+    /** The seed of this layer in the current episode. */
+    protected long seed() { return seed; }
+
+    protected int severity() { return Integer.parseInt(params.getOrDefault("severity", "2")); }
+
+    @Override
+    public Guide guide() { return new LayerGuide(inner.guide(), this); }
+
+    // ---------------------------------------------------------------- stepping
+
+    /** Forwards an action unchanged and keeps the inner step for the guide. */
+    protected Step forward(Action action) {
+        innerStep = inner.step(action);
+        return innerStep;
+    }
+
+    /**
+     * What a layer sends down for a turn it answered itself: a call no environment knows, so the
+     * turn is counted; inner layers pass it through untouched and do not keep its step.
+     */
+    static final Action.CallTools TICK = Action.CallTools.of("tick", "", "");
+
+    /**
+     * Hands the layers below a step they never saw (a result this layer put together from other
+     * calls) as the answer to their latest action, so their guides pass it down unchanged.
+     */
+    protected void handDown(Step synthetic) {
+        Env e = inner;
+        while (e instanceof ShiftEnv s) {
+            s.innerStep = synthetic;
+            e = s.inner;
+        }
+    }
+
+    /** A turn this layer answers itself: the inner environment still counts it. */
+    protected Step local(List<Observation> observations) {
+        Step tick = inner.step(TICK);
+        return tick.done() ? Step.end(observations, tick.outcome()) : Step.of(observations);
+    }
+
+    @Override
+    public final Step step(Action action) {
+        if (action == TICK) return inner.step(action);
+        return act(action);
+    }
+
+    /** One turn of the agent (turns of outer layers' own answers never get here). */
+    protected Step act(Action action) {
+        if (action instanceof Action.CallTools c) return callTools(c);
+        Step s = forward(other(action));
+        return s.withObservations(s.observations().stream().map(this::otherObservation).toList());
+    }
+
+    /** What happens to one tool call. */
+    public sealed interface Route permits Forward, Reply {}
+
+    /** Forward the (possibly rewritten) call; rewrite its observation with {@code after}. */
+    public record Forward(Action.ToolCall call, UnaryOperator<Observation> after) implements Route {
+        public Forward(Action.ToolCall call) { this(call, UnaryOperator.identity()); }
+    }
+
+    /** Answer the call here. */
+    public record Reply(Observation observation) implements Route {}
+
+    /** Routes one call; by default forwards it and rewrites its observation with {@link #observation}. */
+    protected Route route(Action.ToolCall call) {
+        return new Forward(call, this::observation);
+    }
+
+    /** Rewrites the observation of a forwarded tool call (default: unchanged). */
+    protected Observation observation(Observation o) { return o; }
+
+    /** Rewrites an action other than tool calls before forwarding it (default: unchanged). */
+    protected Action other(Action action) { return action; }
+
+    /** Rewrites observations of other actions (user replies, environment messages). */
+    protected Observation otherObservation(Observation o) { return o; }
+
+    private Step callTools(Action.CallTools c) {
+        if (c.calls().size() == 1) return callTool(c);
+        List<Route> routes = new ArrayList<>(c.calls().size());
+        List<Action.ToolCall> forwarded = new ArrayList<>();
+        for (Action.ToolCall call : c.calls()) {
+            Route r = route(call);
+            routes.add(r);
+            if (r instanceof Forward f) forwarded.add(f.call());
+        }
+        if (forwarded.isEmpty()) {
+            return local(routes.stream().map(r -> ((Reply) r).observation()).toList());
+        }
+        Step s = forward(new Action.CallTools(forwarded));
+        Map<String, ArrayDeque<Observation>> byId = new HashMap<>();
+        List<Observation> rest = new ArrayList<>();
+        for (Observation o : s.observations()) {
+            if (o.callId() != null) byId.computeIfAbsent(o.callId(), k -> new ArrayDeque<>()).add(o);
+            else rest.add(o);
+        }
+        List<Observation> out = new ArrayList<>(routes.size() + rest.size());
+        for (Route r : routes) {
+            switch (r) {
+                case Reply reply -> out.add(reply.observation());
+                case Forward f -> {
+                    ArrayDeque<Observation> q = byId.get(f.call().id());
+                    Observation o = q == null ? null : q.poll();
+                    if (o != null) out.add(f.after().apply(o));
+                }
+            }
+        }
+        byId.values().forEach(q -> q.forEach(o -> out.add(otherObservation(o))));
+        rest.forEach(o -> out.add(otherObservation(o)));
+        return s.withObservations(out);
+    }
+
+    /** The common case of one call per turn, without the bookkeeping of several. */
+    private Step callTool(Action.CallTools c) {
+        Route r = route(c.calls().getFirst());
+        if (r instanceof Reply reply) return local(List.of(reply.observation()));
+        Forward f = (Forward) r;
+        Step s = forward(f.call() == c.calls().getFirst() ? c : new Action.CallTools(List.of(f.call())));
+        List<Observation> obs = s.observations();
+        if (obs.size() == 1 && f.call().id().equals(obs.getFirst().callId())) return s.withObservations(List.of(f.after().apply(obs.getFirst())));
+        List<Observation> out = new ArrayList<>(obs.size());
+        for (Observation o : obs) out.add(f.call().id().equals(o.callId()) ? f.after().apply(o) : otherObservation(o));
+        return s.withObservations(out);
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    /** An error answer to a call, as the environment would give it. */
+    protected static Observation error(Action.ToolCall call, ToolError.Code code, String message) {
+        return Observation.toolError(call.id(), call.name(), ToolError.of(code, message));
+    }
+
+    @Override
+    public Task task() { return shiftedTask != null ? shiftedTask : inner.task(); }
+
+    /** The answer to a call of a tool this layer does not offer, naming the ones it does. */
+    protected Observation unknownTool(Action.ToolCall call) {
+        List<String> names = outerStart.tools().stream().map(dev.openagent.sandbox.ToolSpec::name).toList();
+        return error(call, ToolError.Code.UNKNOWN_TOOL, "no tool named '" + Texts.abbreviate(call.name(), 60)
+                + "'. Available tools: " + String.join(", ", names));
+    }
+
+    /** The environment-specific hooks of the environment at the bottom of the stack, bound to its world. */
+    protected ShiftHooks.Bound<?> hooks() {
+        Env e = this;
+        while (e instanceof EnvWrapper w) e = w.inner();
+        if (e instanceof FunctionCallEnv<?> f) return bind(f);
+        if (e instanceof ShiftHooks.Provider p) return p.shiftHooks();
+        return ShiftHooks.Bound.NONE;
+    }
+
+    private static <W> ShiftHooks.Bound<W> bind(FunctionCallEnv<W> f) {
+        return new ShiftHooks.Bound<>(f.domain(), f.world());
+    }
+}

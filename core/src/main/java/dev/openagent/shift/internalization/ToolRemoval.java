@@ -1,0 +1,145 @@
+package dev.openagent.shift.internalization;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.json.Json;
+import dev.openagent.sandbox.Action;
+import dev.openagent.sandbox.Env;
+import dev.openagent.sandbox.GoldPlan;
+import dev.openagent.sandbox.Guide;
+import dev.openagent.sandbox.Observation;
+import dev.openagent.sandbox.Protocol;
+import dev.openagent.sandbox.Start;
+import dev.openagent.sandbox.Step;
+import dev.openagent.sandbox.ToolSpec;
+import dev.openagent.shift.Dimension;
+import dev.openagent.shift.LayerGuide;
+import dev.openagent.shift.Schemas;
+import dev.openagent.shift.Shift;
+import dev.openagent.shift.ShiftDef;
+import dev.openagent.shift.ShiftEnv;
+import dev.openagent.shift.Texts;
+import dev.openagent.shift.Tier;
+import dev.openagent.tool.ShiftHooks;
+import dev.openagent.tool.ShiftHooks.Alternative;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * tool.removal: familiar tools are gone (severity = how many, 1-3); another path exists. Tools the
+ * task needs are removed only when the environment names another path to what they do
+ * ({@code ShiftHooks.alternatives()}, poi: opening hours from the place details, distances from a
+ * nearby search); the rest are tools the task does not need (never the ones that recover records by
+ * id). Calling a removed tool is an unknown-tool error.
+ */
+public final class ToolRemoval extends ShiftEnv {
+    public static final Shift SHIFT = new ShiftDef("tool.removal", Tier.INTERNALIZATION, Dimension.A, 36,
+            "Familiar tools are gone; the task stays solvable through another path.",
+            List.of(ShiftDef.SEVERITY), info -> ShiftDef.needsTools(info, "it removes tools"), ToolRemoval::new);
+
+    private final Set<String> removed = new HashSet<>();
+    private Map<String, Alternative> alternatives = Map.of();
+
+    private ToolRemoval(Env inner, Map<String, String> params) {
+        super(inner, SHIFT, params);
+    }
+
+    @Override
+    protected Start begin(Start in) {
+        removed.clear();
+        ShiftHooks<?> hooks = hooks().hooks();
+        alternatives = hooks.alternatives();
+        Set<String> names = new LinkedHashSet<>();
+        in.tools().forEach(t -> names.add(t.name()));
+        names.remove(Protocol.ASK_USER);
+        Set<String> planned = new LinkedHashSet<>(inner.task().plan().calls().stream().map(GoldPlan.Call::tool).toList());
+        Set<String> keep = new HashSet<>();
+        for (ToolSpec t : in.tools()) {
+            for (String p : Schemas.params(t.parameters())) {
+                if (p.endsWith("_id")) hooks.lookup(p).ifPresent(l -> keep.add(l.tool()));
+            }
+        }
+        List<String> order = new ArrayList<>();
+        List<String> withAlt = new ArrayList<>(planned.stream().filter(alternatives::containsKey).filter(names::contains).toList());
+        while (!withAlt.isEmpty()) order.add(withAlt.remove(rnd.nextInt(withAlt.size())));
+        List<String> unused = new ArrayList<>(names.stream().filter(n -> !planned.contains(n) && !keep.contains(n)).toList());
+        while (!unused.isEmpty()) order.add(unused.remove(rnd.nextInt(unused.size())));
+        for (String n : order) {
+            if (removed.size() >= severity()) break;
+            Alternative alt = alternatives.get(n);
+            if (planned.contains(n) && (alt == null || usesRemoved(alt, n))) continue;
+            if (!planned.contains(n) && alternativesNeed(n, planned)) continue;
+            removed.add(n);
+        }
+        return in.withTools(in.tools().stream().filter(t -> !removed.contains(t.name())).toList());
+    }
+
+    /** Whether the alternative of a planned tool needs a tool already removed. */
+    private boolean usesRemoved(Alternative alt, String tool) {
+        ObjectNode probe = Json.object();
+        try {
+            return alt.calls().apply(probe).stream().anyMatch(c -> removed.contains(c.tool()) || c.tool().equals(tool));
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Whether a removed planned tool's alternative goes through this tool. */
+    private boolean alternativesNeed(String tool, Set<String> planned) {
+        for (String r : removed) {
+            Alternative alt = alternatives.get(r);
+            if (alt != null && planned.contains(r) && alt.calls().apply(Json.object()).stream().anyMatch(c -> c.tool().equals(tool))) return true;
+        }
+        return false;
+    }
+
+    @Override
+    protected Route route(Action.ToolCall call) {
+        if (!removed.contains(call.name())) return new Forward(call);
+        return new Reply(unknownTool(call));
+    }
+
+    @Override
+    public Guide guide() {
+        return new LayerGuide(inner.guide(), this) {
+            private Action.ToolCall replaced;
+            private List<GoldPlan.Call> plan;
+            private final List<JsonNode> results = new ArrayList<>();
+            private int made;
+
+            @Override
+            public Action next(Step last) {
+                Action a;
+                if (replaced != null) {
+                    Observation o = innerStep.observations().stream().filter(x -> x.callId() != null && x.callId().startsWith("alt_")).findFirst().orElse(null);
+                    if (o == null || o.isError()) return new Action.Answer("oracle: the other path to " + replaced.name() + " failed: " + (o == null ? "no result" : o.text()));
+                    results.add(o.payload());
+                    if (results.size() < plan.size()) return call(plan.get(results.size()));
+                    JsonNode value = alternatives.get(replaced.name()).result().apply(Texts.argsObject(replaced.arguments()), List.copyOf(results));
+                    Step synthetic = Step.of(List.of(Observation.tool(replaced.id(), replaced.name(), Json.write(value), value)));
+                    replaced = null;
+                    handDown(synthetic);
+                    a = innerNext(synthetic);
+                } else {
+                    a = innerNext();
+                }
+                if (a instanceof Action.CallTools c && c.calls().size() == 1 && removed.contains(c.calls().getFirst().name())) {
+                    replaced = c.calls().getFirst();
+                    plan = alternatives.get(replaced.name()).calls().apply(Texts.argsObject(replaced.arguments()));
+                    results.clear();
+                    return call(plan.getFirst());
+                }
+                return a;
+            }
+
+            private Action call(GoldPlan.Call c) {
+                return Action.CallTools.of("alt_" + (made++), c.tool(), Json.write(c.resolve(results)));
+            }
+        };
+    }
+}

@@ -1,0 +1,113 @@
+package dev.openagent.tool;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.sandbox.Detail;
+import dev.openagent.sandbox.GoldPlan;
+import dev.openagent.sandbox.Task;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+/**
+ * Environment-specific knowledge some shifts use when an environment offers it. Every method has
+ * a generic default, so an environment works under every shift without implementing any of them;
+ * implementing one makes the matching shift more realistic (see docs/shifts.md).
+ * {@link Domain} extends this; a text-command environment can implement {@link Provider}.
+ *
+ * @param <W> the world of one episode
+ */
+public interface ShiftHooks<W> {
+
+    /** A text-command (or other non-Domain) environment that offers hooks. */
+    interface Provider {
+        Bound<?> shiftHooks();
+    }
+
+    /** Hooks bound to the world of the current episode (world may be null). */
+    record Bound<W>(ShiftHooks<W> hooks, W world) {
+        public static final Bound<Void> NONE = new Bound<>(new ShiftHooks<>() {}, null);
+
+        public Optional<Task> unsolvable(Task task, long seed) { return hooks.unsolvable(task, world, seed); }
+
+        public Optional<Chain> longerChain(Task task, long seed, int extraHops) { return hooks.longerChain(task, world, seed, extraHops); }
+
+        public List<String> distractions(Task task, long seed) { return hooks.distractions(task, world, seed); }
+    }
+
+    /**
+     * A chain of extra dependent calls that leads to an entity the query no longer names.
+     *
+     * @param query    the rewritten query
+     * @param hops     the extra calls (their refs point at earlier hops)
+     * @param pointer  where in the last hop's result the entity's id appears
+     * @param expected that id: the hops must lead exactly there
+     * @param details  the query's removable details after the rewrite
+     */
+    record Chain(String query, List<GoldPlan.Call> hops, String pointer, String expected, List<Detail> details) {
+        public Chain {
+            hops = List.copyOf(hops);
+            details = List.copyOf(details);
+        }
+    }
+
+    /**
+     * The tool returning the full record of an entity by its id: {@code tool(param = id)} returns an
+     * object holding {@code fields}.
+     */
+    record Lookup(String tool, String param, Set<String> fields) {
+        public Lookup {
+            fields = Set.copyOf(fields);
+        }
+    }
+
+    /**
+     * Another path to what a tool does: {@code calls} (built from the removed tool's arguments; refs
+     * point at earlier calls of this list) and how their results give the removed tool's result.
+     */
+    record Alternative(String tool, Function<ObjectNode, List<GoldPlan.Call>> calls,
+                       BiFunction<ObjectNode, List<JsonNode>, JsonNode> result) {}
+
+    /** A rule "{@code before} must succeed before {@code after}" with no data flowing between them. */
+    record Prerequisite(String before, String after) {}
+
+    /** A regex and its replacement, for paraphrasing queries. */
+    record Rewrite(String regex, String replacement) {}
+
+    /**
+     * The task made impossible in this world, realistically (the entity does not exist, the slot
+     * can never be booked...): query and details rewritten, plan = the probing calls that show it
+     * and a refusal. Empty: the shift falls back to removing the capability the task needs.
+     */
+    default Optional<Task> unsolvable(Task task, W world, long seed) { return Optional.empty(); }
+
+    /** The task rewritten so its entity is reached through {@code extraHops} more dependent calls. */
+    default Optional<Chain> longerChain(Task task, W world, long seed, int extraHops) { return Optional.empty(); }
+
+    /** Word synonyms for renaming tools, parameters and keys (word -> alternatives), over the generic table. */
+    default Map<String, List<String>> synonyms() { return Map.of(); }
+
+    /** Phrase rewrites for query.paraphrase, tried before the generic ones. */
+    default List<Rewrite> paraphrases() { return List.of(); }
+
+    /** Plausible but irrelevant sentences naming things of this world, for query.redundant. */
+    default List<String> distractions(Task task, W world, long seed) { return List.of(); }
+
+    /** How to recover a field of an entity given its id field (for obs.missing-values). */
+    default Optional<Lookup> lookup(String idField) { return Optional.empty(); }
+
+    /** Other paths to what a tool does (for tool.removal), by tool name. */
+    default Map<String, Alternative> alternatives() { return Map.of(); }
+
+    /** Order-only prerequisites between tools (for logic.inversion). */
+    default List<Prerequisite> prerequisites() { return List.of(); }
+
+    /** Parameters that hold a person's name (for domain.policy-update). */
+    default Set<String> personNameParams() {
+        return Set.of("guest_name", "customer_name", "patient_name", "passenger_name", "traveler_name", "traveller_name");
+    }
+}

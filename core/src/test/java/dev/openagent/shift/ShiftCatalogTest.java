@@ -1,0 +1,248 @@
+package dev.openagent.shift;
+
+import dev.openagent.agent.OracleAgent;
+import dev.openagent.envs.Environments;
+import dev.openagent.episode.Episodes;
+import dev.openagent.episode.Trajectory;
+import dev.openagent.envs.poi.PoiDomain;
+import dev.openagent.sandbox.Env;
+import dev.openagent.sandbox.Environment;
+import dev.openagent.sandbox.EnvironmentInfo;
+import dev.openagent.sandbox.Interface;
+import dev.openagent.sandbox.Protocol;
+import dev.openagent.sandbox.SimulatedUser;
+import dev.openagent.sandbox.Split;
+import dev.openagent.sandbox.Start;
+import dev.openagent.sandbox.Task;
+import dev.openagent.sandbox.TaskRequest;
+import dev.openagent.sandbox.ToolSpec;
+import dev.openagent.sandbox.Action;
+import dev.openagent.sandbox.Step;
+import dev.openagent.tool.Domain;
+import dev.openagent.tool.FunctionCallEnv;
+import dev.openagent.shift.internalization.DomainTransfer;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ShiftCatalogTest {
+    /** The catalog of the design brief: id, tier, dimension. */
+    static final Map<String, String> DESIGN = Map.ofEntries(
+            Map.entry("query.paraphrase", "perception Q"), Map.entry("query.noise", "perception Q"),
+            Map.entry("query.redundant", "perception Q"), Map.entry("tool.name-noise", "perception A"),
+            Map.entry("tool.identity-erasure", "perception A"), Map.entry("tool.semantic-rename", "perception A"),
+            Map.entry("tool.semantic-trap", "perception A"), Map.entry("tool.distractors", "perception A"),
+            Map.entry("tool.schema-noise", "perception A"), Map.entry("obs.format", "interaction O"),
+            Map.entry("obs.missing-values", "interaction O"), Map.entry("obs.nonstandard-feedback", "interaction O"),
+            Map.entry("obs.runtime-error", "interaction O"), Map.entry("obs.redirect", "interaction O"),
+            Map.entry("obs.pagination", "interaction O"), Map.entry("action.verification-change", "interaction A"),
+            Map.entry("logic.inversion", "reasoning A"), Map.entry("logic.extra-prerequisite", "reasoning A"),
+            Map.entry("logic.conflict", "reasoning O"), Map.entry("logic.longer-chain", "reasoning Q"),
+            Map.entry("query.underspecified", "reasoning Q"), Map.entry("query.ambiguous", "reasoning Q"),
+            Map.entry("domain.transfer", "internalization D"), Map.entry("task.unsolvable", "internalization D"),
+            Map.entry("domain.policy-update", "internalization D"), Map.entry("tool.removal", "internalization A"));
+
+    @Test
+    void theCatalogIsTheDesignTable() {
+        Map<String, String> got = ShiftCatalog.all().stream()
+                .collect(Collectors.toMap(Shift::id, s -> s.tier().id() + " " + s.dimension()));
+        assertEquals(DESIGN, got);
+    }
+
+    @Test
+    void theDocsShowEveryShift() throws java.io.IOException {
+        String docs = java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "shifts.md"));
+        for (Shift s : ShiftCatalog.all()) {
+            assertTrue(docs.contains("### `" + s.id() + "`"), s.id() + " has a before/after section in docs/shifts.md");
+            assertTrue(docs.contains("| `" + s.id() + "` |"), s.id() + " is in the catalog table of docs/shifts.md");
+        }
+    }
+
+    @Test
+    void everyShiftWithAMagnitudeHasThreeSeverityLevels() {
+        Set<String> binary = Set.of("query.ambiguous", "logic.inversion", "task.unsolvable", "domain.transfer");
+        for (Shift s : ShiftCatalog.all()) {
+            var severity = s.params().stream().filter(p -> p.name().equals("severity")).findFirst();
+            assertEquals(!binary.contains(s.id()), severity.isPresent(), s.id());
+            severity.ifPresent(p -> assertEquals(List.of("1", "2", "3"), p.values(), s.id()));
+        }
+    }
+
+    @Test
+    void askUserIsNeverRenamedRemovedOrPerturbed() {
+        for (Shift s : ShiftCatalog.all()) {
+            if (s.notApplicable(Environments.get("poi").info()).isPresent()) continue;
+            for (int sev = 1; sev <= 3; sev++) {
+                String spec = s.params().stream().anyMatch(p -> p.name().equals("severity")) ? s.id() + ":severity=" + sev : s.id();
+                Env env = ShiftSpec.parseStack(spec).apply(Environments.get("poi").create());
+                for (long seed = 0; seed < 10; seed++) {
+                    Start start = env.reset(new TaskRequest(Split.TEST, seed, 0));
+                    List<ToolSpec> asks = start.tools().stream().filter(t -> t.name().equals(Protocol.ASK_USER)).toList();
+                    assertEquals(List.of(Protocol.ASK_USER_TOOL), asks, spec);
+                }
+            }
+        }
+    }
+
+    @Test
+    void shiftsThatNeedAToolListDoNotApplyToTextCommandEnvironments() {
+        EnvironmentInfo text = new EnvironmentInfo("household", "text", Interface.TEXT_COMMAND, List.of(1), List.of());
+        Set<String> applicable = ShiftCatalog.all().stream().filter(s -> s.notApplicable(text).isEmpty()).map(Shift::id).collect(Collectors.toSet());
+        assertEquals(Set.of("query.paraphrase", "query.noise", "query.redundant", "query.underspecified", "query.ambiguous",
+                "obs.runtime-error"), applicable);
+        ShiftCatalog.all().forEach(s -> s.notApplicable(text).ifPresent(why -> assertFalse(why.isBlank(), s.id())));
+    }
+
+    @Test
+    void composedStacksAreInCanonicalOrderWhateverOrderTheyWereWrittenIn() {
+        ShiftStack ab = ShiftSpec.parseStack("obs.format:format=xml+query.noise");
+        ShiftStack ba = ShiftSpec.parseStack("query.noise+obs.format:format=xml");
+        assertEquals(ab.label(), ba.label());
+        assertEquals("query.noise+obs.format:format=xml", ab.label());
+        Env env = ab.apply(Environments.get("poi").create());
+        env.reset(new TaskRequest(Split.TEST, 1, 0));
+        assertEquals(List.of("query.noise", "obs.format"), env.spec().shifts().stream().map(r -> r.id()).toList());
+        assertEquals("query.noise:severity=2+obs.format:format=xml,severity=2", env.spec().shiftSpec());
+    }
+
+    @Test
+    void underspecifiedRequestsLackTheDetailAndTheUserKnowsIt() {
+        Env env = ShiftSpec.parseStack("query.underspecified:severity=1").apply(Environments.get("poi").create());
+        for (long seed = 0; seed < 30; seed++) {
+            Start start = env.reset(new TaskRequest(Split.TEST, seed, 3));
+            Task base = ((dev.openagent.sandbox.EnvWrapper) env).inner().task();
+            Task shifted = env.task();
+            assertNotEquals(base.query(), start.query());
+            var gone = base.details().stream().filter(d -> !start.query().contains(d.span())).toList();
+            assertEquals(1, gone.size(), start.query());
+            Step reply = env.step(new Action.AskUser(ShiftedQuestions.about(gone.getFirst())));
+            assertEquals(gone.getFirst().reply(), reply.observations().getFirst().text());
+            Step other = env.step(new Action.AskUser("What is your favourite colour?"));
+            assertEquals(SimulatedUser.DONT_KNOW, other.observations().getFirst().text());
+            assertTrue(shifted.userFacts().containsValue(gone.getFirst().reply()));
+        }
+    }
+
+    @Test
+    void ambiguousRequestsMatchSeveralPlaces() {
+        Env env = ShiftSpec.parseStack("query.ambiguous").apply(Environments.get("poi").create());
+        int ambiguous = 0;
+        for (long seed = 0; seed < 60; seed++) {
+            Start start = env.reset(new TaskRequest(Split.TEST, seed, 1));
+            Task base = ((dev.openagent.sandbox.EnvWrapper) env).inner().task();
+            if (start.query().equals(base.query())) continue;
+            ambiguous++;
+            var city = base.details().stream().filter(d -> d.ambiguousWithout()).findFirst().orElseThrow();
+            assertFalse(start.query().contains(city.span()), start.query());
+        }
+        assertTrue(ambiguous >= 15, "single-place lookups mostly have a twin elsewhere: " + ambiguous);
+    }
+
+    static final dev.openagent.episode.Agent REFUSER = new dev.openagent.episode.Agent() {
+        public String name() { return "refuser"; }
+        public dev.openagent.episode.AgentSession begin(Start start, Env env) { return last -> new Action.Refuse("no"); }
+    };
+
+    @Test
+    void answeringAnUnsolvableTaskNeverScores() {
+        Env env = ShiftSpec.parseStack("task.unsolvable").apply(Environments.get("poi").create());
+        StaticReplayAgent sloppy = new StaticReplayAgent();
+        for (long seed = 0; seed < 80; seed++) {
+            Trajectory t = Episodes.run(env, sloppy, new TaskRequest(Split.TEST, seed, 0));
+            assertFalse(t.solvable());
+            assertFalse(t.success(), "an answer to an unsolvable task fails: " + t.taskId());
+            Trajectory refused = Episodes.run(env, REFUSER, new TaskRequest(Split.TEST, seed, 0));
+            assertTrue(refused.success());
+        }
+    }
+
+    @Test
+    void unsolvableVariantsAreRealisticAndVaried() {
+        Env env = ShiftSpec.parseStack("task.unsolvable").apply(Environments.get("poi").create());
+        Set<String> kinds = new java.util.TreeSet<>();
+        for (long seed = 0; seed < 120; seed++) {
+            Start start = env.reset(new TaskRequest(Split.TEST, seed, 0));
+            Task base = ((dev.openagent.sandbox.EnvWrapper) env).inner().task();
+            assertNotEquals(base.query(), start.query(), "the request itself changes");
+            String reason = env.task().plan().answerTemplate();
+            kinds.add(reason.startsWith("There is no place") ? "missing place" : reason.contains("outside the bookable week") ? "outside week"
+                    : reason.contains("has no booking") ? "never booked" : reason.contains("does not cover") ? "unknown city" : reason);
+        }
+        assertEquals(Set.of("missing place", "outside week", "never booked", "unknown city"), kinds);
+    }
+
+    /** A poi twin under another id: the honest target for domain.transfer until a second environment lands. */
+    static Environment twin() {
+        PoiDomain poi = new PoiDomain();
+        Domain<dev.openagent.envs.poi.PoiWorld> d = new Domain<>() {
+            public String id() { return "poi-twin"; }
+            public String description() { return "poi under another id"; }
+            public List<Integer> difficulties() { return poi.difficulties(); }
+            public List<dev.openagent.tool.Tool<dev.openagent.envs.poi.PoiWorld>> tools() { return poi.tools(); }
+            public String rules() { return poi.rules(); }
+            public dev.openagent.envs.poi.PoiWorld world(Split split, long seed) { return poi.world(split, seed + 1); }
+            public Task task(dev.openagent.envs.poi.PoiWorld w, TaskRequest r, long seed) { return poi.task(w, r, seed + 1); }
+            @Override public String check(Task task, dev.openagent.envs.poi.PoiWorld w, String answer) { return poi.check(task, w, answer); }
+        };
+        return Environments.domain(d);
+    }
+
+    @Test
+    void domainTransferSwapsInTheTasksOfAnotherEnvironment() {
+        Environment poi = Environments.get("poi");
+        Environment other = twin();
+        Shift transfer = DomainTransfer.shift(id -> id.equals("poi") ? Optional.of(poi) : id.equals("poi-twin") ? Optional.of(other) : Optional.empty(),
+                () -> List.of("poi", "poi-twin"));
+        assertTrue(transfer.notApplicable(poi.info()).isEmpty());
+        Env env = transfer.wrap(poi.create(), Map.of("to", "poi-twin"));
+        OracleAgent oracle = new OracleAgent();
+        for (long seed = 0; seed < 40; seed++) {
+            Trajectory t = Episodes.run(env, oracle, new TaskRequest(Split.TEST, seed, 0));
+            assertTrue(t.success());
+            assertEquals("poi-twin", t.env());
+            assertEquals(List.of("domain.transfer"), t.shifts().stream().map(r -> r.id()).toList());
+            Trajectory source = Episodes.run(poi.create(), oracle, new TaskRequest(Split.TEST, seed, 0));
+            assertNotEquals(source.messages().get(1), t.messages().get(1), "the tasks are the other environment's");
+        }
+        assertThrows(IllegalArgumentException.class, () -> transfer.wrap(poi.create(), Map.of("to", "poi")));
+        assertThrows(IllegalArgumentException.class, () -> transfer.wrap(poi.create(), Map.of("to", "nowhere")));
+    }
+
+    @Test
+    void domainTransferDoesNotApplyWithoutAnotherEnvironment() {
+        Optional<String> why = ShiftCatalog.get("domain.transfer").notApplicable(Environments.get("poi").info());
+        if (Environments.ids().size() == 1) assertTrue(why.isPresent() && why.get().contains("no other"), String.valueOf(why));
+    }
+
+    @Test
+    void theGenericFallbackOfUnsolvableRemovesTheNeededCapability() {
+        PoiDomain poi = new PoiDomain();
+        Domain<dev.openagent.envs.poi.PoiWorld> plain = new Domain<>() {
+            public String id() { return "plain"; }
+            public String description() { return "poi without hooks"; }
+            public List<Integer> difficulties() { return poi.difficulties(); }
+            public List<dev.openagent.tool.Tool<dev.openagent.envs.poi.PoiWorld>> tools() { return poi.tools(); }
+            public String rules() { return poi.rules(); }
+            public dev.openagent.envs.poi.PoiWorld world(Split split, long seed) { return poi.world(split, seed); }
+            public Task task(dev.openagent.envs.poi.PoiWorld w, TaskRequest r, long seed) { return poi.task(w, r, seed); }
+        };
+        Env env = ShiftSpec.parseStack("task.unsolvable").apply(new FunctionCallEnv<>(plain));
+        for (long seed = 0; seed < 20; seed++) {
+            Start start = env.reset(new TaskRequest(Split.TEST, seed, 0));
+            Task base = ((dev.openagent.sandbox.EnvWrapper) env).inner().task();
+            Set<String> shown = start.tools().stream().map(ToolSpec::name).collect(Collectors.toSet());
+            base.plan().calls().forEach(c -> assertFalse(shown.contains(c.tool()), c.tool() + " is gone"));
+            assertTrue(Episodes.run(env, new OracleAgent(), new TaskRequest(Split.TEST, seed, 0)).success());
+        }
+    }
+}

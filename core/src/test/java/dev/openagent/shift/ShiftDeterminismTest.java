@@ -1,0 +1,87 @@
+package dev.openagent.shift;
+
+import dev.openagent.agent.OracleAgent;
+import dev.openagent.envs.Environments;
+import dev.openagent.episode.AgentSession;
+import dev.openagent.json.Json;
+import dev.openagent.sandbox.Env;
+import dev.openagent.sandbox.Split;
+import dev.openagent.sandbox.Start;
+import dev.openagent.sandbox.Step;
+import dev.openagent.sandbox.TaskRequest;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The same seed gives the same shifted episode (prompt, query, tools, observations); other seeds give others. */
+class ShiftDeterminismTest {
+    static Stream<String> shifts() {
+        return ShiftCatalog.all().stream().filter(s -> s.notApplicable(Environments.get("poi").info()).isEmpty()).map(Shift::id);
+    }
+
+    /** Everything the agent is shown in an oracle episode, and the shift records. */
+    static String fingerprint(Env env, TaskRequest request) {
+        Start start = env.reset(request);
+        StringBuilder sb = new StringBuilder(Json.write(start));
+        AgentSession oracle = new OracleAgent().begin(start, env);
+        Step last = null;
+        do {
+            last = env.step(oracle.act(last));
+            last.observations().forEach(o -> sb.append('\n').append(o.text()));
+        } while (!last.done());
+        sb.append('\n').append(Json.write(env.spec()));
+        return sb.toString();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("shifts")
+    void theSameSeedGivesTheSameShiftedEpisode(String id) {
+        ShiftStack stack = ShiftSpec.parseStack(id);
+        Env a = stack.apply(Environments.get("poi").create());
+        Env b = stack.apply(Environments.get("poi").create());
+        Set<String> seen = new HashSet<>();
+        for (long seed = 0; seed < 25; seed++) {
+            TaskRequest r = new TaskRequest(seed % 2 == 0 ? Split.TEST : Split.TRAIN, seed, 0);
+            String first = fingerprint(a, r);
+            assertEquals(first, fingerprint(b, r), id + ": a fresh instance replays seed " + seed + " exactly");
+            seen.add(first);
+        }
+        // Replaying on the same instance after other episodes gives the same episode too.
+        assertEquals(fingerprint(b, new TaskRequest(Split.TEST, 0, 0)), fingerprint(a, new TaskRequest(Split.TEST, 0, 0)));
+        assertEquals(25, seen.size(), id + ": different seeds give different episodes");
+    }
+
+    @org.junit.jupiter.api.Test
+    void aTrajectoryReplaysFromItsRecordedShiftStack() {
+        var poi = Environments.get("poi");
+        ShiftStack stack = ShiftSpec.parseStack("query.noise:severity=3+obs.runtime-error+obs.format+logic.extra-prerequisite:severity=3");
+        for (long seed = 0; seed < 10; seed++) {
+            TaskRequest r = new TaskRequest(Split.TRAIN, seed, 0);
+            var first = dev.openagent.episode.Episodes.run(stack.apply(poi.create()), new OracleAgent(), r);
+            ShiftStack recorded = ShiftSpec.parseStack(first.shiftSpec());
+            var again = dev.openagent.episode.Episodes.run(recorded.apply(poi.create()), new OracleAgent(), new TaskRequest(Split.parse(first.split()), first.seed(), 0));
+            assertEquals(first.toJson(), again.toJson());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("shifts")
+    void shiftSeedsDependOnTheEpisodeAndTheSpec(String id) {
+        Env env = ShiftSpec.parseStack(id).apply(Environments.get("poi").create());
+        Set<Long> seeds = new HashSet<>();
+        for (long seed = 0; seed < 10; seed++) {
+            env.reset(new TaskRequest(Split.TEST, seed, 0));
+            var records = env.spec().shifts();
+            assertEquals(List.of(id), records.stream().map(r -> r.id()).toList());
+            seeds.add(records.getFirst().seed());
+        }
+        assertTrue(seeds.size() == 10, id + ": each episode has its own shift seed");
+    }
+}

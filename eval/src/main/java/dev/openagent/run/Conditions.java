@@ -1,0 +1,45 @@
+package dev.openagent.run;
+
+import dev.openagent.sandbox.Environment;
+import dev.openagent.shift.ShiftSpec;
+import dev.openagent.shift.ShiftStack;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The experimental conditions of a {@code --shift} spec for one environment: the stacks that apply
+ * and, apart, those that do not (label -> reason). With {@code pairs}, every two distinct shifts of
+ * the spec are also composed.
+ */
+public record Conditions(List<ShiftStack> stacks, Map<String, String> skipped) {
+    public Conditions {
+        stacks = List.copyOf(stacks);
+        skipped = Map.copyOf(skipped);
+    }
+
+    public static Conditions of(String spec, Environment env, boolean pairs) {
+        List<ShiftStack> all = new ArrayList<>(ShiftSpec.expand(spec));
+        if (pairs) {
+            List<ShiftStack> singles = all.stream().filter(s -> s.layers().size() == 1).toList();
+            for (int i = 0; i < singles.size(); i++) {
+                for (int j = i + 1; j < singles.size(); j++) {
+                    var a = singles.get(i).layers().getFirst();
+                    var b = singles.get(j).layers().getFirst();
+                    if (a.shift().id().equals(b.shift().id())) continue;
+                    all.add(new ShiftStack(List.of(a, b)));
+                }
+            }
+        }
+        List<ShiftStack> stacks = new ArrayList<>();
+        Map<String, String> skipped = new LinkedHashMap<>();
+        for (ShiftStack s : all) {
+            var why = s.notApplicable(env.info());
+            if (why.isPresent()) skipped.put(s.label(), why.get());
+            else stacks.add(s);
+        }
+        return new Conditions(stacks, skipped);
+    }
+}
