@@ -45,7 +45,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ServeMcpTest {
     /** The shift the served tools are checked under; any stack the catalog knows works here. */
-    static final String SHIFT = "none";
+    static final String SHIFT = "tool.semantic-rename+obs.format:format=xml";
     static final int TASK = 2;
 
     /** The server's command line; {@code record} is {@code --out DIR} (JSON lines) or {@code --store FILE}. */
@@ -73,8 +73,9 @@ class ServeMcpTest {
         List<String> cmd = serverCommand(List.of("--store", storeFile.toString()), "--stdio");
         ServerParameters params = ServerParameters.builder(cmd.getFirst()).args(cmd.subList(1, cmd.size())).build();
         StdioClientTransport transport = new StdioClientTransport(params, McpJsonDefaults.getMapper());
+        java.util.concurrent.BlockingQueue<List<McpSchema.Tool>> changed = new java.util.concurrent.LinkedBlockingQueue<>();
         try (McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(60))
-                .initializationTimeout(Duration.ofSeconds(90)).build()) {
+                .initializationTimeout(Duration.ofSeconds(90)).toolsChangeConsumer(changed::add).build()) {
             McpSchema.InitializeResult init = client.initialize();
             assertEquals("openagent", init.serverInfo().name());
 
@@ -120,6 +121,12 @@ class ServeMcpTest {
             }
             assertTrue(last.contains("\"success\":true"), last);
             assertTrue(last.contains("The next task has started"), last);
+
+            // The next task's shifted tools differ (names are drawn per episode): the client is notified.
+            List<McpSchema.Tool> next = changed.poll(60, TimeUnit.SECONDS);
+            assertTrue(next != null, "no tools/list_changed notification");
+            List<String> expected = local.reset(new TaskChoice(Split.TEST, 0, 1).byIndex(TASK + 1)).tools().stream().map(ToolSpec::name).toList();
+            assertTrue(client.listTools().tools().stream().map(McpSchema.Tool::name).toList().containsAll(expected), expected.toString());
         }
 
         transport.awaitForExit();   // closing the client closed the server's stdin: it finishes and exits

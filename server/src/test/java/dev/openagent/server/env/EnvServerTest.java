@@ -117,6 +117,28 @@ class EnvServerTest {
         return step.get("done").asBoolean() ? step : null;
     }
 
+    /** Every shift of the catalog, served: the oracle (which reads the shift record) still gets reward 1. */
+    @Test
+    void everyShiftOfTheCatalogIsServedAndSolvableByTheOracle() {
+        for (dev.openagent.shift.Shift shift : dev.openagent.shift.ShiftCatalog.all()) {
+            Response created = http.post("/v1/sessions", Map.of("env", "poi", "shift", shift.id(), "split", "test", "task", 1));
+            if (shift.notApplicable(dev.openagent.envs.Environments.get("poi").info()).isPresent()) {
+                assertEquals(400, created.status(), shift.id() + ": " + created.body());
+                assertEquals("invalid_shift", created.errorCode());
+                continue;
+            }
+            assertEquals(200, created.status(), shift.id() + ": " + created.body());
+            String sid = created.body().get("session_id").asText();
+            assertTrue(created.body().get("shift").asText().startsWith(shift.id()), created.body().get("shift").asText());
+            for (int e = 0; e < 2; e++) {
+                if (e > 0) assertEquals(200, http.post("/v1/sessions/" + sid + "/reset", "").status());
+                JsonNode last = playWithOracle(http, sid);
+                assertEquals(1.0, last.get("reward").asDouble(), shift.id() + ": " + last);
+            }
+            http.delete("/v1/sessions/" + sid);
+        }
+    }
+
     @Test
     void stepAnswersInChatShapeAndCountsToolErrors() {
         String sid = create(Map.of("env", "poi")).body().get("session_id").asText();

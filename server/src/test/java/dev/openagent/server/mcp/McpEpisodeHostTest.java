@@ -83,6 +83,21 @@ class McpEpisodeHostTest {
     }
 
     @Test
+    void aNewEpisodeWithOtherToolNamesTellsTheTransport() {
+        EnvChoice erased = EnvChoice.of("poi", "tool.identity-erasure");
+        List<List<ToolSpec>> changes = new ArrayList<>();
+        McpEpisodeHost host = new McpEpisodeHost(erased, TASKS, 0, null, new ListSink(), changes::add);
+        List<ToolSpec> first = host.tools();
+        host.call(McpEpisodeHost.SUBMIT, Map.of("answer", "no idea"));
+        assertEquals(1, changes.size());
+        assertEquals(host.tools(), changes.getFirst());
+        assertFalse(first.equals(host.tools()));
+        Env local = erased.create();
+        List<ToolSpec> expected = new ArrayList<>(local.reset(TASKS.byIndex(1)).tools());
+        assertEquals(expected, host.tools().subList(0, expected.size()), "the second task's tools exactly as an agent sees them");
+    }
+
+    @Test
     void badControlArgumentsAreErrorsAndAWrongAnswerScoresZero() {
         ListSink sink = new ListSink();
         McpEpisodeHost host = new McpEpisodeHost(POI, TASKS, 0, 99L, sink, t -> {});

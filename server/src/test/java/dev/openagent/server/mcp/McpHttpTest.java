@@ -24,7 +24,9 @@ class McpHttpTest {
     @Test
     void officialHttpClientListsToolsAndPlaysAnEpisode() throws Exception {
         McpEpisodeHostTest.ListSink sink = new McpEpisodeHostTest.ListSink();
-        var options = new McpEnvServer.Options(McpEpisodeHostTest.POI, McpEpisodeHostTest.TASKS, 0, null, sink);
+        // Opaque tool names, new ones per episode: a stateless client lists the tools again after an episode.
+        var options = new McpEnvServer.Options(dev.openagent.server.EnvChoice.of("poi", "tool.identity-erasure"),
+                McpEpisodeHostTest.TASKS, 0, null, sink);
         try (McpEnvServer server = McpEnvServer.http(options, "127.0.0.1", 0, BearerAuth.NONE, 1 << 20)) {
             String base = server.url().substring(0, server.url().length() - "/mcp".length());
             var transport = HttpClientStreamableHttpTransport.builder(base).endpoint("/mcp").build();
@@ -36,6 +38,9 @@ class McpHttpTest {
                 assertTrue(((McpSchema.TextResourceContents) task.contents().getFirst()).text().contains("User request:"));
                 McpSchema.CallToolResult r = client.callTool(McpSchema.CallToolRequest.builder("submit_answer").arguments(Map.of("answer", "no idea")).build());
                 assertTrue(((McpSchema.TextContent) r.content().getFirst()).text().contains("\"success\":false"));
+                List<String> next = client.listTools().tools().stream().map(McpSchema.Tool::name).toList();
+                assertEquals(server.host().tools().stream().map(ToolSpec::name).toList(), next);
+                assertTrue(!next.equals(served), "the second episode's opaque names differ: " + served + " / " + next);
             }
             assertEquals(1, sink.episodes.size());
 
