@@ -6,6 +6,7 @@ import dev.openagent.envs.Environments;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.sandbox.EnvironmentInfo;
+import dev.openagent.sandbox.Interface;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -32,8 +33,9 @@ final class EnvsCommand implements Runnable {
         }
         for (Environment e : Environments.all()) {
             EnvironmentInfo i = e.info();
-            System.out.printf("%-10s %-13s difficulties %s, %d tools%n  %s%n  tools: %s%n", i.id(), i.iface().id(),
-                    i.difficulties(), i.tools().size(), i.description(), String.join(", ", i.tools()));
+            String what = i.iface() == Interface.TEXT_COMMAND ? "commands" : "tools";   // text environments list command verbs
+            System.out.printf("%-10s %-13s difficulties %s, %d %s%n  %s%n  %s: %s%n", i.id(), i.iface().id(),
+                    i.difficulties(), i.tools().size(), what, i.description(), what, String.join(", ", i.tools()));
         }
     }
 }

@@ -1,10 +1,16 @@
 package dev.openagent.envs;
 
+import dev.openagent.envs.household.HouseholdDomain;
+import dev.openagent.envs.medical.MedicalDomain;
 import dev.openagent.envs.poi.PoiDomain;
+import dev.openagent.envs.retail.RetailDomain;
+import dev.openagent.envs.travel.TravelDomain;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.sandbox.EnvironmentInfo;
 import dev.openagent.tool.Domain;
+import dev.openagent.text.TextCommandEnv;
+import dev.openagent.text.TextDomain;
 import dev.openagent.tool.FunctionCallEnv;
 
 import java.util.LinkedHashMap;
@@ -17,6 +23,10 @@ public final class Environments {
 
     static {
         register(domain(new PoiDomain()));
+        register(domain(new MedicalDomain()));
+        register(domain(new RetailDomain()));
+        register(domain(new TravelDomain()));
+        register(text(new HouseholdDomain()));
     }
 
     private Environments() {}
@@ -34,6 +44,18 @@ public final class Environments {
 
             @Override
             public Env create() { return new FunctionCallEnv<>(domain); }
+        };
+    }
+
+    /** A text-command environment over a {@link TextDomain}. */
+    public static Environment text(TextDomain<?> domain) {
+        EnvironmentInfo info = TextCommandEnv.infoOf(domain);
+        return new Environment() {
+            @Override
+            public EnvironmentInfo info() { return info; }
+
+            @Override
+            public Env create() { return new TextCommandEnv<>(domain); }
         };
     }
 

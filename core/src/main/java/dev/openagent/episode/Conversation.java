@@ -43,7 +43,10 @@ public final class Conversation {
                 messages.add(Message.assistantCalls(List.of(Message.ToolCall.of(pendingAskId, Protocol.ASK_USER,
                         dev.openagent.json.Json.write(Map.of("question", q.question()))))));
             }
-            case Action.Command cmd -> messages.add(Message.assistant(cmd.text()));
+            case Action.Command cmd -> {
+                toolCalls++;  // a text command is the text-command counterpart of a tool call (tool error rate)
+                messages.add(Message.assistant(cmd.text()));
+            }
             case Action.Answer a -> messages.add(Message.assistant(Protocol.finalText(a)));
             case Action.Refuse r -> messages.add(Message.assistant(Protocol.finalText(r)));
         }

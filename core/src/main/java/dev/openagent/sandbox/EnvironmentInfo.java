@@ -9,4 +9,11 @@ public record EnvironmentInfo(String id, String description, Interface iface, Li
         difficulties = List.copyOf(difficulties);
         tools = List.copyOf(tools);
     }
+
+    /** @throws IllegalArgumentException when the request asks for a difficulty level this environment does not have */
+    public void checkDifficulty(TaskRequest request) {
+        if (request.difficulty() != 0 && !difficulties.contains(request.difficulty())) {
+            throw new IllegalArgumentException(id + " has no difficulty " + request.difficulty() + " (levels: " + difficulties + ")");
+        }
+    }
 }

@@ -18,4 +18,22 @@ public record Outcome(boolean success, End end, String detail) {
     }
 
     public boolean refused() { return end == End.REFUSED; }
+
+    /**
+     * How an ending ({@link Action.Answer} or {@link Action.Refuse}) of a task is judged: a refusal is
+     * right only on an unsolvable task; an answer is checked by {@code check} (null when right, else why not).
+     */
+    public static Outcome judge(Task task, Action ending, java.util.function.Function<String, String> check) {
+        return switch (ending) {
+            case Action.Refuse r -> task.solvable()
+                    ? new Outcome(false, End.REFUSED, "refused a solvable task")
+                    : new Outcome(true, End.REFUSED, "correctly refused an unsolvable task");
+            case Action.Answer a -> {
+                if (!task.solvable()) yield new Outcome(false, End.ANSWERED, "answered an unsolvable task");
+                String problem = check.apply(a.text());
+                yield problem == null ? new Outcome(true, End.ANSWERED, "correct") : new Outcome(false, End.ANSWERED, problem);
+            }
+            default -> throw new IllegalArgumentException("not an ending: " + ending);
+        };
+    }
 }

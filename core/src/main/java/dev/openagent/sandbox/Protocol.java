@@ -14,6 +14,8 @@ public final class Protocol {
     public static final String ASK_USER = "ask_user";
     /** A final message starting with this (case-insensitive) is a refusal. */
     public static final String REFUSAL_MARKER = "CANNOT COMPLETE:";
+    /** In text-command environments, a command starting with this word is a question to the user. */
+    public static final String ASK_COMMAND = "ask";
 
     public static final ToolSpec ASK_USER_TOOL = new ToolSpec(ASK_USER,
             "Ask the user a clarifying question when a detail you need is missing or ambiguous. Returns the user's reply.",
@@ -27,7 +29,8 @@ public final class Protocol {
                 ? "Use the provided tools to look things up and to act. Never invent ids, codes or facts: take them from tool results."
                 : "Act by writing one text command per turn (write 'help' to list the valid commands). Never invent facts: take them from what you observe.";
         return "You are an assistant that completes the user's request. " + acting + "\n"
-                + "If a detail you need is missing or ambiguous, ask the user with the " + ASK_USER + " tool.\n"
+                + "If a detail you need is missing or ambiguous, ask the user "
+                + (iface == Interface.FUNCTION_CALL ? "with the " + ASK_USER + " tool.\n" : "with the command '" + ASK_COMMAND + " <your question>'.\n")
                 + "When you are done, reply with the final answer as plain text; include every code, id or value a tool issued that the user asked for.\n"
                 + "If the request cannot be fulfilled (what it needs does not exist or is not allowed), reply with a message that starts with '"
                 + REFUSAL_MARKER + "' followed by the reason. Do not refuse a request that can be fulfilled.\n"

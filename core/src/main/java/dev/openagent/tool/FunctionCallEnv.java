@@ -81,11 +81,8 @@ public final class FunctionCallEnv<W> implements Env {
 
     @Override
     public Start reset(TaskRequest request) {
-        if (request.difficulty() != 0 && !domain.difficulties().contains(request.difficulty())) {
-            throw new IllegalArgumentException(domain.id() + " has no difficulty " + request.difficulty()
-                    + " (levels: " + domain.difficulties() + ")");
-        }
-        seed = Seeds.mix(Seeds.mix(request.seed(), request.split().ordinal()), request.difficulty());
+        info.checkDifficulty(request);
+        seed = Seeds.episode(request);
         world = domain.world(request.split(), seed);
         task = domain.task(world, request, seed);
         steps = 0;
@@ -121,19 +118,7 @@ public final class FunctionCallEnv<W> implements Env {
     }
 
     private Step finish(Action ending) {
-        outcome = switch (ending) {
-            case Action.Refuse r -> task.solvable()
-                    ? new Outcome(false, Outcome.End.REFUSED, "refused a solvable task")
-                    : new Outcome(true, Outcome.End.REFUSED, "correctly refused an unsolvable task");
-            case Action.Answer a -> {
-                if (!task.solvable()) yield new Outcome(false, Outcome.End.ANSWERED, "answered an unsolvable task");
-                String problem = domain.check(task, world, a.text());
-                yield problem == null
-                        ? new Outcome(true, Outcome.End.ANSWERED, "correct")
-                        : new Outcome(false, Outcome.End.ANSWERED, problem);
-            }
-            default -> throw new IllegalArgumentException("not an ending: " + ending);
-        };
+        outcome = Outcome.judge(task, ending, answer -> domain.check(task, world, answer));
         return Step.end(List.of(), outcome);
     }
 

@@ -1,0 +1,68 @@
+package dev.openagent.envs.household;
+
+import dev.openagent.envs.household.HouseholdWorld.Thing;
+import dev.openagent.sandbox.Checks;
+import dev.openagent.sandbox.Split;
+import dev.openagent.sandbox.Task;
+import dev.openagent.sandbox.TaskRequest;
+import dev.openagent.text.Reply;
+import dev.openagent.text.TextDomain;
+
+import java.util.List;
+
+/**
+ * A house to tidy, ALFWorld-style: rooms with furniture and appliances, things to find, move, heat,
+ * cool, clean and wash. Acting is by text commands ("go to kitchen", "open fridge", "take red apple
+ * from fridge"), observations are prose, and the valid commands are only listed by {@code help}.
+ */
+public final class HouseholdDomain implements TextDomain<HouseholdWorld> {
+    @Override
+    public String id() { return "household"; }
+
+    @Override
+    public String description() {
+        return "A house to tidy by text commands: find, move, heat, cool, clean and wash things across rooms (ALFWorld-like).";
+    }
+
+    @Override
+    public List<Integer> difficulties() { return List.of(1, 2, 3, 4); }
+
+    @Override
+    public List<String> verbs() { return HouseholdCommands.VERBS; }
+
+    @Override
+    public String rules() {
+        return """
+                - You start in the hallway of a house. You can hold one thing at a time.
+                - Things inside closed furniture (fridge, cabinets, drawers...) are only seen once it is opened.
+                - When a request to move or change things is done, the house shows a completion code: include it in your answer.
+                - Change only what was asked; for questions, move nothing.""";
+    }
+
+    @Override
+    public String help() { return HouseholdCommands.HELP; }
+
+    @Override
+    public HouseholdWorld world(Split split, long seed) { return HouseholdWorld.of(split, seed); }
+
+    @Override
+    public Task task(HouseholdWorld world, TaskRequest request, long seed) { return HouseholdTasks.generate(world, request, seed); }
+
+    @Override
+    public Reply execute(HouseholdWorld world, String command) { return HouseholdCommands.execute(world, command); }
+
+    @Override
+    public String check(Task task, HouseholdWorld world, String answer) {
+        String problem = Checks.answerProblem(answer, task.mustContain(), task.mustNotContain());
+        if (problem != null) return problem;
+        List<Thing> disturbed = world.disturbed();
+        if (!disturbed.isEmpty()) {
+            return (task.writes() ? "moved or changed what the request did not ask for: " : "changed the house on a question: ")
+                    + disturbed.getFirst().name();
+        }
+        if (!task.writes()) return null;
+        if (!world.reached()) return "the goal is not reached in the final state of the house";
+        if (!Checks.mentions(answer, world.code)) return "answer lacks the completion code";
+        return null;
+    }
+}

@@ -1,0 +1,74 @@
+package dev.openagent.envs;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.openagent.episode.Agent;
+import dev.openagent.episode.AgentSession;
+import dev.openagent.episode.Episodes;
+import dev.openagent.episode.Trajectory;
+import dev.openagent.json.Json;
+import dev.openagent.sandbox.Action;
+import dev.openagent.sandbox.Env;
+import dev.openagent.sandbox.Guide;
+import dev.openagent.sandbox.Observation;
+import dev.openagent.sandbox.Split;
+import dev.openagent.sandbox.Start;
+import dev.openagent.sandbox.Step;
+import dev.openagent.sandbox.TaskRequest;
+
+import java.util.function.UnaryOperator;
+
+/** Helpers shared by the environment tests. */
+public final class EnvTesting {
+    private EnvTesting() {}
+
+    /** The first request (by seed) whose task has this kind at this difficulty. */
+    public static TaskRequest requestFor(Env env, String kind, int difficulty, Split split) {
+        for (long seed = 0; seed < 5000; seed++) {
+            TaskRequest r = new TaskRequest(split, seed, difficulty);
+            env.reset(r);
+            if (env.task().kind().equals(kind)) return r;
+        }
+        throw new AssertionError("no " + kind + " task at difficulty " + difficulty);
+    }
+
+    /** One tool call in the current episode; returns the single observation. */
+    public static Observation call(Env env, String tool, String arguments) {
+        Step s = env.step(Action.CallTools.of("t", tool, arguments));
+        return s.observations().getFirst();
+    }
+
+    public static JsonNode ok(Env env, String tool, String arguments) {
+        Observation o = call(env, tool, arguments);
+        if (o.isError()) throw new AssertionError(tool + " " + arguments + " failed: " + o.text());
+        return o.payload();
+    }
+
+    /** One text command; returns the observation. */
+    public static Observation command(Env env, String text) {
+        return env.step(new Action.Command(text)).observations().getFirst();
+    }
+
+    public static String json(Object... nameValues) {
+        return Json.write(dev.openagent.envs.kit.TaskDraft.args(nameValues));
+    }
+
+    /** Runs the oracle with every action passed through {@code tamper} first (to make it go wrong on purpose). */
+    public static Trajectory runTampered(Env env, TaskRequest request, UnaryOperator<Action> tamper) {
+        Agent agent = new Agent() {
+            @Override
+            public String name() { return "tampered-oracle"; }
+
+            @Override
+            public AgentSession begin(Start start, Env e) {
+                Guide guide = e.guide();
+                return last -> tamper.apply(guide.next(last));
+            }
+        };
+        return Episodes.run(env, agent, request);
+    }
+
+    /** Replaces the final answer. */
+    public static UnaryOperator<Action> answerWith(java.util.function.UnaryOperator<String> rewrite) {
+        return a -> a instanceof Action.Answer ans ? new Action.Answer(rewrite.apply(ans.text())) : a;
+    }
+}

@@ -1,0 +1,337 @@
+package dev.openagent.envs.medical;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.openagent.envs.medical.MedicalWorld.Doctor;
+import dev.openagent.envs.medical.MedicalWorld.Drug;
+import dev.openagent.envs.medical.MedicalWorld.Layout;
+import dev.openagent.envs.medical.MedicalWorld.Patient;
+import dev.openagent.episode.Trajectory;
+import dev.openagent.sandbox.Action;
+import dev.openagent.sandbox.Observation;
+import dev.openagent.sandbox.Split;
+import dev.openagent.sandbox.TaskRequest;
+import dev.openagent.sandbox.ToolError;
+import dev.openagent.tool.FunctionCallEnv;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import static dev.openagent.envs.EnvTesting.answerWith;
+import static dev.openagent.envs.EnvTesting.call;
+import static dev.openagent.envs.EnvTesting.json;
+import static dev.openagent.envs.EnvTesting.ok;
+import static dev.openagent.envs.EnvTesting.requestFor;
+import static dev.openagent.envs.EnvTesting.runTampered;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class MedicalTest {
+    private FunctionCallEnv<MedicalWorld> env;
+
+    @BeforeEach
+    void setUp() {
+        env = new FunctionCallEnv<>(new MedicalDomain());
+        env.reset(new TaskRequest(Split.TEST, 42, 1));
+    }
+
+    private MedicalWorld w() { return env.world(); }
+
+    // ---------------------------------------------------------------- generator
+
+    @Test
+    void layoutsAreDeterministicAndCached() {
+        Layout a = MedicalWorld.generate(Split.TRAIN, 99);
+        Layout b = MedicalWorld.generate(Split.TRAIN, 99);
+        assertEquals(a.patients(), b.patients());
+        assertEquals(a.departments(), b.departments());
+        assertEquals(a.drugs(), b.drugs());
+        assertEquals(a.doctors().stream().map(Doctor::id).toList(), b.doctors().stream().map(Doctor::id).toList());
+        assertTrue(MedicalWorld.on(Split.TRAIN, 3, 1).layout() == MedicalWorld.on(Split.TRAIN, 3, 2).layout(), "layouts are shared");
+        assertTrue(MedicalWorld.on(Split.TRAIN, 3, 1).appointments() != null);
+    }
+
+    @Test
+    void trainAndTestShareNoNames() {
+        Set<String> train = names(Split.TRAIN);
+        Set<String> test = names(Split.TEST);
+        Set<String> both = new HashSet<>(train);
+        both.retainAll(test);
+        assertTrue(both.isEmpty(), "names in both splits: " + both);
+    }
+
+    private static Set<String> names(Split split) {
+        Set<String> out = new HashSet<>();
+        for (int i = 0; i < 40; i++) {
+            Layout l = MedicalWorld.on(split, i, 0).layout();
+            out.addAll(l.campuses());
+            l.patients().forEach(p -> out.add(p.name()));
+            l.doctors().forEach(d -> out.add(d.name()));
+            l.drugs().forEach(d -> out.add(d.name()));
+        }
+        return out;
+    }
+
+    @Test
+    void worldsHaveTwinsAndNearMisses() {
+        Layout l = w().layout();
+        Set<String> patientNames = new HashSet<>();
+        boolean twinPatient = false;
+        for (Patient p : l.patients()) twinPatient |= !patientNames.add(p.name());
+        assertTrue(twinPatient, "two patients share a name");
+        long multiCampus = l.departments().stream().map(MedicalWorld.Department::name).distinct()
+                .filter(n -> l.departments().stream().filter(d -> d.name().equals(n)).count() > 1).count();
+        assertTrue(multiCampus >= 3, "departments exist on several campuses");
+        for (Patient p : l.patients()) {
+            for (String a : p.medications()) {
+                for (String b : p.medications()) {
+                    if (!a.equals(b)) assertNotEquals(MedicalWorld.MAJOR, w().severity(w().drug(a), w().drug(b)), "charts hold no major interaction");
+                }
+            }
+        }
+    }
+
+    /** Every cached layout of both splits can pose a task at every difficulty (kinds fall back to siblings, never fail). */
+    @Test
+    void everyLayoutPosesATaskAtEveryDifficulty() {
+        for (Split split : Split.values()) {
+            for (int i = 0; i < MedicalWorld.layoutsPerSplit(); i++) {
+                for (int d = 1; d <= 4; d++) {
+                    MedicalWorld world = MedicalWorld.on(split, i, i * 31L);
+                    var task = MedicalTasks.generate(world, new TaskRequest(split, i, d), i * 7919L + d);
+                    assertEquals(d, task.difficulty());
+                }
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- tools
+
+    @Test
+    void findPatientNarrowsByDateOfBirth() {
+        Patient p = twinned();
+        JsonNode all = ok(env, "find_patient", json("name", p.name().toLowerCase()));
+        assertTrue(all.get("count").asInt() >= 2);
+        JsonNode one = ok(env, "find_patient", json("name", p.name(), "date_of_birth", p.dob()));
+        assertEquals(1, one.get("count").asInt());
+        assertEquals(p.id(), one.at("/patients/0/patient_id").asText());
+        assertEquals(0, ok(env, "find_patient", json("name", "Nobody Atall")).get("count").asInt());
+        assertEquals(ToolError.Code.DOMAIN, call(env, "find_patient", json("name", "  ")).error().code());
+    }
+
+    @Test
+    void chartAndMedicationListAgree() {
+        Patient p = withMedication();
+        JsonNode chart = ok(env, "get_patient_record", json("patient_id", p.id()));
+        JsonNode meds = ok(env, "get_medication_list", json("patient_id", p.id().toLowerCase()));
+        assertEquals(p.primaryDoctorId(), chart.get("primary_doctor_id").asText());
+        assertEquals(p.medications().size(), meds.get("count").asInt());
+        assertEquals(chart.at("/current_medications/0").asText(), meds.at("/medications/0/name").asText());
+        assertEquals(ToolError.Code.DOMAIN, call(env, "get_patient_record", json("patient_id", "PT-00000")).error().code());
+    }
+
+    @Test
+    void departmentsAndDoctorsSearch() {
+        String campus = w().layout().campuses().getFirst();
+        JsonNode deps = ok(env, "list_departments", json("campus", campus.toLowerCase()));
+        deps.get("departments").forEach(d -> assertEquals(campus + " Campus", d.get("campus").asText()));
+        assertEquals(ToolError.Code.DOMAIN, call(env, "list_departments", json("campus", "Atlantis")).error().code());
+        Doctor d = w().layout().doctors().getFirst();
+        JsonNode found = ok(env, "search_doctors", json("department", d.department(), "campus", d.campus() + " Campus"));
+        assertTrue(found.get("doctors").findValuesAsText("doctor_id").contains(d.id()));
+        JsonNode accepting = ok(env, "search_doctors", json("accepting_new_patients", true));
+        accepting.get("doctors").forEach(x -> assertTrue(x.get("accepting_new_patients").asBoolean()));
+        assertEquals(ToolError.Code.INVALID_ARGUMENTS, call(env, "search_doctors", json("department", "Astrology")).error().code());
+        JsonNode profile = ok(env, "get_doctor_profile", json("doctor_id", d.id()));
+        assertEquals(d.hours(), profile.get("clinic_hours").asText());
+    }
+
+    @Test
+    void schedulesAndOpenSlotsAgree() {
+        Doctor d = w().layout().doctors().stream().filter(x -> !w().freeSlots(x, 0).isEmpty()).findFirst().orElseThrow();
+        JsonNode schedule = ok(env, "get_doctor_schedule", json("doctor_id", d.id(), "date", "2027-03-01"));
+        String first = schedule.at("/free_times/0").asText();
+        JsonNode slots = ok(env, "find_open_slots", json("department", d.department(), "campus", d.campus(), "date", "2027-03-01"));
+        boolean listed = false;
+        for (JsonNode s : slots.get("slots")) listed |= s.get("doctor_id").asText().equals(d.id()) && s.get("time").asText().equals(first);
+        assertTrue(listed || slots.get("slots").size() == 12, "the department view lists the doctor's first free time");
+        assertEquals(ToolError.Code.DOMAIN, call(env, "get_doctor_schedule", json("doctor_id", d.id(), "date", "2027-03-06")).error().code());
+    }
+
+    @Test
+    void bookingTakesTheSlotAndCancellingNeedsTheCode() {
+        Patient p = w().layout().patients().getFirst();
+        Doctor d = w().doctor(p.primaryDoctorId());
+        int day = 0;
+        while (w().freeSlots(d, day).isEmpty()) day++;
+        String date = MedicalWorld.DATES.get(day);
+        String time = MedicalWorld.TIMES[w().freeSlots(d, day).getFirst()];
+        JsonNode booked = ok(env, "book_appointment", json("patient_id", p.id(), "doctor_id", d.id(), "date", date, "time", time));
+        assertTrue(booked.get("confirmation_code").asText().startsWith("CNF-"));
+        assertEquals(ToolError.Code.DOMAIN, call(env, "book_appointment", json("patient_id", p.id(), "doctor_id", d.id(), "date", date, "time", time)).error().code(),
+                "the slot is taken now");
+        assertFalse(ok(env, "get_doctor_schedule", json("doctor_id", d.id(), "date", date)).get("free_times").toString().contains(time));
+        assertEquals(ToolError.Code.DOMAIN, call(env, "book_appointment", json("patient_id", p.id(), "doctor_id", d.id(), "date", date, "time", "09:15")).error().code());
+        String id = booked.get("appointment_id").asText();
+        assertEquals(1, ok(env, "list_appointments", json("patient_id", p.id())).get("count").asInt());
+        assertEquals(ToolError.Code.DOMAIN, call(env, "cancel_appointment", json("appointment_id", id, "confirmation_code", "CNF-WRONG1")).error().code());
+        JsonNode cancelled = ok(env, "cancel_appointment", json("appointment_id", id, "confirmation_code", booked.get("confirmation_code").asText()));
+        assertTrue(cancelled.get("cancellation_reference").asText().startsWith("CXL-"));
+        assertEquals(ToolError.Code.DOMAIN, call(env, "cancel_appointment", json("appointment_id", id, "confirmation_code", booked.get("confirmation_code").asText())).error().code(),
+                "cannot cancel twice");
+    }
+
+    @Test
+    void doctorsNotTakingNewPatientsOnlySeeTheirOwn() {
+        Doctor closed = w().layout().doctors().stream().filter(x -> !x.acceptingNew()).filter(x -> hasFreeSlot(x)).findFirst().orElseThrow();
+        Patient stranger = w().layout().patients().stream().filter(p -> !p.primaryDoctorId().equals(closed.id())).findFirst().orElseThrow();
+        int day = firstFreeDay(closed);
+        Observation o = call(env, "book_appointment", json("patient_id", stranger.id(), "doctor_id", closed.id(),
+                "date", MedicalWorld.DATES.get(day), "time", MedicalWorld.TIMES[w().freeSlots(closed, day).getFirst()]));
+        assertTrue(o.isError());
+        assertTrue(o.text().contains("does not accept new patients"));
+    }
+
+    @Test
+    void prescribingNeedsACheckThePrimaryDoctorAndNoMajorInteraction() {
+        Patient p = withMedication();
+        Drug safe = w().layout().drugs().stream().filter(d -> w().safe(p, d)).findFirst().orElseThrow();
+        Drug clash = w().layout().drugs().stream().filter(d -> !w().takes(p, d) && w().worstConflict(p, d) == MedicalWorld.MAJOR).findFirst().orElse(null);
+        String args = json("patient_id", p.id(), "drug_id", safe.id(), "doctor_id", p.primaryDoctorId());
+        assertTrue(call(env, "prescribe_medication", args).text().contains("check_interactions"), "a check comes first");
+        JsonNode check = ok(env, "check_interactions", json("patient_id", p.id(), "drug_id", safe.id()));
+        assertTrue(check.get("safe_to_prescribe").asBoolean());
+        String otherDoctor = w().layout().doctors().stream().map(Doctor::id).filter(id -> !id.equals(p.primaryDoctorId())).findFirst().orElseThrow();
+        assertTrue(call(env, "prescribe_medication", json("patient_id", p.id(), "drug_id", safe.id(), "doctor_id", otherDoctor)).isError());
+        JsonNode rx = ok(env, "prescribe_medication", args);
+        assertTrue(rx.get("verification_code").asText().startsWith("VRX-"));
+        assertTrue(ok(env, "get_medication_list", json("patient_id", p.id())).toString().contains(safe.name()), "the new drug is current medication");
+        assertTrue(call(env, "prescribe_medication", args).isError(), "already taking it");
+        if (clash != null) {
+            JsonNode c = ok(env, "check_interactions", json("patient_id", p.id(), "drug_id", clash.id()));
+            assertFalse(c.get("safe_to_prescribe").asBoolean());
+            assertEquals("major", findMajor(c));
+            assertTrue(call(env, "prescribe_medication", json("patient_id", p.id(), "drug_id", clash.id(), "doctor_id", p.primaryDoctorId()))
+                    .text().contains("blocked"));
+        }
+        JsonNode info = ok(env, "get_drug_info", json("drug_id", safe.id()));
+        assertEquals(safe.drugClass(), info.get("drug_class").asText());
+        assertEquals(ToolError.Code.DOMAIN, call(env, "search_drugs", json()).error().code());
+        assertEquals(1, ok(env, "search_drugs", json("name", safe.name())).get("count").asInt());
+    }
+
+    private static String findMajor(JsonNode check) {
+        for (JsonNode c : check.get("conflicts")) if (c.get("severity").asText().equals("major")) return "major";
+        return "none";
+    }
+
+    @Test
+    void badArgumentsAreErrors() {
+        assertEquals(ToolError.Code.MALFORMED_ARGUMENTS, call(env, "find_patient", "{not json").error().code());
+        assertEquals(ToolError.Code.INVALID_ARGUMENTS, call(env, "find_patient", "{}").error().code());
+        assertEquals(ToolError.Code.INVALID_ARGUMENTS, call(env, "find_patient", "{\"name\": 7}").error().code());
+        assertEquals(ToolError.Code.INVALID_ARGUMENTS, call(env, "get_doctor_schedule", "{\"doctor_id\": \"D-1\", \"date\": \"x\", \"extra\": 1}").error().code());
+        assertEquals(ToolError.Code.UNKNOWN_TOOL, call(env, "book_table", "{}").error().code());
+    }
+
+    // ---------------------------------------------------------------- checker
+
+    @Test
+    void checkerAcceptsTheOracleAndRejectsWrongAnswers() {
+        TaskRequest r = requestFor(env, "current_medications", 2, Split.TEST);
+        assertTrue(runTampered(env, r, a -> a).success());
+        Trajectory wrong = runTampered(env, r, answerWith(s -> "They take nothing."));
+        assertFalse(wrong.success());
+        assertTrue(wrong.outcome().detail().contains("lacks"));
+    }
+
+    @Test
+    void bookingWithTheWrongDoctorOrWithoutTheCodeFails() {
+        TaskRequest r = requestFor(env, "earliest_matching_specialist", 4, Split.TRAIN);
+        Trajectory noCode = runTampered(env, r, answerWith(s -> s.replaceAll("CNF-\\w+", "")));
+        assertFalse(noCode.success());
+        assertTrue(noCode.outcome().detail().contains("confirmation code"));
+        // Near miss: book the first matching doctor's first free time instead of the earliest one.
+        Trajectory nearMiss = runTampered(env, r, a -> {
+            if (a instanceof Action.CallTools c && c.calls().getFirst().name().equals("book_appointment")) {
+                Doctor other = w().layout().doctors().stream().filter(d -> !d.id().equals(env.task().expect().get("book_doctor")))
+                        .filter(d -> d.acceptingNew() && hasFreeSlot(d)).findFirst().orElseThrow();
+                int day = firstFreeDay(other);
+                String patient = env.task().expect().get("book_patient");
+                return Action.CallTools.of(c.calls().getFirst().id(), "book_appointment", json("patient_id", patient, "doctor_id", other.id(),
+                        "date", MedicalWorld.DATES.get(day), "time", MedicalWorld.TIMES[w().freeSlots(other, day).getFirst()]));
+            }
+            return a;
+        });
+        assertFalse(nearMiss.success());
+        assertTrue(nearMiss.outcome().detail().contains("wrong"), nearMiss.outcome().detail());
+    }
+
+    @Test
+    void extraChangesAndChangesOnQuestionsFail() {
+        TaskRequest r = requestFor(env, "checked_prescription", 3, Split.TEST);
+        Trajectory twice = runTampered(env, r, new java.util.function.UnaryOperator<>() {
+            boolean booked;
+
+            @Override
+            public Action apply(Action a) {
+                if (!booked && a instanceof Action.Answer) {
+                    booked = true;
+                    Patient p = w().patient(env.task().expect().get("prescribe_patient"));
+                    Doctor d = w().doctor(p.primaryDoctorId());
+                    int day = firstFreeDay(d);
+                    return Action.CallTools.of("extra", "book_appointment", json("patient_id", p.id(), "doctor_id", d.id(),
+                            "date", MedicalWorld.DATES.get(day), "time", MedicalWorld.TIMES[w().freeSlots(d, day).getFirst()]));
+                }
+                return a;
+            }
+        });
+        assertFalse(twice.success(), "an appointment nobody asked for");
+        TaskRequest q = requestFor(env, "drug_class", 1, Split.TEST);
+        env.reset(q);
+        Patient p = w().layout().patients().getFirst();
+        Drug d = w().layout().drugs().stream().filter(x -> w().safe(p, x)).findFirst().orElseThrow();
+        ok(env, "check_interactions", json("patient_id", p.id(), "drug_id", d.id()));
+        ok(env, "prescribe_medication", json("patient_id", p.id(), "drug_id", d.id(), "doctor_id", p.primaryDoctorId()));
+        var end = env.step(new Action.Answer("It is a " + env.task().mustContain().getFirst()));
+        assertFalse(end.outcome().success());
+        assertTrue(end.outcome().detail().contains("read-only"));
+    }
+
+    @Test
+    void cancellingTheNearMissAppointmentFails() {
+        TaskRequest r = requestFor(env, "cancel_appointment", 2, Split.TEST);
+        env.reset(r);
+        String target = env.task().expect().get("cancel");
+        MedicalWorld.Appointment other = w().appointments().stream().filter(a -> !a.id().equals(target)).findFirst().orElseThrow();
+        ok(env, "cancel_appointment", json("appointment_id", other.id(), "confirmation_code", other.code()));
+        var end = env.step(new Action.Answer("Cancelled."));
+        assertFalse(end.outcome().success());
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private Patient twinned() {
+        List<Patient> all = w().layout().patients();
+        for (Patient p : all) for (Patient q : all) if (p != q && p.name().equals(q.name())) return p;
+        throw new AssertionError("no twin");
+    }
+
+    private Patient withMedication() {
+        return w().layout().patients().stream().filter(p -> p.medications().size() >= 2).findFirst().orElseThrow();
+    }
+
+    private boolean hasFreeSlot(Doctor d) {
+        for (int day = 0; day < 5; day++) if (!w().freeSlots(d, day).isEmpty()) return true;
+        return false;
+    }
+
+    private int firstFreeDay(Doctor d) {
+        for (int day = 0; day < 5; day++) if (!w().freeSlots(d, day).isEmpty()) return day;
+        throw new AssertionError("no free day");
+    }
+}

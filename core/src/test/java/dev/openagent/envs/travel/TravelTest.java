@@ -1,0 +1,242 @@
+package dev.openagent.envs.travel;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.openagent.envs.travel.TravelWorld.Airport;
+import dev.openagent.envs.travel.TravelWorld.Connection;
+import dev.openagent.envs.travel.TravelWorld.Flight;
+import dev.openagent.envs.travel.TravelWorld.Hotel;
+import dev.openagent.envs.travel.TravelWorld.Layout;
+import dev.openagent.episode.Trajectory;
+import dev.openagent.sandbox.Action;
+import dev.openagent.sandbox.Split;
+import dev.openagent.sandbox.Step;
+import dev.openagent.sandbox.TaskRequest;
+import dev.openagent.sandbox.ToolError;
+import dev.openagent.tool.FunctionCallEnv;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashSet;
+import java.util.Set;
+
+import static dev.openagent.envs.EnvTesting.answerWith;
+import static dev.openagent.envs.EnvTesting.call;
+import static dev.openagent.envs.EnvTesting.json;
+import static dev.openagent.envs.EnvTesting.ok;
+import static dev.openagent.envs.EnvTesting.requestFor;
+import static dev.openagent.envs.EnvTesting.runTampered;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class TravelTest {
+    private FunctionCallEnv<TravelWorld> env;
+
+    @BeforeEach
+    void setUp() {
+        env = new FunctionCallEnv<>(new TravelDomain());
+        env.reset(new TaskRequest(Split.TEST, 42, 1));
+    }
+
+    private TravelWorld w() { return env.world(); }
+
+    // ---------------------------------------------------------------- generator
+
+    @Test
+    void layoutsAreDeterministic() {
+        Layout a = TravelWorld.generate(Split.TRAIN, 8);
+        Layout b = TravelWorld.generate(Split.TRAIN, 8);
+        assertEquals(a.airports(), b.airports());
+        assertEquals(a.flights(), b.flights());
+        assertEquals(a.hotels(), b.hotels());
+    }
+
+    @Test
+    void trainAndTestShareNoNames() {
+        Set<String> train = names(Split.TRAIN);
+        Set<String> test = names(Split.TEST);
+        train.retainAll(test);
+        assertTrue(train.isEmpty(), "names in both splits: " + train);
+    }
+
+    private static Set<String> names(Split split) {
+        Set<String> out = new HashSet<>();
+        for (int i = 0; i < 40; i++) {
+            Layout l = TravelWorld.on(split, i, 0).layout();
+            out.addAll(l.cities());
+            l.flights().forEach(f -> out.add(f.airline()));
+            l.hotels().forEach(h -> out.add(h.name()));
+        }
+        return out;
+    }
+
+    @Test
+    void worldsHaveTwoAirportCitiesChainHotelsAndConnections() {
+        Layout l = w().layout();
+        assertTrue(l.airports().size() > l.cities().size(), "some cities have two airports");
+        Set<String> names = new HashSet<>();
+        boolean chain = false;
+        for (Hotel h : l.hotels()) chain |= !names.add(h.name());
+        assertTrue(chain, "a hotel name appears in two cities");
+        boolean connection = false;
+        for (Airport a : l.airports()) for (Airport b : l.airports()) connection |= !a.city().equals(b.city()) && !w().connections(a.code(), b.code(), 2, 45).isEmpty();
+        assertTrue(connection);
+    }
+
+    /** Every cached layout of both splits can pose a task at every difficulty (kinds fall back to siblings, never fail). */
+    @Test
+    void everyLayoutPosesATaskAtEveryDifficulty() {
+        for (Split split : Split.values()) {
+            for (int i = 0; i < TravelWorld.layoutsPerSplit(); i++) {
+                for (int d = 1; d <= 4; d++) {
+                    TravelWorld world = TravelWorld.on(split, i, i * 31L);
+                    var task = TravelTasks.generate(world, new TaskRequest(split, i, d), i * 7919L + d);
+                    assertEquals(d, task.difficulty());
+                }
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- tools
+
+    @Test
+    void flightSearchesAndDetails() {
+        Flight f = w().layout().flights().get(10);
+        JsonNode found = ok(env, "search_flights", json("origin", f.origin().toLowerCase(), "destination", f.destination(), "date", TravelWorld.DATES.get(f.day())));
+        assertTrue(found.get("flights").findValuesAsText("flight_id").contains(f.id()));
+        JsonNode cheap = ok(env, "search_flights", json("origin", f.origin(), "destination", f.destination(), "date", TravelWorld.DATES.get(f.day()), "max_price", f.price() - 1));
+        assertFalse(cheap.get("flights").findValuesAsText("flight_id").contains(f.id()));
+        JsonNode details = ok(env, "get_flight", json("flight_id", f.id().toLowerCase()));
+        assertEquals(f.minutes(), details.get("duration_minutes").asInt());
+        JsonNode rules = ok(env, "get_fare_rules", json("flight_id", f.id()));
+        assertEquals(f.refundable(), rules.get("refundable").asBoolean());
+        assertEquals(ToolError.Code.DOMAIN, call(env, "search_flights", json("origin", "Portmere", "destination", f.destination(), "date", "2027-05-04")).error().code());
+        assertEquals(ToolError.Code.DOMAIN, call(env, "search_flights", json("origin", f.origin(), "destination", f.destination(), "date", "2027-06-01")).error().code());
+        JsonNode airports = ok(env, "list_airports", json("city", w().layout().cities().getFirst()));
+        assertTrue(airports.get("airports").size() >= 1);
+    }
+
+    @Test
+    void connectionsRespectTheLayoverMinimum() {
+        for (Airport a : w().layout().airports()) {
+            for (Airport b : w().layout().airports()) {
+                if (a.city().equals(b.city())) continue;
+                JsonNode list = ok(env, "search_connections", json("origin", a.code(), "destination", b.code(), "date", "2027-05-05", "min_layover_minutes", 90));
+                for (JsonNode it : list.get("itineraries")) assertTrue(it.get("layover_minutes").asInt() >= 90);
+                if (list.get("count").asInt() > 0) return;
+            }
+        }
+        throw new AssertionError("no connection anywhere on 2027-05-05");
+    }
+
+    @Test
+    void bookingAConnectionChecksTheLegs() {
+        Connection c = null;
+        for (Airport a : w().layout().airports()) {
+            for (Airport b : w().layout().airports()) {
+                if (c != null || a.city().equals(b.city())) continue;
+                for (Connection x : w().connections(a.code(), b.code(), 3, 45)) {
+                    if (c == null && w().seatsLeft(x.first()) > 0 && w().seatsLeft(x.second()) > 0) c = x;
+                }
+            }
+        }
+        assertTrue(call(env, "book_flight", json("flight_id", c.second().id(), "passenger_name", "Ann Lee", "connecting_flight_id", c.first().id())).isError(),
+                "legs in the wrong order");
+        JsonNode booked = ok(env, "book_flight", json("flight_id", c.first().id(), "passenger_name", "Ann Lee", "connecting_flight_id", c.second().id()));
+        assertEquals(c.price(), booked.get("total_fare").asInt());
+        String locator = booked.get("record_locator").asText();
+        JsonNode mine = ok(env, "list_bookings", json("passenger_name", "ann lee"));
+        assertEquals(locator, mine.at("/bookings/0/reference").asText());
+        assertTrue(call(env, "cancel_booking", json("reference", locator, "last_name", "Smith")).isError());
+        assertTrue(ok(env, "cancel_booking", json("reference", locator, "last_name", "Lee")).get("cancellation_code").asText().startsWith("CXL-"));
+        assertTrue(call(env, "cancel_booking", json("reference", locator, "last_name", "Lee")).isError(), "cancelled already");
+    }
+
+    @Test
+    void soldOutFlightsCannotBeBooked() {
+        Flight full = w().layout().flights().stream().filter(f -> f.seats() == 0).findFirst().orElseThrow();
+        assertTrue(call(env, "book_flight", json("flight_id", full.id(), "passenger_name", "Ann Lee")).text().contains("sold out"));
+    }
+
+    @Test
+    void hotelSearchRatesAndBooking() {
+        Hotel h = null;
+        int in = -1;
+        for (Hotel x : w().layout().hotels()) {
+            for (int d = 0; d < 6 && h == null; d++) {
+                if (w().available(x, d, d + 2)) {
+                    h = x;
+                    in = d;
+                }
+            }
+        }
+        String checkIn = TravelWorld.DATES.get(in);
+        String checkOut = TravelWorld.DATES.get(in + 2);
+        JsonNode found = ok(env, "search_hotels", json("city", h.city(), "check_in", checkIn, "check_out", checkOut));
+        assertTrue(found.get("hotels").findValuesAsText("hotel_id").contains(h.id()));
+        JsonNode rates = ok(env, "get_hotel_rates", json("hotel_id", h.id(), "check_in", checkIn, "check_out", checkOut));
+        assertEquals(w().stayPrice(h, in, in + 2), rates.get("total_price").asInt());
+        assertEquals(rates.at("/nights/0/price").asInt() + rates.at("/nights/1/price").asInt(), rates.get("total_price").asInt());
+        assertEquals(ToolError.Code.DOMAIN, call(env, "get_hotel_rates", json("hotel_id", h.id(), "check_in", checkOut, "check_out", checkIn)).error().code());
+        assertEquals(ToolError.Code.DOMAIN, call(env, "search_hotels", json("city", h.city(), "check_in", checkIn)).error().code());
+        JsonNode booked = ok(env, "book_hotel", json("hotel_id", h.id(), "check_in", checkIn, "check_out", checkOut, "guest_name", "Ann Lee"));
+        assertEquals(rates.get("total_price").asInt(), booked.get("total_price").asInt());
+        assertTrue(ok(env, "get_hotel", json("hotel_id", h.id())).get("amenities").isArray());
+    }
+
+    // ---------------------------------------------------------------- checker
+
+    @Test
+    void tooShortALayoverOrNoLocatorFails() {
+        TaskRequest r = requestFor(env, "connection_booking", 4, Split.TRAIN);
+        assertTrue(runTampered(env, r, a -> a).success());
+        env.reset(r);
+        int minimum = Integer.parseInt(env.task().query().replaceAll(".*at least (\\d+) minutes.*", "$1"));
+        String from = env.task().plan().calls().getFirst().args().get("origin").asText();
+        String to = env.task().plan().calls().getFirst().args().get("destination").asText();
+        int day = TravelWorld.day(env.task().plan().calls().getFirst().args().get("date").asText());
+        Connection tight = w().connections(from, to, day, 45).stream().filter(c -> c.layover() < minimum).findFirst().orElse(null);
+        if (tight != null && w().seatsLeft(tight.first()) > 0 && w().seatsLeft(tight.second()) > 0) {
+            ok(env, "book_flight", json("flight_id", tight.first().id(), "passenger_name", env.task().expect().get("flight_passenger"),
+                    "connecting_flight_id", tight.second().id()));
+            Step end = env.step(new Action.Answer(w().flightBookings().getLast().locator()));
+            assertFalse(end.outcome().success(), "the cheaper connection has too short a layover");
+        }
+        Trajectory noLocator = runTampered(env, r, answerWith(s -> "Booked."));
+        assertFalse(noLocator.success());
+        assertTrue(noLocator.outcome().detail().contains("record locator"));
+    }
+
+    @Test
+    void bookingOnlyHalfOfATripFails() {
+        TaskRequest r = requestFor(env, "trip_package", 4, Split.TEST);
+        assertTrue(runTampered(env, r, a -> a).success());
+        env.reset(r);
+        dev.openagent.sandbox.Guide guide = env.guide();
+        Step last = null;
+        while (true) {
+            Action a = guide.next(last);
+            if (a instanceof Action.CallTools c && c.calls().getFirst().name().equals("book_hotel")) {
+                last = env.step(new Action.Answer("Record locator " + w().flightBookings().getLast().locator()));
+                break;
+            }
+            last = env.step(a);
+        }
+        assertFalse(last.outcome().success());
+        assertTrue(last.outcome().detail().contains("no hotel was booked"), last.outcome().detail());
+    }
+
+    @Test
+    void readOnlyQuestionsFailWhenSomethingIsBooked() {
+        TaskRequest r = requestFor(env, "cheapest_nonstop", 1, Split.TEST);
+        env.reset(r);
+        Flight any = w().layout().flights().stream().filter(f -> f.seats() > 0).findFirst().orElseThrow();
+        ok(env, "book_flight", json("flight_id", any.id(), "passenger_name", "Ann Lee"));
+        Step end = env.step(new Action.Answer(String.join(" ", env.task().mustContain())));
+        assertFalse(end.outcome().success());
+        assertTrue(end.outcome().detail().contains("did not ask"));
+        env.reset(r);
+        Step nearMiss = env.step(new Action.Answer(env.task().mustContain().get(1) + " " + env.task().mustNotContain().stream().findFirst().orElse("XX 000")));
+        assertFalse(nearMiss.outcome().success());
+    }
+}
