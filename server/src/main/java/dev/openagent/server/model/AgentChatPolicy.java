@@ -1,5 +1,6 @@
 package dev.openagent.server.model;
 
+import dev.openagent.agent.openai.OpenAiAgent;
 import dev.openagent.episode.Agent;
 import dev.openagent.episode.AgentSession;
 import dev.openagent.episode.Message;
@@ -17,6 +18,7 @@ import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.sandbox.ToolError;
 import dev.openagent.sandbox.ToolSpec;
+import dev.openagent.text.Commands;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -98,7 +100,11 @@ public final class AgentChatPolicy implements ChatPolicy {
 
     /** What the agent observed, rebuilt from one message that followed its turn. */
     private static Observation observation(Message o, Message assistant, Action replayed) {
-        boolean asked = replayed instanceof Action.AskUser;
+        boolean asked = switch (replayed) {
+            case Action.AskUser q -> true;
+            case Action.Command c -> Commands.after(Commands.normalize(c.text()), Protocol.ASK_COMMAND) != null;   // "ask ..."
+            default -> false;
+        };
         String content = text(o);
         return switch (o.role()) {
             case "tool" -> {
@@ -139,17 +145,22 @@ public final class AgentChatPolicy implements ChatPolicy {
         }
     }
 
-    /** The action as an assistant message. */
+    /**
+     * The action as an assistant message. A conversation without tools is a text-command episode,
+     * where plain text is a command: there a final answer carries the {@value OpenAiAgent#FINAL_ANSWER}
+     * marker and a question is the {@code ask} command, as the harness's chat agent reads them.
+     */
     static Message render(Action action, List<ToolSpec> tools, int turn) {
+        boolean commands = tools.isEmpty();
         return switch (action) {
             case Action.CallTools c -> Message.assistantCalls(c.calls().stream()
                     .map(t -> Message.ToolCall.of(t.id(), t.name(), t.arguments())).toList());
             case Action.AskUser q -> tools.stream().anyMatch(t -> t.name().equals(Protocol.ASK_USER))
                     ? Message.assistantCalls(List.of(Message.ToolCall.of("ask_" + turn, Protocol.ASK_USER,
                             Json.write(Map.of("question", q.question())))))
-                    : Message.assistant(q.question());
+                    : Message.assistant(commands ? Protocol.ASK_COMMAND + " " + q.question() : q.question());
             case Action.Command cmd -> Message.assistant(cmd.text());
-            case Action.Answer a -> Message.assistant(Protocol.finalText(a));
+            case Action.Answer a -> Message.assistant(commands ? OpenAiAgent.FINAL_ANSWER + " " + a.text() : Protocol.finalText(a));
             case Action.Refuse r -> Message.assistant(Protocol.finalText(r));
         };
     }

@@ -117,25 +117,33 @@ class EnvServerTest {
         return step.get("done").asBoolean() ? step : null;
     }
 
-    /** Every shift of the catalog, served: the oracle (which reads the shift record) still gets reward 1. */
+    /**
+     * Every environment under every shift of the catalog that applies to it, served: the oracle
+     * (which reads the shift record) still gets reward 1, and inapplicable shifts are a clear 400.
+     */
     @Test
-    void everyShiftOfTheCatalogIsServedAndSolvableByTheOracle() {
-        for (dev.openagent.shift.Shift shift : dev.openagent.shift.ShiftCatalog.all()) {
-            Response created = http.post("/v1/sessions", Map.of("env", "poi", "shift", shift.id(), "split", "test", "task", 1));
-            if (shift.notApplicable(dev.openagent.envs.Environments.get("poi").info()).isPresent()) {
-                assertEquals(400, created.status(), shift.id() + ": " + created.body());
-                assertEquals("invalid_shift", created.errorCode());
-                continue;
-            }
-            assertEquals(200, created.status(), shift.id() + ": " + created.body());
-            String sid = created.body().get("session_id").asText();
-            assertTrue(created.body().get("shift").asText().startsWith(shift.id()), created.body().get("shift").asText());
-            for (int e = 0; e < 2; e++) {
+    void everyEnvironmentUnderEveryShiftIsServedAndSolvableByTheOracle() {
+        for (String env : dev.openagent.envs.Environments.ids()) {
+            String sid = create(Map.of("env", env, "split", "test", "task", 2)).body().get("session_id").asText();
+            for (int e = 0; e < 3; e++) {
                 if (e > 0) assertEquals(200, http.post("/v1/sessions/" + sid + "/reset", "").status());
-                JsonNode last = playWithOracle(http, sid);
-                assertEquals(1.0, last.get("reward").asDouble(), shift.id() + ": " + last);
+                assertEquals(1.0, playWithOracle(http, sid).get("reward").asDouble(), env + " static");
             }
             http.delete("/v1/sessions/" + sid);
+            for (dev.openagent.shift.Shift shift : dev.openagent.shift.ShiftCatalog.all()) {
+                Response created = http.post("/v1/sessions", Map.of("env", env, "shift", shift.id(), "split", "test", "task", 1));
+                if (shift.notApplicable(dev.openagent.envs.Environments.get(env).info()).isPresent()) {
+                    assertEquals(400, created.status(), env + " " + shift.id() + ": " + created.body());
+                    assertEquals("invalid_shift", created.errorCode());
+                    continue;
+                }
+                assertEquals(200, created.status(), env + " " + shift.id() + ": " + created.body());
+                String shifted = created.body().get("session_id").asText();
+                assertTrue(created.body().get("shift").asText().startsWith(shift.id()), created.body().get("shift").asText());
+                JsonNode last = playWithOracle(http, shifted);
+                assertEquals(1.0, last.get("reward").asDouble(), env + " " + shift.id() + ": " + last);
+                http.delete("/v1/sessions/" + shifted);
+            }
         }
     }
 

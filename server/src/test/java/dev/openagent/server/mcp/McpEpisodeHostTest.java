@@ -41,7 +41,11 @@ class McpEpisodeHostTest {
 
     /** Plays the oracle's plan for the host's current task through host calls; returns the last reply. */
     static McpEpisodeHost.Reply solve(McpEpisodeHost host, int taskIndex) {
-        Env local = POI.create();
+        return solve(host, POI, taskIndex);
+    }
+
+    static McpEpisodeHost.Reply solve(McpEpisodeHost host, EnvChoice choice, int taskIndex) {
+        Env local = choice.create();
         AgentSession oracle = new OracleAgent().begin(local.reset(TASKS.byIndex(taskIndex)), local);
         Step last = null;
         McpEpisodeHost.Reply reply = null;
@@ -53,7 +57,8 @@ class McpEpisodeHostTest {
                         Json.parse(c.calls().getFirst().arguments()), new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() {}));
                 case Action.Answer ans -> host.call(McpEpisodeHost.SUBMIT, Map.of("answer", ans.text()));
                 case Action.Refuse r -> host.call(McpEpisodeHost.REFUSE, Map.of("reason", r.reason()));
-                default -> throw new AssertionError(a);
+                case Action.Command c -> host.call(McpEpisodeHost.COMMAND, Map.of("command", c.text()));
+                case Action.AskUser q -> host.call(dev.openagent.sandbox.Protocol.ASK_USER, Map.of("question", q.question()));
             };
             assertFalse(reply.error(), reply.text());
         } while (!last.done());
@@ -80,6 +85,23 @@ class McpEpisodeHostTest {
         }
         assertEquals(TASKS.byIndex(4).seed(), sink.episodes.get(1).seed(), "the second episode is the next task index");
         assertTrue(changes.isEmpty(), "the static environment never changes its tools");
+    }
+
+    /** Text-command environments show no tools: MCP clients get command and ask_user, and the oracle still wins. */
+    @Test
+    void textCommandEnvironmentsArePlayedThroughTheCommandTool() {
+        EnvChoice household = EnvChoice.of("household", "none");
+        ListSink sink = new ListSink();
+        McpEpisodeHost host = new McpEpisodeHost(household, TASKS, 0, null, sink, t -> {});
+        assertTrue(host.tools().stream().map(ToolSpec::name).toList().containsAll(List.of("command", "ask_user", "submit_answer")));
+        for (int i = 0; i < 3; i++) {
+            McpEpisodeHost.Reply end = solve(host, household, i);
+            assertTrue(end.text().contains("\"success\":true"), end.text());
+        }
+        assertEquals(3, sink.episodes.size());
+        McpEpisodeHost.Reply help = host.call("command", Map.of("command", "help"));
+        assertFalse(help.error());
+        assertTrue(host.call("command", Map.of("cmd", "help")).error(), "wrong argument names are refused");
     }
 
     @Test

@@ -58,6 +58,34 @@ class ModelServerTest {
         }
     }
 
+    /**
+     * An agent that reads only text, in a function-call and a text-command environment: through the
+     * endpoint it sees exactly the texts it sees in-process, turn by turn.
+     */
+    @Test
+    void aTextReadingAgentSeesTheSameTextsThroughTheEndpoint() throws Exception {
+        Agent reader = new TextReaderAgent();
+        try (ModelServer server = ModelServer.start(new AgentChatPolicy("reader", reader), ModelServer.Config.loopback());
+             ChatEndpoint endpoint = new ChatEndpoint(OpenAiConfig.of(server.baseUrl(), "reader"))) {
+            Agent served = new OpenAiAgent(endpoint);
+            for (String envId : List.of("poi", "household", "retail")) {
+                Env env = Environments.get(envId).create();
+                for (TaskRequest t : new TaskPlan(Split.TEST, 12, 9, 0).requests()) {
+                    Trajectory l = Episodes.run(env, reader, t), r = Episodes.run(env, served, t);
+                    assertEquals(observed(l), observed(r), envId + " " + t);
+                    assertEquals(l.outcome(), r.outcome(), envId + " " + t);
+                    assertEquals(l.stats().turns(), r.stats().turns(), envId + " " + t);
+                }
+            }
+        }
+    }
+
+    /** The texts an episode showed the agent after its request, in order. */
+    private static List<String> observed(Trajectory t) {
+        return t.messages().stream().skip(2).filter(m -> m.role().equals("tool") || m.role().equals("user"))
+                .map(dev.openagent.episode.Message::content).toList();
+    }
+
     @Test
     void openAiShapesAndBadInput() throws Exception {
         try (ModelServer server = ModelServer.start(new AgentChatPolicy("random-1", new RandomAgent(1)), ModelServer.Config.loopback());
