@@ -9,6 +9,8 @@ import dev.openagent.agent.openai.ResponseCache;
 import dev.openagent.agent.openai.RetryPolicy;
 import dev.openagent.agent.openai.ToolProtocol;
 import dev.openagent.episode.Agent;
+import dev.openagent.policy.Checkpoint;
+import dev.openagent.policy.PolicyAgent;
 import dev.openagent.run.AgentSpec;
 import dev.openagent.run.EvalAgent;
 import dev.openagent.run.RunControl;
@@ -27,9 +29,17 @@ import java.util.Map;
 final class Agents {
     private Agents() {}
 
-    static final String KNOWN = "oracle, random, openai";
+    static final String KNOWN = "oracle, random, openai, policy:DIR";
+
+    /** {@code policy:DIR}: the built-in policy saved in DIR (by {@code openagent train --out DIR}). */
+    static final String POLICY = "policy:";
 
     static Agent resolve(String spec, long seed) {
+        if (spec.startsWith(POLICY)) {
+            String dir = spec.substring(POLICY.length());
+            if (dir.isBlank()) throw new Main.UserError("policy:DIR needs a checkpoint directory (as `openagent train --out` writes)");
+            return PolicyAgent.load(Path.of(dir));
+        }
         return switch (spec) {
             case "oracle" -> new OracleAgent();
             case "random" -> new RandomAgent(seed);
@@ -61,6 +71,7 @@ final class Agents {
         Map<String, Object> identity = new LinkedHashMap<>();
         identity.put("kind", spec.kind());
         identity.put("seed", agentSeed);
+        if (spec.kind().startsWith(POLICY)) identity.put("checkpoint", Checkpoint.fingerprint(Path.of(spec.kind().substring(POLICY.length()))));
         String label = spec.label() == null ? spec.kind() : spec.label();
         // Trial 0 is the agent `run --seed S` would make; later trials get derived seeds.
         return new EvalAgent(label, identity, trial -> resolve(spec.kind(), trial == 0 ? agentSeed : Seeds.mix(agentSeed, trial)));

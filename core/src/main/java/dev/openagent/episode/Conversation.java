@@ -1,6 +1,7 @@
 package dev.openagent.episode;
 
 import dev.openagent.sandbox.Action;
+import dev.openagent.sandbox.Interface;
 import dev.openagent.sandbox.Observation;
 import dev.openagent.sandbox.Protocol;
 import dev.openagent.sandbox.Start;
@@ -14,7 +15,9 @@ import java.util.TreeMap;
 /**
  * Turns an episode into chat messages, the one rendering every agent, trajectory and exporter
  * shares. A question to the user appears as a call of the {@code ask_user} tool answered by a tool
- * message; a text command as assistant text answered by a user message.
+ * message; a text command as assistant text answered by a user message. In text-command episodes a
+ * question is the command {@code ask <question>} and the final answer carries the {@link Protocol#FINAL_ANSWER}
+ * marker, as the agent had to write them.
  */
 public final class Conversation {
     private final List<Message> messages = new ArrayList<>();
@@ -25,7 +28,16 @@ public final class Conversation {
     private int toolErrors;
     private final Map<String, Integer> errorCodes = new TreeMap<>();
 
+    /** How endings are written: a text-command agent marks its final answer (see {@link Protocol#FINAL_ANSWER}). */
+    private final Interface iface;
+
+    /** The conversation of a function-call episode. */
     public Conversation(Start start) {
+        this(start, Interface.FUNCTION_CALL);
+    }
+
+    public Conversation(Start start, Interface iface) {
+        this.iface = iface;
         messages.add(Message.system(start.systemPrompt()));
         messages.add(Message.user(start.query()));
     }
@@ -38,6 +50,7 @@ public final class Conversation {
                 messages.add(Message.assistantCalls(c.calls().stream()
                         .map(t -> Message.ToolCall.of(t.id(), t.name(), t.arguments())).toList()));
             }
+            case Action.AskUser q when iface == Interface.TEXT_COMMAND -> messages.add(Message.assistant(Protocol.ASK_COMMAND + " " + q.question()));
             case Action.AskUser q -> {
                 pendingAskId = "ask_" + (asks++);
                 messages.add(Message.assistantCalls(List.of(Message.ToolCall.of(pendingAskId, Protocol.ASK_USER,
@@ -47,8 +60,8 @@ public final class Conversation {
                 toolCalls++;  // a text command is the text-command counterpart of a tool call (tool error rate)
                 messages.add(Message.assistant(cmd.text()));
             }
-            case Action.Answer a -> messages.add(Message.assistant(Protocol.finalText(a)));
-            case Action.Refuse r -> messages.add(Message.assistant(Protocol.finalText(r)));
+            case Action.Answer a -> messages.add(Message.assistant(Protocol.finalText(a, iface)));
+            case Action.Refuse r -> messages.add(Message.assistant(Protocol.finalText(r, iface)));
         }
     }
 

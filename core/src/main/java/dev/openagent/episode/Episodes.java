@@ -14,7 +14,7 @@ public final class Episodes {
 
     public static Trajectory run(Env env, Agent agent, TaskRequest request) {
         Start start = env.reset(request);
-        Conversation conversation = new Conversation(start);
+        Conversation conversation = new Conversation(start, env.info().iface());
         AgentSession session = agent.begin(start, env);
         Step last = null;
         Outcome outcome;

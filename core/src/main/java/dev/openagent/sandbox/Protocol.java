@@ -16,6 +16,11 @@ public final class Protocol {
     public static final String REFUSAL_MARKER = "CANNOT COMPLETE:";
     /** In text-command environments, a command starting with this word is a question to the user. */
     public static final String ASK_COMMAND = "ask";
+    /**
+     * In text-command environments, where a plain message is a command, a message starting with this
+     * (case-insensitive) is the final answer.
+     */
+    public static final String FINAL_ANSWER = "FINAL ANSWER:";
 
     public static final ToolSpec ASK_USER_TOOL = new ToolSpec(ASK_USER,
             "Ask the user a clarifying question when a detail you need is missing or ambiguous. Returns the user's reply.",
@@ -31,7 +36,10 @@ public final class Protocol {
         return "You are an assistant that completes the user's request. " + acting + "\n"
                 + "If a detail you need is missing or ambiguous, ask the user "
                 + (iface == Interface.FUNCTION_CALL ? "with the " + ASK_USER + " tool.\n" : "with the command '" + ASK_COMMAND + " <your question>'.\n")
-                + "When you are done, reply with the final answer as plain text; include every code, id or value a tool issued that the user asked for.\n"
+                + (iface == Interface.FUNCTION_CALL
+                ? "When you are done, reply with the final answer as plain text; include every code, id or value a tool issued that the user asked for.\n"
+                : "When you are done, reply with '" + FINAL_ANSWER + "' followed by the final answer; include every code or value the "
+                + "environment showed that the user asked for.\n")
                 + "If the request cannot be fulfilled (what it needs does not exist or is not allowed), reply with a message that starts with '"
                 + REFUSAL_MARKER + "' followed by the reason. Do not refuse a request that can be fulfilled.\n"
                 + (domainRules == null || domainRules.isBlank() ? "" : "\nRules of this service:\n" + domainRules.strip() + "\n");
@@ -46,6 +54,26 @@ public final class Protocol {
             return new Action.Refuse(reason);
         }
         return new Action.Answer(t);
+    }
+
+    /**
+     * A message of an agent in a text-command environment as an action: the final answer when it starts
+     * with {@link #FINAL_ANSWER}, a refusal when it starts with the refusal marker, else a command.
+     */
+    public static Action command(String text) {
+        String t = text == null ? "" : text.strip();
+        String bare = t.replaceFirst("^[*_#>`\\s]+", "");
+        if (bare.regionMatches(true, 0, FINAL_ANSWER, 0, FINAL_ANSWER.length())) {
+            return new Action.Answer(bare.substring(FINAL_ANSWER.length()).replaceFirst("^[*_\\s]+", "").strip());
+        }
+        Action ending = finalText(t);
+        return ending instanceof Action.Refuse ? ending : new Action.Command(t);
+    }
+
+    /** The text an ending takes as a final message in an environment of this interface (inverse of {@link #command}). */
+    public static String finalText(Action ending, Interface iface) {
+        if (iface == Interface.TEXT_COMMAND && ending instanceof Action.Answer a) return FINAL_ANSWER + " " + a.text();
+        return finalText(ending);
     }
 
     /** The text an action takes as a final assistant message (inverse of {@link #finalText}). */

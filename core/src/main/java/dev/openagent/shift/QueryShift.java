@@ -42,10 +42,18 @@ public abstract class QueryShift extends ShiftEnv {
 
     @Override
     protected dev.openagent.sandbox.Step act(Action action) {
-        if (addedFacts && action instanceof Action.AskUser q) {
+        String question = switch (action) {
+            case Action.AskUser q -> q.question();
+            case Action.Command c -> {   // text-command environments: "ask <question>"
+                String q = dev.openagent.text.Commands.after(dev.openagent.text.Commands.normalize(c.text()), Protocol.ASK_COMMAND);
+                yield q == null || q.isEmpty() ? null : c.text();
+            }
+            default -> null;
+        };
+        if (addedFacts && question != null) {
             var s = forward(action);
             return s.withObservations(s.observations().stream()
-                    .map(o -> o.source() == Observation.Source.USER ? o.withText(reply(q.question())) : o).toList());
+                    .map(o -> o.source() == Observation.Source.USER ? o.withText(reply(question)) : o).toList());
         }
         return super.act(action);
     }

@@ -8,8 +8,11 @@ import dev.openagent.sandbox.Guide;
 import dev.openagent.sandbox.Observation;
 import dev.openagent.sandbox.Protocol;
 import dev.openagent.sandbox.Start;
+import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.ToolError;
 import dev.openagent.sandbox.ToolSpec;
+import dev.openagent.text.Commands;
+import dev.openagent.text.TextCommandEnv;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,7 +26,8 @@ import java.util.Map;
  * back to the inner tool, its observation (and error messages, which name tools and parameters)
  * forward, and the guide's calls outward. The protocol tool {@code ask_user} is never touched.
  * A call of a familiar (inner) name this layer no longer shows is an unknown tool; other names it
- * does not list go down unchanged (a replacement an error reply named may live there).
+ * does not list go down unchanged (a replacement an error reply named may live there). In a
+ * text-command environment the verbs {@code help} lists are renamed the same way ({@link TextVerbs}).
  */
 public abstract class RenamingEnv extends ShiftEnv {
 
@@ -41,11 +45,21 @@ public abstract class RenamingEnv extends ShiftEnv {
     /** How this layer shows the inner tools (every tool but {@code ask_user}), in the order shown. */
     protected abstract List<Mapped> rename(List<ToolSpec> innerTools);
 
+    /** Text-command environments: inner verb -> the verb shown, and back (empty for function-call ones). */
+    private final Map<String, String> verbsOut = new HashMap<>();
+    private final Map<String, String> verbsIn = new HashMap<>();
+
     @Override
     protected Start begin(Start in) {
         byOuter.clear();
         byInner.clear();
         namesOut.clear();
+        verbsOut.clear();
+        verbsIn.clear();
+        if (textCommand()) {
+            renameVerbs();
+            return in;
+        }
         List<ToolSpec> tools = in.tools().stream().filter(t -> !Protocol.ASK_USER.equals(t.name())).toList();
         List<Mapped> mapped = rename(tools);
         for (Mapped m : mapped) {
@@ -59,6 +73,40 @@ public abstract class RenamingEnv extends ShiftEnv {
         for (Mapped m : mapped) shown.add(m.outer().withDescription(Texts.replaceNames(m.outer().description(), namesOut)));
         in.tools().stream().filter(t -> Protocol.ASK_USER.equals(t.name())).forEach(shown::add);
         return new Start(Texts.replaceNames(in.systemPrompt(), namesOut), in.query(), shown);
+    }
+
+    /**
+     * A text-command environment's verbs (those {@code help} lists) are its tools: they are renamed as
+     * tools would be (as parameterless tools named by their words joined with '_'), shown renamed in the
+     * help text, and mapped back; a familiar verb this layer no longer shows is an unknown command.
+     */
+    private void renameVerbs() {
+        List<String> verbs = TextVerbs.verbs(inner.info());
+        List<ToolSpec> asTools = verbs.stream().map(v -> new ToolSpec(v.replace(' ', '_'), "", Schemas.empty())).toList();
+        java.util.Set<String> taken = new java.util.HashSet<>(TextVerbs.RESERVED);
+        for (Mapped m : rename(asTools)) {
+            String verb = m.inner().replace('_', ' ');
+            String shown = TextVerbs.verbName(m.outer().name());
+            if (shown.isEmpty() || taken.contains(shown)) shown = Words.unique(shown.isEmpty() ? "do" : shown, taken);
+            taken.add(shown);
+            verbsOut.put(verb, shown);
+            verbsIn.put(shown, verb);
+        }
+    }
+
+    @Override
+    protected Step act(Action action) {
+        if (verbsIn.isEmpty() || !(action instanceof Action.Command c)) return super.act(action);
+        String text = Commands.normalize(c.text());
+        if (TextCommandEnv.isHelp(text)) {
+            Step s = forward(action);
+            return s.withObservations(s.observations().stream().map(o -> o.isError() ? o : o.withText(TextVerbs.renameInHelp(o.text(), verbsOut))).toList());
+        }
+        String shown = TextVerbs.verbOf(text, verbsIn.keySet());
+        if (shown == null && TextVerbs.verbOf(text, verbsOut.keySet()) != null) return local(List.of(TextVerbs.unknown(c.text())));
+        Action down = shown == null ? action : new Action.Command(TextVerbs.replaceVerb(text, shown, verbsIn.get(shown)));
+        Step s = forward(down);
+        return s.withObservations(s.observations().stream().map(o -> o.withText(TextVerbs.renameQuoted(o.text(), verbsOut))).toList());
     }
 
     @Override
@@ -134,8 +182,11 @@ public abstract class RenamingEnv extends ShiftEnv {
         return new LayerGuide(inner.guide(), this) {
             @Override
             protected Action outward(Action a) {
-                if (a instanceof Action.CallTools c) return new Action.CallTools(c.calls().stream().map(RenamingEnv.this::outwardCall).toList());
-                return a;
+                return switch (a) {
+                    case Action.CallTools c -> new Action.CallTools(c.calls().stream().map(RenamingEnv.this::outwardCall).toList());
+                    case Action.Command c when !verbsOut.isEmpty() -> new Action.Command(TextVerbs.renameCommand(c.text(), verbsOut));
+                    default -> a;
+                };
             }
         };
     }

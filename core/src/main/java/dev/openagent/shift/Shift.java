@@ -37,6 +37,12 @@ public interface Shift {
     default int order() { return 100; }
 
     /**
+     * The environment the layers above this one act on: the same one, except for a shift that swaps
+     * in another environment ({@code domain.transfer}), whose target then decides what else applies.
+     */
+    default EnvironmentInfo environmentAfter(EnvironmentInfo env, Map<String, String> params) { return env; }
+
+    /**
      * Wraps the environment. Parameters are already validated against {@link #params()} and
      * completed with defaults.
      */

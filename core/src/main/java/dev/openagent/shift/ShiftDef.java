@@ -33,10 +33,8 @@ public record ShiftDef(String id, Tier tier, Dimension dimension, int order, Str
     @Override
     public Env wrap(Env inner, Map<String, String> params) { return factory.apply(inner, params); }
 
-    /** Applicability of shifts that rewrite a tool list or JSON observations. */
+    /** Applicability of shifts that need a tool list or JSON observations: not text-command environments, for this reason. */
     public static Optional<String> needsTools(EnvironmentInfo env, String why) {
-        return env.iface() == Interface.TEXT_COMMAND
-                ? Optional.of("text-command environments have no tool list or JSON observations (" + why + ")")
-                : Optional.empty();
+        return env.iface() == Interface.TEXT_COMMAND ? Optional.of("not for text-command environments: " + why) : Optional.empty();
     }
 }

@@ -4,7 +4,9 @@ import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.EnvWrapper;
 import dev.openagent.sandbox.Guide;
+import dev.openagent.sandbox.Interface;
 import dev.openagent.sandbox.Observation;
+import dev.openagent.sandbox.Protocol;
 import dev.openagent.sandbox.Seeds;
 import dev.openagent.sandbox.ShiftRecord;
 import dev.openagent.sandbox.Start;
@@ -117,7 +119,15 @@ public abstract class ShiftEnv extends EnvWrapper {
     @Override
     public final Step step(Action action) {
         if (action == TICK) return inner.step(action);
+        // In a text-command environment a message may be an ending ("FINAL ANSWER: ...", "CANNOT COMPLETE: ..."):
+        // every layer sees it as the ending it is.
+        if (action instanceof Action.Command c && textCommand()) return act(Protocol.command(c.text()));
         return act(action);
+    }
+
+    /** Whether the environment below acts by text commands (then there is no tool list; see {@link TextVerbs}). */
+    protected boolean textCommand() {
+        return inner.info().iface() == Interface.TEXT_COMMAND;
     }
 
     /** One turn of the agent (turns of outer layers' own answers never get here). */

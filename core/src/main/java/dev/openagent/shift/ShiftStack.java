@@ -39,11 +39,16 @@ public record ShiftStack(List<Layer> layers) {
         return env;
     }
 
-    /** The first reason a layer does not apply to the environment, if any. */
+    /**
+     * The first reason a layer does not apply, if any: each layer is judged on the environment the layers
+     * below it leave (the target of a {@code domain.transfer} for the layers above it).
+     */
     public Optional<String> notApplicable(EnvironmentInfo info) {
+        EnvironmentInfo env = info;
         for (Layer l : layers) {
-            Optional<String> why = l.shift().notApplicable(info);
-            if (why.isPresent()) return Optional.of(l.shift().id() + ": " + why.get());
+            Optional<String> why = l.shift().notApplicable(env);
+            if (why.isPresent()) return Optional.of(l.shift().id() + ": " + why.get() + (env == info ? "" : " (on " + env.id() + ")"));
+            env = l.shift().environmentAfter(env, l.params());
         }
         return Optional.empty();
     }

@@ -13,7 +13,8 @@ import java.util.List;
 
 /**
  * Follows a text task's gold plan: one command per turn, keeping each observation's payload for the
- * answer template, then answers (or refuses, when the plan says so). If a command fails it answers
+ * answer template, then answers; a refusal plan's commands are probes that show the task is impossible
+ * (their failures are expected), followed by the refusal. If a command of an answer plan fails it answers
  * with what went wrong, so the episode fails loudly instead of looping.
  */
 public final class CommandGuide implements Guide {
@@ -27,18 +28,26 @@ public final class CommandGuide implements Guide {
 
     @Override
     public Action next(Step last) {
-        if (plan.refuse()) return new Action.Refuse(plan.answerTemplate());
         if (issued > results.size()) {
             Observation o = last == null || last.observations().isEmpty() ? null : last.observations().getFirst();
-            if (o == null) return new Action.Answer("oracle: no observation for command " + (issued - 1));
-            if (o.isError()) return new Action.Answer("oracle: plan command " + (issued - 1) + " failed: " + o.text());
-            results.add(o.payload());
+            if (o == null) return ending("oracle: no observation for command " + (issued - 1));
+            if (o.isError() && !plan.refuse()) return new Action.Answer("oracle: plan command " + (issued - 1) + " failed: " + o.text());
+            results.add(o.isError() ? null : o.payload());
+        }
+        if (plan.refuse()) {
+            // The probes that show the task is impossible (their failures are expected), then the refusal.
+            if (issued < plan.calls().size()) return new Action.Command(plan.calls().get(issued++).args().path("text").asText());
+            return new Action.Refuse(plan.answerTemplate());
         }
         if (issued < plan.calls().size()) {
             GoldPlan.Call call = plan.calls().get(issued++);
             return new Action.Command(call.resolve(results).path("text").asText());
         }
         return new Action.Answer(plan.renderAnswer(results));
+    }
+
+    private Action ending(String problem) {
+        return plan.refuse() ? new Action.Refuse(plan.answerTemplate()) : new Action.Answer(problem);
     }
 
     /** A plan step that sends one command. */

@@ -19,6 +19,7 @@ import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.sandbox.ToolError;
+import dev.openagent.tool.ShiftHooks;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -28,9 +29,10 @@ import java.util.List;
  * observations, and learns the valid commands only by sending {@code help}. It answers
  * {@code ask_user} from the simulated user, turns every kind of bad input (empty, oversized, unknown
  * or malformed commands, tool calls) into an error observation, checks the ending and enforces the
- * step limit.
+ * step limit. An ending may also come as a message: {@code FINAL ANSWER: ...} or {@code CANNOT COMPLETE: ...}
+ * ({@link Protocol#command}), as the system prompt tells agents to write it.
  */
-public final class TextCommandEnv<W> implements Env {
+public final class TextCommandEnv<W> implements Env, ShiftHooks.Provider {
     /** The pseudo-tool of a command in gold plans; its {@code text} argument is the command. */
     public static final String COMMAND = "command";
     /** The protocol command every text environment understands, added to its help text. */
@@ -83,7 +85,12 @@ public final class TextCommandEnv<W> implements Env {
         if (outcome != null) return Step.end(List.of(Observation.env("The episode is over.", null)), outcome);
         steps++;
         Step result = switch (action) {
-            case Action.Command c -> Step.of(List.of(command(c.text())));
+            case Action.Command c -> switch (Protocol.command(c.text())) {
+                case Action.Command cmd -> Step.of(List.of(command(cmd.text())));
+                case Action.Answer a -> finish(a);        // "FINAL ANSWER: ..." written as a message
+                case Action.Refuse r -> finish(r);        // "CANNOT COMPLETE: ..." written as a message
+                default -> throw new IllegalStateException();
+            };
             case Action.AskUser q -> Step.of(List.of(Observation.user(SimulatedUser.reply(task.userFacts(), q.question()))));
             case Action.CallTools c -> {
                 List<Observation> out = new ArrayList<>(c.calls().size());
@@ -112,7 +119,7 @@ public final class TextCommandEnv<W> implements Env {
         }
         String text = Commands.normalize(raw);
         if (text.isEmpty()) return error(Reply.malformed("Empty command. Type 'help' for the list of commands."));
-        if (text.equals("help") || text.equals("commands")) return Observation.env(domain.help() + ASK_HELP, null);
+        if (isHelp(text)) return Observation.env(domain.help() + ASK_HELP, null);
         String question = Commands.after(text, Protocol.ASK_COMMAND);
         if (question != null) {
             if (question.isEmpty()) return error(Reply.malformed("Ask what? Say 'ask <your question>'."));
@@ -152,6 +159,14 @@ public final class TextCommandEnv<W> implements Env {
 
     @Override
     public long episodeSeed() { return seed; }
+
+    /** Whether a normalised command asks for the command list. */
+    public static boolean isHelp(String normalized) {
+        return normalized.equals("help") || normalized.equals("commands");
+    }
+
+    @Override
+    public ShiftHooks.Bound<?> shiftHooks() { return new ShiftHooks.Bound<>(domain, world); }
 
     /** The world of the current episode (tests and checkers). */
     public W world() { return world; }

@@ -4,6 +4,7 @@ import dev.openagent.sandbox.Checks;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
+import dev.openagent.tool.ShiftHooks;
 
 import java.util.List;
 
@@ -15,11 +16,12 @@ import java.util.List;
  *
  * <p>A task's gold plan is a command script: every call is {@link TextCommandEnv#COMMAND} with the
  * command in its {@code text} argument; the answer template reads the payloads of the observations
- * (for example a completion code). {@link CommandGuide} follows it.
+ * (for example a completion code). {@link CommandGuide} follows it. Shifts read the optional
+ * {@link ShiftHooks} (all defaulted), as they do for function-call domains; their plans' calls are commands.
  *
  * @param <W> the mutable world state of one episode
  */
-public interface TextDomain<W> {
+public interface TextDomain<W> extends ShiftHooks<W> {
     String id();
 
     String description();

@@ -66,11 +66,28 @@ public interface ShiftHooks<W> {
     }
 
     /**
-     * Another path to what a tool does: {@code calls} (built from the removed tool's arguments; refs
-     * point at earlier calls of this list) and how their results give the removed tool's result.
+     * Another path to what a tool does: the calls that replace it, chosen one at a time from the removed
+     * call's arguments and the results so far ({@code next} returns null when they are done; a call's refs
+     * point at earlier calls of this path), the tools they use, and how their results give the removed
+     * tool's result. A path can depend on what it finds (one lookup per order an account lists).
      */
-    record Alternative(String tool, Function<ObjectNode, List<GoldPlan.Call>> calls,
-                       BiFunction<ObjectNode, List<JsonNode>, JsonNode> result) {}
+    record Alternative(String tool, Set<String> uses, BiFunction<ObjectNode, List<JsonNode>, GoldPlan.Call> next,
+                       BiFunction<ObjectNode, List<JsonNode>, JsonNode> result) {
+        public Alternative {
+            uses = Set.copyOf(uses);
+        }
+
+        /** A path of a fixed list of calls, built from the removed call's arguments. */
+        public static Alternative of(String tool, Function<ObjectNode, List<GoldPlan.Call>> calls,
+                                     BiFunction<ObjectNode, List<JsonNode>, JsonNode> result) {
+            Set<String> uses = new java.util.HashSet<>();
+            calls.apply(dev.openagent.json.Json.object()).forEach(c -> uses.add(c.tool()));
+            return new Alternative(tool, uses, (args, results) -> {
+                List<GoldPlan.Call> all = calls.apply(args);
+                return results.size() < all.size() ? all.get(results.size()) : null;
+            }, result);
+        }
+    }
 
     /** A rule "{@code before} must succeed before {@code after}" with no data flowing between them. */
     record Prerequisite(String before, String after) {}
@@ -106,7 +123,10 @@ public interface ShiftHooks<W> {
     /** Order-only prerequisites between tools (for logic.inversion). */
     default List<Prerequisite> prerequisites() { return List.of(); }
 
-    /** Parameters that hold a person's name (for domain.policy-update). */
+    /**
+     * Parameters that hold a person's full name (for domain.policy-update): a parameter name, or
+     * {@code tool.parameter} when only that tool's parameter of that name holds one.
+     */
     default Set<String> personNameParams() {
         return Set.of("guest_name", "customer_name", "patient_name", "passenger_name", "traveler_name", "traveller_name");
     }

@@ -23,6 +23,28 @@ class ProtocolTest {
     }
 
     @Test
+    void aTextCommandMessageIsACommandUnlessItIsMarkedAsAnEnding() {
+        assertEquals(new Action.Command("go to kitchen"), Protocol.command("go to kitchen"));
+        assertEquals(new Action.Command("ask which mug?"), Protocol.command("ask which mug?"));
+        assertEquals(new Action.Answer("It is in the fridge."), Protocol.command("FINAL ANSWER: It is in the fridge."));
+        assertEquals(new Action.Answer("DONE-AB12CD"), Protocol.command("**Final answer:** DONE-AB12CD"));
+        assertEquals(new Action.Refuse("no attic"), Protocol.command("CANNOT COMPLETE: no attic"));
+        for (Action ending : List.of(new Action.Answer("Done. Code DONE-1"), new Action.Refuse("gone"))) {
+            assertEquals(ending, Protocol.command(Protocol.finalText(ending, Interface.TEXT_COMMAND)), "endings round-trip");
+            assertEquals(ending, Protocol.finalText(Protocol.finalText(ending, Interface.FUNCTION_CALL)));
+        }
+    }
+
+    @Test
+    void theTextCommandPromptSaysHowToAskAnswerAndRefuse() {
+        String p = Protocol.systemPrompt("- rule", Interface.TEXT_COMMAND);
+        assertTrue(p.contains("'help'") && p.contains("'" + Protocol.ASK_COMMAND + " <your question>'"), p);
+        assertTrue(p.contains("'" + Protocol.FINAL_ANSWER + "'") && p.contains("'" + Protocol.REFUSAL_MARKER + "'"), p);
+        assertFalse(p.contains(Protocol.ASK_USER), "no tool in a text-command prompt");
+        assertFalse(Protocol.systemPrompt("- rule", Interface.FUNCTION_CALL).contains(Protocol.FINAL_ANSWER));
+    }
+
+    @Test
     void theSystemPromptStatesTheProtocolAndTheRules() {
         String p = Protocol.systemPrompt("- rule one", Interface.FUNCTION_CALL);
         assertTrue(p.contains(Protocol.REFUSAL_MARKER));

@@ -95,12 +95,30 @@ class ShiftCatalogTest {
     }
 
     @Test
-    void shiftsThatNeedAToolListDoNotApplyToTextCommandEnvironments() {
-        EnvironmentInfo text = new EnvironmentInfo("household", "text", Interface.TEXT_COMMAND, List.of(1), List.of());
+    void textCommandEnvironmentsGetTheShiftsTheirCommandsAndProseAllow() {
+        EnvironmentInfo text = Environments.get("household").info();
         Set<String> applicable = ShiftCatalog.all().stream().filter(s -> s.notApplicable(text).isEmpty()).map(Shift::id).collect(Collectors.toSet());
         assertEquals(Set.of("query.paraphrase", "query.noise", "query.redundant", "query.underspecified", "query.ambiguous",
-                "obs.runtime-error"), applicable);
-        ShiftCatalog.all().forEach(s -> s.notApplicable(text).ifPresent(why -> assertFalse(why.isBlank(), s.id())));
+                "obs.runtime-error", "obs.format", "tool.name-noise", "tool.identity-erasure", "tool.semantic-rename", "tool.semantic-trap",
+                "tool.removal", "logic.longer-chain", "task.unsolvable", "domain.transfer"), applicable);
+        ShiftCatalog.all().forEach(s -> s.notApplicable(text).ifPresent(why -> assertTrue(why.startsWith("not for text-command environments: ")
+                && why.length() > 60, s.id() + ": " + why)));
+    }
+
+    @Test
+    void domainTransferCrossesInterfacesAndTheLayersAboveItAreJudgedOnTheTarget() {
+        Shift transfer = ShiftCatalog.get("domain.transfer");
+        assertTrue(transfer.notApplicable(Environments.get("household").info()).isEmpty(), "auto takes an environment of another interface");
+        assertEquals("poi", transfer.environmentAfter(Environments.get("household").info(), Map.of("to", "auto")).id());
+        assertEquals("medical", transfer.environmentAfter(Environments.get("poi").info(), Map.of("to", "auto")).id(), "the paper's POI -> medical");
+        assertTrue(ShiftSpec.parseStack("domain.transfer:to=medical+obs.missing-values").notApplicable(Environments.get("household").info()).isEmpty());
+        String why = ShiftSpec.parseStack("domain.transfer:to=household+logic.inversion").notApplicable(Environments.get("poi").info()).orElseThrow();
+        assertTrue(why.startsWith("logic.inversion") && why.endsWith("(on household)"), why);
+        Env env = ShiftSpec.parseStack("domain.transfer:to=household").apply(Environments.get("poi").create());
+        Start start = env.reset(new TaskRequest(Split.TEST, 3, 0));
+        assertTrue(start.tools().isEmpty(), "a function-call agent now faces text commands");
+        assertEquals(Interface.TEXT_COMMAND, env.info().iface());
+        assertEquals("household", env.spec().env());
     }
 
     @Test
@@ -222,6 +240,34 @@ class ShiftCatalogTest {
     void domainTransferDoesNotApplyWithoutAnotherEnvironment() {
         Optional<String> why = ShiftCatalog.get("domain.transfer").notApplicable(Environments.get("poi").info());
         if (Environments.ids().size() == 1) assertTrue(why.isPresent() && why.get().contains("no other"), String.valueOf(why));
+    }
+
+    /** A domain without its shift hooks: what the generic fallbacks do with it. */
+    static <W> Domain<W> hookless(Domain<W> d) {
+        return new Domain<>() {
+            public String id() { return d.id() + "-plain"; }
+            public String description() { return d.description(); }
+            public List<Integer> difficulties() { return d.difficulties(); }
+            public List<dev.openagent.tool.Tool<W>> tools() { return d.tools(); }
+            public String rules() { return d.rules(); }
+            public W world(Split split, long seed) { return d.world(split, seed); }
+            public Task task(W w, TaskRequest r, long seed) { return d.task(w, r, seed); }
+            @Override public String check(Task task, W w, String answer) { return d.check(task, w, answer); }
+        };
+    }
+
+    /** The generic fallbacks hold on every function-call environment: pairs from the plan, unused tools, tickets, no capability. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"medical", "retail", "travel"})
+    void theGenericFallbacksKeepEveryTaskSolvableOrRefusable(String id) {
+        Domain<?> plain = hookless(((FunctionCallEnv<?>) Environments.get(id).create()).domain());
+        for (String spec : List.of("logic.inversion", "tool.removal:severity=3", "logic.longer-chain", "task.unsolvable")) {
+            Env env = ShiftSpec.parseStack(spec).apply(new FunctionCallEnv<>(plain));
+            for (long seed = 0; seed < 40; seed++) {
+                Trajectory t = Episodes.run(env, new OracleAgent(), new TaskRequest(Split.TEST, seed, 0));
+                assertTrue(t.success(), id + " " + spec + " " + t.taskId() + ": " + t.outcome());
+            }
+        }
     }
 
     @Test

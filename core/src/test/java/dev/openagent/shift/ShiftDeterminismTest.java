@@ -10,6 +10,7 @@ import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.TaskRequest;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.HashSet;
@@ -20,10 +21,14 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The same seed gives the same shifted episode (prompt, query, tools, observations); other seeds give others. */
+/**
+ * The same seed gives the same shifted episode (prompt, query, tools, observations); other seeds give
+ * others. Every shift on every environment it applies to (poi with more seeds).
+ */
 class ShiftDeterminismTest {
-    static Stream<String> shifts() {
-        return ShiftCatalog.all().stream().filter(s -> s.notApplicable(Environments.get("poi").info()).isEmpty()).map(Shift::id);
+    static Stream<Arguments> shifts() {
+        return Environments.all().stream().flatMap(e -> ShiftCatalog.all().stream().filter(s -> s.notApplicable(e.info()).isEmpty())
+                .map(s -> Arguments.of(e.id(), s.id())));
     }
 
     /** Everything the agent is shown in an oracle episode, and the shift records. */
@@ -40,14 +45,15 @@ class ShiftDeterminismTest {
         return sb.toString();
     }
 
-    @ParameterizedTest(name = "{0}")
+    @ParameterizedTest(name = "{0} {1}")
     @MethodSource("shifts")
-    void theSameSeedGivesTheSameShiftedEpisode(String id) {
+    void theSameSeedGivesTheSameShiftedEpisode(String envId, String id) {
         ShiftStack stack = ShiftSpec.parseStack(id);
-        Env a = stack.apply(Environments.get("poi").create());
-        Env b = stack.apply(Environments.get("poi").create());
+        Env a = stack.apply(Environments.get(envId).create());
+        Env b = stack.apply(Environments.get(envId).create());
         Set<String> seen = new HashSet<>();
-        for (long seed = 0; seed < 25; seed++) {
+        int seeds = envId.equals("poi") ? 25 : 10;
+        for (long seed = 0; seed < seeds; seed++) {
             TaskRequest r = new TaskRequest(seed % 2 == 0 ? Split.TEST : Split.TRAIN, seed, 0);
             String first = fingerprint(a, r);
             assertEquals(first, fingerprint(b, r), id + ": a fresh instance replays seed " + seed + " exactly");
@@ -55,13 +61,18 @@ class ShiftDeterminismTest {
         }
         // Replaying on the same instance after other episodes gives the same episode too.
         assertEquals(fingerprint(b, new TaskRequest(Split.TEST, 0, 0)), fingerprint(a, new TaskRequest(Split.TEST, 0, 0)));
-        assertEquals(25, seen.size(), id + ": different seeds give different episodes");
+        assertEquals(seeds, seen.size(), id + ": different seeds give different episodes");
     }
 
-    @org.junit.jupiter.api.Test
-    void aTrajectoryReplaysFromItsRecordedShiftStack() {
-        var poi = Environments.get("poi");
-        ShiftStack stack = ShiftSpec.parseStack("query.noise:severity=3+obs.runtime-error+obs.format+logic.extra-prerequisite:severity=3");
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = ';', value = {
+            "poi;query.noise:severity=3+obs.runtime-error+obs.format+logic.extra-prerequisite:severity=3",
+            "medical;logic.inversion+obs.missing-values:severity=3+tool.removal+logic.longer-chain:severity=2",
+            "household;tool.semantic-trap+obs.format:severity=3+obs.runtime-error+logic.longer-chain:severity=2",
+            "retail;domain.transfer:to=household+tool.name-noise+query.redundant"})
+    void aTrajectoryReplaysFromItsRecordedShiftStack(String envId, String spec) {
+        var poi = Environments.get(envId);
+        ShiftStack stack = ShiftSpec.parseStack(spec);
         for (long seed = 0; seed < 10; seed++) {
             TaskRequest r = new TaskRequest(Split.TRAIN, seed, 0);
             var first = dev.openagent.episode.Episodes.run(stack.apply(poi.create()), new OracleAgent(), r);
@@ -71,10 +82,10 @@ class ShiftDeterminismTest {
         }
     }
 
-    @ParameterizedTest(name = "{0}")
+    @ParameterizedTest(name = "{0} {1}")
     @MethodSource("shifts")
-    void shiftSeedsDependOnTheEpisodeAndTheSpec(String id) {
-        Env env = ShiftSpec.parseStack(id).apply(Environments.get("poi").create());
+    void shiftSeedsDependOnTheEpisodeAndTheSpec(String envId, String id) {
+        Env env = ShiftSpec.parseStack(id).apply(Environments.get(envId).create());
         Set<Long> seeds = new HashSet<>();
         for (long seed = 0; seed < 10; seed++) {
             env.reset(new TaskRequest(Split.TEST, seed, 0));

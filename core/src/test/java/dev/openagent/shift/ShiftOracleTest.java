@@ -9,8 +9,8 @@ import dev.openagent.sandbox.Environment;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.TaskRequest;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.ArrayList;
@@ -22,35 +22,46 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * The oracle validates the shift engine: under every shift (alone, at every severity, and in
- * composed pairs) it solves every solvable task and refuses every unsolvable one.
+ * The oracle validates the shift engine on every registered environment: under every shift that
+ * applies (alone, at every severity, and in composed pairs) it solves every solvable task and refuses
+ * every unsolvable one, on both splits. poi, the training domain, gets the most tasks; the others fewer,
+ * to keep the default build fast (the benchmark tag runs every pair at scale).
  */
 class ShiftOracleTest {
-    static final Environment POI = Environments.get("poi");
+    static List<Environment> envs() { return Environments.all(); }
 
-    static Stream<ShiftStack> singles() {
-        List<ShiftStack> out = new ArrayList<>();
-        for (Shift s : ShiftCatalog.all()) {
-            if (s.notApplicable(POI.info()).isPresent()) continue;
-            boolean graded = s.params().stream().anyMatch(p -> p.name().equals("severity"));
-            if (!graded) {
-                out.add(ShiftSpec.parseStack(s.id()));
-                continue;
+    static int tasks(Environment env, int poi, int other) { return env.id().equals("poi") ? poi : other; }
+
+    static List<Shift> applicable(Environment env) {
+        return ShiftCatalog.all().stream().filter(s -> s.notApplicable(env.info()).isEmpty()).toList();
+    }
+
+    static Stream<Arguments> singles() {
+        List<Arguments> out = new ArrayList<>();
+        for (Environment env : envs()) {
+            for (Shift s : applicable(env)) {
+                boolean graded = s.params().stream().anyMatch(p -> p.name().equals("severity"));
+                if (!graded) {
+                    out.add(Arguments.of(env.id(), ShiftSpec.parseStack(s.id())));
+                    continue;
+                }
+                for (int sev = 1; sev <= 3; sev++) out.add(Arguments.of(env.id(), ShiftSpec.parseStack(s.id() + ":severity=" + sev)));
             }
-            for (int sev = 1; sev <= 3; sev++) out.add(ShiftSpec.parseStack(s.id() + ":severity=" + sev));
         }
         return out.stream();
     }
 
     /** Runs the oracle on {@code n} tasks of both splits; fails with the first bad episode. */
-    static int check(ShiftStack stack, int n, long seedBase) {
-        Env env = stack.apply(POI.create());
+    static int check(Environment environment, ShiftStack stack, int n, long seedBase) {
+        Env env = stack.apply(environment.create());
         OracleAgent oracle = new OracleAgent();
         int unsolvable = 0;
         for (int i = 0; i < n; i++) {
             Split split = i % 2 == 0 ? Split.TEST : Split.TRAIN;
             Trajectory t = Episodes.run(env, oracle, new TaskRequest(split, seedBase + i, 0));
-            if (!t.success()) fail(stack.label() + ": oracle failed " + t.taskId() + " (" + t.kind() + "): " + t.outcome() + "\n" + t.toJson());
+            if (!t.success()) {
+                fail(environment.id() + " " + stack.label() + ": oracle failed " + t.taskId() + " (" + t.kind() + "): " + t.outcome() + "\n" + t.toJson());
+            }
             if (!t.solvable()) {
                 unsolvable++;
                 assertTrue(t.outcome().refused(), "unsolvable tasks end in a refusal");
@@ -59,45 +70,60 @@ class ShiftOracleTest {
         return unsolvable;
     }
 
-    @ParameterizedTest(name = "{0}")
+    @ParameterizedTest(name = "{0} {1}")
     @MethodSource("singles")
-    void oracleSucceedsUnderEveryShiftAlone(ShiftStack stack) {
-        int unsolvable = check(stack, 120, 1000);
+    void oracleSucceedsUnderEveryShiftAlone(String env, ShiftStack stack) {
+        Environment e = Environments.get(env);
+        int n = tasks(e, 120, 50);
+        int unsolvable = check(e, stack, n, 1000);
         boolean expectUnsolvable = stack.layers().stream().anyMatch(l -> l.shift().id().equals("task.unsolvable"));
-        assertEquals(expectUnsolvable ? 120 : 0, unsolvable, "only task.unsolvable makes tasks unsolvable, and every one of them");
-    }
-
-    @Test
-    void oracleSucceedsUnderComposedPairs() {
-        List<Shift> shifts = ShiftCatalog.all().stream().filter(s -> s.notApplicable(POI.info()).isEmpty()).toList();
-        for (int i = 0; i < shifts.size(); i++) {
-            for (int j = i + 1; j < shifts.size(); j++) {
-                check(ShiftSpec.parseStack(shifts.get(i).id() + "+" + shifts.get(j).id()), 12, 7000L + 31L * i + j);
-            }
-        }
+        assertEquals(expectUnsolvable ? n : 0, unsolvable, "only task.unsolvable makes tasks unsolvable, and every one of them");
     }
 
     static String heavy(Shift s) {
         return s.params().stream().anyMatch(p -> p.name().equals("severity")) ? s.id() + ":severity=3" : s.id();
     }
 
-    @Test
-    void oracleSucceedsUnderHeavyPairs() {
-        List<Shift> shifts = ShiftCatalog.all().stream().filter(s -> s.notApplicable(POI.info()).isEmpty()).toList();
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("envs")
+    void oracleSucceedsUnderComposedPairs(Environment env) {
+        List<Shift> shifts = applicable(env);
         for (int i = 0; i < shifts.size(); i++) {
             for (int j = i + 1; j < shifts.size(); j++) {
-                check(ShiftSpec.parseStack(heavy(shifts.get(i)) + "+" + heavy(shifts.get(j))), 6, 50_000L + 97L * i + j);
+                check(env, ShiftSpec.parseStack(shifts.get(i).id() + "+" + shifts.get(j).id()), tasks(env, 12, 6), 7000L + 31L * i + j);
             }
         }
     }
 
-    @Test
-    @Tag("benchmark")
-    void oracleSucceedsUnderComposedPairsAtScale() {
-        List<Shift> shifts = ShiftCatalog.all().stream().filter(s -> s.notApplicable(POI.info()).isEmpty()).toList();
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("envs")
+    void oracleSucceedsUnderHeavyPairs(Environment env) {
+        List<Shift> shifts = applicable(env);
         for (int i = 0; i < shifts.size(); i++) {
             for (int j = i + 1; j < shifts.size(); j++) {
-                check(ShiftSpec.parseStack(heavy(shifts.get(i)) + "+" + heavy(shifts.get(j))), 200, 90_000L + 1000L * i + j);
+                check(env, ShiftSpec.parseStack(heavy(shifts.get(i)) + "+" + heavy(shifts.get(j))), tasks(env, 6, 4), 50_000L + 97L * i + j);
+            }
+        }
+    }
+
+    /** domain.transfer from every environment to every other, whatever their interfaces. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("envs")
+    void oracleSucceedsUnderDomainTransferToEveryOtherEnvironment(Environment env) {
+        for (Environment target : envs()) {
+            if (target.id().equals(env.id())) continue;
+            check(env, ShiftSpec.parseStack("domain.transfer:to=" + target.id()), 10, 3000);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("envs")
+    @Tag("benchmark")
+    void oracleSucceedsUnderComposedPairsAtScale(Environment env) {
+        List<Shift> shifts = applicable(env);
+        for (int i = 0; i < shifts.size(); i++) {
+            for (int j = i + 1; j < shifts.size(); j++) {
+                check(env, ShiftSpec.parseStack(heavy(shifts.get(i)) + "+" + heavy(shifts.get(j))), 200, 90_000L + 1000L * i + j);
             }
         }
     }

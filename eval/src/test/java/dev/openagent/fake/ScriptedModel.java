@@ -12,6 +12,7 @@ import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.sandbox.Guide;
+import dev.openagent.sandbox.Interface;
 import dev.openagent.sandbox.Protocol;
 import dev.openagent.sandbox.Seeds;
 import dev.openagent.sandbox.Split;
@@ -129,13 +130,13 @@ public final class ScriptedModel implements AutoCloseable {
         }
         boolean nativeTools = body.has("tools");
         Episode e = query == null ? null : byQuery.get(query);
-        Action next = e == null ? new Action.Answer("I do not know this request.") : replay(e, query, turns);
-        return completion(next, nativeTools, body.toString().length());
+        if (e == null) return completion(new Action.Answer("I do not know this request."), Interface.FUNCTION_CALL, nativeTools, body.toString().length());
+        Env env = e.stack().apply(e.environment().create());
+        return completion(replay(env, e, query, turns), env.info().iface(), nativeTools, body.toString().length());
     }
 
     /** Runs the policy from the start of the episode in a private environment up to the current turn. */
-    private Action replay(Episode e, String query, int turns) {
-        Env env = e.stack().apply(e.environment().create());
+    private Action replay(Env env, Episode e, String query, int turns) {
         Start start = env.reset(e.request());
         Policy policy = new Policy(behaviour(query), env.guide(), start);
         Step last = null;
@@ -204,12 +205,14 @@ public final class ScriptedModel implements AutoCloseable {
         }
     }
 
-    private static String completion(Action a, boolean nativeTools, int promptChars) {
+    /** The model's message for an action, written as the protocol of the environment's interface says. */
+    private static String completion(Action a, Interface iface, boolean nativeTools, int promptChars) {
         ObjectNode message = Json.object().put("role", "assistant");
         String finish = "stop";
         List<Action.ToolCall> calls = switch (a) {
             case Action.CallTools c -> c.calls();
-            case Action.AskUser q -> List.of(new Action.ToolCall("ask", Protocol.ASK_USER, Json.write(Map.of("question", q.question()))));
+            case Action.AskUser q when iface == Interface.FUNCTION_CALL ->
+                    List.of(new Action.ToolCall("ask", Protocol.ASK_USER, Json.write(Map.of("question", q.question()))));
             default -> List.of();
         };
         if (!calls.isEmpty() && nativeTools) {
@@ -228,8 +231,9 @@ public final class ScriptedModel implements AutoCloseable {
         } else {
             message.put("content", switch (a) {
                 case Action.Command c -> c.text();
-                case Action.Answer x -> Protocol.finalText(x);
-                case Action.Refuse x -> Protocol.finalText(x);
+                case Action.AskUser q -> Protocol.ASK_COMMAND + " " + q.question();
+                case Action.Answer x -> Protocol.finalText(x, iface);
+                case Action.Refuse x -> Protocol.finalText(x, iface);
                 default -> "";
             });
         }

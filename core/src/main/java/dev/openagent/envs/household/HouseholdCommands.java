@@ -29,7 +29,7 @@ final class HouseholdCommands {
               open <furniture>                  open a closed container (fridge, cabinet, drawer...)
               close <furniture>                 close it again
               take <thing> from <furniture>     pick a thing up (you can hold one thing at a time)
-              put <thing> in <furniture>        put the thing you hold in or on something (also: put <thing> on <furniture>)
+              put <thing> in <furniture>        put the thing you hold in or on something (also: 'put <thing> on <furniture>')
               heat <thing> with <appliance>     heat the thing you hold, e.g. with a microwave
               cool <thing> with <appliance>     cool the thing you hold, e.g. with a fridge or freezer
               clean <thing> with <appliance>    clean the thing you hold with a sink, or wash fabric with a washing machine
@@ -169,7 +169,11 @@ final class HouseholdCommands {
             Thing thing = w.thing(i);
             String where = w.loc[i] < 0 ? "You are holding it." : "It is " + w.receptacle(w.loc[i]).prep() + " " + the(w.receptacle(w.loc[i]).name()) + ".";
             String s = stateWords(w, i);
-            return Reply.ok("The " + thing.name() + (s.isEmpty() ? "" : " is " + s) + ". " + where);
+            ObjectNode seen = Json.object();   // where it is, for plans that look a thing up (logic.longer-chain)
+            seen.put("thing", thing.name());
+            seen.put("room", w.map.rooms().get(w.roomOf(i)));
+            if (w.loc[i] >= 0) seen.put("furniture", w.receptacle(w.loc[i]).name());
+            return Reply.ok("The " + thing.name() + (s.isEmpty() ? "" : " is " + s) + ". " + where, seen);
         }
         Object r = receptacle(w, what);
         if (r instanceof Receptacle rec) {

@@ -9,6 +9,8 @@ import dev.openagent.text.Reply;
 import dev.openagent.text.TextDomain;
 
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * A house to tidy, ALFWorld-style: rooms with furniture and appliances, things to find, move, heat,
@@ -50,6 +52,25 @@ public final class HouseholdDomain implements TextDomain<HouseholdWorld> {
 
     @Override
     public Reply execute(HouseholdWorld world, String command) { return HouseholdCommands.execute(world, command); }
+
+    // ---------------------------------------------------------------- shift hooks (see HouseholdShiftHooks)
+
+    @Override
+    public Optional<Task> unsolvable(Task task, HouseholdWorld world, long seed) { return HouseholdShiftHooks.unsolvable(task, world, seed); }
+
+    @Override
+    public Optional<Chain> longerChain(Task task, HouseholdWorld world, long seed, int extraHops) {
+        return HouseholdShiftHooks.longerChain(task, world, seed, extraHops);
+    }
+
+    @Override
+    public List<String> distractions(Task task, HouseholdWorld world, long seed) { return HouseholdShiftHooks.distractions(task, world, seed); }
+
+    @Override
+    public Map<String, List<String>> synonyms() { return HouseholdShiftHooks.SYNONYMS; }
+
+    @Override
+    public List<Rewrite> paraphrases() { return HouseholdShiftHooks.PARAPHRASES; }
 
     @Override
     public String check(Task task, HouseholdWorld world, String answer) {

@@ -12,6 +12,8 @@ import dev.openagent.tool.Tool;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * A hospital: patients with charts and medication, doctors with clinic schedules across campuses,
@@ -50,6 +52,38 @@ public final class MedicalDomain implements Domain<MedicalWorld> {
 
     @Override
     public Task task(MedicalWorld world, TaskRequest request, long seed) { return MedicalTasks.generate(world, request, seed); }
+
+    // ---------------------------------------------------------------- shift hooks (see MedicalShiftHooks)
+
+    @Override
+    public Optional<Task> unsolvable(Task task, MedicalWorld world, long seed) { return MedicalShiftHooks.unsolvable(task, world, seed); }
+
+    @Override
+    public Optional<Chain> longerChain(Task task, MedicalWorld world, long seed, int extraHops) {
+        return MedicalShiftHooks.longerChain(task, world, seed, extraHops);
+    }
+
+    @Override
+    public List<String> distractions(Task task, MedicalWorld world, long seed) { return MedicalShiftHooks.distractions(task, world, seed); }
+
+    @Override
+    public Map<String, List<String>> synonyms() { return MedicalShiftHooks.SYNONYMS; }
+
+    @Override
+    public List<Rewrite> paraphrases() { return MedicalShiftHooks.PARAPHRASES; }
+
+    @Override
+    public Optional<Lookup> lookup(String idField) { return MedicalShiftHooks.lookup(idField); }
+
+    @Override
+    public Map<String, Alternative> alternatives() { return MedicalShiftHooks.ALTERNATIVES; }
+
+    @Override
+    public List<Prerequisite> prerequisites() { return MedicalShiftHooks.PREREQUISITES; }
+
+    /** Only this tool's name parameter holds a person's name (the others name products, drugs, doctors' searches). */
+    @Override
+    public Set<String> personNameParams() { return Set.of("find_patient.name"); }
 
     @Override
     public String check(Task task, MedicalWorld world, String answer) {

@@ -38,7 +38,7 @@ public final class PoiDomain implements Domain<PoiWorld> {
     public String rules() {
         return """
                 - Bookable dates are 2026-12-07 (Monday) to 2026-12-13 (Sunday); times are whole hours (HH:00).
-                - A booking needs a successful availability check of the same place, date, time and party size first.
+                - A booking needs a successful availability check (check_availability) of the same place, date, time and party size first.
                 - Cancelling needs the booking's verification code, which only the guest has.
                 - Book only what the user asked for: one booking per request.""";
     }

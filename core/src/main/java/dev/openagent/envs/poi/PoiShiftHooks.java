@@ -2,6 +2,7 @@ package dev.openagent.envs.poi;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.envs.kit.TaskVariants;
 import dev.openagent.envs.poi.PoiWorld.Place;
 import dev.openagent.envs.poi.PoiWorld.Reservation;
 import dev.openagent.json.Json;
@@ -21,7 +22,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.function.Function;
 
 /** What the shifts may know about poi: how to make its tasks impossible or longer, its other paths, its rules. */
 final class PoiShiftHooks {
@@ -34,7 +34,7 @@ final class PoiShiftHooks {
     /** One of the realistic ways this task can be impossible in this world. */
     static Optional<Task> unsolvable(Task task, PoiWorld w, long seed) {
         SplittableRandom rnd = new SplittableRandom(Seeds.mix(seed, 0x0DD));
-        List<Function<SplittableRandom, Optional<Task>>> ways = new ArrayList<>();
+        List<TaskVariants.Way> ways = new ArrayList<>();
         switch (task.kind()) {
             case "rating_lookup", "phone_lookup", "hours_lookup", "nearest_phone" -> ways.add(r -> missingPlace(task, w, r));
             case "book_table" -> {
@@ -50,11 +50,7 @@ final class PoiShiftHooks {
             case "cancel_booking" -> ways.add(r -> neverBooked(task, w, r));
             default -> { }
         }
-        while (!ways.isEmpty()) {
-            Optional<Task> t = ways.remove(rnd.nextInt(ways.size())).apply(rnd);
-            if (t.isPresent()) return t;
-        }
-        return Optional.empty();
+        return TaskVariants.first(ways, rnd);
     }
 
     /** The place asked about does not exist: its name is replaced by one no place has (or contains). */
@@ -88,16 +84,7 @@ final class PoiShiftHooks {
         List<String> outside = List.of("2026-11-30", "2026-12-01", "2026-12-04", "2026-12-05", "2026-12-06", "2026-12-14",
                 "2026-12-15", "2026-12-18", "2026-12-19", "2026-12-20", "2027-01-08");
         String other = outside.get(rnd.nextInt(outside.size()));
-        List<GoldPlan.Call> probes = new ArrayList<>();
-        for (GoldPlan.Call c : task.plan().calls()) {
-            ObjectNode a = c.args();
-            if (a.has("date")) {
-                a.put("date", other);
-                probes.add(new GoldPlan.Call(c.tool(), a, c.refs()));
-                break;
-            }
-            probes.add(c);
-        }
+        List<GoldPlan.Call> probes = TaskVariants.probesUntil(task.plan(), "date", other);
         return Optional.of(task.unsolvable(task.query().replace(date, other), probes,
                 other + " is outside the bookable week (" + PoiWorld.DATES.getFirst() + " to " + PoiWorld.DATES.getLast() + ").",
                 replaceInDetails(task.details(), date, other, false)));
@@ -138,8 +125,7 @@ final class PoiShiftHooks {
     }
 
     private static List<Detail> replaceInDetails(List<Detail> details, String from, String to, boolean clearAmbiguity) {
-        return details.stream().map(d -> new Detail(d.key(), d.span().replace(from, to), d.keywords(), d.reply().replace(from, to),
-                !clearAmbiguity && d.ambiguousWithout())).toList();
+        return TaskVariants.replaceInDetails(details, from, to, clearAmbiguity);
     }
 
     // ---------------------------------------------------------------- logic.longer-chain
@@ -236,7 +222,7 @@ final class PoiShiftHooks {
 
     static {
         // Opening hours of one day: from the weekly hours in the place details.
-        ALTERNATIVES.put("get_opening_hours", new ShiftHooks.Alternative("get_opening_hours",
+        ALTERNATIVES.put("get_opening_hours", ShiftHooks.Alternative.of("get_opening_hours",
                 args -> List.of(new GoldPlan.Call("get_place_details", idArgs("place_id", args.path("place_id").asText("")))),
                 (args, results) -> {
                     String day = args.path("day").asText("");
@@ -252,7 +238,7 @@ final class PoiShiftHooks {
                     return out;
                 }));
         // Distance between two places: the destination's category, then a nearby search from the origin.
-        ALTERNATIVES.put("get_distance", new ShiftHooks.Alternative("get_distance",
+        ALTERNATIVES.put("get_distance", ShiftHooks.Alternative.of("get_distance",
                 args -> {
                     ObjectNode nearby = Json.object();
                     nearby.put("place_id", args.path("from_place_id").asText(""));
@@ -266,7 +252,11 @@ final class PoiShiftHooks {
                     out.put("from_place_id", args.path("from_place_id").asText(""));
                     out.put("to_place_id", to);
                     for (JsonNode r : results.get(1).path("results")) {
-                        if (r.path("place_id").asText().equals(to)) out.set("distance_km", r.get("distance_km"));
+                        if (!r.path("place_id").asText().equals(to)) continue;
+                        String mode = args.path("mode").asText("walk");
+                        out.set("distance_km", r.get("distance_km"));
+                        out.put("mode", mode);
+                        out.put("minutes", PoiTools.minutes(mode, r.path("distance_km").asDouble()));
                     }
                     return out;
                 }));

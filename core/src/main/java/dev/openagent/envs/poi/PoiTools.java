@@ -205,18 +205,22 @@ final class PoiTools {
         if (!from.city().equals(to.city())) throw ToolFailure.domain("the two places are in different cities");
         String mode = a.string("mode", "walk");
         double km = PoiWorld.distanceKm(from, to);
-        int minutes = switch (mode) {
-            case "drive" -> (int) Math.round(4 + km * 3);
-            case "transit" -> (int) Math.round(6 + km * 5);
-            default -> (int) Math.round(km * 12);
-        };
         ObjectNode out = Json.object();
         out.put("from_place_id", from.id());
         out.put("to_place_id", to.id());
         out.put("distance_km", km);
         out.put("mode", mode);
-        out.put("minutes", minutes);
+        out.put("minutes", minutes(mode, km));
         return out;
+    }
+
+    /** Travel time in minutes over a street distance. */
+    static int minutes(String mode, double km) {
+        return switch (mode) {
+            case "drive" -> (int) Math.round(4 + km * 3);
+            case "transit" -> (int) Math.round(6 + km * 5);
+            default -> (int) Math.round(km * 12);
+        };
     }
 
     /** Nearby places, nearest first; shared with the task generator. */

@@ -12,6 +12,7 @@ import dev.openagent.tool.Tool;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -44,6 +45,7 @@ public final class RetailDomain implements Domain<RetailWorld> {
                 - Refunds go to the original payment method unless the customer asks for store credit; orders paid with a gift
                   card are refunded as store credit.
                 - Exchanges are for another variant of the same product that is in stock.
+                - Check an item's return eligibility (check_return_eligibility) before returning it.
                 - Only orders that have not shipped (status processing) can be cancelled.
                 - Several customers can share a name: identify them by email or zip code. Make only the changes the customer asked for.""";
     }
@@ -53,6 +55,38 @@ public final class RetailDomain implements Domain<RetailWorld> {
 
     @Override
     public Task task(RetailWorld world, TaskRequest request, long seed) { return RetailTasks.generate(world, request, seed); }
+
+    // ---------------------------------------------------------------- shift hooks (see RetailShiftHooks)
+
+    @Override
+    public Optional<Task> unsolvable(Task task, RetailWorld world, long seed) { return RetailShiftHooks.unsolvable(task, world, seed); }
+
+    @Override
+    public Optional<Chain> longerChain(Task task, RetailWorld world, long seed, int extraHops) {
+        return RetailShiftHooks.longerChain(task, world, seed, extraHops);
+    }
+
+    @Override
+    public List<String> distractions(Task task, RetailWorld world, long seed) { return RetailShiftHooks.distractions(task, world, seed); }
+
+    @Override
+    public Map<String, List<String>> synonyms() { return RetailShiftHooks.SYNONYMS; }
+
+    @Override
+    public List<Rewrite> paraphrases() { return RetailShiftHooks.PARAPHRASES; }
+
+    @Override
+    public Optional<Lookup> lookup(String idField) { return RetailShiftHooks.lookup(idField); }
+
+    @Override
+    public Map<String, Alternative> alternatives() { return RetailShiftHooks.ALTERNATIVES; }
+
+    @Override
+    public List<Prerequisite> prerequisites() { return RetailShiftHooks.PREREQUISITES; }
+
+    /** Only this tool's name parameter holds a person's name (the others name products, drugs, doctors' searches). */
+    @Override
+    public Set<String> personNameParams() { return Set.of("find_customer.name"); }
 
     @Override
     public String check(Task task, RetailWorld world, String answer) {

@@ -12,6 +12,7 @@ import dev.openagent.tool.Tool;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Travel planning: airports, a week of scheduled nonstop flights, one-stop connections with layover
@@ -40,6 +41,7 @@ public final class TravelDomain implements Domain<TravelWorld> {
                 - Flight searches take three-letter airport codes; some cities have two airports, and a connection must
                   change planes at one airport with a layover of at least 45 minutes.
                 - A hotel stay is bookable only when every night has a room; the total is the sum of the nightly rates.
+                  Check a hotel's rates for the stay (get_hotel_rates) before booking it.
                 - Cancelling a booking needs the traveller's last name.
                 - Book exactly what the traveller asked for, one booking per request unless told otherwise.""";
     }
@@ -49,6 +51,31 @@ public final class TravelDomain implements Domain<TravelWorld> {
 
     @Override
     public Task task(TravelWorld world, TaskRequest request, long seed) { return TravelTasks.generate(world, request, seed); }
+
+    // ---------------------------------------------------------------- shift hooks (see TravelShiftHooks)
+
+    @Override
+    public Optional<Task> unsolvable(Task task, TravelWorld world, long seed) { return TravelShiftHooks.unsolvable(task, world, seed); }
+
+    @Override
+    public Optional<Chain> longerChain(Task task, TravelWorld world, long seed, int extraHops) {
+        return TravelShiftHooks.longerChain(task, world, seed, extraHops);
+    }
+
+    @Override
+    public List<String> distractions(Task task, TravelWorld world, long seed) { return TravelShiftHooks.distractions(task, world, seed); }
+
+    @Override
+    public Map<String, List<String>> synonyms() { return TravelShiftHooks.SYNONYMS; }
+
+    @Override
+    public List<Rewrite> paraphrases() { return TravelShiftHooks.PARAPHRASES; }
+
+    @Override
+    public Optional<Lookup> lookup(String idField) { return TravelShiftHooks.lookup(idField); }
+
+    @Override
+    public List<Prerequisite> prerequisites() { return TravelShiftHooks.PREREQUISITES; }
 
     @Override
     public String check(Task task, TravelWorld world, String answer) {

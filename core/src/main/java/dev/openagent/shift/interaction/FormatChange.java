@@ -22,6 +22,7 @@ import java.util.Map;
  * tables ({@code random}: one per episode). Severity 1 changes only the format; 2 also renames
  * keys to camelCase; 3 renames keys to synonyms ({@code place_id} -> {@code venueRef}). The
  * observation's payload is the renamed value, so it still describes exactly what the text says.
+ * In text-command environments the prose observations are rendered the same way, sentence by sentence.
  */
 public final class FormatChange extends ShiftEnv {
     static final List<String> FORMATS = List.of("xml", "yaml", "kv", "table");
@@ -29,7 +30,7 @@ public final class FormatChange extends ShiftEnv {
             "Tool results change format (XML, YAML, key=value text or a table) and, from severity 2, key names.",
             List.of(new ShiftParam("format", "xml, yaml, kv, table, or random (one per episode)", "random",
                     List.of("random", "xml", "yaml", "kv", "table")), ShiftDef.SEVERITY),
-            info -> ShiftDef.needsTools(info, "observations are already prose"), FormatChange::new);
+            FormatChange::new);
 
     private String format;
     private final Map<String, String> keyNames = new HashMap<>();
@@ -52,13 +53,33 @@ public final class FormatChange extends ShiftEnv {
     protected Observation observation(Observation o) {
         if (o.isError() || o.payload() == null) return o;
         JsonNode v = severity() >= 2 ? Renderings.renameKeys(o.payload(), this::key) : o.payload();
-        String text = switch (format) {
+        return o.withPayload(v, render(v));
+    }
+
+    /**
+     * Text-command environments: the prose the environment says is split into its sentences (the
+     * lines of a list), numbered and rendered in the episode's format; severity 3 also shuffles them.
+     * What the prose means, and any payload behind it, is unchanged.
+     */
+    @Override
+    protected Observation otherObservation(Observation o) {
+        if (o.isError() || o.source() != Observation.Source.ENV || !textCommand() || o.text().isBlank()) return o;
+        List<String> sentences = Renderings.sentences(o.text());
+        if (severity() >= 3) java.util.Collections.shuffle(sentences, new java.util.Random(rnd.nextLong()));
+        com.fasterxml.jackson.databind.node.ObjectNode v = dev.openagent.json.Json.object();
+        com.fasterxml.jackson.databind.node.ArrayNode lines = v.putArray("observation");
+        for (int i = 0; i < sentences.size(); i++) lines.addObject().put("line", i + 1).put("text", sentences.get(i));
+        JsonNode shown = severity() >= 2 ? Renderings.renameKeys(v, this::key) : v;
+        return o.withText(render(shown));
+    }
+
+    private String render(JsonNode v) {
+        return switch (format) {
             case "xml" -> Renderings.xml(v);
             case "yaml" -> Renderings.yaml(v);
             case "kv" -> Renderings.keyValues(v);
             default -> Renderings.table(v);
         };
-        return o.withPayload(v, text);
     }
 
     /** The key's new name, the same for the whole episode. */

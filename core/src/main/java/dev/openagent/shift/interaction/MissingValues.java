@@ -37,9 +37,9 @@ import java.util.Set;
  * them, 3 drops every recoverable field of most. Ids are never dropped.
  */
 public final class MissingValues extends ShiftEnv {
-    public static final Shift SHIFT = new ShiftDef("obs.missing-values", Tier.INTERACTION, Dimension.O, 35,
+    public static final Shift SHIFT = new ShiftDef("obs.missing-values", Tier.INTERACTION, Dimension.O, 36,
             "Fields of list results are missing or null; recover them with the tool that returns the full record by id.",
-            List.of(ShiftDef.SEVERITY), info -> ShiftDef.needsTools(info, "recovery goes through another tool"), MissingValues::new);
+            List.of(ShiftDef.SEVERITY), info -> ShiftDef.needsTools(info, "observations are prose, not records with fields to drop and recover by id"), MissingValues::new);
 
     /** A value the agent was not shown, and how to get it back. */
     private record Hidden(Lookup lookup, String id, String key, JsonNode value) {}

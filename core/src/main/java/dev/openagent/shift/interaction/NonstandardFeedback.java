@@ -24,7 +24,7 @@ import java.util.Map;
 public final class NonstandardFeedback extends ShiftEnv {
     public static final Shift SHIFT = new ShiftDef("obs.nonstandard-feedback", Tier.INTERACTION, Dimension.O, 71,
             "Errors inside success payloads, results written as prose instead of data.",
-            List.of(ShiftDef.SEVERITY), info -> ShiftDef.needsTools(info, "observations are already prose"), NonstandardFeedback::new);
+            List.of(ShiftDef.SEVERITY), info -> ShiftDef.needsTools(info, "observations are already prose: there is no standard JSON feedback to replace"), NonstandardFeedback::new);
 
     private NonstandardFeedback(Env inner, Map<String, String> params) {
         super(inner, SHIFT, params);

@@ -37,7 +37,7 @@ import java.util.Map;
 public final class Pagination extends ShiftEnv {
     public static final Shift SHIFT = new ShiftDef("obs.pagination", Tier.INTERACTION, Dimension.O, 50,
             "List results are split into pages; fetch further pages with the page_token of the previous page.",
-            List.of(ShiftDef.SEVERITY), info -> ShiftDef.needsTools(info, "pages are fetched through a tool parameter"), Pagination::new);
+            List.of(ShiftDef.SEVERITY), info -> ShiftDef.needsTools(info, "pages are fetched through a page parameter of a tool; commands take none"), Pagination::new);
 
     static final String TOKEN = "page_token";
 

@@ -35,7 +35,7 @@ import java.util.Set;
 public final class Redirect extends ShiftEnv {
     public static final Shift SHIFT = new ShiftDef("obs.redirect", Tier.INTERACTION, Dimension.O, 45,
             "Tools are deprecated; calling one returns an error that names its replacement (same parameters).",
-            List.of(ShiftDef.SEVERITY), info -> ShiftDef.needsTools(info, "it retires tools"), Redirect::new);
+            List.of(ShiftDef.SEVERITY), info -> ShiftDef.needsTools(info, "the retired tool's error names its replacement, which is then called with the same arguments; commands have no such arguments to carry over"), Redirect::new);
 
     private final Map<String, String> replacements = new HashMap<>(); // old -> new
     private final Map<String, String> originals = new HashMap<>();    // new -> old

@@ -177,6 +177,28 @@ public final class Renderings {
         }
     }
 
+    /**
+     * The sentences of a prose text, in order: its lines, each split after '.', '!' or '?' where the
+     * next sentence starts with a capital letter or a digit.
+     */
+    public static List<String> sentences(String text) {
+        List<String> out = new ArrayList<>();
+        for (String line : text.split("\n")) {
+            String l = line.strip();
+            int start = 0;
+            for (int i = 0; i + 2 < l.length(); i++) {
+                char c = l.charAt(i);
+                char next = l.charAt(i + 2);
+                if ((c == '.' || c == '!' || c == '?') && l.charAt(i + 1) == ' ' && (Character.isUpperCase(next) || Character.isDigit(next))) {
+                    out.add(l.substring(start, i + 1));
+                    start = i + 2;
+                }
+            }
+            if (start < l.length()) out.add(l.substring(start));
+        }
+        return out;
+    }
+
     /** English sentences: "place id: P1234; name: Blue Fig Bistro; ..." with lists numbered. */
     public static String prose(JsonNode v) {
         StringBuilder sb = new StringBuilder();

@@ -23,7 +23,8 @@ import java.util.Map;
  * obs.runtime-error: transient failures (timeouts, 503, rate limits) that succeed on retry.
  * An action fails before reaching the service with probability 0.2 / 0.35 / 0.5 (severity 1-3),
  * at most 1 / 2 / 3 times in a row, so retrying the same action always gets through. Questions to
- * the user never fail. Text commands fail too (with a busy message).
+ * the user never fail. Text commands fail too: "Nothing happens: the system is busy (...). Try the same
+ * command again."
  */
 public final class RuntimeErrors extends ShiftEnv {
     public static final Shift SHIFT = new ShiftDef("obs.runtime-error", Tier.INTERACTION, Dimension.O, 53,
@@ -69,7 +70,7 @@ public final class RuntimeErrors extends ShiftEnv {
             if (action instanceof Action.CallTools c) {
                 for (Action.ToolCall call : c.calls()) out.add(Observation.toolError(call.id(), call.name(), err));
             } else {
-                out.add(new Observation(Observation.Source.ENV, null, null, "The system is busy (" + msg + ").", null, err));
+                out.add(new Observation(Observation.Source.ENV, null, null, "Nothing happens: the system is busy (" + msg + "). Try the same command again.", null, err));
             }
             return local(out);
         }

@@ -38,7 +38,7 @@ import java.util.Map;
 public final class VerificationChange extends ShiftEnv {
     public static final Shift SHIFT = new ShiftDef("action.verification-change", Tier.INTERACTION, Dimension.A, 44,
             "Codes issued by committing actions are withheld until a documented confirm step releases them.",
-            List.of(ShiftDef.SEVERITY), info -> ShiftDef.needsTools(info, "confirmation goes through a new tool"), VerificationChange::new);
+            List.of(ShiftDef.SEVERITY), info -> ShiftDef.needsTools(info, "there is no verification-code protocol to change: completion codes are only read, never confirmed"), VerificationChange::new);
 
     private static final List<String> WORDS = List.of("amber", "falcon", "harbor", "juniper", "lantern", "meadow", "orbit", "quartz");
 

@@ -20,10 +20,13 @@ import java.util.function.Supplier;
 
 /**
  * domain.transfer: the agent gets tasks from another registered environment than the one it was
- * trained on, with that environment's tools, rules and observations ({@code to=ENV}; {@code auto}
- * takes the first other environment with the same interface). The wrapped environment is replaced
- * by a fresh instance of the target; the spec stack records the target as its environment.
- * Not applicable when the target does not exist or is the source itself.
+ * trained on, with that environment's tools (or commands), rules and observations ({@code to=ENV},
+ * any other registered environment, whatever its interface: poi -> household puts a function-call
+ * agent in front of text commands; {@code auto} takes the first other environment with the same
+ * interface, else the first other one). The wrapped environment is replaced by a fresh instance of
+ * the target; the spec stack records the target as its environment, and the shifts composed above
+ * this one act on (and are judged applicable to) the target. Not applicable when the target does
+ * not exist or is the source itself.
  */
 public final class DomainTransfer extends ShiftEnv {
     public static final Shift SHIFT = shift(id -> Environments.ids().contains(id) ? Optional.of(Environments.get(id)) : Optional.empty(),
@@ -40,8 +43,9 @@ public final class DomainTransfer extends ShiftEnv {
      */
     public static Shift shift(Function<String, Optional<Environment>> find, Supplier<List<String>> ids) {
         Shift[] self = new Shift[1];
-        self[0] = new ShiftDef("domain.transfer", Tier.INTERNALIZATION, Dimension.D, 0,
-                "Tasks from an environment the agent was never trained on (to=ENV; auto: the first other environment with the same interface).",
+        ShiftDef def = new ShiftDef("domain.transfer", Tier.INTERNALIZATION, Dimension.D, 0,
+                "Tasks from an environment the agent was never trained on (to=ENV, any other environment, also of another interface; "
+                        + "auto: the first other environment with the same interface, else the first other one).",
                 List.of(new ShiftParam("to", "target environment id, or auto", "auto", List.of())),
                 info -> target(info, "auto", find, ids).isPresent() ? Optional.empty() : Optional.of(whyNot(info, "auto", ids)),
                 (inner, params) -> {
@@ -50,22 +54,45 @@ public final class DomainTransfer extends ShiftEnv {
                             .orElseThrow(() -> new IllegalArgumentException("domain.transfer: " + whyNot(inner.info(), to, ids)));
                     return new DomainTransfer(target.create(), self[0], params);
                 });
+        self[0] = new Shift() {
+            public String id() { return def.id(); }
+
+            public Tier tier() { return def.tier(); }
+
+            public Dimension dimension() { return def.dimension(); }
+
+            public String description() { return def.description(); }
+
+            public List<ShiftParam> params() { return def.params(); }
+
+            public Optional<String> notApplicable(EnvironmentInfo env) { return def.notApplicable(env); }
+
+            public int order() { return def.order(); }
+
+            public EnvironmentInfo environmentAfter(EnvironmentInfo env, Map<String, String> params) {
+                return target(env, params.getOrDefault("to", "auto"), find, ids).map(Environment::info).orElse(env);
+            }
+
+            public Env wrap(Env inner, Map<String, String> params) { return def.wrap(inner, params); }
+        };
         return self[0];
     }
 
     private static Optional<Environment> target(EnvironmentInfo source, String to, Function<String, Optional<Environment>> find,
                                                 Supplier<List<String>> ids) {
         if (!to.equals("auto")) return to.equals(source.id()) ? Optional.empty() : find.apply(to);
+        Optional<Environment> other = Optional.empty();
         for (String id : ids.get()) {
             if (id.equals(source.id())) continue;
             Optional<Environment> e = find.apply(id);
             if (e.isPresent() && e.get().info().iface() == source.iface()) return e;
+            if (other.isEmpty()) other = e;
         }
-        return Optional.empty();
+        return other;
     }
 
     private static String whyNot(EnvironmentInfo source, String to, Supplier<List<String>> ids) {
-        if (to.equals("auto")) return "no other " + source.iface().id() + " environment is registered besides " + source.id();
+        if (to.equals("auto")) return "no other environment is registered besides " + source.id();
         if (to.equals(source.id())) return "the target '" + to + "' is the source environment itself";
         return "no environment '" + to + "' (known: " + String.join(", ", ids.get()) + ")";
     }

@@ -38,7 +38,7 @@ import java.util.regex.Pattern;
 public final class PolicyUpdate extends ShiftEnv {
     public static final Shift SHIFT = new ShiftDef("domain.policy-update", Tier.INTERNALIZATION, Dimension.D, 40,
             "Domain rules change (input formats for dates, times, names), stated in the instructions and schemas.",
-            List.of(ShiftDef.SEVERITY), info -> ShiftDef.needsTools(info, "the rules apply to tool arguments"), PolicyUpdate::new);
+            List.of(ShiftDef.SEVERITY), info -> ShiftDef.needsTools(info, "its rules change the input formats of dates, times and person names, which commands do not take"), PolicyUpdate::new);
 
     private static final Pattern ISO_DATE = Pattern.compile("(\\d{4})-(\\d{2})-(\\d{2})");
     private static final Pattern NEW_DATE = Pattern.compile("(\\d{2})\\.(\\d{2})\\.(\\d{4})");
@@ -63,11 +63,12 @@ public final class PolicyUpdate extends ShiftEnv {
         super(inner, SHIFT, params);
     }
 
-    private boolean applies(Rule r, String param) {
+    /** Whether the rule governs this parameter of this tool (person names: by parameter, or as {@code tool.parameter}). */
+    private boolean applies(Rule r, String tool, String param) {
         return switch (r) {
             case DATE -> param.equals("date") || param.endsWith("_date");
             case TIME -> param.equals("time") || param.endsWith("_time");
-            case NAME -> names.contains(param);
+            case NAME -> names.contains(param) || names.contains(tool + "." + param);
         };
     }
 
@@ -77,7 +78,7 @@ public final class PolicyUpdate extends ShiftEnv {
         names = hooks().hooks().personNameParams();
         List<Rule> fit = new ArrayList<>();
         for (Rule r : Rule.values()) {
-            boolean any = in.tools().stream().anyMatch(t -> Schemas.params(t.parameters()).stream().anyMatch(p -> applies(r, p)));
+            boolean any = in.tools().stream().anyMatch(t -> Schemas.params(t.parameters()).stream().anyMatch(p -> applies(r, t.name(), p)));
             if (any) fit.add(r);
         }
         while (!fit.isEmpty() && rules.size() < severity()) rules.add(fit.remove(rnd.nextInt(fit.size())));
@@ -87,7 +88,7 @@ public final class PolicyUpdate extends ShiftEnv {
             ObjectNode schema = t.parameters();
             for (String p : Schemas.params(schema)) {
                 for (Rule r : rules) {
-                    if (applies(r, p)) {
+                    if (applies(r, t.name(), p)) {
                         String d = schema.path("properties").path(p).path("description").asText("");
                         schema = Schemas.describe(schema, p, d + " Policy 2026-12: " + r.text);
                     }
@@ -110,7 +111,7 @@ public final class PolicyUpdate extends ShiftEnv {
             var e = it.next();
             if (!e.getValue().isTextual()) continue;
             for (Rule r : rules) {
-                if (!applies(r, e.getKey())) continue;
+                if (!applies(r, call.name(), e.getKey())) continue;
                 String v = e.getValue().asText().strip();
                 String old = toOld(r, v);
                 if (old == null) {
@@ -179,7 +180,7 @@ public final class PolicyUpdate extends ShiftEnv {
                     if (args == null) return call;
                     for (Rule r : rules) {
                         for (String k : List.copyOf(iterable(args))) {
-                            if (applies(r, k) && args.get(k).isTextual()) args.put(k, toNew(r, args.get(k).asText()));
+                            if (applies(r, call.name(), k) && args.get(k).isTextual()) args.put(k, toNew(r, args.get(k).asText()));
                         }
                     }
                     return new Action.ToolCall(call.id(), call.name(), Json.write(args));

@@ -18,7 +18,10 @@ import dev.openagent.shift.Schemas;
 import dev.openagent.shift.Shift;
 import dev.openagent.shift.ShiftDef;
 import dev.openagent.shift.ShiftEnv;
+import dev.openagent.shift.TextVerbs;
 import dev.openagent.shift.Texts;
+import dev.openagent.text.Commands;
+import dev.openagent.text.TextCommandEnv;
 import dev.openagent.shift.Tier;
 import dev.openagent.tool.ShiftHooks;
 import dev.openagent.tool.ShiftHooks.Alternative;
@@ -35,12 +38,13 @@ import java.util.Set;
  * task needs are removed only when the environment names another path to what they do
  * ({@code ShiftHooks.alternatives()}, poi: opening hours from the place details, distances from a
  * nearby search); the rest are tools the task does not need (never the ones that recover records by
- * id). Calling a removed tool is an unknown-tool error.
+ * id). Calling a removed tool is an unknown-tool error. In text-command environments verbs the task
+ * does not use leave the help text ({@link TextVerbs}).
  */
 public final class ToolRemoval extends ShiftEnv {
-    public static final Shift SHIFT = new ShiftDef("tool.removal", Tier.INTERNALIZATION, Dimension.A, 36,
+    public static final Shift SHIFT = new ShiftDef("tool.removal", Tier.INTERNALIZATION, Dimension.A, 35,
             "Familiar tools are gone; the task stays solvable through another path.",
-            List.of(ShiftDef.SEVERITY), info -> ShiftDef.needsTools(info, "it removes tools"), ToolRemoval::new);
+            List.of(ShiftDef.SEVERITY), ToolRemoval::new);
 
     private final Set<String> removed = new HashSet<>();
     private Map<String, Alternative> alternatives = Map.of();
@@ -52,6 +56,7 @@ public final class ToolRemoval extends ShiftEnv {
     @Override
     protected Start begin(Start in) {
         removed.clear();
+        if (textCommand()) return beginText(in);
         ShiftHooks<?> hooks = hooks().hooks();
         alternatives = hooks.alternatives();
         Set<String> names = new LinkedHashSet<>();
@@ -79,23 +84,47 @@ public final class ToolRemoval extends ShiftEnv {
         return in.withTools(in.tools().stream().filter(t -> !removed.contains(t.name())).toList());
     }
 
-    /** Whether the alternative of a planned tool needs a tool already removed. */
+    /** Whether the alternative of a planned tool needs a tool already removed (or itself). */
     private boolean usesRemoved(Alternative alt, String tool) {
-        ObjectNode probe = Json.object();
-        try {
-            return alt.calls().apply(probe).stream().anyMatch(c -> removed.contains(c.tool()) || c.tool().equals(tool));
-        } catch (RuntimeException e) {
-            return false;
-        }
+        return alt.uses().contains(tool) || alt.uses().stream().anyMatch(removed::contains);
     }
 
     /** Whether a removed planned tool's alternative goes through this tool. */
     private boolean alternativesNeed(String tool, Set<String> planned) {
         for (String r : removed) {
             Alternative alt = alternatives.get(r);
-            if (alt != null && planned.contains(r) && alt.calls().apply(Json.object()).stream().anyMatch(c -> c.tool().equals(tool))) return true;
+            if (alt != null && planned.contains(r) && alt.uses().contains(tool)) return true;
         }
         return false;
+    }
+
+    /**
+     * Text-command environments: verbs the task does not use leave the help text, and commands with
+     * them are unknown (the interpreter's undocumented aliases still reach it).
+     */
+    private Start beginText(Start in) {
+        List<String> verbs = TextVerbs.verbs(inner.info());
+        Set<String> planned = new HashSet<>();
+        for (GoldPlan.Call c : inner.task().plan().calls()) {
+            String verb = TextVerbs.verbOf(Commands.normalize(c.args().path("text").asText("")), verbs);
+            if (verb != null) planned.add(verb);
+        }
+        List<String> unused = new ArrayList<>(verbs.stream().filter(v -> !planned.contains(v)).toList());
+        while (!unused.isEmpty() && removed.size() < severity()) removed.add(unused.remove(rnd.nextInt(unused.size())));
+        return in;
+    }
+
+    @Override
+    protected Step act(Action action) {
+        if (action instanceof Action.Command c && textCommand() && !removed.isEmpty()) {
+            String text = Commands.normalize(c.text());
+            if (TextCommandEnv.isHelp(text)) {
+                Step s = forward(action);
+                return s.withObservations(s.observations().stream().map(o -> o.isError() ? o : o.withText(TextVerbs.withoutVerbs(o.text(), removed))).toList());
+            }
+            if (TextVerbs.verbOf(text, removed) != null) return local(List.of(TextVerbs.unknown(c.text())));
+        }
+        return super.act(action);
     }
 
     @Override
@@ -108,7 +137,8 @@ public final class ToolRemoval extends ShiftEnv {
     public Guide guide() {
         return new LayerGuide(inner.guide(), this) {
             private Action.ToolCall replaced;
-            private List<GoldPlan.Call> plan;
+            private Alternative path;
+            private ObjectNode replacedArgs;
             private final List<JsonNode> results = new ArrayList<>();
             private int made;
 
@@ -117,11 +147,18 @@ public final class ToolRemoval extends ShiftEnv {
                 Action a;
                 if (replaced != null) {
                     Observation o = innerStep.observations().stream().filter(x -> x.callId() != null && x.callId().startsWith("alt_")).findFirst().orElse(null);
-                    if (o == null || o.isError()) return new Action.Answer("oracle: the other path to " + replaced.name() + " failed: " + (o == null ? "no result" : o.text()));
-                    results.add(o.payload());
-                    if (results.size() < plan.size()) return call(plan.get(results.size()));
-                    JsonNode value = alternatives.get(replaced.name()).result().apply(Texts.argsObject(replaced.arguments()), List.copyOf(results));
-                    Step synthetic = Step.of(List.of(Observation.tool(replaced.id(), replaced.name(), Json.write(value), value)));
+                    if (o == null) return new Action.Answer("oracle: the other path to " + replaced.name() + " gave no result");
+                    Step synthetic;
+                    if (o.isError()) {
+                        // The path fails as the removed tool would have (an expected failure when a probe shows a task is impossible).
+                        synthetic = Step.of(List.of(Observation.toolError(replaced.id(), replaced.name(), o.error())));
+                    } else {
+                        results.add(o.payload());
+                        GoldPlan.Call more = path.next().apply(replacedArgs, List.copyOf(results));
+                        if (more != null) return call(more);
+                        JsonNode value = path.result().apply(replacedArgs, List.copyOf(results));
+                        synthetic = Step.of(List.of(Observation.tool(replaced.id(), replaced.name(), Json.write(value), value)));
+                    }
                     replaced = null;
                     handDown(synthetic);
                     a = innerNext(synthetic);
@@ -130,9 +167,12 @@ public final class ToolRemoval extends ShiftEnv {
                 }
                 if (a instanceof Action.CallTools c && c.calls().size() == 1 && removed.contains(c.calls().getFirst().name())) {
                     replaced = c.calls().getFirst();
-                    plan = alternatives.get(replaced.name()).calls().apply(Texts.argsObject(replaced.arguments()));
+                    path = alternatives.get(replaced.name());
+                    replacedArgs = Texts.argsObject(replaced.arguments());
                     results.clear();
-                    return call(plan.getFirst());
+                    GoldPlan.Call first = path.next().apply(replacedArgs, List.of());
+                    if (first == null) return new Action.Answer("oracle: no other path to " + replaced.name());
+                    return call(first);
                 }
                 return a;
             }

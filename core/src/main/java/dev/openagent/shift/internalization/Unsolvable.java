@@ -4,7 +4,6 @@ import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.GoldPlan;
 import dev.openagent.sandbox.Guide;
-import dev.openagent.sandbox.Interface;
 import dev.openagent.sandbox.Outcome;
 import dev.openagent.sandbox.Protocol;
 import dev.openagent.sandbox.Start;
@@ -14,7 +13,11 @@ import dev.openagent.shift.Dimension;
 import dev.openagent.shift.Shift;
 import dev.openagent.shift.ShiftDef;
 import dev.openagent.shift.ShiftEnv;
+import dev.openagent.shift.TextVerbs;
 import dev.openagent.shift.Tier;
+import dev.openagent.text.CommandGuide;
+import dev.openagent.text.Commands;
+import dev.openagent.text.TextCommandEnv;
 import dev.openagent.tool.PlanGuide;
 
 import java.util.LinkedHashSet;
@@ -28,15 +31,14 @@ import java.util.Set;
  * protocol's refusal marker), and any answer fails. The environment makes it impossible
  * realistically where it can ({@code ShiftHooks.unsolvable}: poi asks for a place that does not
  * exist, a date outside the bookable week, a booking that was never made, a city it does not
- * cover); otherwise the capability the task needs is absent: every tool its plan uses is gone.
+ * cover); otherwise the capability the task needs is absent: every tool its plan uses is gone (in a
+ * text-command environment, every verb its commands use).
  * This layer scores the ending itself.
  */
 public final class Unsolvable extends ShiftEnv {
     public static final Shift SHIFT = new ShiftDef("task.unsolvable", Tier.INTERNALIZATION, Dimension.D, 10,
             "No valid completion exists (the entity does not exist, the slot can never be booked, the capability is absent); the right ending is a refusal.",
-            List.of(), info -> info.iface() == Interface.TEXT_COMMAND
-                    ? Optional.of("text-command environments need to provide ShiftHooks.unsolvable (no tool list to take a capability from)")
-                    : Optional.empty(), Unsolvable::new);
+            List.of(), Unsolvable::new);
 
     private final Set<String> hidden = new LinkedHashSet<>();
 
@@ -53,10 +55,19 @@ public final class Unsolvable extends ShiftEnv {
             shiftedTask = variant.get();
             return in.withQuery(shiftedTask.query());
         }
-        t.plan().calls().stream().map(GoldPlan.Call::tool).filter(n -> !Protocol.ASK_USER.equals(n)).forEach(hidden::add);
+        if (textCommand()) {
+            // The verbs the task's commands use are gone from the help text and unknown.
+            List<String> verbs = TextVerbs.verbs(inner.info());
+            for (GoldPlan.Call c : t.plan().calls()) {
+                String verb = TextVerbs.verbOf(Commands.normalize(c.args().path("text").asText("")), verbs);
+                if (verb != null) hidden.add(verb);
+            }
+        } else {
+            t.plan().calls().stream().map(GoldPlan.Call::tool).filter(n -> !Protocol.ASK_USER.equals(n)).forEach(hidden::add);
+        }
         if (hidden.isEmpty()) throw new IllegalStateException(t.id() + ": no way to make this task unsolvable (its plan calls no tool)");
-        shiftedTask = t.unsolvable(t.query(), List.of(), "This service has no tool to " + String.join(", ", hidden).replace('_', ' ')
-                + ", which the request needs.", t.details());
+        shiftedTask = t.unsolvable(t.query(), List.of(), "This service has no " + (textCommand() ? "command to " : "tool to ")
+                + String.join(", ", hidden).replace('_', ' ') + ", which the request needs.", t.details());
         return in.withTools(in.tools().stream().filter(x -> !hidden.contains(x.name())).toList());
     }
 
@@ -69,7 +80,7 @@ public final class Unsolvable extends ShiftEnv {
 
     @Override
     protected Step act(Action action) {
-        Step s = super.act(action);
+        Step s = actOnCommands(action);
         if (!s.done() || !(action instanceof Action.Answer || action instanceof Action.Refuse)) return s;
         if (s.outcome().end() != Outcome.End.ANSWERED && s.outcome().end() != Outcome.End.REFUSED) return s;
         Outcome scored = action instanceof Action.Refuse
@@ -78,6 +89,18 @@ public final class Unsolvable extends ShiftEnv {
         return s.withOutcome(scored);
     }
 
+    private Step actOnCommands(Action action) {
+        if (action instanceof Action.Command c && textCommand() && !hidden.isEmpty()) {
+            String text = Commands.normalize(c.text());
+            if (TextCommandEnv.isHelp(text)) {
+                Step s = forward(action);
+                return s.withObservations(s.observations().stream().map(o -> o.isError() ? o : o.withText(TextVerbs.withoutVerbs(o.text(), hidden))).toList());
+            }
+            if (TextVerbs.verbOf(text, hidden) != null) return local(List.of(TextVerbs.unknown(c.text())));
+        }
+        return super.act(action);
+    }
+
     @Override
-    public Guide guide() { return new PlanGuide(task()); }
+    public Guide guide() { return textCommand() ? new CommandGuide(task()) : new PlanGuide(task()); }
 }

@@ -32,7 +32,7 @@ import java.util.Set;
 public final class Distractors extends ShiftEnv {
     public static final Shift SHIFT = new ShiftDef("tool.distractors", Tier.PERCEPTION, Dimension.A, 46,
             "Near-duplicate tools with different semantics (dry runs, queued variants) sit beside the real ones; only descriptions tell them apart.",
-            List.of(ShiftDef.SEVERITY), info -> ShiftDef.needsTools(info, "it adds tools"), Distractors::new);
+            List.of(ShiftDef.SEVERITY), info -> ShiftDef.needsTools(info, "its near-duplicates are dry-run and queued variants of service calls, told apart by their descriptions; a command acts in the world at once and help gives one line per verb"), Distractors::new);
 
     private enum Kind { DRY_RUN, QUEUED }
 

@@ -25,7 +25,7 @@ import java.util.Set;
 public final class IdentityErasure extends RenamingEnv {
     public static final Shift SHIFT = new ShiftDef("tool.identity-erasure", Tier.PERCEPTION, Dimension.A, 63,
             "Tool names become opaque ids (and, from severity 2, parameter names too); descriptions stay true.",
-            List.of(ShiftDef.SEVERITY), info -> ShiftDef.needsTools(info, "it renames tools"), IdentityErasure::new);
+            List.of(ShiftDef.SEVERITY), IdentityErasure::new);
 
     private static final String ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
 

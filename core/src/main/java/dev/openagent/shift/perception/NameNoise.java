@@ -25,7 +25,7 @@ import java.util.SplittableRandom;
 public final class NameNoise extends RenamingEnv {
     public static final Shift SHIFT = new ShiftDef("tool.name-noise", Tier.PERCEPTION, Dimension.A, 64,
             "Character edits of tool and parameter names (typos, dropped or swapped letters, changed separators), graded slight to heavy.",
-            List.of(ShiftDef.SEVERITY), info -> ShiftDef.needsTools(info, "it edits tool names"), NameNoise::new);
+            List.of(ShiftDef.SEVERITY), NameNoise::new);
 
     private static final String[] ROWS = {"qwertyuiop", "asdfghjkl", "zxcvbnm"};
 

@@ -30,7 +30,7 @@ import java.util.Set;
 public final class SchemaNoise extends RenamingEnv {
     public static final Shift SHIFT = new ShiftDef("tool.schema-noise", Tier.PERCEPTION, Dimension.A, 60,
             "Parameter renames, reordering and reworded descriptions; tool names unchanged.",
-            List.of(ShiftDef.SEVERITY), info -> ShiftDef.needsTools(info, "it rewrites tool schemas"), SchemaNoise::new);
+            List.of(ShiftDef.SEVERITY), info -> ShiftDef.needsTools(info, "commands have no parameter schemas to rename or reorder"), SchemaNoise::new);
 
     private static final List<String> PARAM_FORMS = List.of("%s", "Required value: %s", "%s (see the tool description)", "Input: %s");
     private static final List<String> TOOL_FORMS = List.of("Use this to do the following. %s", "%s (Service API.)", "Operation: %s");

@@ -26,7 +26,7 @@ import java.util.Set;
 public final class SemanticRename extends RenamingEnv {
     public static final Shift SHIFT = new ShiftDef("tool.semantic-rename", Tier.PERCEPTION, Dimension.A, 61,
             "Tools and parameters get synonym names (search_places -> find_venues); behaviour and descriptions unchanged.",
-            List.of(ShiftDef.SEVERITY), info -> ShiftDef.needsTools(info, "it renames tools"), SemanticRename::new);
+            List.of(ShiftDef.SEVERITY), SemanticRename::new);
 
     private SemanticRename(Env inner, Map<String, String> params) {
         super(inner, SHIFT, params);

@@ -24,7 +24,7 @@ import java.util.SplittableRandom;
 public final class SemanticTrap extends RenamingEnv {
     public static final Shift SHIFT = new ShiftDef("tool.semantic-trap", Tier.PERCEPTION, Dimension.A, 62,
             "Misleading names: tools (and at severity 3 parameters) trade names; only the descriptions are truthful.",
-            List.of(ShiftDef.SEVERITY), info -> ShiftDef.needsTools(info, "it renames tools"), SemanticTrap::new);
+            List.of(ShiftDef.SEVERITY), SemanticTrap::new);
 
     private SemanticTrap(Env inner, Map<String, String> params) {
         super(inner, SHIFT, params);

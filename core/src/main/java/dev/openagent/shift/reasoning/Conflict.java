@@ -29,7 +29,7 @@ import java.util.Random;
 public final class Conflict extends ShiftEnv {
     public static final Shift SHIFT = new ShiftDef("logic.conflict", Tier.REASONING, Dimension.O, 52,
             "Results merge data sources that disagree (more results and more values by severity); the instructions say which source is authoritative.",
-            List.of(ShiftDef.SEVERITY), info -> ShiftDef.needsTools(info, "it rewrites JSON results"), Conflict::new);
+            List.of(ShiftDef.SEVERITY), info -> ShiftDef.needsTools(info, "its sources disagree on fields of JSON results, one field documented as authoritative; prose observations have no fields"), Conflict::new);
 
     static final String AUTHORITY = "registry";
     private static final List<String> OTHERS = List.of("partner_feed", "community_cache", "legacy_mirror");

@@ -36,7 +36,7 @@ import java.util.Set;
 public final class ExtraPrerequisite extends ShiftEnv {
     public static final Shift SHIFT = new ShiftDef("logic.extra-prerequisite", Tier.REASONING, Dimension.A, 43,
             "A new required step: protected tools need an auth_token from a new get_auth_token tool.",
-            List.of(ShiftDef.SEVERITY), info -> ShiftDef.needsTools(info, "the token comes from a new tool"), ExtraPrerequisite::new);
+            List.of(ShiftDef.SEVERITY), info -> ShiftDef.needsTools(info, "the new step passes an authorisation token as a tool argument; commands take no arguments beyond names"), ExtraPrerequisite::new);
 
     static final String PARAM = "auth_token";
 

@@ -39,7 +39,7 @@ import java.util.Map;
 public final class Inversion extends ShiftEnv {
     public static final Shift SHIFT = new ShiftDef("logic.inversion", Tier.REASONING, Dimension.A, 42,
             "The dependency order of a prerequisite pair is reversed (documented in the schemas): the dependent call now comes first and holds, the prerequisite completes it.",
-            List.of(), info -> ShiftDef.needsTools(info, "it changes the call protocol of tools"), Inversion::new);
+            List.of(), info -> ShiftDef.needsTools(info, "it reverses a prerequisite pair of tool calls through a hold id; commands take no ids"), Inversion::new);
 
     static final String HOLD = "hold_id";
 
@@ -106,7 +106,10 @@ public final class Inversion extends ShiftEnv {
         for (int i = 0; i + 1 < plan.calls().size(); i++) {
             GoldPlan.Call a = plan.calls().get(i);
             GoldPlan.Call b = plan.calls().get(i + 1);
-            if (!a.tool().equals(b.tool()) && !b.dependsOn().contains(i)) out.add(new Prerequisite(a.tool(), b.tool()));
+            int at = i;
+            // Completing the hold repeats the first call, which only a lookup allows: a later call reads its result.
+            boolean lookup = plan.calls().stream().anyMatch(c -> c.dependsOn().contains(at));
+            if (lookup && !a.tool().equals(b.tool()) && !b.dependsOn().contains(i)) out.add(new Prerequisite(a.tool(), b.tool()));
         }
         return out;
     }
@@ -175,12 +178,13 @@ public final class Inversion extends ShiftEnv {
         return sb.done() ? Step.end(List.of(combined), sb.outcome()) : Step.of(List.of(combined));
     }
 
+    /** Why the completing call does not go with the held one: a shared argument the held call gave differs (or is missing). */
     private String mismatch(ObjectNode args, Held h) {
         ObjectNode held = Texts.argsObject(h.call().arguments());
         for (String p : shared.get(h.before())) {
-            JsonNode a = args.get(p);
             JsonNode b = held == null ? null : held.get(p);
-            if (a == null || b == null || !a.equals(b)) return "'" + p + "' does not match the held " + h.call().name();
+            if (b == null) continue;   // the held call did not give it: the prerequisite's own argument
+            if (!b.equals(args.get(p))) return "'" + p + "' does not match the held " + h.call().name();
         }
         return null;
     }
@@ -191,14 +195,16 @@ public final class Inversion extends ShiftEnv {
             private String hold;
             private Action.ToolCall held;
             private int completions;
+            /** The arguments the plan last gave each prerequisite: its own required ones when it shares few with the held call. */
+            private final Map<String, ObjectNode> lastArgs = new HashMap<>();
 
             @Override
             public Action next(Step last) {
                 if (hold == null && held != null && lastHold != null) {
                     hold = lastHold;
                     ObjectNode heldArgs = Texts.argsObject(held.arguments());
-                    ObjectNode args = Json.object();
                     String before = beforeOf.get(held.name());
+                    ObjectNode args = lastArgs.containsKey(before) ? lastArgs.get(before).deepCopy() : Json.object();
                     for (String p : shared.get(before)) if (heldArgs.has(p)) args.set(p, heldArgs.get(p));
                     args.put(HOLD, hold);
                     return Action.CallTools.of("complete_" + (completions++), before, Json.write(args));
@@ -206,8 +212,12 @@ public final class Inversion extends ShiftEnv {
                 hold = null;
                 held = null;
                 Action a = innerNext();
-                if (a instanceof Action.CallTools c && c.calls().size() == 1 && beforeOf.containsKey(c.calls().getFirst().name())) {
-                    held = c.calls().getFirst();
+                if (a instanceof Action.CallTools c) {
+                    for (Action.ToolCall call : c.calls()) {
+                        ObjectNode args = Texts.argsObject(call.arguments());
+                        if (args != null && afterOf.containsKey(call.name())) lastArgs.put(call.name(), args);
+                    }
+                    if (c.calls().size() == 1 && beforeOf.containsKey(c.calls().getFirst().name())) held = c.calls().getFirst();
                 }
                 return a;
             }

@@ -7,7 +7,6 @@ import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.GoldPlan;
 import dev.openagent.sandbox.Guide;
-import dev.openagent.sandbox.Interface;
 import dev.openagent.sandbox.Observation;
 import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.Step;
@@ -20,7 +19,10 @@ import dev.openagent.shift.Schemas;
 import dev.openagent.shift.Shift;
 import dev.openagent.shift.ShiftDef;
 import dev.openagent.shift.ShiftEnv;
+import dev.openagent.shift.TextVerbs;
 import dev.openagent.shift.Texts;
+import dev.openagent.text.Commands;
+import dev.openagent.text.TextCommandEnv;
 import dev.openagent.shift.Tier;
 import dev.openagent.tool.ShiftHooks.Chain;
 
@@ -35,14 +37,13 @@ import java.util.Optional;
  * Where the environment can ({@code ShiftHooks.longerChain}; poi: "the cafe nearest to X" instead
  * of the place's name, nested at higher severity), the entity is reached through extra lookups.
  * Otherwise the request itself is behind a chain of support tickets: the user names a ticket, and
- * each ticket either holds the request or points to the next ticket ({@code get_ticket}).
+ * each ticket either holds the request or points to the next ticket ({@code get_ticket}; in a
+ * text-command environment the command {@code read ticket <id>}, which help then lists).
  */
 public final class LongerChain extends ShiftEnv {
     public static final Shift SHIFT = new ShiftDef("logic.longer-chain", Tier.REASONING, Dimension.Q, 20,
             "More dependent hops than training had: the entity (or the request itself) is only reachable through extra lookups.",
-            List.of(ShiftDef.SEVERITY), info -> info.iface() == Interface.TEXT_COMMAND
-                    ? Optional.of("text-command environments need to provide ShiftHooks.longerChain (the ticket fallback is a tool)")
-                    : Optional.empty(), LongerChain::new);
+            List.of(ShiftDef.SEVERITY), LongerChain::new);
 
     private List<GoldPlan.Call> hops = List.of();
     private Chain chain;
@@ -78,12 +79,18 @@ public final class LongerChain extends ShiftEnv {
         for (int i = 0; i < ids.size(); i++) {
             tickets.put(ids.get(i), i + 1 < ids.size() ? "This ticket was merged into ticket " + ids.get(i + 1) + "; the request is there." : t.query());
             ObjectNode args = Json.object();
-            args.put("ticket_id", ids.get(i));
-            ticketCalls.add(new GoldPlan.Call(ticketTool, args));
+            if (textCommand()) {
+                args.put("text", READ_TICKET + " " + ids.get(i));
+                ticketCalls.add(new GoldPlan.Call(TextCommandEnv.COMMAND, args));
+            } else {
+                args.put("ticket_id", ids.get(i));
+                ticketCalls.add(new GoldPlan.Call(ticketTool, args));
+            }
         }
         hops = ticketCalls;
         String query = "Please handle my support ticket " + ids.getFirst() + ".";
         shiftedTask = t.withQuery(query).withDetails(List.of()).withPlan(prepend(hops, t.plan()));
+        if (textCommand()) return in.withQuery(query);
         List<ToolSpec> tools = new ArrayList<>(in.tools());
         tools.add(new ToolSpec(ticketTool, "A support ticket by id: the user's request as they wrote it, or a note pointing to another ticket.",
                 Schemas.withParam(Schemas.empty(), "ticket_id", "string", "Ticket id, e.g. T-123450.", true)));
@@ -107,6 +114,28 @@ public final class LongerChain extends ShiftEnv {
         return new GoldPlan(calls, sb.toString(), plan.refuse());
     }
 
+
+    /** Text-command environments: the ticket fallback's command, listed by help. */
+    static final String READ_TICKET = "read ticket";
+
+    @Override
+    protected Step act(Action action) {
+        if (tickets.isEmpty() || !textCommand() || !(action instanceof Action.Command c)) return super.act(action);
+        String text = Commands.normalize(c.text());
+        if (TextCommandEnv.isHelp(text)) {
+            Step s = forward(action);
+            return s.withObservations(s.observations().stream().map(o -> o.isError() ? o
+                    : o.withText(TextVerbs.withLine(o.text(), READ_TICKET + " <ticket id>", "read a support ticket"))).toList());
+        }
+        String id = Commands.after(text, READ_TICKET);
+        if (id == null) return super.act(action);
+        String found = tickets.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(id.strip())).map(Map.Entry::getValue).findFirst().orElse(null);
+        if (found == null) {
+            String msg = id.isBlank() ? "Read which ticket? Say 'read ticket <ticket id>'." : "There is no ticket '" + Texts.abbreviate(id, 40) + "'.";
+            return local(List.of(new Observation(Observation.Source.ENV, null, null, msg, null, ToolError.of(ToolError.Code.DOMAIN, msg))));
+        }
+        return local(List.of(Observation.env("Ticket " + id.toUpperCase(java.util.Locale.ROOT) + " (open): " + found, null)));
+    }
 
     @Override
     protected Route route(Action.ToolCall call) {
@@ -136,14 +165,17 @@ public final class LongerChain extends ShiftEnv {
                     String id = "hop_" + results.size();
                     // Ticket replies come from this layer (no references between them); lookups from the inner environment.
                     Step s = tickets.isEmpty() ? innerStep : last;
-                    Observation o = s == null ? null : s.observations().stream().filter(x -> id.equals(x.callId())).findFirst().orElse(null);
+                    Observation o = s == null || s.observations().isEmpty() ? null : textCommand() ? s.observations().getFirst()
+                            : s.observations().stream().filter(x -> id.equals(x.callId())).findFirst().orElse(null);
                     if (o == null || o.isError()) return new Action.Answer("oracle: hop " + results.size() + " failed: " + (o == null ? "no result" : o.text()));
-                    results.add(tickets.isEmpty() ? o.payload() : Json.object());
+                    results.add(tickets.isEmpty() && o.payload() != null ? o.payload() : Json.object());
                 }
                 if (results.size() < hops.size()) {
                     GoldPlan.Call c = hops.get(results.size());
                     waiting = true;
-                    return Action.CallTools.of("hop_" + results.size(), c.tool(), Json.write(c.resolve(results)));
+                    ObjectNode args = c.resolve(results);
+                    if (c.tool().equals(TextCommandEnv.COMMAND)) return new Action.Command(args.path("text").asText());
+                    return Action.CallTools.of("hop_" + results.size(), c.tool(), Json.write(args));
                 }
                 if (!checked) {
                     checked = true;

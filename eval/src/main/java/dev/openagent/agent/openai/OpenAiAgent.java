@@ -17,7 +17,6 @@ import dev.openagent.sandbox.Step;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -29,16 +28,17 @@ import java.util.Set;
  *   <li>tool calls become {@link Action.CallTools}; a lone call of {@code ask_user} becomes {@link Action.AskUser};</li>
  *   <li>text without calls is the final message, an answer or (with the refusal marker) a refusal;</li>
  *   <li>in text-command environments the text is the command, unless it starts with
- *       {@value #FINAL_ANSWER} (the answer) or the refusal marker.</li>
+ *       {@value #FINAL_ANSWER} (the answer) or the refusal marker ({@link Protocol#command}, as the system
+ *       prompt every agent gets says).</li>
  * </ul>
  * Whatever the model writes goes to the environment, which answers malformed calls with error
  * observations; only endpoint failures end an episode as an infrastructure error.
  */
 public final class OpenAiAgent implements Agent {
     /** How a final answer is marked in text-command environments, where plain text is a command. */
-    public static final String FINAL_ANSWER = "FINAL ANSWER:";
-    static final String TEXT_COMMAND_NOTE = "\n\nReply with exactly one command per turn and nothing else. When you are done, reply with '"
-            + FINAL_ANSWER + "' followed by the answer.";
+    public static final String FINAL_ANSWER = Protocol.FINAL_ANSWER;
+    static final String TEXT_COMMAND_NOTE = "\n\nReply with exactly one command per turn and nothing else; to finish, reply with '"
+            + FINAL_ANSWER + "' or '" + Protocol.REFUSAL_MARKER + "' as described above.";
 
     private final ChatEndpoint endpoint;
     private final int trial;
@@ -83,7 +83,7 @@ public final class OpenAiAgent implements Agent {
 
         Session(Start start, Interface iface) {
             this.iface = iface;
-            this.conversation = new Conversation(start.withSystemPrompt(systemPrompt(endpoint.config(), start, iface)));
+            this.conversation = new Conversation(start.withSystemPrompt(systemPrompt(endpoint.config(), start, iface)), iface);
             this.requests = new ChatRequests(endpoint.config(), start.tools(), trial);
         }
 
@@ -127,9 +127,7 @@ public final class OpenAiAgent implements Agent {
         if (text.startsWith("```") && text.endsWith("```") && text.length() >= 6) {
             text = text.substring(3, text.length() - 3).replaceFirst("^[a-zA-Z]*\\n", "").strip();
         }
-        if (text.toUpperCase(Locale.ROOT).startsWith(FINAL_ANSWER)) return new Action.Answer(text.substring(FINAL_ANSWER.length()).strip());
-        Action ending = Protocol.finalText(text);
-        return ending instanceof Action.Refuse ? ending : new Action.Command(text);
+        return Protocol.command(text);
     }
 
     private static String question(String arguments) {

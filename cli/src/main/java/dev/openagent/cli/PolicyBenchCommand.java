@@ -1,0 +1,60 @@
+package dev.openagent.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.json.Json;
+import dev.openagent.policy.Checkpoint;
+import dev.openagent.policy.Policy;
+import dev.openagent.policy.PolicyBench;
+import dev.openagent.policy.PolicyConfig;
+import dev.openagent.policy.Vocabulary;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+@Command(name = "bench-policy", description = {
+        "Measure the built-in policy's inference speed in actions per second: batched across episodes (as training and",
+        "evaluation run) and one episode at a time (as --agent policy:DIR runs). Without --policy, an untrained default policy."})
+final class PolicyBenchCommand implements Runnable {
+    @Option(names = "--policy", description = "Checkpoint directory (default: an untrained policy of the default size).")
+    Path policy;
+
+    @Option(names = "--env", defaultValue = "poi", description = "Environment id (default: ${DEFAULT-VALUE}).")
+    String env;
+
+    @Option(names = "--episodes", defaultValue = "512", description = "Episodes of the batched run (default: ${DEFAULT-VALUE}).")
+    int episodes;
+
+    @Option(names = "--json", description = "Print one JSON object.")
+    boolean json;
+
+    @Override
+    public void run() {
+        if (episodes < 1) throw new Main.UserError("--episodes must be at least 1");
+        try (Policy p = policy != null ? Checkpoint.load(policy) : Policy.create(PolicyConfig.defaults(), Vocabulary.open(), 1)) {
+            List<PolicyBench.Figures> figures = PolicyBench.run(p, env, episodes, 1);
+            if (json) {
+                ObjectNode o = Json.object();
+                o.put("env", env);
+                o.put("parameters", p.parameterCount());
+                ArrayNode runs = o.putArray("runs");
+                for (PolicyBench.Figures f : figures) {
+                    runs.addObject().put("mode", f.mode()).put("episodes", f.episodes()).put("actions", f.actions())
+                            .put("seconds", f.seconds()).put("cpu_seconds", f.cpuSeconds())
+                            .put("actions_per_second", Math.round(f.actionsPerSecond()))
+                            .put("actions_per_cpu_second", Math.round(f.actionsPerCpuSecond()));
+                }
+                System.out.println(Json.pretty(o));
+            } else {
+                System.out.printf(Locale.ROOT, "policy (%d parameters) on %s, one intra-op thread:%n", p.parameterCount(), env);
+                for (PolicyBench.Figures f : figures) {
+                    System.out.printf(Locale.ROOT, "  %-22s %,8.0f actions/s  (%,.0f per CPU second; %d actions in %.1f s)%n", f.mode(),
+                            f.actionsPerSecond(), f.actionsPerCpuSecond(), f.actions(), f.seconds());
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package dev.openagent.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.openagent.json.Json;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** train, policy:DIR in run and eval, export, bench-policy, as a user runs them. */
+class TrainCommandsTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aTrainedCheckpointRunsAsAnAgentInRunAndEval() {
+        Path policy = dir.resolve("sft");
+        CliTest.Result t = CliTest.run("train", "--method", "sft", "--steps", "3", "--eval", "8", "--out", policy.toString(), "--json");
+        assertEquals(0, t.code(), t.err());
+        JsonNode info = Json.parse(t.out());
+        assertEquals("sft", info.path("method").asText());
+        assertEquals(8, info.path("static_test").path("episodes").asInt());
+        assertTrue(Files.isRegularFile(policy.resolve("weights.bin")) && Files.isRegularFile(policy.resolve("config.json")));
+
+        CliTest.Result r = CliTest.run("run", "--agent", "policy:" + policy, "--tasks", "4", "--json");
+        assertEquals(0, r.code(), r.err());
+        assertEquals(4, Json.parse(r.out()).path("episodes").asInt());
+        assertEquals("policy:sft", Json.parse(r.out()).path("agent").asText());
+
+        CliTest.Result e = CliTest.run("eval", "--agent", "policy:" + policy, "--tasks", "3", "--store", dir.resolve("runs.db").toString(),
+                "--no-progress", "--json");
+        assertEquals(0, e.code(), e.err());
+        assertEquals(3, Json.parse(e.out()).path("episodes").asInt());
+    }
+
+    @Test
+    void exportWritesValidatedLines() throws Exception {
+        Path out = dir.resolve("data.jsonl");
+        CliTest.Result r = CliTest.run("export", "--format", "sharegpt", "--alpha", "0.5", "--n", "12", "--out", out.toString(), "--json");
+        assertEquals(0, r.code(), r.err());
+        JsonNode o = Json.parse(r.out());
+        assertEquals(12, o.path("examples").asInt());
+        assertTrue(o.path("shifted").asInt() > 0, "alpha 0.5 draws shifts from the catalog");
+        assertEquals(12, Files.readAllLines(out).size());
+    }
+
+    @Test
+    void benchPolicyReportsBothModes() {
+        CliTest.Result r = CliTest.run("bench-policy", "--episodes", "16", "--json");
+        assertEquals(0, r.code(), r.err());
+        JsonNode runs = Json.parse(r.out()).path("runs");
+        assertEquals(2, runs.size());
+        assertTrue(runs.get(0).path("actions").asLong() > 0);
+    }
+
+    @Test
+    void badInputGetsOneLineErrors() {
+        CliTest.Result m = CliTest.run("train", "--method", "dpo", "--out", dir.resolve("x").toString());
+        assertEquals(2, m.code());
+        assertTrue(m.err().contains("unknown method 'dpo'"), m.err());
+        CliTest.Result p = CliTest.run("run", "--agent", "policy:" + dir.resolve("nothing"), "--tasks", "1");
+        assertEquals(2, p.code());
+        assertTrue(p.err().contains("not a policy checkpoint"), p.err());
+        CliTest.Result f = CliTest.run("export", "--format", "alpaca", "--n", "1", "--out", dir.resolve("y").toString());
+        assertEquals(2, f.code());
+        assertTrue(f.err().contains("unknown format"), f.err());
+        CliTest.Result a = CliTest.run("train", "--method", "paft", "--alpha", "1.5", "--out", dir.resolve("z").toString());
+        assertEquals(2, a.code());
+        assertTrue(a.err().lines().count() <= 2, a.err());
+    }
+}

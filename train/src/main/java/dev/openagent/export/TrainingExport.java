@@ -1,0 +1,203 @@
+package dev.openagent.export;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.agent.OracleAgent;
+import dev.openagent.episode.Episodes;
+import dev.openagent.episode.Message;
+import dev.openagent.episode.Trajectory;
+import dev.openagent.json.Json;
+import dev.openagent.policy.ShiftSampler;
+import dev.openagent.sandbox.Environment;
+import dev.openagent.sandbox.Seeds;
+import dev.openagent.sandbox.Split;
+import dev.openagent.sandbox.TaskRequest;
+import dev.openagent.sandbox.ToolSpec;
+import dev.openagent.shift.ShiftStack;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+
+/**
+ * Training data for external trainers: oracle trajectories on the training split (a fraction
+ * alpha of them under shifts drawn from the catalog, PAFT-style), each with the tool schemas it
+ * saw, in one of three shapes:
+ * <ul>
+ *   <li>{@code openai}: OpenAI fine-tuning JSONL, {@code messages} + {@code tools}
+ *       ({@code {"type":"function","function":{...}}}); tool-call arguments are JSON strings;</li>
+ *   <li>{@code sharegpt}: {@code conversations} of {@code from}/{@code value} turns (human,
+ *       function_call, observation, gpt), {@code system}, and {@code tools} as a JSON string, as
+ *       LLaMA-Factory reads it;</li>
+ *   <li>{@code messages}: the chat format of Hugging Face chat templates and TRL, {@code messages}
+ *       + {@code tools}, with tool-call arguments as JSON objects and tool results naming their tool.</li>
+ * </ul>
+ */
+public final class TrainingExport {
+    public enum Format {
+        OPENAI, SHAREGPT, MESSAGES;
+
+        public String id() { return name().toLowerCase(Locale.ROOT); }
+
+        public static Format parse(String s) {
+            for (Format f : values()) if (f.id().equals(s.toLowerCase(Locale.ROOT))) return f;
+            throw new IllegalArgumentException("unknown format '" + s + "' (openai, sharegpt, messages)");
+        }
+    }
+
+    /** What an export wrote. */
+    public record Written(int examples, int shifted) {}
+
+    private TrainingExport() {}
+
+    /**
+     * Writes {@code n} examples as JSON lines. Episodes the oracle does not solve (there should be
+     * none) are left out, so every example is a correct demonstration.
+     */
+    public static Written write(Environment env, Format format, double alpha, ShiftSampler shifts, int n, long seed, Path out) {
+        if (n < 1) throw new IllegalArgumentException("n must be at least 1");
+        if (alpha < 0 || alpha > 1) throw new IllegalArgumentException("alpha must be in [0, 1]");
+        if (alpha > 0 && shifts.isEmpty()) {
+            throw new IllegalArgumentException("alpha > 0 needs shifts, and the shift catalog has none for " + env.id());
+        }
+        SplittableRandom rnd = new SplittableRandom(Seeds.mix(seed, 0xE4));
+        OracleAgent oracle = new OracleAgent();
+        int written = 0;
+        int shifted = 0;
+        try {
+            if (out.toAbsolutePath().getParent() != null) Files.createDirectories(out.toAbsolutePath().getParent());
+            try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
+                for (long i = 0; written < n; i++) {
+                    ShiftStack stack = alpha > 0 && rnd.nextDouble() < alpha ? shifts.sample(rnd) : ShiftStack.NONE;
+                    Trajectory t = Episodes.run(stack.apply(env.create()), oracle, new TaskRequest(Split.TRAIN, Seeds.mix(seed, i), 0));
+                    if (!t.success()) continue;
+                    ObjectNode record = convert(t, format);
+                    List<String> problems = ExportFormats.problems(record, format);
+                    if (!problems.isEmpty()) throw new IllegalStateException("export produced an invalid " + format.id() + " record: " + problems);
+                    w.write(Json.write(record));
+                    w.write('\n');
+                    written++;
+                    if (!stack.isStatic()) shifted++;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + out + ": " + e.getMessage(), e);
+        }
+        return new Written(written, shifted);
+    }
+
+    /** One trajectory in the format. */
+    public static ObjectNode convert(Trajectory t, Format format) {
+        return switch (format) {
+            case OPENAI -> openai(t);
+            case SHAREGPT -> sharegpt(t);
+            case MESSAGES -> messages(t);
+        };
+    }
+
+    /** OpenAI fine-tuning: arguments as JSON text, tool messages answer a call id, no parallel calls. */
+    private static ObjectNode openai(Trajectory t) {
+        ObjectNode o = chat(t, false);
+        o.put("parallel_tool_calls", false);
+        return o;
+    }
+
+    /** Chat templates and TRL: arguments as JSON objects, tool messages also name their tool. */
+    private static ObjectNode messages(Trajectory t) {
+        return chat(t, true);
+    }
+
+    private static ObjectNode chat(Trajectory t, boolean objects) {
+        ObjectNode o = Json.object();
+        ArrayNode messages = o.putArray("messages");
+        for (Message m : t.messages()) {
+            ObjectNode x = messages.addObject();
+            x.put("role", m.role());
+            if (m.toolCalls() != null) {
+                ArrayNode calls = x.putArray("tool_calls");
+                for (Message.ToolCall c : m.toolCalls()) {
+                    ObjectNode call = calls.addObject();
+                    call.put("id", c.id());
+                    call.put("type", "function");
+                    ObjectNode f = call.putObject("function").put("name", c.function().name());
+                    if (objects) f.set("arguments", argumentsObject(c.function().arguments()));
+                    else f.put("arguments", c.function().arguments());
+                }
+            } else {
+                x.put("content", m.content() == null ? "" : m.content());
+            }
+            if (m.role().equals("tool")) {
+                x.put("tool_call_id", m.toolCallId());
+                if (objects) x.put("name", m.name());
+            }
+        }
+        o.set("tools", functionTools(t.tools()));
+        return o;
+    }
+
+    private static ObjectNode sharegpt(Trajectory t) {
+        ObjectNode o = Json.object();
+        ArrayNode conv = o.putArray("conversations");
+        for (Message m : t.messages()) {
+            switch (m.role()) {
+                case "system" -> o.put("system", m.content());
+                case "user" -> turn(conv, "human", m.content());
+                case "tool" -> turn(conv, "observation", m.content());
+                case "assistant" -> {
+                    if (m.toolCalls() == null) {
+                        turn(conv, "gpt", m.content());
+                    } else {
+                        List<ObjectNode> calls = new ArrayList<>();
+                        for (Message.ToolCall c : m.toolCalls()) {
+                            ObjectNode call = Json.object();
+                            call.put("name", c.function().name());
+                            call.set("arguments", argumentsObject(c.function().arguments()));
+                            calls.add(call);
+                        }
+                        turn(conv, "function_call", Json.write(calls.size() == 1 ? calls.getFirst() : calls));
+                    }
+                }
+                default -> throw new IllegalStateException("unexpected role " + m.role());
+            }
+        }
+        ArrayNode tools = Json.array();
+        for (ToolSpec s : t.tools()) tools.addObject().put("name", s.name()).put("description", s.description()).set("parameters", s.parameters());
+        o.put("tools", Json.write(tools));
+        return o;
+    }
+
+    private static void turn(ArrayNode conv, String from, String value) {
+        conv.addObject().put("from", from).put("value", value == null ? "" : value);
+    }
+
+    private static ArrayNode functionTools(List<ToolSpec> tools) {
+        ArrayNode out = Json.array();
+        for (ToolSpec s : tools) {
+            ObjectNode f = out.addObject().put("type", "function").putObject("function");
+            f.put("name", s.name());
+            f.put("description", s.description());
+            f.set("parameters", s.parameters());
+        }
+        return out;
+    }
+
+    /** Arguments as a JSON object; text that is not an object (a malformed call) is kept under "raw". */
+    private static JsonNode argumentsObject(String text) {
+        try {
+            JsonNode n = Json.MAPPER.readTree(text == null || text.isBlank() ? "{}" : text);
+            if (n != null && n.isObject()) return n;
+        } catch (JsonProcessingException e) {
+            // fall through
+        }
+        return Json.object().put("raw", text);
+    }
+}

@@ -1,0 +1,331 @@
+package dev.openagent.policy;
+
+import dev.openagent.sandbox.ToolSpec;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A {@link View} encoded as the policy reads it: one token sequence (CLS, rules, request, then
+ * the most recent turns' actions and observations), per-token ids and features, and the pointer
+ * targets of the view (the callable tools, the question topics). Positions in this sequence are
+ * what argument and answer pointers index.
+ */
+final class Context {
+    /** Segment ids; history turn k (0 = most recent) has action segment 3+2k and observation segment 4+2k. */
+    static final int SEG_CLS = 0;
+    static final int SEG_RULES = 1;
+    static final int SEG_REQUEST = 2;
+
+    /** Per-token features, see {@link #features}. */
+    static final int FEATURES = 12;
+    /** Hash buckets of the separator text (punctuation) after and before a token. */
+    static final int GAP_BUCKETS = 64;
+    /** Per-tool features: called before, called last turn, its last call failed, calls so far / 3. */
+    static final int TOOL_FEATURES = 4;
+
+    final View view;
+    final int n;
+    final int[] word;
+    final int[] shape;
+    final int[][] bag;
+    final int[] seg;
+    final int[] pos;
+    /** The separators around each token ({@code "?"}, {@code "\",\""}, the end of a text): ids into 2 x GAP_BUCKETS. */
+    final int[] gapAfter;
+    final int[] gapBefore;
+    /**
+     * 1 where a capitalised word is followed, across spaces only, by another (the next word continues
+     * a name: "Port Elliot"), and where a capitalised word ends such a run. Only the parameter-blind
+     * extent scores read these: a parameter's pointer must find where its value starts by context,
+     * not by how many words long values of that parameter happened to be in training.
+     */
+    final float[] capitalJoin;
+    final float[] capitalEnd;
+    /** The key a token is the value of ({@code "city":"Lakeside"}, {@code city: Lakeside}, {@code city=Lakeside}), or null. */
+    final String[] keyBefore;
+    final float[][] feat;
+    final String[] lower;
+    /** Where each token's text came from, so a span maps back to the exact characters read. */
+    final int[] source;
+    final int[] start;
+    final int[] end;
+    final List<String> sources;
+    /** The tools the action pointer ranges over (the tool list without ask_user). */
+    final List<ToolSpec> tools;
+    final float[][] toolFeat;
+    /** Question topics: each distinct parameter of the callable tools. */
+    final List<ParamSpec> topics;
+
+    private Context(View view, List<Tokenizer.Token> tokens, List<Integer> tokenSource, List<Integer> segs, List<Integer> poss,
+                    List<String> sources, PolicyConfig c, Vocabulary vocabulary) {
+        this.view = view;
+        this.n = tokens.size();
+        this.word = new int[n];
+        this.shape = new int[n];
+        this.bag = new int[n][];
+        this.seg = new int[n];
+        this.pos = new int[n];
+        this.lower = new String[n];
+        this.source = new int[n];
+        this.start = new int[n];
+        this.end = new int[n];
+        this.gapAfter = new int[n];
+        this.gapBefore = new int[n];
+        this.keyBefore = new String[n];
+        this.capitalJoin = new float[n];
+        this.capitalEnd = new float[n];
+        this.sources = List.copyOf(sources);
+        for (int i = 0; i < n; i++) {
+            Tokenizer.Token t = tokens.get(i);
+            Pieces.Piece p = Pieces.of(t.text(), c, vocabulary);
+            word[i] = p.word();
+            shape[i] = p.shape();
+            bag[i] = p.bag();
+            seg[i] = segs.get(i);
+            pos[i] = poss.get(i);
+            lower[i] = t.lower();
+            source[i] = tokenSource.get(i);
+            start[i] = t.start();
+            end[i] = t.end();
+        }
+        for (int i = 0; i < n; i++) {
+            String text = this.sources.get(source[i]);
+            String after = i + 1 < n && source[i + 1] == source[i] ? text.substring(end[i], start[i + 1]) : "$end";
+            String before = i > 0 && source[i - 1] == source[i] ? text.substring(end[i - 1], start[i]) : "$start";
+            gapAfter[i] = gapId(after, c);
+            gapBefore[i] = GAP_BUCKETS + gapId(before, c);
+            if (i > 1 && source[i - 1] == source[i] && (before.indexOf(':') >= 0 || before.indexOf('=') >= 0 || before.indexOf('>') >= 0)) {
+                keyBefore[i] = tokens.get(i - 1).lower();
+            }
+        }
+        for (int i = 1; i < n; i++) {
+            if (!capitalised(i)) continue;
+            boolean joins = joinedCapital(i, i + 1);
+            capitalJoin[i] = joins ? 1 : 0;
+            capitalEnd[i] = joins ? 0 : 1;
+        }
+        this.tools = view.callableTools();
+        this.topics = topicsOf(tools, c);
+        this.feat = features(c);
+        this.toolFeat = toolFeatures();
+    }
+
+    /** A separator as an id: its characters without spaces, at most three ("_" when it is only space). */
+    private static int gapId(String gap, PolicyConfig c) {
+        String g = gap.replaceAll("\\s+", "");
+        if (g.isEmpty()) g = "_";
+        if (g.length() > 3) g = g.substring(0, 3);
+        return Pieces.bucket(g, c.hashSalt() + 7, GAP_BUCKETS);
+    }
+
+    static boolean isActionSegment(int s) { return s >= 3 && (s - 3) % 2 == 0; }
+
+    static boolean isObservationSegment(int s) { return s >= 4 && (s - 4) % 2 == 0; }
+
+    static Context encode(View view, PolicyConfig c, Vocabulary vocabulary) {
+        List<Tokenizer.Token> tokens = new ArrayList<>();
+        List<Integer> src = new ArrayList<>();
+        List<Integer> segs = new ArrayList<>();
+        List<Integer> poss = new ArrayList<>();
+        List<String> sources = new ArrayList<>();
+        // CLS: its position slot carries the turn number.
+        sources.add("[cls]");
+        tokens.add(new Tokenizer.Token("[cls]", 0, 5));
+        src.add(0);
+        segs.add(SEG_CLS);
+        poss.add(Math.min(view.turns().size(), PolicyConfig.MAX_POSITIONS - 1));
+        add(view.rules(), c.maxRulesTokens(), SEG_RULES, tokens, src, segs, poss, sources);
+        add(view.request(), c.maxRequestTokens(), SEG_REQUEST, tokens, src, segs, poss, sources);
+        List<View.Turn> turns = view.turns();
+        for (int k = 0; k < c.historyTurns() && k < turns.size(); k++) {
+            View.Turn t = turns.get(turns.size() - 1 - k);
+            add(t.actionText(), c.maxActionTokens(), 3 + 2 * k, tokens, src, segs, poss, sources);
+            add(t.observationText(), c.maxObservationTokens(), 4 + 2 * k, tokens, src, segs, poss, sources);
+        }
+        return new Context(view, tokens, src, segs, poss, sources, c, vocabulary);
+    }
+
+    private static void add(String text, int max, int segment, List<Tokenizer.Token> tokens, List<Integer> src, List<Integer> segs,
+                            List<Integer> poss, List<String> sources) {
+        if (max <= 0 || text == null || text.isEmpty()) return;
+        int id = sources.size();
+        sources.add(text);
+        List<Tokenizer.Token> ts = Tokenizer.tokenize(text, max);
+        for (int i = 0; i < ts.size(); i++) {
+            tokens.add(ts.get(i));
+            src.add(id);
+            segs.add(segment);
+            poss.add(Math.min(i, PolicyConfig.MAX_POSITIONS - 1));
+        }
+    }
+
+    /** The exact text of tokens {@code [s, e]} (one source), or the tokens joined by spaces. */
+    String spanText(int s, int e) {
+        if (source[s] == source[e] && e >= s) return sources.get(source[s]).substring(start[s], end[e]);
+        StringBuilder sb = new StringBuilder();
+        for (int i = s; i <= e; i++) {
+            if (!sb.isEmpty()) sb.append(' ');
+            sb.append(sources.get(source[i]), start[i], end[i]);
+        }
+        return sb.toString();
+    }
+
+    String tokenText(int i) { return sources.get(source[i]).substring(start[i], end[i]); }
+
+    /** Whether tokens s..e may form one copied value: same source, in order, not too long. */
+    boolean spanAllowed(int s, int e, int maxSpan) {
+        return s > 0 && e >= s && e - s < maxSpan && e < n && source[s] == source[e];
+    }
+
+    /** Start positions of every occurrence of the value's tokens (case-insensitive) in one source. */
+    List<int[]> occurrences(String value) {
+        List<Tokenizer.Token> vt = Tokenizer.tokenize(value);
+        List<int[]> out = new ArrayList<>();
+        if (vt.isEmpty()) return out;
+        int m = vt.size();
+        for (int i = 1; i + m <= n; i++) {
+            boolean ok = true;
+            for (int j = 0; j < m && ok; j++) {
+                ok = lower[i + j].equals(vt.get(j).lower()) && source[i + j] == source[i];
+            }
+            if (ok) out.add(new int[]{i, i + m - 1});
+        }
+        return out;
+    }
+
+    Set<String> lowersWhere(java.util.function.IntPredicate segment) {
+        Set<String> out = new HashSet<>();
+        for (int i = 0; i < n; i++) if (segment.test(seg[i])) out.add(lower[i]);
+        return out;
+    }
+
+    /**
+     * Per-token features: 0 is a number; 1 its magnitude; 2/3 smallest/largest of the numbers that
+     * follow the same key (so "which distance is shorter" is visible); 4 also in the request; 5 also
+     * in an observation; 6 also in an earlier action's arguments; 7 how often it occurs; 8 in the
+     * latest observation; 9 matches an enum value of a callable tool; 10/11 its text holds the
+     * smallest/largest of such a group of numbers (so an id can be chosen by the value beside it).
+     * How far a copied value extends is read apart, from {@link #capitalJoin} and {@link #capitalEnd}.
+     */
+    private float[][] features(PolicyConfig c) {
+        float[][] f = new float[n][FEATURES];
+        Set<String> inRequest = lowersWhere(s -> s == SEG_REQUEST);
+        Set<String> inObs = lowersWhere(Context::isObservationSegment);
+        Set<String> inActions = lowersWhere(Context::isActionSegment);
+        Set<String> inLast = lowersWhere(s -> s == 4);
+        Map<String, Integer> counts = new HashMap<>();
+        for (int i = 1; i < n; i++) counts.merge(lower[i], 1, Integer::sum);
+        Set<String> enumValues = new HashSet<>();
+        for (ToolSpec t : tools) for (ParamSpec p : ParamSpec.of(t, c.maxParams())) for (String v : p.values()) enumValues.add(v.toLowerCase(Locale.ROOT));
+        // Numbers grouped by the nearest preceding word of the same source (their key).
+        Map<String, double[]> range = new HashMap<>();
+        String[] keyOf = new String[n];
+        double[] value = new double[n];
+        String key = "";
+        int lastSource = -1;
+        for (int i = 1; i < n; i++) {
+            if (source[i] != lastSource) {
+                key = "";
+                lastSource = source[i];
+            }
+            double v = Tokenizer.number(lower[i]);
+            value[i] = v;
+            if (Double.isNaN(v)) {
+                key = lower[i];
+            } else {
+                keyOf[i] = key;
+                double[] r = range.computeIfAbsent(key, k -> new double[]{Double.MAX_VALUE, -Double.MAX_VALUE, 0});
+                r[0] = Math.min(r[0], v);
+                r[1] = Math.max(r[1], v);
+                r[2]++;
+            }
+        }
+        Set<Integer> holdsMin = new HashSet<>();
+        Set<Integer> holdsMax = new HashSet<>();
+        for (int i = 1; i < n; i++) {
+            if (keyOf[i] == null) continue;
+            double[] r = range.get(keyOf[i]);
+            if (r[2] < 2 || r[0] >= r[1]) continue;
+            if (value[i] == r[0]) holdsMin.add(source[i]);
+            if (value[i] == r[1]) holdsMax.add(source[i]);
+        }
+        for (int i = 1; i < n; i++) {
+            String w = lower[i];
+            float[] x = f[i];
+            x[10] = holdsMin.contains(source[i]) ? 1 : 0;
+            x[11] = holdsMax.contains(source[i]) ? 1 : 0;
+            if (keyOf[i] != null) {
+                double v = value[i];
+                x[0] = 1;
+                x[1] = (float) Math.min(2.0, Math.log10(1 + Math.abs(v)) / 2);
+                double[] r = range.get(keyOf[i]);
+                if (r[2] >= 2 && r[0] < r[1]) {
+                    x[2] = v == r[0] ? 1 : 0;
+                    x[3] = v == r[1] ? 1 : 0;
+                }
+            }
+            x[4] = inRequest.contains(w) ? 1 : 0;
+            x[5] = inObs.contains(w) ? 1 : 0;
+            x[6] = inActions.contains(w) ? 1 : 0;
+            x[7] = (float) Math.min(1.0, Math.log1p(counts.getOrDefault(w, 0)) / 3);
+            x[8] = inLast.contains(w) ? 1 : 0;
+            for (String ev : enumValues) {
+                if (Lexical.matches(w, ev)) {
+                    x[9] = 1;
+                    break;
+                }
+            }
+        }
+        return f;
+    }
+
+    private boolean capitalised(int i) {
+        String t = sources.get(source[i]);
+        return i > 0 && Character.isUpperCase(t.charAt(start[i]));
+    }
+
+    /** Whether tokens a and b are capitalised words of one text separated only by spaces. */
+    private boolean joinedCapital(int a, int b) {
+        if (a < 1 || b >= n || source[a] != source[b] || !capitalised(a) || !capitalised(b)) return false;
+        return sources.get(source[a]).substring(end[a], start[b]).isBlank();
+    }
+
+    private float[][] toolFeatures() {
+        float[][] f = new float[tools.size()][TOOL_FEATURES];
+        List<View.Turn> turns = view.turns();
+        for (int i = 0; i < tools.size(); i++) {
+            String name = tools.get(i).name();
+            int count = 0;
+            Boolean lastFailed = null;
+            for (View.Turn t : turns) {
+                if (t.calledTools().contains(name)) {
+                    count++;
+                    lastFailed = t.failed();
+                }
+            }
+            f[i][0] = count > 0 ? 1 : 0;
+            f[i][1] = !turns.isEmpty() && turns.getLast().calledTools().contains(name) ? 1 : 0;
+            f[i][2] = Boolean.TRUE.equals(lastFailed) ? 1 : 0;
+            f[i][3] = Math.min(1f, count / 3f);
+        }
+        return f;
+    }
+
+    private static List<ParamSpec> topicsOf(List<ToolSpec> tools, PolicyConfig c) {
+        Map<String, ParamSpec> byName = new java.util.LinkedHashMap<>();
+        for (ToolSpec t : tools) for (ParamSpec p : ParamSpec.of(t, c.maxParams())) byName.putIfAbsent(p.name(), p);
+        return List.copyOf(byName.values());
+    }
+
+    /** The question the policy asks about a topic: its name and its description, in words. */
+    static String question(ParamSpec topic) {
+        String words = String.join(" ", Tokenizer.subwords(topic.name()));
+        return "Could you tell me the " + words + "? (" + topic.description() + ")";
+    }
+}

@@ -1,0 +1,46 @@
+package dev.openagent.policy;
+
+import ai.djl.engine.Engine;
+import ai.djl.pytorch.jni.JniUtils;
+
+import java.nio.file.Path;
+import java.util.function.Supplier;
+
+/**
+ * Deep Java Library set-up shared by every policy: offline (libtorch comes from the
+ * pytorch-native-cpu jar, nothing is downloaded), a stable cache directory, one intra-op and one
+ * inter-op thread (faster than two on small matrices, and leaves the other core to the sandbox).
+ * Settings given on the command line ({@code -D...}) or in the environment win.
+ */
+final class Djl {
+    private static volatile boolean ready;
+
+    private Djl() {}
+
+    static synchronized void init() {
+        if (ready) return;
+        setDefault("ai.djl.offline", "true");
+        setDefault("ai.djl.pytorch.num_threads", "1");
+        setDefault("ai.djl.pytorch.num_interop_threads", "1");
+        if (System.getenv("DJL_CACHE_DIR") == null) {
+            setDefault("DJL_CACHE_DIR", Path.of(System.getProperty("user.home"), ".cache", "openagent", "djl").toString());
+        }
+        Engine.getInstance();
+        ready = true;
+    }
+
+    private static void setDefault(String key, String value) {
+        if (System.getProperty(key) == null) System.setProperty(key, value);
+    }
+
+    /** Runs without recording the autograd graph (grad mode is per thread in libtorch). */
+    static <T> T inference(Supplier<T> work) {
+        boolean was = JniUtils.isGradMode();
+        JniUtils.setGradMode(false);
+        try {
+            return work.get();
+        } finally {
+            JniUtils.setGradMode(was);
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package dev.openagent.policy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.openagent.sandbox.ToolSpec;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** One parameter of a tool as its JSON Schema shows it: what the policy reads to fill it. */
+record ParamSpec(String name, String description, Type type, List<String> values, boolean required) {
+    enum Type { STRING, INTEGER, NUMBER, BOOLEAN }
+
+    ParamSpec {
+        values = List.copyOf(values);
+    }
+
+    boolean isEnum() { return !values.isEmpty(); }
+
+    /** Parsed schemas; tool lists repeat across episodes, so this stays small. */
+    private static final Map<ToolSpec, List<ParamSpec>> CACHE = new ConcurrentHashMap<>();
+
+    /** The parameters of a tool in schema order, at most {@code max}. Unknown types read as strings. */
+    static List<ParamSpec> of(ToolSpec tool, int max) {
+        if (CACHE.size() > 20_000) CACHE.clear();
+        List<ParamSpec> all = CACHE.computeIfAbsent(tool, ParamSpec::parse);
+        return all.size() <= max ? all : all.subList(0, max);
+    }
+
+    private static List<ParamSpec> parse(ToolSpec tool) {
+        JsonNode schema = tool.parameters();
+        Set<String> required = new HashSet<>();
+        schema.path("required").forEach(n -> required.add(n.asText()));
+        List<ParamSpec> out = new ArrayList<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = schema.path("properties").fields(); it.hasNext(); ) {
+            var e = it.next();
+            JsonNode p = e.getValue();
+            Type type = switch (p.path("type").asText("string")) {
+                case "integer" -> Type.INTEGER;
+                case "number" -> Type.NUMBER;
+                case "boolean" -> Type.BOOLEAN;
+                default -> Type.STRING;
+            };
+            List<String> values = new ArrayList<>();
+            p.path("enum").forEach(v -> values.add(v.asText()));
+            out.add(new ParamSpec(e.getKey(), p.path("description").asText(""), type, values, required.contains(e.getKey())));
+        }
+        return List.copyOf(out);
+    }
+}

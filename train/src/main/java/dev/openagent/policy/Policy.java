@@ -1,0 +1,317 @@
+package dev.openagent.policy;
+
+import ai.djl.engine.Engine;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.training.GradientCollector;
+import ai.djl.training.optimizer.Optimizer;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.json.Json;
+import dev.openagent.sandbox.Action;
+import dev.openagent.sandbox.Task;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SplittableRandom;
+
+/**
+ * The built-in neural policy: a {@link PolicyConfig} and its network. It reads {@link View}s and
+ * acts by pointing (see {@link PolicyNet}); {@link #act} decodes greedily or samples (RL).
+ * Inference is serialised: one forward pass at a time per policy.
+ */
+public final class Policy implements AutoCloseable {
+    /** The reason the policy gives when it refuses. */
+    public static final String REFUSAL = "the request cannot be fulfilled with the available tools and information.";
+
+    private final PolicyConfig config;
+    private final Vocabulary vocabulary;
+    private final PolicyNet net;
+    /** Word dropout in training (see {@link Batch}); seeded, so training stays reproducible. */
+    private SplittableRandom dropout;
+    private double dropoutRate;
+
+    Policy(PolicyConfig config, Vocabulary vocabulary, PolicyNet net) {
+        this.config = config;
+        this.vocabulary = vocabulary;
+        this.net = net;
+    }
+
+    /** A new policy with random weights (the same seed gives the same weights). */
+    public static Policy create(PolicyConfig config, Vocabulary vocabulary, long seed) {
+        Djl.init();
+        return new Policy(config, vocabulary, PolicyNet.create(config, seed));
+    }
+
+    public PolicyConfig config() { return config; }
+
+    public Vocabulary vocabulary() { return vocabulary; }
+
+    /** Reads each distinct word of a training example as unknown with this probability (0 turns it off). */
+    public synchronized void wordDropout(double rate, long seed) {
+        this.dropoutRate = rate;
+        this.dropout = rate > 0 ? new SplittableRandom(seed) : null;
+    }
+
+    /** How many tokens the policy reads for this view (the context length, without encoding it). */
+    int length(View view) {
+        int n = 1 + Tokenizer.tokenize(view.rules(), config.maxRulesTokens()).size()
+                + Tokenizer.tokenize(view.request(), config.maxRequestTokens()).size();
+        List<View.Turn> turns = view.turns();
+        for (int k = 0; k < config.historyTurns() && k < turns.size(); k++) {
+            View.Turn t = turns.get(turns.size() - 1 - k);
+            n += Tokenizer.tokenize(t.actionText(), config.maxActionTokens()).size()
+                    + Tokenizer.tokenize(t.observationText(), config.maxObservationTokens()).size();
+        }
+        return n;
+    }
+
+    Context encode(View view) {
+        return Context.encode(view, config, vocabulary);
+    }
+
+    public long parameterCount() { return net.parameterCount(); }
+
+    PolicyNet net() { return net; }
+
+    @Override
+    public void close() { net.close(); }
+
+    /** An action and the decision behind it (for policy-gradient updates). */
+    public record Acted(Action action, Decision decision) {}
+
+    /**
+     * Chooses an action for each view in one batched forward pass.
+     *
+     * @param sampler null for greedy decoding, else the random source to sample from
+     */
+    public synchronized List<Acted> act(List<View> views, SplittableRandom sampler) {
+        List<Context> contexts = views.stream().map(this::encode).toList();
+        Batch batch = new Batch(contexts, config, vocabulary);
+        List<Acted> out = new ArrayList<>(views.size());
+        try (NDManager m = net.manager.newSubManager()) {
+            PolicyNet.Forward f = Djl.inference(() -> net.new Forward(m, batch));
+            float[] action = PolicyNet.floats(f.action);
+            int width = batch.tMax + 3;
+            int[] kinds = new int[batch.b];
+            int[] chosen = new int[batch.b];
+            boolean anyCall = false;
+            for (int e = 0; e < batch.b; e++) {
+                kinds[e] = choose(action, e * width, width, sampler);
+                chosen[e] = kinds[e] < batch.tMax ? kinds[e] : -1;
+                anyCall |= chosen[e] >= 0;
+            }
+            batch.withParams(chosen);
+            Logits logits;
+            if (anyCall) {
+                Djl.inference(f::params);
+                logits = new Logits(action, PolicyNet.floats(f.present), PolicyNet.floats(f.span),
+                        PolicyNet.floats(f.enumLogits), PolicyNet.floats(f.answer), PolicyNet.floats(f.ask));
+            } else {
+                logits = new Logits(action, null, null, null, PolicyNet.floats(f.answer), PolicyNet.floats(f.ask));
+            }
+            for (int e = 0; e < batch.b; e++) out.add(decode(contexts.get(e), batch, e, kinds[e], logits, sampler));
+        }
+        return out;
+    }
+
+    /** The network's outputs for a batch, flattened as the decoder reads them. */
+    record Logits(float[] action, float[] present, float[] span, float[] enums, float[] answer, float[] ask) {}
+
+    /** Turns example e's pointer outputs into an action (greedy, or sampled with {@code sampler}). */
+    Acted decode(Context x, Batch batch, int e, int kind, Logits logits, SplittableRandom sampler) {
+        String callId = "call_" + x.view.turns().size();
+        if (kind < batch.tMax) {
+            return call(x, batch, e, kind, callId, logits.present(), logits.span(), logits.enums(), sampler);
+        }
+        if (kind == batch.tMax) return answer(x, batch, e, logits.answer(), sampler);
+        if (kind == batch.tMax + 1) {
+            int z = x.topics.isEmpty() ? -1 : choose(logits.ask(), e * batch.zMax, x.topics.size(), sampler);
+            String question = z < 0 ? "Could you tell me more about your request?" : Context.question(x.topics.get(z));
+            return new Acted(new Action.AskUser(question), new Decision.Ask(z < 0 ? new int[0] : new int[]{z}));
+        }
+        return new Acted(new Action.Refuse(REFUSAL), new Decision.Refuse());
+    }
+
+    private Acted call(Context x, Batch batch, int e, int tool, String callId, float[] present, float[] spans,
+                       float[] enums, SplittableRandom sampler) {
+        List<ParamSpec> params = ParamSpec.of(x.tools.get(tool), config.maxParams());
+        ObjectNode args = Json.object();
+        List<Decision.Arg> decided = new ArrayList<>();
+        for (int j = 0; j < params.size(); j++) {
+            ParamSpec p = params.get(j);
+            int row = e * batch.pMax + j;
+            boolean on = p.required() || (sampler == null ? present[row] > 0 : sampler.nextDouble() < sigmoid(present[row]));
+            if (!on) {
+                decided.add(new Decision.Arg(j, false, new int[0], new int[0], new int[0]));
+                continue;
+            }
+            if (p.isEnum()) {
+                int v = choose(enums, row * batch.kMax, Math.min(p.values().size(), config.maxEnumValues()), sampler);
+                args.put(p.name(), p.values().get(v));
+                decided.add(new Decision.Arg(j, true, new int[]{v}, new int[0], new int[0]));
+            } else {
+                int[] span = span(x, spans, row * batch.l * config.maxSpanTokens(), sampler);
+                args.set(p.name(), value(p, x.spanText(span[0], span[1])));
+                decided.add(new Decision.Arg(j, true, new int[0], new int[]{span[0]}, new int[]{span[1]}));
+            }
+        }
+        Action action = Action.CallTools.of(callId, x.tools.get(tool).name(), Json.write(args));
+        return new Acted(action, new Decision.Call(tool, decided));
+    }
+
+    /** The copied span {start, end}: the best-scoring copyable span, or one sampled from their softmax. */
+    private int[] span(Context x, float[] spans, int base, SplittableRandom sampler) {
+        int k = config.maxSpanTokens();
+        int best = -1;
+        double max = Double.NEGATIVE_INFINITY;
+        for (int s = 1; s < x.n; s++) {
+            for (int len = 0; len < k && x.spanAllowed(s, s + len, k); len++) {
+                float v = spans[base + s * k + len];
+                if (v > max) {
+                    max = v;
+                    best = s * k + len;
+                }
+            }
+        }
+        if (best < 0) return new int[]{Math.min(1, x.n - 1), Math.min(1, x.n - 1)};
+        if (sampler != null) {
+            double sum = 0;
+            for (int s = 1; s < x.n; s++) {
+                for (int len = 0; len < k && x.spanAllowed(s, s + len, k); len++) sum += Math.exp(spans[base + s * k + len] - max);
+            }
+            double u = sampler.nextDouble() * sum;
+            outer:
+            for (int s = 1; s < x.n; s++) {
+                for (int len = 0; len < k && x.spanAllowed(s, s + len, k); len++) {
+                    u -= Math.exp(spans[base + s * k + len] - max);
+                    if (u <= 0) {
+                        best = s * k + len;
+                        break outer;
+                    }
+                }
+            }
+        }
+        return new int[]{best / k, best / k + best % k};
+    }
+
+    private Acted answer(Context x, Batch batch, int e, float[] logits, SplittableRandom sampler) {
+        int la = batch.l + batch.a;
+        int base = e * la;
+        List<Integer> tokens = new ArrayList<>();
+        List<Integer> words = new ArrayList<>();
+        for (int i = 1; i < x.n; i++) {
+            if (sampler == null ? logits[base + i] > 0 : sampler.nextDouble() < sigmoid(logits[base + i])) tokens.add(i);
+        }
+        for (int k = 0; k < batch.a; k++) {
+            float z = logits[base + batch.l + k];
+            if (sampler == null ? z > 0 : sampler.nextDouble() < sigmoid(z)) words.add(k);
+        }
+        if (sampler == null && tokens.isEmpty() && words.isEmpty() && x.n > 1) {
+            int best = 1;
+            for (int i = 2; i < x.n; i++) if (logits[base + i] > logits[base + best]) best = i;
+            tokens.add(best);
+        }
+        Set<String> said = new LinkedHashSet<>();
+        List<String> parts = new ArrayList<>();
+        for (int i : tokens) if (said.add(x.lower[i])) parts.add(x.tokenText(i));
+        for (int k : words) if (said.add(config.answerWords().get(k))) parts.add(config.answerWords().get(k));
+        List<Decision.Group> groups = new ArrayList<>();
+        for (int i : tokens) groups.add(new Decision.Group(new int[]{i}, new int[0]));
+        for (int k : words) groups.add(new Decision.Group(new int[0], new int[]{k}));
+        return new Acted(new Action.Answer(String.join(" ", parts)), new Decision.Answer(groups));
+    }
+
+    /** A copied value in the parameter's JSON type; text that does not parse stays text (the tool will say so). */
+    static JsonNode value(ParamSpec p, String text) {
+        String t = text.strip();
+        try {
+            return switch (p.type()) {
+                case INTEGER -> {
+                    double v = Double.parseDouble(t);
+                    yield v == Math.rint(v) && Math.abs(v) < 1e15 ? Json.NODES.numberNode((long) v) : Json.NODES.textNode(t);
+                }
+                case NUMBER -> Json.NODES.numberNode(Double.parseDouble(t));
+                case BOOLEAN -> t.equalsIgnoreCase("true") || t.equalsIgnoreCase("false")
+                        ? Json.NODES.booleanNode(Boolean.parseBoolean(t.toLowerCase(Locale.ROOT))) : Json.NODES.textNode(t);
+                case STRING -> Json.NODES.textNode(t);
+            };
+        } catch (NumberFormatException e) {
+            return Json.NODES.textNode(t);
+        }
+    }
+
+    /** Argmax, or a sample from the softmax, over {@code n} logits at {@code base}. */
+    static int choose(float[] logits, int base, int n, SplittableRandom sampler) {
+        int best = 0;
+        for (int i = 1; i < n; i++) if (logits[base + i] > logits[base + best]) best = i;
+        if (sampler == null) return best;
+        double max = logits[base + best];
+        double sum = 0;
+        for (int i = 0; i < n; i++) sum += Math.exp(logits[base + i] - max);
+        double u = sampler.nextDouble() * sum;
+        for (int i = 0; i < n; i++) {
+            u -= Math.exp(logits[base + i] - max);
+            if (u <= 0) return i;
+        }
+        return best;
+    }
+
+    static double sigmoid(double z) { return 1 / (1 + Math.exp(-z)); }
+
+    // ---------------------------------------------------------------- training
+
+    /** A training example: what the agent saw and the decision to learn (weight 1 for cloning, the advantage for RL). */
+    public record Example(View view, Decision decision, float weight) {}
+
+    /** Encodes a demonstrated action as a target, or empty when the policy cannot express it. */
+    public Optional<Decision> target(View view, Action action, Task task) {
+        return Targets.of(encode(view), action, task, config);
+    }
+
+    /** Answer words a demonstrated answer needed that its context (as this config reads it) did not hold. */
+    static List<String> missingAnswerWords(PolicyConfig config, View view, Task task) {
+        return Targets.missingWords(Context.encode(view, config, Vocabulary.open()), task);
+    }
+
+    /** One optimiser step on the examples (cloning: every weight 1); returns the loss. */
+    public synchronized float train(List<Example> examples, Optimizer optimizer) {
+        float loss = accumulate(examples, examples.size());
+        step(optimizer);
+        return loss;
+    }
+
+    /**
+     * Adds the gradient of {@code -sum(weight * log P(decision)) / divisor} over the examples to
+     * the parameters' gradients (call {@link #step} once the whole batch is in); returns that loss.
+     */
+    public synchronized float accumulate(List<Example> examples, float divisor) {
+        List<Context> contexts = examples.stream().map(x -> encode(x.view())).toList();
+        Batch batch = new Batch(contexts, config, vocabulary, dropout, dropoutRate);
+        int[] chosen = examples.stream().mapToInt(x -> x.decision() instanceof Decision.Call call ? call.tool() : -1).toArray();
+        batch.withParams(chosen);
+        float[] weights = new float[examples.size()];
+        for (int i = 0; i < weights.length; i++) weights[i] = examples.get(i).weight();
+        Labels labels = new Labels(batch, examples.stream().map(Example::decision).toList(), weights);
+        try (NDManager m = net.manager.newSubManager();
+             GradientCollector gc = Engine.getInstance().newGradientCollector()) {
+            NDArray loss = net.new Forward(m, batch).params().loss(labels, divisor);
+            gc.backward(loss);
+            return loss.getFloat();
+        }
+    }
+
+    /** Applies the accumulated gradients and clears them. */
+    public synchronized void step(Optimizer optimizer) {
+        for (var e : net.params.entrySet()) {
+            NDArray grad = e.getValue().getGradient();
+            optimizer.update(e.getKey(), e.getValue(), grad);
+            grad.subi(grad);
+            grad.close();
+        }
+    }
+}

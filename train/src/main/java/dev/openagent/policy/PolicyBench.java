@@ -1,0 +1,60 @@
+package dev.openagent.policy;
+
+import dev.openagent.envs.Environments;
+import dev.openagent.episode.Episodes;
+import dev.openagent.episode.Trajectory;
+import dev.openagent.run.TaskPlan;
+import dev.openagent.sandbox.Environment;
+import dev.openagent.sandbox.Split;
+import dev.openagent.sandbox.TaskRequest;
+import dev.openagent.shift.ShiftStack;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.List;
+
+/**
+ * Inference speed of a policy: actions per second when many episodes run in lockstep (one
+ * batched forward pass per turn, how training rollouts and evaluations run) and one episode at a
+ * time (how {@code --agent policy:DIR} runs). Wall time and this thread's CPU time are both
+ * reported: on a shared machine the CPU figure is the steadier one.
+ */
+public final class PolicyBench {
+    /** One measurement. */
+    public record Figures(String mode, int episodes, long actions, double seconds, double cpuSeconds) {
+        public double actionsPerSecond() { return actions / seconds; }
+
+        public double actionsPerCpuSecond() { return actions / cpuSeconds; }
+    }
+
+    private PolicyBench() {}
+
+    public static List<Figures> run(Policy policy, String env, int episodes, long seed) {
+        Environment e = Environments.get(env);
+        List<TaskRequest> requests = new TaskPlan(Split.TEST, episodes, seed, 0).requests();
+        // Warm-up: the first passes load libtorch kernels.
+        PolicyRunner.run(policy, "bench", jobs(e, requests.subList(0, Math.min(16, requests.size()))), 16, null, false, x -> {});
+        Figures batched = time("batched x" + PolicyEval.PARALLEL, () -> PolicyRunner.run(policy, "bench", jobs(e, requests),
+                PolicyEval.PARALLEL, null, false, x -> {}).stream().map(PolicyRunner.Episode::trajectory).toList(), episodes);
+        int single = Math.max(1, episodes / 8);
+        PolicyAgent agent = new PolicyAgent(policy, "bench");
+        Figures one = time("one episode at a time", () -> requests.subList(0, single).stream()
+                .map(r -> Episodes.run(e.create(), agent, r)).toList(), single);
+        return List.of(batched, one);
+    }
+
+    private static List<PolicyRunner.Job> jobs(Environment e, List<TaskRequest> requests) {
+        return requests.stream().map(r -> new PolicyRunner.Job(e, ShiftStack.NONE, r)).toList();
+    }
+
+    private static Figures time(String mode, java.util.function.Supplier<List<Trajectory>> work, int episodes) {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        long c0 = mx.getCurrentThreadCpuTime();
+        long t0 = System.nanoTime();
+        List<Trajectory> ts = work.get();
+        double wall = (System.nanoTime() - t0) / 1e9;
+        double cpu = (mx.getCurrentThreadCpuTime() - c0) / 1e9;
+        long actions = ts.stream().mapToLong(t -> t.stats().turns()).sum();
+        return new Figures(mode, episodes, actions, wall, cpu);
+    }
+}

@@ -1,0 +1,76 @@
+package dev.openagent.policy;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+import java.util.List;
+
+/**
+ * Everything that fixes a policy's shape and how it reads text: sizes, hash buckets and salt,
+ * context budgets, and the few answer words it can say that never appear in its context.
+ * Saved as {@code config.json} in every checkpoint; weights only load under the same config.
+ *
+ * @param hashSalt            salt of the word, shape and sub-word hashes (changing it scrambles every embedding)
+ * @param wordBuckets         hashed word ids (lower-cased token)
+ * @param bagBuckets          hashed character trigrams and identifier parts
+ * @param bagSize             trigrams/parts kept per token
+ * @param shapeBuckets        hashed token shapes (letter/digit patterns)
+ * @param historyTurns        earlier turns kept in the context, most recent first
+ * @param maxRequestTokens    the request plus the user's replies
+ * @param maxRulesTokens      the service rules of the system prompt (0 leaves them out)
+ * @param maxActionTokens     one earlier action (tool name and raw arguments)
+ * @param maxObservationTokens one earlier observation
+ * @param maxSpanTokens       longest value the policy copies out of its context
+ * @param answerWords         answer words the checker needed in training that no context held (e.g. "closed")
+ */
+public record PolicyConfig(int version,
+                           int dim,
+                           int heads,
+                           int ffn,
+                           int layers,
+                           @JsonProperty("hash_salt") int hashSalt,
+                           @JsonProperty("word_buckets") int wordBuckets,
+                           @JsonProperty("bag_buckets") int bagBuckets,
+                           @JsonProperty("bag_size") int bagSize,
+                           @JsonProperty("shape_buckets") int shapeBuckets,
+                           @JsonProperty("history_turns") int historyTurns,
+                           @JsonProperty("max_request_tokens") int maxRequestTokens,
+                           @JsonProperty("max_rules_tokens") int maxRulesTokens,
+                           @JsonProperty("max_action_tokens") int maxActionTokens,
+                           @JsonProperty("max_observation_tokens") int maxObservationTokens,
+                           @JsonProperty("max_tool_name_tokens") int maxToolNameTokens,
+                           @JsonProperty("max_description_tokens") int maxDescriptionTokens,
+                           @JsonProperty("max_params") int maxParams,
+                           @JsonProperty("max_enum_values") int maxEnumValues,
+                           @JsonProperty("max_span_tokens") int maxSpanTokens,
+                           @JsonProperty("answer_words") List<String> answerWords) {
+    public static final int VERSION = 1;
+    /** Positions per segment; the CLS token uses its position slot for the turn number. */
+    public static final int MAX_POSITIONS = 128;
+
+    public PolicyConfig {
+        answerWords = answerWords == null ? List.of() : List.copyOf(answerWords);
+        if (dim % heads != 0) throw new IllegalArgumentException("dim must be a multiple of heads");
+        if (version != VERSION) throw new IllegalArgumentException("unsupported policy config version " + version + " (this build reads " + VERSION + ")");
+    }
+
+    /** The default policy: d=64, 2 pre-LayerNorm layers of 4 heads. */
+    public static PolicyConfig defaults() {
+        return new PolicyConfig(VERSION, 64, 4, 128, 2, 0x5EED, 4096, 8192, 12, 512,
+                3, 96, 0, 24, 80, 6, 48, 10, 12, 8, List.of());
+    }
+
+    /** A smaller, faster configuration for tests. */
+    public static PolicyConfig tiny() {
+        return new PolicyConfig(VERSION, 32, 2, 64, 1, 0x5EED, 1024, 2048, 8, 256,
+                3, 64, 0, 16, 72, 4, 32, 10, 12, 8, List.of());
+    }
+
+    public PolicyConfig withAnswerWords(List<String> words) {
+        return new PolicyConfig(version, dim, heads, ffn, layers, hashSalt, wordBuckets, bagBuckets, bagSize, shapeBuckets,
+                historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxToolNameTokens,
+                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, words);
+    }
+
+    /** Segments: CLS, rules, request, then an action and an observation segment per history turn. */
+    public int segments() { return 3 + 2 * historyTurns; }
+}

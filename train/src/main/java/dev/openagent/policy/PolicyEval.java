@@ -1,0 +1,54 @@
+package dev.openagent.policy;
+
+import dev.openagent.envs.Environments;
+import dev.openagent.episode.Trajectory;
+import dev.openagent.metrics.Rate;
+import dev.openagent.run.TaskPlan;
+import dev.openagent.sandbox.Environment;
+import dev.openagent.sandbox.Outcome;
+import dev.openagent.sandbox.Split;
+import dev.openagent.shift.ShiftStack;
+
+import java.util.List;
+
+/** Evaluates a policy with the batched runner: success with its 95% Wilson interval ({@link Rate}), refusal rate. */
+public final class PolicyEval {
+    /** Episodes in flight per batched forward pass. */
+    public static final int PARALLEL = 64;
+
+    private PolicyEval() {}
+
+    /**
+     * @param refusalRate fraction of scored episodes the agent ended by refusing
+     */
+    public record Figures(int episodes, int successes, double successRate, double ciLow, double ciHigh, double refusalRate) {
+        public static Figures of(List<Trajectory> all) {
+            List<Trajectory> scored = all.stream().filter(t -> t.outcome().end() != Outcome.End.INFRA_ERROR).toList();
+            int n = scored.size();
+            int k = (int) scored.stream().filter(Trajectory::success).count();
+            int refused = (int) scored.stream().filter(t -> t.outcome().refused()).count();
+            Rate r = Rate.of(k, n);
+            return r == null ? new Figures(0, 0, 0, 0, 1, 0)
+                    : new Figures(n, k, round(r.value()), round(r.lo()), round(r.hi()), round((double) refused / n));
+        }
+    }
+
+    /** Runs {@code tasks} tasks of a split (task seeds from {@code seed}, as {@code run} chooses them) under a shift stack. */
+    public static List<Trajectory> run(Policy policy, String agent, Environment env, ShiftStack shifts, Split split, int tasks, long seed) {
+        return episodes(policy, agent, env, shifts, split, tasks, seed).stream().map(PolicyRunner.Episode::trajectory).toList();
+    }
+
+    /** As {@link #run}, keeping each episode's task (for reports). */
+    public static List<PolicyRunner.Episode> episodes(Policy policy, String agent, Environment env, ShiftStack shifts, Split split,
+                                                      int tasks, long seed) {
+        List<PolicyRunner.Job> jobs = new TaskPlan(split, tasks, seed, 0).requests().stream()
+                .map(r -> new PolicyRunner.Job(env, shifts, r)).toList();
+        return PolicyRunner.run(policy, agent, jobs, PARALLEL, null, false, e -> {});
+    }
+
+    public static Figures staticTest(Policy policy, String env, int tasks, long seed) {
+        return Figures.of(run(policy, "policy", Environments.get(env), ShiftStack.NONE, Split.TEST, tasks, seed));
+    }
+
+    static double round(double v) { return Math.round(v * 10000) / 10000.0; }
+}

@@ -1,0 +1,310 @@
+package dev.openagent.policy;
+
+import ai.djl.training.optimizer.Optimizer;
+import ai.djl.training.tracker.Tracker;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.envs.Environments;
+import dev.openagent.json.Json;
+import dev.openagent.sandbox.Action;
+import dev.openagent.sandbox.Environment;
+import dev.openagent.sandbox.Seeds;
+import dev.openagent.sandbox.Split;
+import dev.openagent.sandbox.TaskRequest;
+import dev.openagent.shift.ShiftStack;
+
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
+
+/**
+ * The three ways to train the policy:
+ * <ul>
+ *   <li>SFT: behaviour cloning of oracle trajectories on the static training split;</li>
+ *   <li>PAFT: the same, with a fraction alpha of the trajectories run under a shift drawn from
+ *       the catalog (the oracle's way through the shift is the recovery demonstration);</li>
+ *   <li>RL: group-relative policy gradient (GRPO-style) from outcome reward: groups of sampled
+ *       rollouts per task, advantage = (reward - group mean) / group std, from a checkpoint or
+ *       from scratch.</li>
+ * </ul>
+ * Everything is seeded: the same options give the same weights.
+ */
+public final class Trainer {
+    public enum Method {
+        SFT, RL, PAFT;
+
+        public String id() { return name().toLowerCase(Locale.ROOT); }
+
+        public static Method parse(String s) {
+            for (Method m : values()) if (m.id().equals(s.toLowerCase(Locale.ROOT))) return m;
+            throw new IllegalArgumentException("unknown method '" + s + "' (sft, rl, paft)");
+        }
+    }
+
+    /**
+     * @param steps      optimiser steps (SFT, PAFT) or policy-gradient iterations (RL)
+     * @param alpha      PAFT: fraction of shifted trajectories
+     * @param init       start from this checkpoint (RL: usually an SFT policy); null for random weights
+     * @param batch      examples per step (SFT, PAFT)
+     * @param lr         peak learning rate (warm-up, then cosine decay to a tenth)
+     * @param groupTasks RL: tasks per iteration
+     * @param groupSize  RL: rollouts per task
+     * @param shifts     PAFT: where shifts are drawn from (null: the catalog)
+     */
+    public record Options(Method method, String env, int steps, long seed, double alpha, Path init, int batch, float lr,
+                          int groupTasks, int groupSize, PolicyConfig config, ShiftSampler shifts) {
+        public Options {
+            if (steps < 1) throw new IllegalArgumentException("steps must be at least 1");
+            if (batch < 1) throw new IllegalArgumentException("batch must be at least 1");
+            if (alpha < 0 || alpha > 1) throw new IllegalArgumentException("alpha must be in [0, 1]");
+            if (groupSize < 2) throw new IllegalArgumentException("RL groups need at least 2 rollouts");
+        }
+
+        /** Defaults: SFT/PAFT 2e-3 with batch 64, RL 2e-4 with 16 tasks x 8 rollouts. */
+        public static Options of(Method method, String env, int steps, long seed) {
+            return new Options(method, env, steps, seed, 0.3, null, 64, method == Method.RL ? 2e-4f : 2e-3f, 16, 8,
+                    PolicyConfig.defaults(), null);
+        }
+
+        public Options withAlpha(double a) { return new Options(method, env, steps, seed, a, init, batch, lr, groupTasks, groupSize, config, shifts); }
+
+        public Options withInit(Path dir) { return new Options(method, env, steps, seed, alpha, dir, batch, lr, groupTasks, groupSize, config, shifts); }
+
+        public Options withConfig(PolicyConfig c) { return new Options(method, env, steps, seed, alpha, init, batch, lr, groupTasks, groupSize, c, shifts); }
+
+        public Options withShifts(ShiftSampler s) { return new Options(method, env, steps, seed, alpha, init, batch, lr, groupTasks, groupSize, config, s); }
+
+        public Options withBatch(int b, float learningRate) { return new Options(method, env, steps, seed, alpha, init, b, learningRate, groupTasks, groupSize, config, shifts); }
+
+        public Options withGroups(int tasks, int size) { return new Options(method, env, steps, seed, alpha, init, batch, lr, tasks, size, config, shifts); }
+    }
+
+    /** A trained policy and what {@code training.json} records about it. */
+    public record Result(Policy policy, ObjectNode info) {}
+
+    private Trainer() {}
+
+    public static Result train(Options o, Consumer<String> log) {
+        Environment env = Environments.get(o.env());
+        long t0 = System.nanoTime();
+        ObjectNode info = Json.object();
+        info.put("method", o.method().id());
+        info.put("env", o.env());
+        info.put("steps", o.steps());
+        info.put("seed", o.seed());
+        if (o.init() != null) info.put("init", o.init().toString());
+        Result r = switch (o.method()) {
+            case SFT -> clone(o, env, 0, ShiftSampler.of(List.of()), info, log);
+            case PAFT -> {
+                ShiftSampler shifts = o.shifts() != null ? o.shifts() : ShiftSampler.catalog(env.info());
+                info.put("alpha", o.alpha());
+                info.put("shifts_drawn_from", shifts.shifts().size());
+                if (shifts.isEmpty()) {
+                    log.accept("warning: the shift catalog has no shift for " + o.env() + ": PAFT reduces to SFT");
+                }
+                yield clone(o, env, shifts.isEmpty() ? 0 : o.alpha(), shifts, info, log);
+            }
+            case RL -> reinforce(o, env, info, log);
+        };
+        info.put("seconds", Math.round((System.nanoTime() - t0) / 1e7) / 100.0);
+        info.put("parameters", r.policy().parameterCount());
+        return r;
+    }
+
+    // ---------------------------------------------------------------- SFT and PAFT
+
+    private static Result clone(Options o, Environment env, double alpha, ShiftSampler shifts, ObjectNode info, Consumer<String> log) {
+        Policy policy = initial(o, env, alpha, shifts);
+        Demonstrations demos = new Demonstrations(env, alpha, shifts, o.seed());
+        Optimizer opt = Optimizer.adam().optLearningRateTracker(schedule(o.lr(), o.steps())).optClipGrad(1f).build();
+        Deque<List<Policy.Example>> batches = new ArrayDeque<>();
+        SplittableRandom order = new SplittableRandom(Seeds.mix(o.seed(), 0x0D));
+        SplittableRandom augment = new SplittableRandom(Seeds.mix(o.seed(), 0xA6));
+        int episodes = 0;
+        int shifted = 0;
+        int skipped = 0;
+        double recent = 0;
+        int every = Math.max(1, o.steps() / 10);
+        long t0 = System.nanoTime();
+        for (int step = 1; step <= o.steps(); step++) {
+            if (batches.isEmpty()) {
+                // A pool of several batches, cut by context length so batches pad little, served in random order.
+                List<Policy.Example> pool = new ArrayList<>();
+                while (pool.size() < POOL_BATCHES * o.batch()) {
+                    Demonstrations.Episode e = demos.next();
+                    episodes++;
+                    if (!e.shifts().isStatic()) shifted++;
+                    for (Demonstrations.Demo shown : e.steps()) {
+                        Demonstrations.Demo d = augment.nextDouble() < NAME_SUBSTITUTION ? Augment.names(shown, augment) : shown;
+                        var target = policy.target(d.view(), d.action(), d.task());
+                        if (target.isPresent()) pool.add(new Policy.Example(d.view(), target.get(), 1f));
+                        else skipped++;
+                    }
+                }
+                pool.sort(Comparator.comparingInt(x -> policy.length(x.view())));
+                List<List<Policy.Example>> cut = new ArrayList<>();
+                for (int i = 0; i + o.batch() <= pool.size(); i += o.batch()) cut.add(pool.subList(i, i + o.batch()));
+                for (int i = cut.size() - 1; i > 0; i--) java.util.Collections.swap(cut, i, order.nextInt(i + 1));
+                batches.addAll(cut);
+            }
+            List<Policy.Example> batch = batches.poll();
+            float loss = policy.train(batch, opt);
+            if (!Float.isFinite(loss)) throw new IllegalStateException("training diverged at step " + step + " (loss " + loss + ")");
+            recent = step == 1 ? loss : 0.9 * recent + 0.1 * loss;
+            if (step % every == 0 || step == o.steps()) {
+                log.accept(String.format(Locale.ROOT, "%s step %d/%d  loss %.4f  (%d episodes, %.1f s)", o.method().id(), step,
+                        o.steps(), recent, episodes, (System.nanoTime() - t0) / 1e9));
+            }
+        }
+        info.put("final_loss", Math.round(recent * 1e4) / 1e4);
+        info.put("episodes", episodes);
+        info.put("shifted_episodes", shifted);
+        info.put("unexpressible_steps", skipped);
+        info.put("batch", o.batch());
+        info.put("lr", o.lr());
+        return new Result(policy, info);
+    }
+
+    /**
+     * The starting policy: a checkpoint, or random weights with a vocabulary and answer words read
+     * off a sample of the training demonstrations.
+     */
+    private static Policy initial(Options o, Environment env, double alpha, ShiftSampler shifts) {
+        Policy policy;
+        if (o.init() != null) {
+            policy = Checkpoint.load(o.init());
+        } else {
+            Reading r = read(o.config(), new Demonstrations(env, alpha, shifts, Seeds.mix(o.seed(), 0xA4)), 400);
+            policy = Policy.create(o.config().withAnswerWords(r.answerWords()), r.vocabulary(), o.seed());
+        }
+        policy.wordDropout(o.method() == Method.RL ? 0 : WORD_DROPOUT, Seeds.mix(o.seed(), 0xD0));
+        return policy;
+    }
+
+    /** Fraction of demonstrated steps whose copied names are replaced by invented ones (see {@link Augment}). */
+    static final double NAME_SUBSTITUTION = 0.5;
+
+    /** Batches generated and length-sorted together. */
+    static final int POOL_BATCHES = 8;
+
+    /** Word dropout of cloning: enough that names are read by context, little enough to keep keywords. */
+    static final double WORD_DROPOUT = 0.3;
+
+    /** What a sample of demonstrations says about the words a policy needs. */
+    record Reading(Vocabulary vocabulary, List<String> answerWords) {}
+
+    /**
+     * The vocabulary (words seen at least 3 times in what the agent reads) and the answer words
+     * (words demonstrated answers had to contain that no context held, seen at least twice).
+     */
+    static Reading read(PolicyConfig config, Demonstrations demos, int episodes) {
+        Map<String, Integer> words = new HashMap<>();
+        Map<String, Integer> missing = new LinkedHashMap<>();
+        java.util.Set<dev.openagent.sandbox.ToolSpec> toolsSeen = new java.util.HashSet<>();
+        for (int i = 0; i < episodes; i++) {
+            for (Demonstrations.Demo d : demos.next().steps()) {
+                View v = d.view();
+                count(words, v.request());
+                count(words, v.rules());
+                if (!v.turns().isEmpty()) {
+                    count(words, v.turns().getLast().actionText());
+                    count(words, v.turns().getLast().observationText());
+                }
+                for (var t : v.tools()) {
+                    if (!toolsSeen.add(t)) continue;
+                    count(words, t.name());
+                    count(words, Batch.descriptionText(t));
+                    t.parameters().path("properties").forEach(p -> {
+                        count(words, p.path("description").asText(""));
+                        p.path("enum").forEach(e -> count(words, e.asText()));
+                    });
+                }
+                if (d.action() instanceof Action.Answer) {
+                    for (String w : Policy.missingAnswerWords(config, v, d.task())) missing.merge(w, 1, Integer::sum);
+                }
+            }
+        }
+        List<String> vocabulary = words.entrySet().stream().filter(e -> e.getValue() >= 3).map(Map.Entry::getKey).sorted().toList();
+        List<String> answerWords = missing.entrySet().stream().filter(e -> e.getValue() >= 2)
+                .sorted(Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                .limit(32).map(Map.Entry::getKey).toList();
+        return new Reading(new Vocabulary(vocabulary), answerWords);
+    }
+
+    private static void count(Map<String, Integer> words, String text) {
+        for (Tokenizer.Token t : Tokenizer.tokenize(text)) words.merge(t.lower(), 1, Integer::sum);
+    }
+
+    /** Linear warm-up over the first 5% of steps, then cosine decay to a tenth of the peak. */
+    static Tracker schedule(float peak, int steps) {
+        int warm = Math.max(1, steps / 20);
+        return update -> {
+            if (update <= warm) return peak * update / warm;
+            double progress = Math.min(1.0, (update - warm) / (double) Math.max(1, steps - warm));
+            return (float) (peak * (0.1 + 0.9 * 0.5 * (1 + Math.cos(Math.PI * progress))));
+        };
+    }
+
+    // ---------------------------------------------------------------- RL
+
+    private static Result reinforce(Options o, Environment env, ObjectNode info, Consumer<String> log) {
+        Policy policy = initial(o, env, 0, ShiftSampler.of(List.of()));
+        Optimizer opt = Optimizer.adam().optLearningRateTracker(Tracker.fixed(o.lr())).optClipGrad(1f).build();
+        SplittableRandom sampler = new SplittableRandom(Seeds.mix(o.seed(), 0x5A3F));
+        int every = Math.max(1, o.steps() / 10);
+        double recentReward = 0;
+        int updates = 0;
+        long t0 = System.nanoTime();
+        for (int it = 1; it <= o.steps(); it++) {
+            List<PolicyRunner.Job> jobs = new ArrayList<>();
+            for (int t = 0; t < o.groupTasks(); t++) {
+                TaskRequest request = new TaskRequest(Split.TRAIN, Seeds.mix(Seeds.mix(o.seed(), 0xB1), (long) it * o.groupTasks() + t), 0);
+                for (int g = 0; g < o.groupSize(); g++) jobs.add(new PolicyRunner.Job(env, ShiftStack.NONE, request));
+            }
+            List<PolicyRunner.Episode> episodes = PolicyRunner.run(policy, "rl", jobs, jobs.size(), sampler, true, e -> {});
+            List<Policy.Example> examples = new ArrayList<>();
+            double rewardSum = 0;
+            for (int t = 0; t < o.groupTasks(); t++) {
+                List<PolicyRunner.Episode> group = episodes.subList(t * o.groupSize(), (t + 1) * o.groupSize());
+                double[] r = group.stream().mapToDouble(e -> e.trajectory().success() ? 1 : 0).toArray();
+                double mean = java.util.Arrays.stream(r).average().orElse(0);
+                double var = java.util.Arrays.stream(r).map(x -> (x - mean) * (x - mean)).average().orElse(0);
+                rewardSum += mean;
+                if (var < 1e-12) continue; // all equal: no signal in this group
+                double std = Math.sqrt(var);
+                for (int g = 0; g < group.size(); g++) {
+                    float advantage = (float) ((r[g] - mean) / std);
+                    for (PolicyRunner.Decided d : group.get(g).steps()) examples.add(new Policy.Example(d.view(), d.decision(), advantage));
+                }
+            }
+            double meanReward = rewardSum / o.groupTasks();
+            recentReward = it == 1 ? meanReward : 0.9 * recentReward + 0.1 * meanReward;
+            if (!examples.isEmpty()) {
+                examples.sort(Comparator.comparingInt(e -> e.view().turns().size())); // similar lengths pad less
+                for (int i = 0; i < examples.size(); i += o.batch()) {
+                    policy.accumulate(examples.subList(i, Math.min(examples.size(), i + o.batch())), examples.size());
+                }
+                policy.step(opt);
+                updates++;
+            }
+            if (it % every == 0 || it == o.steps()) {
+                log.accept(String.format(Locale.ROOT, "rl iteration %d/%d  reward %.3f  (%d updates, %.1f s)", it, o.steps(),
+                        recentReward, updates, (System.nanoTime() - t0) / 1e9));
+            }
+        }
+        info.put("final_reward", Math.round(recentReward * 1e4) / 1e4);
+        info.put("updates", updates);
+        info.put("group_tasks", o.groupTasks());
+        info.put("group_size", o.groupSize());
+        info.put("lr", o.lr());
+        return new Result(policy, info);
+    }
+}

@@ -1,0 +1,39 @@
+package dev.openagent.policy;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The words whose identity the policy may use: those seen often enough in its training data.
+ * Any other word reads as unknown (word id 0) and is recognised only by its shape, its character
+ * trigrams and its context, which is what lets a policy trained on one split's names copy the
+ * other split's names. Saved as {@code vocabulary.txt} beside the weights.
+ */
+public final class Vocabulary {
+    /** Word id of every word outside the vocabulary. */
+    static final int UNKNOWN = 0;
+
+    private final Set<String> words;
+
+    public Vocabulary(Collection<String> words) {
+        TreeSet<String> w = new TreeSet<>();
+        for (String s : words) w.add(s.toLowerCase(Locale.ROOT));
+        this.words = w;
+    }
+
+    /** No vocabulary: every word keeps its identity (untrained policies, tests). */
+    public static Vocabulary open() {
+        return new Vocabulary(List.of());
+    }
+
+    boolean isOpen() { return words.isEmpty(); }
+
+    boolean knows(String lower) { return words.isEmpty() || words.contains(lower); }
+
+    public List<String> words() { return List.copyOf(words); }
+
+    public int size() { return words.size(); }
+}

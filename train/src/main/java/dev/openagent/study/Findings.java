@@ -1,0 +1,137 @@
+package dev.openagent.study;
+
+import dev.openagent.study.PaperStudy.Finding;
+import dev.openagent.study.PaperStudy.Row;
+import dev.openagent.shift.Tier;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The paper's findings, each checked against a study's rows with the numbers that decide it.
+ * Verdicts: holds, partly, does not hold, not measured (the rows needed are missing).
+ */
+final class Findings {
+    static final String HOLDS = "holds";
+    static final String PARTLY = "partly";
+    static final String FAILS = "does not hold";
+    static final String UNMEASURED = "not measured";
+    static final String UNSOLVABLE = "task.unsolvable";
+
+    private Findings() {}
+
+    static List<Finding> check(List<Row> rows, List<Double> alphas) {
+        List<Finding> out = new ArrayList<>();
+        out.add(staticNearPerfect(rows));
+        out.add(sftDrops(rows));
+        out.add(refusalWithoutPaft(rows));
+        double mid = alphas.stream().min((a, b) -> Double.compare(Math.abs(a - 0.3), Math.abs(b - 0.3))).orElse(0.3);
+        out.add(paftRecovers(rows, PaperStudy.paftName(mid)));
+        out.add(flattening(rows, alphas));
+        return out;
+    }
+
+    private static Finding staticNearPerfect(List<Row> rows) {
+        String claim = "Static success is near 100% for SFT and RL (here: >= 0.95)";
+        Optional<Row> sft = find(rows, "sft", PaperStudy.STATIC, null);
+        Optional<Row> rl = find(rows, "rl", PaperStudy.STATIC, null);
+        if (sft.isEmpty() || rl.isEmpty()) return new Finding(claim, UNMEASURED, "static rows missing");
+        int ok = (sft.get().successRate() >= 0.95 ? 1 : 0) + (rl.get().successRate() >= 0.95 ? 1 : 0);
+        return new Finding(claim, ok == 2 ? HOLDS : ok == 1 ? PARTLY : FAILS, "sft " + rate(sft.get()) + "; rl " + rate(rl.get()));
+    }
+
+    private static Finding sftDrops(List<Row> rows) {
+        String claim = "SFT drops sharply under Perception and Interaction shifts (here: >= 10 points, CIs apart)";
+        Optional<Row> st = find(rows, "sft", PaperStudy.STATIC, null);
+        if (st.isEmpty()) return new Finding(claim, UNMEASURED, "static row missing");
+        List<String> evidence = new ArrayList<>();
+        int sharp = 0;
+        int measured = 0;
+        for (Tier tier : List.of(Tier.PERCEPTION, Tier.INTERACTION)) {
+            Optional<Row> r = find(rows, "sft", tier.id(), null);
+            if (r.isEmpty()) {
+                evidence.add(tier.id() + " not measured");
+                continue;
+            }
+            measured++;
+            double drop = st.get().successRate() - r.get().successRate();
+            if (drop >= 0.10 && r.get().ciHigh() < st.get().ciLow()) sharp++;
+            evidence.add(String.format(Locale.ROOT, "%s %s (drop %.1f points)", tier.id(), rate(r.get()), 100 * drop));
+        }
+        String verdict = measured == 0 ? UNMEASURED : sharp == 2 ? HOLDS : sharp == 1 ? PARTLY : FAILS;
+        return new Finding(claim, verdict, "static " + rate(st.get()) + "; " + String.join("; ", evidence));
+    }
+
+    private static Finding refusalWithoutPaft(List<Row> rows) {
+        String claim = "Without PAFT, refusal on unsolvable tasks is near 0% (here: <= 5%)";
+        Optional<Row> sft = find(rows, "sft", Tier.INTERNALIZATION.id(), UNSOLVABLE);
+        Optional<Row> rl = find(rows, "rl", Tier.INTERNALIZATION.id(), UNSOLVABLE);
+        if (sft.isEmpty() || rl.isEmpty()) return new Finding(claim, UNMEASURED, UNSOLVABLE + " is not in the catalog yet");
+        int ok = (sft.get().refusalRate() <= 0.05 ? 1 : 0) + (rl.get().refusalRate() <= 0.05 ? 1 : 0);
+        return new Finding(claim, ok == 2 ? HOLDS : ok == 1 ? PARTLY : FAILS, String.format(Locale.ROOT,
+                "refusal rate: sft %.3f, rl %.3f (%d episodes each)", sft.get().refusalRate(), rl.get().refusalRate(), sft.get().episodes()));
+    }
+
+    private static Finding paftRecovers(List<Row> rows, String paft) {
+        String claim = "PAFT recovers much of SFT's drop (here: >= half, Perception and Interaction) and stays within 2 points on static";
+        Optional<Row> sftStatic = find(rows, "sft", PaperStudy.STATIC, null);
+        Optional<Row> paftStatic = find(rows, paft, PaperStudy.STATIC, null);
+        if (sftStatic.isEmpty() || paftStatic.isEmpty()) return new Finding(claim, UNMEASURED, "static rows missing");
+        double staticDelta = paftStatic.get().successRate() - sftStatic.get().successRate();
+        List<String> evidence = new ArrayList<>();
+        evidence.add(String.format(Locale.ROOT, "%s static %s vs sft %s (%+.1f points)", paft, rate(paftStatic.get()),
+                rate(sftStatic.get()), 100 * staticDelta));
+        int recovered = 0;
+        int measured = 0;
+        for (Tier tier : List.of(Tier.PERCEPTION, Tier.INTERACTION)) {
+            Optional<Row> s = find(rows, "sft", tier.id(), null);
+            Optional<Row> p = find(rows, paft, tier.id(), null);
+            if (s.isEmpty() || p.isEmpty()) continue;
+            measured++;
+            double drop = sftStatic.get().successRate() - s.get().successRate();
+            double gain = p.get().successRate() - s.get().successRate();
+            double share = drop > 0 ? gain / drop : Double.NaN;
+            if (drop > 0 && share >= 0.5) recovered++;
+            evidence.add(String.format(Locale.ROOT, "%s: sft %s -> %s %s (%s of the drop)", tier.id(), rate(s.get()), paft, rate(p.get()),
+                    Double.isNaN(share) ? "no drop" : String.format(Locale.ROOT, "%.0f%%", 100 * share)));
+        }
+        find(rows, paft, Tier.INTERNALIZATION.id(), UNSOLVABLE).ifPresent(r ->
+                evidence.add(String.format(Locale.ROOT, "refusal on unsolvable %.3f", r.refusalRate())));
+        if (measured == 0) return new Finding(claim, UNMEASURED, String.join("; ", evidence) + "; no shifted rows");
+        boolean staticOk = staticDelta >= -0.02;
+        String verdict = recovered == 2 && staticOk ? HOLDS : recovered > 0 || staticOk ? PARTLY : FAILS;
+        return new Finding(claim, verdict, String.join("; ", evidence));
+    }
+
+    private static Finding flattening(List<Row> rows, List<Double> alphas) {
+        String claim = "PAFT's gains flatten above alpha = 0.3";
+        List<Double> sorted = alphas.stream().sorted().toList();
+        List<String> evidence = new ArrayList<>();
+        double[] means = new double[sorted.size()];
+        for (int i = 0; i < sorted.size(); i++) {
+            String name = PaperStudy.paftName(sorted.get(i));
+            List<Row> shifted = rows.stream().filter(r -> r.agent().equals(name) && r.shift() != null).toList();
+            if (shifted.isEmpty()) return new Finding(claim, UNMEASURED, "no shifted rows for " + name);
+            means[i] = shifted.stream().mapToDouble(Row::successRate).average().orElse(0);
+            evidence.add(String.format(Locale.ROOT, "alpha %.1f: mean shifted success %.3f", sorted.get(i), means[i]));
+        }
+        int mid = sorted.indexOf(sorted.stream().min((a, b) -> Double.compare(Math.abs(a - 0.3), Math.abs(b - 0.3))).orElseThrow());
+        if (mid <= 0 || mid >= sorted.size() - 1) return new Finding(claim, UNMEASURED, "needs an alpha below and above 0.3");
+        double below = means[mid] - means[mid - 1];
+        double above = means[sorted.size() - 1] - means[mid];
+        String verdict = above <= 0.02 && above < below ? HOLDS : above < below ? PARTLY : FAILS;
+        evidence.add(String.format(Locale.ROOT, "gain up to 0.3: %+.1f points, above: %+.1f points", 100 * below, 100 * above));
+        return new Finding(claim, verdict, String.join("; ", evidence));
+    }
+
+    static Optional<Row> find(List<Row> rows, String agent, String tier, String shift) {
+        return rows.stream().filter(r -> r.agent().equals(agent) && r.tier().equals(tier)
+                && (shift == null ? r.shift() == null : shift.equals(r.shift()))).findFirst();
+    }
+
+    private static String rate(Row r) {
+        return String.format(Locale.ROOT, "%.3f [%.3f, %.3f]", r.successRate(), r.ciLow(), r.ciHigh());
+    }
+}

@@ -1,0 +1,118 @@
+package dev.openagent.policy;
+
+import dev.openagent.envs.Environments;
+import dev.openagent.export.ExportFormats;
+import dev.openagent.export.TrainingExport;
+import dev.openagent.json.Json;
+import dev.openagent.sandbox.Env;
+import dev.openagent.sandbox.EnvWrapper;
+import dev.openagent.sandbox.ShiftRecord;
+import dev.openagent.sandbox.Start;
+import dev.openagent.sandbox.Task;
+import dev.openagent.sandbox.TaskRequest;
+import dev.openagent.shift.Dimension;
+import dev.openagent.shift.Shift;
+import dev.openagent.shift.ShiftParam;
+import dev.openagent.shift.Tier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** PAFT plumbing, with a shift of this test's own (the catalog is filled elsewhere). */
+class PaftTest {
+    /** A query shift for tests only: the agent reads the request in capitals. */
+    static final class Shouting implements Shift {
+        @Override
+        public String id() { return "test.shouting"; }
+
+        @Override
+        public Tier tier() { return Tier.PERCEPTION; }
+
+        @Override
+        public Dimension dimension() { return Dimension.Q; }
+
+        @Override
+        public String description() { return "the request in capitals"; }
+
+        @Override
+        public List<ShiftParam> params() { return List.of(new ShiftParam("severity", "unused", "1", List.of("1", "2"))); }
+
+        @Override
+        public Env wrap(Env inner, Map<String, String> params) {
+            return new EnvWrapper(inner) {
+                @Override
+                protected ShiftRecord record() { return new ShiftRecord(id(), params, episodeSeed()); }
+
+                @Override
+                public Start reset(TaskRequest request) {
+                    Start s = inner.reset(request);
+                    return s.withQuery(s.query().toUpperCase(Locale.ROOT));
+                }
+
+                @Override
+                public Task task() {
+                    Task t = inner.task();
+                    return t.withQuery(t.query().toUpperCase(Locale.ROOT));
+                }
+            };
+        }
+    }
+
+    static final ShiftSampler SHOUTING = ShiftSampler.of(List.of(new Shouting()));
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shiftedDemonstrationsComeFromTheOracleThroughTheShift() {
+        Demonstrations demos = new Demonstrations(Environments.get("poi"), 1.0, SHOUTING, 4);
+        for (int i = 0; i < 20; i++) {
+            Demonstrations.Episode e = demos.next();
+            assertTrue(e.success());
+            assertEquals("test.shouting", e.shifts().label().split(":")[0]);
+            String q = e.steps().getFirst().view().query();
+            assertEquals(q.toUpperCase(Locale.ROOT), q);
+        }
+    }
+
+    @Test
+    void paftMixesShiftedTrajectoriesAtRateAlpha() {
+        Trainer.Result r = Trainer.train(TrainingTest.tiny(Trainer.Method.PAFT, 12, 3).withAlpha(0.5).withShifts(SHOUTING), line -> {});
+        r.policy().close();
+        int episodes = r.info().path("episodes").asInt();
+        int shifted = r.info().path("shifted_episodes").asInt();
+        assertTrue(shifted > episodes / 4 && shifted < episodes * 3 / 4, shifted + " of " + episodes);
+        assertEquals(0.5, r.info().path("alpha").asDouble());
+    }
+
+    @Test
+    void paftDataExportsWithTheShiftedView() throws Exception {
+        Path out = dir.resolve("paft.jsonl");
+        TrainingExport.Written w = TrainingExport.write(Environments.get("poi"), TrainingExport.Format.OPENAI, 1.0, SHOUTING, 10, 2, out);
+        assertEquals(10, w.shifted());
+        for (String line : Files.readAllLines(out)) {
+            var record = Json.parse(line);
+            assertEquals(List.of(), ExportFormats.problems(record, TrainingExport.Format.OPENAI));
+            String query = record.at("/messages/1/content").asText();
+            assertEquals(query.toUpperCase(Locale.ROOT), query);
+        }
+    }
+
+    @Test
+    void paftWithoutAnyShiftFallsBackToSftAndSaysSo() {
+        StringBuilder log = new StringBuilder();
+        Trainer.Result r = Trainer.train(TrainingTest.tiny(Trainer.Method.PAFT, 2, 3).withShifts(ShiftSampler.of(List.of())),
+                line -> log.append(line).append('\n'));
+        r.policy().close();
+        assertTrue(log.toString().contains("PAFT reduces to SFT"), log.toString());
+        assertEquals(0, r.info().path("shifted_episodes").asInt());
+    }
+}

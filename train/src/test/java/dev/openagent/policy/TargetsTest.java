@@ -1,0 +1,95 @@
+package dev.openagent.policy;
+
+import dev.openagent.envs.Environments;
+import dev.openagent.sandbox.Action;
+import dev.openagent.sandbox.Env;
+import dev.openagent.sandbox.Guide;
+import dev.openagent.sandbox.Seeds;
+import dev.openagent.sandbox.Split;
+import dev.openagent.sandbox.Start;
+import dev.openagent.sandbox.Step;
+import dev.openagent.sandbox.TaskRequest;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * The pointer action space can express every oracle trajectory: deriving targets from the
+ * oracle's actions and decoding those targets as if the network had output them (target
+ * positions high, the rest low) solves every static task of every kind.
+ */
+class TargetsTest {
+    static Policy policy;
+
+    @BeforeAll
+    static void create() {
+        policy = untrained();
+    }
+
+    /** An untrained tiny policy with the vocabulary and answer words of poi's demonstrations. */
+    static Policy untrained() {
+        PolicyConfig c = PolicyConfig.tiny();
+        Trainer.Reading r = Trainer.read(c, new Demonstrations(Environments.get("poi"), 0, ShiftSampler.of(List.of()), 99), 200);
+        return Policy.create(c.withAnswerWords(r.answerWords()), r.vocabulary(), 1);
+    }
+
+    @AfterAll
+    static void close() { policy.close(); }
+
+    /** The action the policy takes when its outputs are exactly the decision's targets. */
+    static Action replay(Policy p, View view, Decision d) {
+        Context x = p.encode(view);
+        Batch b = new Batch(List.of(x), p.config(), p.vocabulary());
+        b.withParams(new int[]{d instanceof Decision.Call c ? c.tool() : -1});
+        Labels y = new Labels(b, List.of(d), new float[]{1});
+        float[] present = new float[y.present.length];
+        for (int i = 0; i < present.length; i++) present[i] = y.present[i] > 0 ? 10 : -10;
+        int la = b.l + b.a;
+        float[] answer = new float[la];
+        java.util.Arrays.fill(answer, -10);
+        for (int g = 0; g < y.groups; g++) for (int i = 0; i < la; i++) if (y.answerGroups[g * la + i] > 0) answer[i] = 10;
+        Policy.Logits logits = new Policy.Logits(y.action, present, y.span, y.enumTarget, answer, y.ask);
+        return p.decode(x, b, 0, d.actionIndex(b.tMax), logits, null).action();
+    }
+
+    @Test
+    void everyStaticOracleTrajectoryReplaysThroughThePointers() {
+        Env env = Environments.get("poi").create();
+        Map<String, Integer> kinds = new TreeMap<>();
+        for (int i = 0; i < 270; i++) {
+            for (Split split : Split.values()) {
+                Start start = env.reset(new TaskRequest(split, Seeds.mix(5, i), 1 + i % 4));
+                Guide oracle = env.guide();
+                View view = View.start(start);
+                Step last = null;
+                while (last == null || !last.done()) {
+                    Action gold = oracle.next(last);
+                    Decision d = policy.target(view, gold, env.task()).orElseThrow(() -> new AssertionError("not expressible: " + gold));
+                    Action mine = replay(policy, view, d);
+                    last = env.step(mine);
+                    view = view.after(mine, last);
+                    if (last.observations().stream().anyMatch(o -> o.isError())) {
+                        fail(env.task().kind() + ": replay of " + gold + " gave " + mine + " -> " + last.observations());
+                    }
+                }
+                if (!last.outcome().success()) fail(env.task().kind() + " " + env.task().id() + ": " + last.outcome() + "\n" + view.turns());
+                kinds.merge(env.task().kind(), 1, Integer::sum);
+            }
+        }
+        assertEquals(9, kinds.size(), kinds.toString());
+    }
+
+    @Test
+    void answerTargetsPointAtToolIssuedValuesAndAnswerWords() {
+        assertTrue(policy.config().answerWords().contains("closed"), "'closed' is said by hours answers but read nowhere: "
+                + policy.config().answerWords());
+    }
+}

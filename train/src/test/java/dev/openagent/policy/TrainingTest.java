@@ -1,0 +1,70 @@
+package dev.openagent.policy;
+
+import dev.openagent.agent.RandomAgent;
+import dev.openagent.envs.Environments;
+import dev.openagent.episode.Trajectory;
+import dev.openagent.run.LocalRunner;
+import dev.openagent.run.TaskPlan;
+import dev.openagent.sandbox.Split;
+import dev.openagent.shift.ShiftStack;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class TrainingTest {
+    @TempDir
+    Path dir;
+
+    static Trainer.Options tiny(Trainer.Method m, int steps, long seed) {
+        return Trainer.Options.of(m, "poi", steps, seed).withConfig(PolicyConfig.tiny()).withBatch(32, 3e-3f);
+    }
+
+    @Test
+    void aTinySftPolicyBeatsTheRandomAgent() {
+        Trainer.Result r = Trainer.train(tiny(Trainer.Method.SFT, 250, 1), line -> {});
+        try (Policy p = r.policy()) {
+            List<Trajectory> mine = PolicyEval.run(p, "policy", Environments.get("poi"), ShiftStack.NONE, Split.TEST, 100, 11);
+            List<Trajectory> random = LocalRunner.run(Environments.get("poi")::create, new RandomAgent(11),
+                    new TaskPlan(Split.TEST, 100, 11, 0).requests(), 1);
+            double policyRate = PolicyEval.Figures.of(mine).successRate();
+            double randomRate = PolicyEval.Figures.of(random).successRate();
+            assertTrue(policyRate > randomRate + 0.1, "policy " + policyRate + " vs random " + randomRate);
+        }
+    }
+
+    @Test
+    void twoIdenticalSeededTrainingsGiveIdenticalWeights() throws Exception {
+        byte[][] weights = new byte[3][];
+        long[] seeds = {5, 5, 6};
+        for (int i = 0; i < 3; i++) {
+            Trainer.Result r = Trainer.train(tiny(Trainer.Method.SFT, 8, seeds[i]), line -> {});
+            try (Policy p = r.policy()) {
+                Checkpoint.save(p, dir.resolve("run" + i), r.info());
+            }
+            weights[i] = Files.readAllBytes(dir.resolve("run" + i).resolve("weights.bin"));
+        }
+        assertArrayEquals(weights[0], weights[1], "same seed, same weights (scalar NDArray lifetimes, see POLICY-NOTES)");
+        assertFalse(java.util.Arrays.equals(weights[0], weights[2]), "another seed gives other weights");
+    }
+
+    @Test
+    void rlFromACheckpointRunsGroupsAndUpdates() {
+        Path sft = dir.resolve("sft");
+        Trainer.Result r = Trainer.train(tiny(Trainer.Method.SFT, 60, 2), line -> {});
+        try (Policy p = r.policy()) {
+            Checkpoint.save(p, sft, r.info());
+        }
+        Trainer.Result rl = Trainer.train(tiny(Trainer.Method.RL, 3, 2).withInit(sft).withGroups(4, 4).withBatch(32, 2e-4f), line -> {});
+        try (Policy p = rl.policy()) {
+            assertTrue(rl.info().has("final_reward"));
+            assertTrue(rl.info().path("updates").asInt() >= 0);
+        }
+    }
+}
