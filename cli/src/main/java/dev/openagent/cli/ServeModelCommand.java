@@ -1,9 +1,10 @@
 package dev.openagent.cli;
 
-import dev.openagent.episode.Agent;
 import dev.openagent.server.http.BearerAuth;
 import dev.openagent.server.model.AgentChatPolicy;
+import dev.openagent.server.model.ChatPolicy;
 import dev.openagent.server.model.ModelServer;
+import dev.openagent.server.model.PolicyChatPolicy;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -37,31 +38,38 @@ final class ServeModelCommand implements Runnable {
 
     @Override
     public void run() {
-        Agent agent = resolve(policy);
         String id = modelId != null ? modelId : Files.isDirectory(Path.of(policy)) ? Path.of(policy).toAbsolutePath().normalize().getFileName().toString() : policy;
+        ChatPolicy chat = resolve(policy, id);
         BearerAuth auth = BearerAuth.fromEnv(tokenEnv);
         ModelServer server;
         try {
-            server = ModelServer.start(new AgentChatPolicy(id, agent), new ModelServer.Config(host, port, auth, maxConcurrent, maxBody));
+            server = ModelServer.start(chat, new ModelServer.Config(host, port, auth, maxConcurrent, maxBody));
         } catch (IOException e) {
+            chat.close();
             throw new UncheckedIOException("cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
         }
         ServeCommand.warnIfExposed("serve model", host, auth.enabled());
         System.out.println("serve model '" + id + "' listening on " + server.baseUrl());
         System.out.flush();
-        ServeCommand.serveUntilShutdown(server, "serve model");
+        ServeCommand.serveUntilShutdown(() -> {
+            server.close();
+            chat.close();
+        }, "serve model");
     }
 
-    /** A policy directory (the built-in policy) or an agent spec that acts only on what it is shown. */
-    static Agent resolve(String spec) {
+    /**
+     * A checkpoint directory (the built-in policy, read straight from each conversation) or a
+     * baseline agent that acts only on what it is shown (replayed per request).
+     */
+    static ChatPolicy resolve(String spec, String id) {
         if (spec.equals("oracle")) {
             throw new Main.UserError("the oracle reads the environment's privileged state; it cannot be served as a model");
         }
         if (Files.isDirectory(Path.of(spec))) {
             try {
-                return Agents.resolve("policy:" + spec, 1);
-            } catch (Main.UserError e) {
-                throw new Main.UserError("--policy " + spec + ": this build cannot load trained policies (" + e.getMessage() + ")");
+                return PolicyChatPolicy.load(Path.of(spec), id);
+            } catch (IllegalArgumentException e) {
+                throw new Main.UserError("--policy " + spec + ": " + e.getMessage());
             }
         }
         String[] parts = spec.split(":", 2);
@@ -72,9 +80,9 @@ final class ServeModelCommand implements Runnable {
             } catch (NumberFormatException e) {
                 throw new Main.UserError("--policy random:SEED needs an integer seed, not '" + parts[1] + "'");
             }
-            return Agents.resolve("random", seed);
+            return new AgentChatPolicy(id, Agents.resolve("random", seed));
         }
         if (spec.contains("/") || spec.contains(".")) throw new Main.UserError("--policy " + spec + ": no such directory");
-        return Agents.resolve(spec, 1);
+        return new AgentChatPolicy(id, Agents.resolve(spec, 1));
     }
 }

@@ -8,9 +8,10 @@ import java.util.List;
 /**
  * A policy as an OpenAI-compatible endpoint serves it: the conversation so far and the tools
  * offered in, the assistant's next message out (text, or tool calls). Implementations must be
- * safe to call from several threads at once.
+ * safe to call from several threads at once; {@link #close} releases what they hold (a network's
+ * native memory) once the server has stopped.
  */
-public interface ChatPolicy {
+public interface ChatPolicy extends AutoCloseable {
     /** The model id clients pass as {@code model}. */
     String id();
 
@@ -21,4 +22,7 @@ public interface ChatPolicy {
      *                                  (answered as a 400 with the message)
      */
     Message respond(List<Message> messages, List<ToolSpec> tools);
+
+    @Override
+    default void close() {}
 }
