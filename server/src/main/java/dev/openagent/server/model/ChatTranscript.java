@@ -82,7 +82,7 @@ record ChatTranscript(Start start, List<Turn> turns) {
             List<Action.ToolCall> calls = m.toolCalls().stream()
                     .map(c -> new Action.ToolCall(c.id(), c.function().name(), c.function().arguments())).toList();
             if (calls.size() == 1 && Protocol.ASK_USER.equals(calls.getFirst().name())) {
-                return new Action.AskUser(question(calls.getFirst().arguments()));
+                return new Action.AskUser(Protocol.question(calls.getFirst().arguments()));
             }
             return new Action.CallTools(calls);
         }
@@ -93,16 +93,6 @@ record ChatTranscript(Start start, List<Turn> turns) {
             if (question != null) return new Action.AskUser(question);
         }
         return command;
-    }
-
-    private static String question(String arguments) {
-        try {
-            JsonNode a = Json.MAPPER.readTree(arguments);
-            if (a != null && a.path("question").isTextual()) return a.get("question").asText();
-        } catch (JsonProcessingException e) {
-            // malformed: the raw text is the question
-        }
-        return arguments;
     }
 
     private static String text(Message m) { return m.content() == null ? "" : m.content(); }
