@@ -34,9 +34,15 @@ public final class Episodes {
                 break;
             }
         }
+        return trajectory(env, request, agent.name(), start, conversation, outcome, session.usage());
+    }
+
+    /** The record of an episode driven from outside this loop (for example by a server's client). */
+    public static Trajectory trajectory(Env env, TaskRequest request, String agent, Start start, Conversation conversation,
+                                        Outcome outcome, Usage usage) {
         Task task = env.task();
         return new Trajectory(env.spec().env(), task.id(), task.split().id(), request.seed(), task.difficulty(),
-                task.kind(), task.solvable(), env.spec().shifts(), agent.name(), start.tools(),
-                conversation.messages(), outcome, conversation.stats(session.usage()));
+                task.kind(), task.solvable(), env.spec().shifts(), agent, start.tools(),
+                conversation.messages(), outcome, conversation.stats(usage));
     }
 }

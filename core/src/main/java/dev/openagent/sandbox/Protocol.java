@@ -1,5 +1,8 @@
 package dev.openagent.sandbox;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.openagent.json.Json;
 import dev.openagent.tool.Param;
 import dev.openagent.tool.Params;
 
@@ -43,6 +46,17 @@ public final class Protocol {
                 + "If the request cannot be fulfilled (what it needs does not exist or is not allowed), reply with a message that starts with '"
                 + REFUSAL_MARKER + "' followed by the reason. Do not refuse a request that can be fulfilled.\n"
                 + (domainRules == null || domainRules.isBlank() ? "" : "\nRules of this service:\n" + domainRules.strip() + "\n");
+    }
+
+    /** The question of an {@value #ASK_USER} call: its {@code question} argument, or the raw arguments when they hold none. */
+    public static String question(String arguments) {
+        try {
+            JsonNode a = Json.MAPPER.readTree(arguments);
+            if (a != null && a.path("question").isTextual()) return a.get("question").asText();
+        } catch (JsonProcessingException e) {
+            // malformed: the raw text is the question
+        }
+        return arguments;
     }
 
     /** A final assistant message as an action: a refusal when it starts with the marker, else an answer. */

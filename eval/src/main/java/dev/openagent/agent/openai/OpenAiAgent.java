@@ -1,12 +1,9 @@
 package dev.openagent.agent.openai;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.episode.Agent;
 import dev.openagent.episode.AgentSession;
 import dev.openagent.episode.Conversation;
 import dev.openagent.episode.Usage;
-import dev.openagent.json.Json;
 import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Interface;
@@ -116,7 +113,7 @@ public final class OpenAiAgent implements Agent {
                 calls.add(new Action.ToolCall(id, r.name(), r.arguments()));
             }
             if (calls.size() == 1 && Protocol.ASK_USER.equals(calls.getFirst().name())) {
-                return new Action.AskUser(question(calls.getFirst().arguments()));
+                return new Action.AskUser(Protocol.question(calls.getFirst().arguments()));
             }
             return new Action.CallTools(calls);
         }
@@ -128,15 +125,5 @@ public final class OpenAiAgent implements Agent {
             text = text.substring(3, text.length() - 3).replaceFirst("^[a-zA-Z]*\\n", "").strip();
         }
         return Protocol.command(text);
-    }
-
-    private static String question(String arguments) {
-        try {
-            JsonNode a = Json.MAPPER.readTree(arguments);
-            if (a != null && a.path("question").isTextual()) return a.get("question").asText();
-        } catch (JsonProcessingException e) {
-            // malformed: the raw text is the question
-        }
-        return arguments;
     }
 }

@@ -1,0 +1,75 @@
+package dev.openagent.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.json.Json;
+import dev.openagent.server.bench.EnvLoadBench;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.Locale;
+
+@Command(mixinStandardHelpOptions = true, name = "bench", description = "Load-test `serve env` over loopback with keep-alive: concurrent sessions stepping through oracle episodes.")
+final class ServeBenchCommand implements Runnable {
+    @Option(names = "--url", description = "A running `serve env` on loopback (default: start one in this process).")
+    String url;
+
+    @Option(names = "--env", defaultValue = "poi", description = "Environment id (default: ${DEFAULT-VALUE}).")
+    String env;
+
+    @Option(names = "--shift", defaultValue = "none", description = "Shift stack (default: ${DEFAULT-VALUE}).")
+    String shift;
+
+    @Option(names = "--sessions", defaultValue = "64", description = "Concurrent sessions (default: ${DEFAULT-VALUE}).")
+    int sessions;
+
+    @Option(names = "--steps", defaultValue = "1000", description = "Steps per session (default: ${DEFAULT-VALUE}).")
+    int steps;
+
+    @Option(names = "--warmup-steps", defaultValue = "300", description = "Steps per session run first, not measured (default: ${DEFAULT-VALUE}).")
+    int warmupSteps;
+
+    @Option(names = "--tasks", defaultValue = "512", description = "Distinct tasks the sessions cycle through (default: ${DEFAULT-VALUE}).")
+    int tasks;
+
+    @Option(names = "--max-seconds", defaultValue = "300", description = "Stop after this long whatever is left (default: ${DEFAULT-VALUE}).")
+    long maxSeconds;
+
+    @Option(names = "--json", description = "Print one JSON object.")
+    boolean json;
+
+    @Override
+    public void run() {
+        EnvLoadBench.Report r;
+        try {
+            r = EnvLoadBench.run(new EnvLoadBench.Config(url, env, shift, sessions, steps, warmupSteps, tasks, Duration.ofSeconds(maxSeconds)));
+        } catch (IOException e) {
+            throw new UncheckedIOException("load bench failed: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Main.UserError("interrupted");
+        }
+        if (json) {
+            ObjectNode o = (ObjectNode) Json.tree(r);
+            System.out.println(Json.pretty(o));
+        } else {
+            System.out.printf(Locale.ROOT, "serve env load: %d sessions x %d steps (after %d warm-up steps each) against %s%n",
+                    r.sessions(), steps, warmupSteps, r.target());
+            System.out.printf(Locale.ROOT, "  steps            %,d in %.2f s (+ %,d resets)%n", r.steps(), r.seconds(), r.resets());
+            System.out.printf(Locale.ROOT, "  throughput       %,.0f steps/s (%,.0f requests/s)%n", r.stepsPerSecond(), r.requestsPerSecond());
+            System.out.printf(Locale.ROOT, "  step latency     p50 %.2f ms, p99 %.2f ms, max %.2f ms%n", r.stepP50() / 1e3, r.stepP99() / 1e3, r.stepMax() / 1e3);
+            System.out.printf(Locale.ROOT, "  reset latency    p50 %.2f ms, p99 %.2f ms%n", r.resetP50() / 1e3, r.resetP99() / 1e3);
+            System.out.printf(Locale.ROOT, "  errors           %d%s%n", r.errors(), r.timedOut() ? " (time limit reached)" : "");
+            r.errorSamples().forEach(e -> System.out.println("    " + e));
+            if (r.cpuMicrosPerRequest() >= 0) {
+                System.out.printf(Locale.ROOT, "  CPU per request  %.1f us (this process: %s), i.e. %,.0f requests per CPU-second%n",
+                        r.cpuMicrosPerRequest(), url == null ? "client + server" : "client only", 1e6 / r.cpuMicrosPerRequest());
+            }
+            System.out.printf(Locale.ROOT, "  machine          %d processors, load average %.2f before, %.2f after%n",
+                    r.processors(), r.loadBefore(), r.loadAfter());
+        }
+        if (r.errors() > 0) throw new Main.UserError(r.errors() + " errors during the load bench");
+    }
+}

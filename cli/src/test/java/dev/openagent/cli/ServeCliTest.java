@@ -1,0 +1,42 @@
+package dev.openagent.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.openagent.json.Json;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The serve commands' argument handling: bad input is one line on stderr and exit code 2. */
+class ServeCliTest {
+    static void refused(String expected, String... args) {
+        CliTest.Result r = CliTest.run(args);
+        assertEquals(2, r.code(), String.join(" ", args) + "\n" + r.out() + r.err());
+        assertTrue(r.err().contains(expected), String.join(" ", args) + " -> " + r.err());
+        assertTrue(!r.err().contains("\tat "), "no stack trace: " + r.err());
+    }
+
+    @Test
+    void badArgumentsAreRefusedClearly() {
+        refused("--stdio", "serve", "mcp", "--env", "poi");
+        refused("unknown environment 'nope'", "serve", "mcp", "--env", "nope", "--stdio");
+        refused("mutually exclusive", "serve", "mcp", "--env", "poi", "--stdio", "--task", "1", "--seed", "2");
+        refused("names several conditions", "serve", "mcp", "--env", "poi", "--shift", "all", "--stdio");
+        refused("cannot be served", "serve", "model", "--policy", "oracle");
+        refused("integer seed", "serve", "model", "--policy", "random:x");
+        refused("no such directory", "serve", "model", "--policy", "./no/such/dir");
+        refused("unset or empty", "serve", "env", "--port", "0", "--token-env", "OPENAGENT_TEST_NO_SUCH_VARIABLE");
+        refused("--idle-ttl", "serve", "env", "--idle-ttl", "0");
+        refused("loopback", "serve", "bench", "--url", "http://192.0.2.1:8765");
+    }
+
+    @Test
+    void benchReportsAsJson() {
+        CliTest.Result r = CliTest.run("serve", "bench", "--sessions", "2", "--steps", "15", "--warmup-steps", "0", "--tasks", "8", "--json");
+        assertEquals(0, r.code(), r.err());
+        JsonNode report = Json.parse(r.out());
+        assertEquals(0, report.get("errors").asInt());
+        assertEquals(30, report.get("steps").asInt());
+        assertTrue(report.has("step_p99_us"));
+    }
+}

@@ -1,0 +1,180 @@
+package dev.openagent.server.model;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import dev.openagent.episode.Message;
+import dev.openagent.json.Json;
+import dev.openagent.sandbox.ToolSpec;
+import dev.openagent.server.http.ApiError;
+import dev.openagent.server.http.BearerAuth;
+import dev.openagent.server.http.Fields;
+import dev.openagent.server.http.HttpService;
+import dev.openagent.server.http.JsonHttp;
+import dev.openagent.server.wire.OpenAiWire;
+
+import java.io.IOException;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Semaphore;
+
+/**
+ * {@code openagent serve model}: an OpenAI-compatible endpoint ({@code GET /v1/models},
+ * {@code POST /v1/chat/completions} with {@code tools}, answering {@code tool_calls}) in front of
+ * a {@link ChatPolicy}. Non-streaming; see docs/serve-model.md.
+ */
+public final class ModelServer implements AutoCloseable {
+    public record Config(String host, int port, BearerAuth auth, int maxConcurrent, long maxBodyBytes) {
+        public static final int DEFAULT_MAX_CONCURRENT = 64;
+        public static final long DEFAULT_MAX_BODY = 4 << 20;
+
+        public Config {
+            if (port < 0 || port > 65535) throw new IllegalArgumentException("--port must be between 0 and 65535");
+            if (maxConcurrent < 1) throw new IllegalArgumentException("--max-concurrent must be at least 1");
+            if (maxBodyBytes < 256) throw new IllegalArgumentException("--max-body must be at least 256 bytes");
+        }
+
+        public static Config loopback() {
+            return new Config("127.0.0.1", 0, BearerAuth.NONE, DEFAULT_MAX_CONCURRENT, DEFAULT_MAX_BODY);
+        }
+    }
+
+    /** Sampling parameters are accepted and ignored: built-in policies act greedily. */
+    private static final Set<String> REQUEST_FIELDS = Set.of("model", "messages", "tools", "tool_choice", "stream", "n",
+            "temperature", "top_p", "max_tokens", "max_completion_tokens", "seed", "stop", "user", "parallel_tool_calls",
+            "presence_penalty", "frequency_penalty", "logprobs", "metadata", "store");
+
+    private final ChatPolicy policy;
+    private final Config config;
+    private final Semaphore slots;
+    private final long created = System.currentTimeMillis() / 1000;
+    private final SecureRandom random = new SecureRandom();
+    private final HttpService http;
+
+    private ModelServer(ChatPolicy policy, Config config) throws IOException {
+        this.policy = policy;
+        this.config = config;
+        this.slots = new Semaphore(config.maxConcurrent());
+        this.http = HttpService.start(config.host(), config.port(), config.auth(), "serve-model", this::route);
+    }
+
+    public static ModelServer start(ChatPolicy policy, Config config) throws IOException {
+        return new ModelServer(policy, config);
+    }
+
+    public int port() { return http.port(); }
+
+    /** The base URL clients configure: {@code http://host:port/v1}. */
+    public String baseUrl() {
+        return "http://" + (http.host().contains(":") ? "[" + http.host() + "]" : http.host()) + ":" + port() + "/v1";
+    }
+
+    @Override
+    public void close() { http.close(); }
+
+    private void route(HttpExchange ex) throws IOException {
+        String path = ex.getRequestURI().getRawPath().replaceAll("/+$", "");
+        String method = ex.getRequestMethod();
+        switch (path) {
+            case "/v1/health" -> {
+                JsonHttp.requireMethod(ex, "GET");
+                JsonHttp.sendJson(ex, 200, Json.object().put("status", "ok").put("model", policy.id()));
+            }
+            case "/v1/models" -> {
+                JsonHttp.requireMethod(ex, "GET");
+                ObjectNode list = Json.object().put("object", "list");
+                list.putArray("data").add(model());
+                JsonHttp.sendJson(ex, 200, list);
+            }
+            case "/v1/chat/completions" -> {
+                JsonHttp.requireMethod(ex, "POST");
+                if (!slots.tryAcquire()) {
+                    throw new ApiError(429, "too_many_requests", "the server is answering its maximum of "
+                            + config.maxConcurrent() + " requests at once; retry shortly");
+                }
+                try {
+                    JsonHttp.sendJson(ex, 200, complete(JsonHttp.readObject(ex, config.maxBodyBytes(), false)));
+                } finally {
+                    slots.release();
+                }
+            }
+            default -> {
+                if (path.startsWith("/v1/models/")) {
+                    JsonHttp.requireMethod(ex, "GET");
+                    String id = java.net.URLDecoder.decode(path.substring("/v1/models/".length()), java.nio.charset.StandardCharsets.UTF_8);
+                    if (!id.equals(policy.id())) throw unknownModel(id);
+                    JsonHttp.sendJson(ex, 200, model());
+                    return;
+                }
+                throw ApiError.notFound("not_found", "no route " + method + " " + ex.getRequestURI().getRawPath()
+                        + " (routes: GET /v1/models, GET /v1/models/{id}, POST /v1/chat/completions, GET /v1/health)");
+            }
+        }
+    }
+
+    private ObjectNode model() {
+        return Json.object().put("id", policy.id()).put("object", "model").put("created", created).put("owned_by", "openagent");
+    }
+
+    private ApiError unknownModel(String id) {
+        return ApiError.notFound("model_not_found", "this server serves the model '" + policy.id() + "', not '" + id + "'");
+    }
+
+    private ObjectNode complete(ObjectNode body) {
+        Fields f = Fields.of(body, "", REQUEST_FIELDS);
+        String model = f.optString("model", policy.id());
+        if (!model.equals(policy.id())) throw unknownModel(model);
+        if (f.optBool("stream", false)) throw ApiError.invalid("stream: streaming is not supported; send \"stream\": false");
+        if (f.optInt("n", 1, 1, 1000) != 1) throw ApiError.invalid("n: only one choice per request is supported");
+        JsonNode choice = f.raw("tool_choice");
+        if (choice != null && !choice.isNull() && !(choice.isTextual() && choice.asText().equals("auto"))) {
+            throw ApiError.invalid("tool_choice: only \"auto\" is supported (the policy decides whether to call a tool)");
+        }
+        List<Message> messages = OpenAiWire.parseMessages(f.raw("messages"));
+        List<ToolSpec> tools = OpenAiWire.parseTools(f.raw("tools"));
+        Message reply;
+        try {
+            reply = policy.respond(messages, tools);
+        } catch (IllegalArgumentException e) {
+            throw ApiError.invalid(e.getMessage());
+        }
+        ObjectNode out = Json.object();
+        byte[] id = new byte[12];
+        random.nextBytes(id);
+        out.put("id", "chatcmpl-" + HexFormat.of().formatHex(id));
+        out.put("object", "chat.completion");
+        out.put("created", System.currentTimeMillis() / 1000);
+        out.put("model", policy.id());
+        ArrayNode choices = out.putArray("choices");
+        ObjectNode c = choices.addObject();
+        c.put("index", 0);
+        c.set("message", OpenAiWire.message(reply));
+        c.putNull("logprobs");
+        c.put("finish_reason", reply.toolCalls() != null ? "tool_calls" : "stop");
+        long prompt = words(messages, tools), completion = words(reply);
+        out.putObject("usage").put("prompt_tokens", prompt).put("completion_tokens", completion).put("total_tokens", prompt + completion);
+        return out;
+    }
+
+    /** Usage is counted in whitespace-separated words: built-in policies have no subword tokenizer. */
+    private static long words(List<Message> messages, List<ToolSpec> tools) {
+        long n = 0;
+        for (Message m : messages) n += words(m);
+        for (ToolSpec t : tools) n += words(t.name() + " " + t.description() + " " + t.parameters());
+        return n;
+    }
+
+    private static long words(Message m) {
+        long n = words(m.content());
+        if (m.toolCalls() != null) for (Message.ToolCall c : m.toolCalls()) n += words(c.function().name() + " " + c.function().arguments());
+        return n;
+    }
+
+    private static long words(String s) {
+        if (s == null || s.isBlank()) return 0;
+        return s.strip().split("\\s+").length;
+    }
+}
