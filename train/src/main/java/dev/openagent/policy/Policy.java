@@ -62,10 +62,11 @@ public final class Policy implements AutoCloseable {
         int n = 1 + Tokenizer.tokenize(view.rules(), config.maxRulesTokens()).size()
                 + Tokenizer.tokenize(view.request(), config.maxRequestTokens()).size();
         List<View.Turn> turns = view.turns();
-        for (int k = 0; k < config.historyTurns() && k < turns.size(); k++) {
+        int read = Context.turnsRead(view, config);
+        for (int k = 0; k < read; k++) {
             View.Turn t = turns.get(turns.size() - 1 - k);
             n += Tokenizer.tokenize(t.actionText(), config.maxActionTokens()).size()
-                    + Tokenizer.tokenize(t.observationText(), config.maxObservationTokens()).size();
+                    + Tokenizer.tokenize(Context.observationRead(view, t), Context.observationBudget(view, config)).size();
         }
         return n;
     }
@@ -152,7 +153,9 @@ public final class Policy implements AutoCloseable {
             }
             if (p.isEnum()) {
                 int v = choose(enums, row * batch.kMax, Math.min(p.values().size(), config.maxEnumValues()), sampler);
-                args.put(p.name(), p.values().get(v));
+                String chosen = p.values().get(v);
+                if (p.type() == ParamSpec.Type.BOOLEAN) args.set(p.name(), value(p, chosen));
+                else args.put(p.name(), chosen);
                 decided.add(new Decision.Arg(j, true, new int[]{v}, new int[0], new int[0]));
             } else {
                 int[] span = span(x, spans, row * batch.l * config.maxSpanTokens(), sampler);
@@ -160,7 +163,8 @@ public final class Policy implements AutoCloseable {
                 decided.add(new Decision.Arg(j, true, new int[0], new int[]{span[0]}, new int[]{span[1]}));
             }
         }
-        Action action = Action.CallTools.of(callId, x.tools.get(tool).name(), Json.write(args));
+        Action action = x.commands.isEmpty() ? Action.CallTools.of(callId, x.tools.get(tool).name(), Json.write(args))
+                : new Action.Command(x.commands.get(tool).fill(params.stream().map(p -> args.path(p.name()).asText("")).toList()));
         return new Acted(action, new Decision.Call(tool, decided));
     }
 
@@ -218,7 +222,18 @@ public final class Policy implements AutoCloseable {
         }
         Set<String> said = new LinkedHashSet<>();
         List<String> parts = new ArrayList<>();
-        for (int i : tokens) if (said.add(x.lower[i])) parts.add(x.tokenText(i));
+        if (x.commands.isEmpty()) {
+            for (int i : tokens) if (said.add(x.lower[i])) parts.add(x.tokenText(i));
+        } else {
+            // Text-command environments: runs of adjacent chosen tokens are said together ("dining room").
+            for (int r = 0; r < tokens.size(); ) {
+                int end = r;
+                while (end + 1 < tokens.size() && tokens.get(end + 1) == tokens.get(end) + 1 && x.source[tokens.get(end + 1)] == x.source[tokens.get(r)]) end++;
+                String run = x.spanText(tokens.get(r), tokens.get(end));
+                if (said.add(run.toLowerCase(Locale.ROOT))) parts.add(run);
+                r = end + 1;
+            }
+        }
         for (int k : words) if (said.add(config.answerWords().get(k))) parts.add(config.answerWords().get(k));
         List<Decision.Group> groups = new ArrayList<>();
         for (int i : tokens) groups.add(new Decision.Group(new int[]{i}, new int[0]));
