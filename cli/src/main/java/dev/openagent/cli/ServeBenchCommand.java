@@ -11,7 +11,7 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Locale;
 
-@Command(mixinStandardHelpOptions = true, name = "bench", description = "Load-test `serve env` over loopback with keep-alive: concurrent sessions stepping through oracle episodes.")
+@Command(mixinStandardHelpOptions = true, name = "bench", description = "Load-test `serve env` over loopback with keep-alive: concurrent sessions stepping through oracle episodes, one connection each.")
 final class ServeBenchCommand implements Runnable {
     @Option(names = "--url", description = "A running `serve env` on loopback (default: start one in this process).")
     String url;
@@ -66,6 +66,17 @@ final class ServeBenchCommand implements Runnable {
             if (r.cpuMicrosPerRequest() >= 0) {
                 System.out.printf(Locale.ROOT, "  CPU per request  %.1f us (this process: %s), i.e. %,.0f requests per CPU-second%n",
                         r.cpuMicrosPerRequest(), url == null ? "client + server" : "client only", 1e6 / r.cpuMicrosPerRequest());
+            }
+            if (r.serverCpuMicrosPerRequest() >= 0) {
+                System.out.printf(Locale.ROOT, "    server         %.1f us (request handling), i.e. %,.0f requests/s on %d free cores%n",
+                        r.serverCpuMicrosPerRequest(), r.processors() * 1e6 / r.serverCpuMicrosPerRequest(), r.processors());
+            }
+            if (r.clientCpuMicrosPerRequest() >= 0) {
+                System.out.printf(Locale.ROOT, "    client         %.1f us (the bench's own threads)%n", r.clientCpuMicrosPerRequest());
+            }
+            if (r.jitCpuMicrosPerRequest() >= 0) {
+                System.out.printf(Locale.ROOT, "    JIT + GC       %.1f us + %.1f us (compiler and collector threads; mostly warm-up on a short run)%n",
+                        r.jitCpuMicrosPerRequest(), r.gcCpuMicrosPerRequest());
             }
             System.out.printf(Locale.ROOT, "  machine          %d processors, load average %.2f before, %.2f after%n",
                     r.processors(), r.loadBefore(), r.loadAfter());

@@ -19,10 +19,9 @@ import dev.openagent.server.wire.OpenAiWire;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.InetSocketAddress;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,7 +38,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Load on {@code serve env} over loopback with keep-alive: N concurrent sessions, each stepping
  * through oracle episodes (actions recorded in-process beforehand, replayed over HTTP, so the
- * client spends no time choosing). Each episode's last step must come back done with reward 1,
+ * client spends no time choosing). Each session is one platform thread on one keep-alive
+ * connection ({@link KeepAliveConnection}), so the client costs little and its CPU time can be
+ * told apart from the server's. Each episode's last step must come back done with reward 1,
  * so the bench also checks that every session gets exactly its own episodes. Bounded in steps
  * and in wall time.
  */
@@ -61,7 +62,14 @@ public final class EnvLoadBench {
         }
     }
 
-    /** Latencies in microseconds; JSON names in snake_case like the other reports. */
+    /**
+     * Latencies in microseconds; JSON names in snake_case like the other reports. CPU times per
+     * request (steps + resets): {@code cpu} is this whole process, {@code client} the bench's own
+     * threads, {@code server} the rest of the process when the server runs in it (its request
+     * handling) when the server runs in it, else -1; {@code jit} and {@code gc} the JVM's compiler
+     * and garbage-collector threads (read from /proc on Linux, else -1 and counted in the server's
+     * figure), which on a short run are mostly warm-up rather than steady-state cost.
+     */
     public record Report(int sessions, long steps, long resets, long errors,
                          @JsonProperty("error_samples") List<String> errorSamples,
                          double seconds,
@@ -77,6 +85,10 @@ public final class EnvLoadBench {
                          @JsonProperty("load_average_before") double loadBefore,
                          @JsonProperty("load_average_after") double loadAfter,
                          @JsonProperty("cpu_us_per_request") double cpuMicrosPerRequest,
+                         @JsonProperty("client_cpu_us_per_request") double clientCpuMicrosPerRequest,
+                         @JsonProperty("server_cpu_us_per_request") double serverCpuMicrosPerRequest,
+                         @JsonProperty("jit_cpu_us_per_request") double jitCpuMicrosPerRequest,
+                         @JsonProperty("gc_cpu_us_per_request") double gcCpuMicrosPerRequest,
                          String target) {}
 
     private record Episode(int taskIndex, List<byte[]> actions) {}
@@ -95,23 +107,27 @@ public final class EnvLoadBench {
             base = local.baseUrl();
         }
         base = base.replaceAll("/+$", "");
-        // The client's own completion stages run on its selector thread instead of being handed to a
-        // pool: the callers block in send() anyway, and each hand-off costs a thread wake-up.
-        try (HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(5)).executor(Runnable::run).build()) {
+        URI uri = URI.create(base);
+        InetSocketAddress address = new InetSocketAddress(uri.getHost(), uri.getPort() < 0 ? 80 : uri.getPort());
+        String hostHeader = uri.getRawAuthority();
+        try {
             long deadline = System.nanoTime() + c.maxTime().toNanos();
             String target = local == null ? base : "in-process server at " + base;
+            Client client = new Client(address, hostHeader, local != null);
             if (c.warmupSteps() > 0) {
-                Report warm = phase(http, base, c, episodes, c.warmupSteps(), deadline, target);
+                Report warm = phase(client, c, episodes, c.warmupSteps(), deadline, target);
                 if (warm.errors() > 0) return warm;
             }
-            return phase(http, base, c, episodes, c.stepsPerSession(), deadline, target);
+            return phase(client, c, episodes, c.stepsPerSession(), deadline, target);
         } finally {
             if (local != null) local.close();
         }
     }
 
-    private static Report phase(HttpClient http, String base, Config c, List<Episode> episodes, int stepsPerSession,
+    /** Where the workers connect, and whether the server shares this process (so its CPU time is ours minus theirs). */
+    private record Client(InetSocketAddress address, String hostHeader, boolean inProcess) {}
+
+    private static Report phase(Client client, Config c, List<Episode> episodes, int stepsPerSession,
                                 long deadline, String target) throws InterruptedException {
         double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         Worker[] all = new Worker[c.sessions()];
@@ -119,10 +135,13 @@ public final class EnvLoadBench {
         AtomicLong errorCount = new AtomicLong();
         long t0 = System.nanoTime();
         long cpu0 = processCpuNanos();
-        try (ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor()) {
+        JvmThreadsCpu jvm0 = JvmThreadsCpu.read();
+        // Platform threads: their CPU time is measurable (a virtual thread's is not), and blocking
+        // reads on them wake directly instead of through the JDK's poller.
+        try (ExecutorService workers = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().name("bench-client-", 0).factory())) {
             List<Future<?>> futures = new ArrayList<>();
             for (int s = 0; s < c.sessions(); s++) {
-                all[s] = new Worker(http, base, c, episodes, s, stepsPerSession, deadline, errors, errorCount);
+                all[s] = new Worker(client, c, episodes, s, stepsPerSession, deadline, errors, errorCount);
                 futures.add(workers.submit(all[s]));
             }
             for (Future<?> f : futures) {
@@ -137,13 +156,15 @@ public final class EnvLoadBench {
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
         long cpu = processCpuNanos() - cpu0;
-        long steps = 0, resets = 0;
+        JvmThreadsCpu jvm = JvmThreadsCpu.read().minus(jvm0);
+        long steps = 0, resets = 0, clientCpu = 0;
         boolean timedOut = false;
         List<long[]> stepLat = new ArrayList<>(), resetLat = new ArrayList<>();
         for (Worker w : all) {
             steps += w.steps;
             resets += w.resets;
             timedOut |= w.timedOut;
+            clientCpu = clientCpu < 0 || w.cpuNanos < 0 ? -1 : clientCpu + w.cpuNanos;
             stepLat.add(Arrays.copyOf(w.stepNanos, w.steps));
             resetLat.add(Arrays.copyOf(w.resetNanos, w.resets));
         }
@@ -154,7 +175,14 @@ public final class EnvLoadBench {
                 st.length == 0 ? 0 : st[st.length - 1] / 1e3, pct(rt, 0.50), pct(rt, 0.99), timedOut,
                 Runtime.getRuntime().availableProcessors(), loadBefore,
                 ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
-                cpu < 0 ? -1 : cpu / 1e3 / Math.max(1, steps + resets), target);
+                perRequest(cpu, steps + resets), perRequest(clientCpu, steps + resets),
+                client.inProcess() && cpu >= 0 && clientCpu >= 0
+                        ? perRequest(cpu - clientCpu - Math.max(0, jvm.jitNanos()) - Math.max(0, jvm.gcNanos()), steps + resets) : -1,
+                perRequest(jvm.jitNanos(), steps + resets), perRequest(jvm.gcNanos(), steps + resets), target);
+    }
+
+    private static double perRequest(long cpuNanos, long requests) {
+        return cpuNanos < 0 ? -1 : cpuNanos / 1e3 / Math.max(1, requests);
     }
 
     /** CPU time of this process (client and, when in-process, server), or -1 where the JVM cannot tell. */
@@ -202,8 +230,9 @@ public final class EnvLoadBench {
     }
 
     private static final class Worker implements Runnable {
-        private final HttpClient http;
-        private final String base;
+        private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+        private final KeepAliveConnection connection;
         private final Config c;
         private final List<Episode> episodes;
         private final int index;
@@ -215,11 +244,14 @@ public final class EnvLoadBench {
         int steps;
         int resets;
         boolean timedOut;
+        /** This worker thread's CPU time over its run, or -1 where the JVM cannot tell. */
+        long cpuNanos = -1;
 
-        Worker(HttpClient http, String base, Config c, List<Episode> episodes, int index, int stepsToDo, long deadline,
+        Worker(Client client, Config c, List<Episode> episodes, int index, int stepsToDo, long deadline,
                ConcurrentLinkedQueue<String> errors, AtomicLong errorCount) {
-            this.http = http;
-            this.base = base;
+            // The read timeout only unblocks a worker whose server hangs; the phase deadline bounds the run.
+            int timeout = (int) Math.min(Integer.MAX_VALUE, Math.max(1_000, c.maxTime().toMillis() + 30_000));
+            this.connection = new KeepAliveConnection(client.address(), client.hostHeader(), timeout);
             this.c = c;
             this.episodes = episodes;
             this.index = index;
@@ -231,16 +263,17 @@ public final class EnvLoadBench {
 
         @Override
         public void run() {
+            long cpu0 = THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadCpuTime() : -1;
             String session = null;
             try {
                 int e = index % episodes.size();
                 Episode first = episodes.get(e);
-                JsonNode created = post(base + "/v1/sessions", ("{\"env\":" + Json.write(c.env()) + ",\"shift\":" + Json.write(c.shift())
+                JsonNode created = post("/v1/sessions", ("{\"env\":" + Json.write(c.env()) + ",\"shift\":" + Json.write(c.shift())
                         + ",\"split\":\"train\",\"task\":" + first.taskIndex() + "}").getBytes(StandardCharsets.UTF_8), true);
                 if (created == null) return;
                 session = created.get("session_id").asText();
-                String stepUrl = base + "/v1/sessions/" + session + "/step";
-                String resetUrl = base + "/v1/sessions/" + session + "/reset";
+                String stepPath = "/v1/sessions/" + session + "/step";
+                String resetPath = "/v1/sessions/" + session + "/reset";
                 Episode ep = first;
                 int a = 0;
                 while (steps < stepNanos.length) {
@@ -254,49 +287,44 @@ public final class EnvLoadBench {
                         ep = episodes.get(e);
                         a = 0;
                         long t = System.nanoTime();
-                        JsonNode r = post(resetUrl, ("{\"task\":" + ep.taskIndex() + "}").getBytes(StandardCharsets.UTF_8), true);
+                        JsonNode r = post(resetPath, ("{\"task\":" + ep.taskIndex() + "}").getBytes(StandardCharsets.UTF_8), true);
                         if (resets == resetNanos.length) resetNanos = Arrays.copyOf(resetNanos, resets * 2);
                         resetNanos[resets++] = System.nanoTime() - t;
                         if (r == null) return;
                     }
                     boolean last = a == ep.actions().size() - 1;
                     long t = System.nanoTime();
-                    JsonNode r = post(stepUrl, ep.actions().get(a++), last);
+                    JsonNode r = post(stepPath, ep.actions().get(a++), last);
                     stepNanos[steps++] = System.nanoTime() - t;
                     if (last && r != null && !(r.path("done").asBoolean() && r.path("reward").asDouble() == 1.0)) {
                         fail("session " + index + " task " + ep.taskIndex() + ": the oracle's last action did not end with reward 1: " + r);
                     }
                 }
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) {
                 fail("session " + index + ": " + e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
             } finally {
-                if (session != null) delete(base + "/v1/sessions/" + session);
+                if (session != null) delete("/v1/sessions/" + session);
+                connection.close();
+                if (cpu0 >= 0) cpuNanos = THREADS.getCurrentThreadCpuTime() - cpu0;
             }
         }
 
         /** The parsed response when {@code parse}, else null; counts non-200 answers as errors. */
-        private JsonNode post(String url, byte[] body, boolean parse) throws IOException, InterruptedException {
-            // No per-request timeout (each one arms a timer in the client): the phase deadline bounds the run.
-            HttpRequest req = HttpRequest.newBuilder(URI.create(url))
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
-            HttpResponse<byte[]> resp = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
-            if (resp.statusCode() != 200) {
-                fail("HTTP " + resp.statusCode() + " on " + url + ": " + new String(resp.body(), StandardCharsets.UTF_8));
+        private JsonNode post(String path, byte[] body, boolean parse) throws IOException {
+            KeepAliveConnection.Response resp = connection.exchange(connection.head("POST", path, body.length), body);
+            if (resp.status() != 200) {
+                fail("HTTP " + resp.status() + " on " + path + ": " + resp.text());
                 return parse ? null : Json.object();
             }
             return parse ? Json.MAPPER.readTree(resp.body()) : Json.object();
         }
 
-        private void delete(String url) {
+        private void delete(String path) {
             try {
-                http.send(HttpRequest.newBuilder(URI.create(url)).DELETE().build(), HttpResponse.BodyHandlers.discarding());
+                KeepAliveConnection.Response resp = connection.exchange(connection.head("DELETE", path, -1), null);
+                if (resp.status() != 200) fail("HTTP " + resp.status() + " closing the session: " + resp.text());
             } catch (IOException e) {
                 fail("closing the session: " + e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
             }
         }
 

@@ -32,6 +32,7 @@ public final class JsonHttp {
      */
     public static byte[] readBody(HttpExchange exchange, long maxBytes) throws IOException {
         String declared = exchange.getRequestHeaders().getFirst("Content-Length");
+        InputStream in = exchange.getRequestBody();
         if (declared != null) {
             long length;
             try {
@@ -40,10 +41,11 @@ public final class JsonHttp {
                 throw ApiError.invalid("Content-Length is not a number");
             }
             if (length > maxBytes) throw tooLarge(maxBytes);
+            // The usual case: read exactly the declared bytes into one array of that size.
+            if (length >= 0) return in.readNBytes((int) length);
         }
         // Chunked bodies have no declared length: read one byte past the cap to detect overflow.
-        InputStream in = exchange.getRequestBody();
-        ByteArrayOutputStream out = new ByteArrayOutputStream(declared == null ? 256 : (int) Math.min(maxBytes, 1 << 16));
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
         byte[] buf = new byte[8192];
         long total = 0;
         int n;
