@@ -37,7 +37,7 @@ class TargetsTest {
     /** An untrained tiny policy with the vocabulary and answer words of poi's demonstrations. */
     static Policy untrained() {
         PolicyConfig c = PolicyConfig.tiny();
-        Trainer.Reading r = Trainer.read(c, new Demonstrations(Environments.get("poi"), 0, ShiftSampler.of(List.of()), 99), 200);
+        Trainer.Reading r = Trainer.read(c, new Demonstrations(Environments.get("poi"), 0, ShiftSampler.of(List.of()), 99)::next, 200);
         return Policy.create(c.withAnswerWords(r.answerWords()), r.vocabulary(), 1);
     }
 
