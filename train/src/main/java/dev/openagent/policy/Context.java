@@ -17,7 +17,7 @@ import java.util.Set;
  * what argument and answer pointers index.
  */
 final class Context {
-    /** Segment ids; history turn k (0 = most recent) has action segment 3+2k and observation segment 4+2k. */
+    /** Segment ids; history turn k (0 = most recent) has action segment 3+2k and observation segment 4+2k (older turns of a text environment share the last pair). */
     static final int SEG_CLS = 0;
     static final int SEG_RULES = 1;
     static final int SEG_REQUEST = 2;
@@ -56,8 +56,10 @@ final class Context {
     final int[] start;
     final int[] end;
     final List<String> sources;
-    /** The tools the action pointer ranges over (the tool list without ask_user). */
+    /** The tools the action pointer ranges over (the tool list without ask_user, or the command forms of a text environment). */
     final List<ToolSpec> tools;
+    /** In a text-command environment, the command form behind each entry of {@link #tools}; else empty. */
+    final List<CommandTemplate> commands;
     final float[][] toolFeat;
     /** Question topics: each distinct parameter of the callable tools. */
     final List<ParamSpec> topics;
@@ -111,6 +113,7 @@ final class Context {
             capitalEnd[i] = joins ? 0 : 1;
         }
         this.tools = view.callableTools();
+        this.commands = view.commandForms();
         this.topics = topicsOf(tools, c);
         this.feat = features(c);
         this.toolFeat = toolFeatures();
@@ -143,12 +146,50 @@ final class Context {
         add(view.rules(), c.maxRulesTokens(), SEG_RULES, tokens, src, segs, poss, sources);
         add(view.request(), c.maxRequestTokens(), SEG_REQUEST, tokens, src, segs, poss, sources);
         List<View.Turn> turns = view.turns();
-        for (int k = 0; k < c.historyTurns() && k < turns.size(); k++) {
+        int observationTokens = observationBudget(view, c);
+        int read = turnsRead(view, c);
+        for (int k = 0; k < read; k++) {
             View.Turn t = turns.get(turns.size() - 1 - k);
-            add(t.actionText(), c.maxActionTokens(), 3 + 2 * k, tokens, src, segs, poss, sources);
-            add(t.observationText(), c.maxObservationTokens(), 4 + 2 * k, tokens, src, segs, poss, sources);
+            int segment = 3 + 2 * Math.min(k, c.historyTurns() - 1); // older turns of a text environment share the last segment
+            add(t.actionText(), c.maxActionTokens(), segment, tokens, src, segs, poss, sources);
+            add(t.observationText(), observationTokens, segment + 1, tokens, src, segs, poss, sources);
         }
         return new Context(view, tokens, src, segs, poss, sources, c, vocabulary);
+    }
+
+    /**
+     * How many of the most recent turns the policy reads: {@code historyTurns} in a function-call
+     * environment; in a text-command environment at least that many and then as many older ones as
+     * fit in {@link #proseHistoryTokens} (a room described four commands ago is still what the
+     * agent knows of the room: its short replies, such as "You open cabinet 1.", cost little).
+     */
+    static int turnsRead(View view, PolicyConfig c) {
+        List<View.Turn> turns = view.turns();
+        int k = Math.min(c.historyTurns(), turns.size());
+        if (!view.textCommands()) return k;
+        int used = 0;
+        for (int i = 0; i < k; i++) used += turnTokens(turns.get(turns.size() - 1 - i), c);
+        while (k < turns.size()) {
+            used += turnTokens(turns.get(turns.size() - 1 - k), c);
+            if (used > proseHistoryTokens(c)) break;
+            k++;
+        }
+        return k;
+    }
+
+    /** The token budget a text-command environment's older turns fill: two long observations. */
+    static int proseHistoryTokens(PolicyConfig c) {
+        return 2 * c.maxProseTokens();
+    }
+
+    private static int turnTokens(View.Turn t, PolicyConfig c) {
+        return Tokenizer.tokenize(t.actionText(), c.maxActionTokens()).size()
+                + Tokenizer.tokenize(t.observationText(), c.maxProseTokens()).size();
+    }
+
+    /** Tokens read of one observation: prose of a text-command environment gets its own budget. */
+    static int observationBudget(View view, PolicyConfig c) {
+        return view.textCommands() ? c.maxProseTokens() : c.maxObservationTokens();
     }
 
     private static void add(String text, int max, int segment, List<Tokenizer.Token> tokens, List<Integer> src, List<Integer> segs,
@@ -300,21 +341,27 @@ final class Context {
         float[][] f = new float[tools.size()][TOOL_FEATURES];
         List<View.Turn> turns = view.turns();
         for (int i = 0; i < tools.size(); i++) {
-            String name = tools.get(i).name();
             int count = 0;
             Boolean lastFailed = null;
             for (View.Turn t : turns) {
-                if (t.calledTools().contains(name)) {
+                if (used(i, t)) {
                     count++;
                     lastFailed = t.failed();
                 }
             }
             f[i][0] = count > 0 ? 1 : 0;
-            f[i][1] = !turns.isEmpty() && turns.getLast().calledTools().contains(name) ? 1 : 0;
+            f[i][1] = !turns.isEmpty() && used(i, turns.getLast()) ? 1 : 0;
             f[i][2] = Boolean.TRUE.equals(lastFailed) ? 1 : 0;
             f[i][3] = Math.min(1f, count / 3f);
         }
         return f;
+    }
+
+    /** Whether turn t used entry i of the tools: called the tool, or sent a command of that form. */
+    private boolean used(int i, View.Turn t) {
+        if (commands.isEmpty()) return t.calledTools().contains(tools.get(i).name());
+        return t.action() instanceof dev.openagent.sandbox.Action.Command c
+                && commands.get(i).match(dev.openagent.text.Commands.normalize(c.text())) != null;
     }
 
     private static List<ParamSpec> topicsOf(List<ToolSpec> tools, PolicyConfig c) {

@@ -76,10 +76,11 @@ public final class Policy implements AutoCloseable {
         int n = 1 + Tokenizer.tokenize(view.rules(), config.maxRulesTokens()).size()
                 + Tokenizer.tokenize(view.request(), config.maxRequestTokens()).size();
         List<View.Turn> turns = view.turns();
-        for (int k = 0; k < config.historyTurns() && k < turns.size(); k++) {
+        int read = Context.turnsRead(view, config);
+        for (int k = 0; k < read; k++) {
             View.Turn t = turns.get(turns.size() - 1 - k);
             n += Tokenizer.tokenize(t.actionText(), config.maxActionTokens()).size()
-                    + Tokenizer.tokenize(t.observationText(), config.maxObservationTokens()).size();
+                    + Tokenizer.tokenize(t.observationText(), Context.observationBudget(view, config)).size();
         }
         return n;
     }
@@ -174,7 +175,8 @@ public final class Policy implements AutoCloseable {
                 decided.add(new Decision.Arg(j, true, new int[0], new int[]{span[0]}, new int[]{span[1]}));
             }
         }
-        Action action = Action.CallTools.of(callId, x.tools.get(tool).name(), Json.write(args));
+        Action action = x.commands.isEmpty() ? Action.CallTools.of(callId, x.tools.get(tool).name(), Json.write(args))
+                : new Action.Command(x.commands.get(tool).fill(params.stream().map(p -> args.path(p.name()).asText("")).toList()));
         return new Acted(action, new Decision.Call(tool, decided));
     }
 
@@ -232,7 +234,18 @@ public final class Policy implements AutoCloseable {
         }
         Set<String> said = new LinkedHashSet<>();
         List<String> parts = new ArrayList<>();
-        for (int i : tokens) if (said.add(x.lower[i])) parts.add(x.tokenText(i));
+        if (x.commands.isEmpty()) {
+            for (int i : tokens) if (said.add(x.lower[i])) parts.add(x.tokenText(i));
+        } else {
+            // Text-command environments: runs of adjacent chosen tokens are said together ("dining room").
+            for (int r = 0; r < tokens.size(); ) {
+                int end = r;
+                while (end + 1 < tokens.size() && tokens.get(end + 1) == tokens.get(end) + 1 && x.source[tokens.get(end + 1)] == x.source[tokens.get(r)]) end++;
+                String run = x.spanText(tokens.get(r), tokens.get(end));
+                if (said.add(run.toLowerCase(Locale.ROOT))) parts.add(run);
+                r = end + 1;
+            }
+        }
         for (int k : words) if (said.add(config.answerWords().get(k))) parts.add(config.answerWords().get(k));
         List<Decision.Group> groups = new ArrayList<>();
         for (int i : tokens) groups.add(new Decision.Group(new int[]{i}, new int[0]));

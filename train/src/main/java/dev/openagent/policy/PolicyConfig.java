@@ -19,6 +19,9 @@ import java.util.List;
  * @param maxRulesTokens      the service rules of the system prompt (0 leaves them out)
  * @param maxActionTokens     one earlier action (tool name and raw arguments)
  * @param maxObservationTokens one earlier observation
+ * @param maxProseTokens      one earlier observation of a text-command environment (prose: a room's
+ *                            description runs longer than a tool's JSON result); 0 in a checkpoint
+ *                            written before it existed reads as {@code maxObservationTokens}
  * @param maxSpanTokens       longest value the policy copies out of its context
  * @param answerWords         answer words the checker needed in training that no context held (e.g. "closed")
  */
@@ -37,6 +40,7 @@ public record PolicyConfig(int version,
                            @JsonProperty("max_rules_tokens") int maxRulesTokens,
                            @JsonProperty("max_action_tokens") int maxActionTokens,
                            @JsonProperty("max_observation_tokens") int maxObservationTokens,
+                           @JsonProperty("max_prose_tokens") int maxProseTokens,
                            @JsonProperty("max_tool_name_tokens") int maxToolNameTokens,
                            @JsonProperty("max_description_tokens") int maxDescriptionTokens,
                            @JsonProperty("max_params") int maxParams,
@@ -49,6 +53,7 @@ public record PolicyConfig(int version,
 
     public PolicyConfig {
         answerWords = answerWords == null ? List.of() : List.copyOf(answerWords);
+        if (maxProseTokens <= 0) maxProseTokens = maxObservationTokens;
         if (dim % heads != 0) throw new IllegalArgumentException("dim must be a multiple of heads");
         if (version != VERSION) throw new IllegalArgumentException("unsupported policy config version " + version + " (this build reads " + VERSION + ")");
     }
@@ -56,18 +61,18 @@ public record PolicyConfig(int version,
     /** The default policy: d=64, 2 pre-LayerNorm layers of 4 heads. */
     public static PolicyConfig defaults() {
         return new PolicyConfig(VERSION, 64, 4, 128, 2, 0x5EED, 4096, 8192, 12, 512,
-                3, 96, 0, 24, 80, 6, 48, 10, 12, 8, List.of());
+                3, 96, 0, 24, 80, 160, 6, 48, 10, 12, 8, List.of());
     }
 
     /** A smaller, faster configuration for tests. */
     public static PolicyConfig tiny() {
         return new PolicyConfig(VERSION, 32, 2, 64, 1, 0x5EED, 1024, 2048, 8, 256,
-                3, 64, 0, 16, 72, 4, 32, 10, 12, 8, List.of());
+                3, 64, 0, 16, 72, 160, 4, 32, 10, 12, 8, List.of());
     }
 
     public PolicyConfig withAnswerWords(List<String> words) {
         return new PolicyConfig(version, dim, heads, ffn, layers, hashSalt, wordBuckets, bagBuckets, bagSize, shapeBuckets,
-                historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxToolNameTokens,
+                historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxProseTokens, maxToolNameTokens,
                 maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, words);
     }
 

@@ -8,6 +8,8 @@ import dev.openagent.sandbox.Protocol;
 import dev.openagent.sandbox.SimulatedUser;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.ToolSpec;
+import dev.openagent.text.Commands;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -21,6 +23,8 @@ import java.util.Set;
  * <ul>
  *   <li>a tool call points at the tool in the list shown, and each gold argument at every
  *       occurrence of its value in the context (or at its enum value);</li>
+ *   <li>a text command points at its command form (read in the help text) and each slot's words
+ *       at every occurrence of them in the context;</li>
  *   <li>a question points at the topics whose question gets the same reply from the simulated
  *       user as the demonstrated question did;</li>
  *   <li>an answer points at what it must say: the words of the demonstrated answer that a tool
@@ -32,7 +36,7 @@ import java.util.Set;
 final class Targets {
     private Targets() {}
 
-    /** Empty when the action cannot be expressed by the policy (several calls at once, a text command, an unknown tool). */
+    /** Empty when the action cannot be expressed by the policy (several calls at once, an unknown tool, a command of no form read in help). */
     static Optional<Decision> of(Context ctx, Action action, Task task, PolicyConfig c) {
         return switch (action) {
             case Action.CallTools calls -> {
@@ -47,15 +51,45 @@ final class Targets {
             case Action.AskUser q -> Optional.of(ask(ctx, q.question(), task, c));
             case Action.Answer a -> Optional.of(answer(ctx, a.text(), task, c));
             case Action.Refuse r -> Optional.of(new Decision.Refuse());
-            case Action.Command cmd -> Optional.empty();
+            case Action.Command cmd -> {
+                String question = Commands.after(Commands.normalize(cmd.text()), Protocol.ASK_COMMAND);
+                yield question != null && !ctx.commands.isEmpty() ? Optional.of(ask(ctx, cmd.text(), task, c)) : command(ctx, cmd, c);
+            }
         };
     }
 
+    /**
+     * A text command points at the most specific command form it is written in (the most literal
+     * words) and copies each slot's words from the context, like a tool call's arguments.
+     */
+    private static Optional<Decision> command(Context ctx, Action.Command cmd, PolicyConfig c) {
+        String text = Commands.normalize(cmd.text());
+        int form = -1;
+        List<String> values = null;
+        for (int i = 0; i < ctx.commands.size(); i++) {
+            List<String> v = ctx.commands.get(i).match(text);
+            if (v != null && (form < 0 || ctx.commands.get(i).literals() > ctx.commands.get(form).literals())) {
+                form = i;
+                values = v;
+            }
+        }
+        if (form < 0) return Optional.empty();
+        ObjectNode args = Json.object();
+        List<String> slots = ctx.commands.get(form).slots();
+        for (int k = 0; k < slots.size(); k++) args.put(slots.get(k), values.get(k));
+        return call(ctx, form, args, c);
+    }
+
     private static Optional<Decision> call(Context ctx, Action.ToolCall call, PolicyConfig c) {
+        if (!ctx.commands.isEmpty()) return Optional.empty();
         int tool = -1;
         for (int i = 0; i < ctx.tools.size(); i++) if (ctx.tools.get(i).name().equals(call.name())) tool = i;
         JsonNode args = parse(call.arguments());
         if (tool < 0 || args == null || !args.isObject()) return Optional.empty();
+        return call(ctx, tool, args, c);
+    }
+
+    private static Optional<Decision> call(Context ctx, int tool, JsonNode args, PolicyConfig c) {
         ToolSpec spec = ctx.tools.get(tool);
         List<Decision.Arg> out = new ArrayList<>();
         List<ParamSpec> params = ParamSpec.of(spec, c.maxParams());
@@ -99,6 +133,7 @@ final class Targets {
         }
         for (String need : task.mustContain()) for (Tokenizer.Token t : Tokenizer.tokenize(need)) wanted.add(t.lower());
         List<Decision.Group> groups = new ArrayList<>();
+        if (!ctx.commands.isEmpty()) wanted.removeAll(phrases(ctx, task, groups));
         for (String w : wanted) {
             List<Integer> at = new ArrayList<>();
             for (int i = 1; i < ctx.n; i++) if (ctx.lower[i].equals(w)) at.add(i);
@@ -107,6 +142,26 @@ final class Targets {
             groups.add(new Decision.Group(at.stream().mapToInt(Integer::intValue).toArray(), word < 0 ? new int[0] : new int[]{word}));
         }
         return new Decision.Answer(groups);
+    }
+
+    /**
+     * Text-command environments: a required value of several words ("dining room") points at the
+     * places where the context says it whole, word by word, so the answer (said in runs of adjacent
+     * tokens, see {@link Policy}) keeps it together. Adds those groups; returns the words covered.
+     */
+    private static Set<String> phrases(Context ctx, Task task, List<Decision.Group> groups) {
+        Set<String> covered = new java.util.HashSet<>();
+        for (String need : task.mustContain()) {
+            List<Tokenizer.Token> words = Tokenizer.tokenize(need);
+            List<int[]> occ = ctx.occurrences(need);
+            if (words.size() < 2 || occ.isEmpty()) continue;
+            for (int j = 0; j < words.size(); j++) {
+                if (!covered.add(words.get(j).lower())) continue;
+                int k = j;
+                groups.add(new Decision.Group(occ.stream().mapToInt(o -> o[0] + k).toArray(), new int[0]));
+            }
+        }
+        return covered;
     }
 
     /** Words a demonstrated answer had to contain that no context position holds (answer-word candidates). */

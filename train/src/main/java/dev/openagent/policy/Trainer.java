@@ -250,8 +250,14 @@ public final class Trainer {
 
     /**
      * The vocabulary (words seen at least 3 times in what the agent reads) and the answer words
-     * (words demonstrated answers had to contain that no context held, seen at least twice).
+     * (words demonstrated answers had to contain that no context held, seen at least twice; in a
+     * text-command environment a number once).
      */
+    static Reading read(PolicyConfig config, Demonstrations demos, int episodes) {
+        return read(config, demos::next, episodes);
+    }
+
+    /** As above, from any source of demonstrations (a mixture of environments). */
     static Reading read(PolicyConfig config, Supplier<Demonstrations.Episode> demos, int episodes) {
         Map<String, Integer> words = new HashMap<>();
         Map<String, Integer> missing = new LinkedHashMap<>();
@@ -275,7 +281,12 @@ public final class Trainer {
                     });
                 }
                 if (d.action() instanceof Action.Answer) {
-                    for (String w : Policy.missingAnswerWords(config, v, d.task())) missing.merge(w, 1, Integer::sum);
+                    for (String w : Policy.missingAnswerWords(config, v, d.task())) {
+                        // A count in a text environment ("how many mugs are in the fridge?") is a number the
+                        // agent works out, never reads: one sighting is enough to make it sayable.
+                        boolean counted = v.textCommands() && !Double.isNaN(Tokenizer.number(w));
+                        missing.merge(w, counted ? 2 : 1, Integer::sum);
+                    }
                 }
             }
         }

@@ -6,6 +6,8 @@ import dev.openagent.sandbox.Protocol;
 import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.ToolSpec;
+import dev.openagent.text.Commands;
+import dev.openagent.text.TextCommandEnv;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -92,8 +94,42 @@ public record View(String query, String rules, List<ToolSpec> tools, List<String
         return userReplies.isEmpty() ? query : query + "\n" + String.join("\n", userReplies);
     }
 
-    /** The tools the policy can point at: the tool list without the ask_user protocol tool (asking is its own action). */
+    /**
+     * The tools the policy can point at: the tool list without the ask_user protocol tool (asking is
+     * its own action); in a text-command environment, the command forms it read in the help text
+     * ({@link #commandForms}) as tools.
+     */
     public List<ToolSpec> callableTools() {
+        if (textCommands()) return commandForms().stream().map(CommandTemplate::toolSpec).toList();
         return tools.stream().filter(t -> !t.name().equals(Protocol.ASK_USER)).toList();
+    }
+
+    /** Whether the agent acts by text commands: text-command environments offer no tool list. */
+    public boolean textCommands() {
+        return tools.isEmpty();
+    }
+
+    /**
+     * The command forms of a text-command environment: those of the latest help text the agent read
+     * (the system prompt tells it to send {@code help}), or only {@code help} before it has read one.
+     */
+    List<CommandTemplate> commandForms() {
+        if (!textCommands()) return List.of();
+        for (int i = turns.size() - 1; i >= 0; i--) {
+            Turn t = turns.get(i);
+            if (t.action() instanceof Action.Command c && TextCommandEnv.isHelp(Commands.normalize(c.text())) && !t.failed()) {
+                List<CommandTemplate> forms = parsedHelp(t.observationText());
+                if (!forms.isEmpty()) return forms;
+            }
+        }
+        return List.of(CommandTemplate.HELP);
+    }
+
+    /** Parsed help texts; an environment prints one (or, under a shift, a few), so this stays small. */
+    private static final java.util.Map<String, List<CommandTemplate>> HELP_FORMS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static List<CommandTemplate> parsedHelp(String help) {
+        if (HELP_FORMS.size() > 1_000) HELP_FORMS.clear();
+        return HELP_FORMS.computeIfAbsent(help, CommandTemplate::parse);
     }
 }

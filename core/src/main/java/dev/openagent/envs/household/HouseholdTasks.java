@@ -277,7 +277,10 @@ final class HouseholdTasks {
     private void transform(int t, int ability, int appliance) {
         Receptacle a = w.receptacle(appliance);
         goTo(a.room());
-        run(verbOf(ability) + " " + w.thing(t).name() + " with " + a.name());
+        // Washing is written with the verb help lists for it ("clean ... with washing machine"), so a
+        // script is made only of commands an agent can read in help.
+        String verb = ability == HouseholdNames.WASHES ? "clean" : verbOf(ability);
+        run(verb + " " + w.thing(t).name() + " with " + a.name());
     }
 
     private void putInto(int t, int target) {
