@@ -76,7 +76,7 @@ final class StudyCommand implements Runnable {
         @Option(names = "--quick", description = "Smaller training and evaluation budgets (minutes instead of tens of minutes).")
         boolean quick;
 
-        @Option(names = "--steps", description = "Per training run: optimiser steps (sft, paft) or iterations (rl); default 150/6 with --quick, else 600/30.")
+        @Option(names = "--steps", description = "Per training run: optimiser steps (sft, paft) or iterations (rl); default 250/6 with --quick, else 600/30.")
         Integer steps;
 
         @Option(names = "--alpha", defaultValue = "0.3", description = "PAFT: fraction of shifted trajectories (default: ${DEFAULT-VALUE}).")
@@ -154,71 +154,68 @@ final class StudyCommand implements Runnable {
         return out;
     }
 
-    @Command(name = "difficulty", description = {
-            "Within one environment: train on easy tasks (difficulty <= 2) and test on hard ones (>= 3), beside hard-only,",
-            "mixed and an easy-then-hard curriculum at the same steps. Writes study.html, study.md, results.json, report.html."})
-    static final class Difficulty implements Runnable {
-        @Option(names = "--env", required = true, description = "Environment id.")
-        String env;
-
+    /** A cross-environment study: its protocol, the environments it runs on, and the shared options. */
+    abstract static class EnvStudy implements Runnable {
         @CommandLine.Mixin
         StudyOptions options;
 
+        abstract EnvStudies.Kind kind();
+
+        /** The environments, in order (difficulty: the one environment). */
+        abstract List<String> environments();
+
         @Override
         public void run() {
-            Environments.get(env);
-            options.run("difficulty", (s, dir, log, report) -> EnvStudies.difficulty(env, s, dir, log, report));
+            List<String> list = environments();
+            options.run(kind().id(), (s, dir, log, report) -> EnvStudies.run(kind(), list, s, dir, log, report));
         }
+    }
+
+    @Command(name = "difficulty", description = {
+            "Within one environment: train on easy tasks (difficulty <= 2) and test on hard ones (>= 3), beside hard-only,",
+            "mixed and an easy-then-hard curriculum at the same steps. Writes study.html, study.md, results.json, report.html."})
+    static final class Difficulty extends EnvStudy {
+        @Option(names = "--env", required = true, description = "Environment id.")
+        String env;
+
+        EnvStudies.Kind kind() { return EnvStudies.Kind.DIFFICULTY; }
+
+        List<String> environments() { return envs(env); }
     }
 
     @Command(name = "transfer", description = {
             "Train one policy per environment and test each on every environment: the transfer matrix (a heatmap) with",
             "held-in and held-out gains over the untrained policy. JSON: matrix = train env -> test env -> success_rate."})
-    static final class Transfer implements Runnable {
+    static final class Transfer extends EnvStudy {
         @Option(names = "--envs", description = "Comma-separated environment ids (default: every environment the policy supports).")
         String envs;
 
-        @CommandLine.Mixin
-        StudyOptions options;
+        EnvStudies.Kind kind() { return EnvStudies.Kind.TRANSFER; }
 
-        @Override
-        public void run() {
-            List<String> list = envs(envs);
-            options.run("transfer", (s, dir, log, report) -> EnvStudies.transfer(list, s, dir, log, report));
-        }
+        List<String> environments() { return envs(envs); }
     }
 
     @Command(name = "sequential", description = {
             "Train on the environments stage by stage, each stage continuing from the previous checkpoint; after each stage",
             "test every environment. Reports forgetting (drop on earlier environments) and forward transfer."})
-    static final class Sequential implements Runnable {
+    static final class Sequential extends EnvStudy {
         @Option(names = "--order", required = true, description = "Comma-separated environment ids, in training order.")
         String order;
 
-        @CommandLine.Mixin
-        StudyOptions options;
+        EnvStudies.Kind kind() { return EnvStudies.Kind.SEQUENTIAL; }
 
-        @Override
-        public void run() {
-            List<String> list = envs(order);
-            options.run("sequential", (s, dir, log, report) -> EnvStudies.sequential(list, s, dir, log, report));
-        }
+        List<String> environments() { return envs(order); }
     }
 
     @Command(name = "mixture", description = {
             "One training run on a mixture of environments, side by side with sequential training (same total steps) and",
             "single-environment specialists; reports each strategy's success per environment, its mean and its minimum."})
-    static final class Mixture implements Runnable {
+    static final class Mixture extends EnvStudy {
         @Option(names = "--envs", description = "Comma-separated environment ids (default: every environment the policy supports).")
         String envs;
 
-        @CommandLine.Mixin
-        StudyOptions options;
+        EnvStudies.Kind kind() { return EnvStudies.Kind.MIXTURE; }
 
-        @Override
-        public void run() {
-            List<String> list = envs(envs);
-            options.run("mixture", (s, dir, log, report) -> EnvStudies.mixture(list, s, dir, log, report));
-        }
+        List<String> environments() { return envs(envs); }
     }
 }

@@ -101,7 +101,7 @@ public final class EnvStudies {
 
         /** Minutes on a laptop: see docs/studies.md for the measured times. */
         public static Settings quick(Trainer.Method method, long seed) {
-            return new Settings("quick", method, method == Trainer.Method.RL ? 6 : 150, 150, 0.3, 64, 60, 1, seed, null, PolicyConfig.defaults());
+            return new Settings("quick", method, method == Trainer.Method.RL ? 6 : 250, 250, 0.3, 64, 60, 1, seed, null, PolicyConfig.defaults());
         }
 
         public static Settings full(Trainer.Method method, long seed) {
@@ -184,6 +184,19 @@ public final class EnvStudies {
     }
 
     // ---------------------------------------------------------------- protocols
+
+    /** Runs a protocol: {@code envs} is the one environment of a difficulty study, else the environments in order. */
+    public static Result run(Kind kind, List<String> envs, Settings s, Path dir, Consumer<String> log, Consumer<List<EpisodeResult>> report) {
+        return switch (kind) {
+            case DIFFICULTY -> {
+                if (envs.size() != 1) throw new IllegalArgumentException("the difficulty study runs on one environment, got " + envs);
+                yield difficulty(envs.getFirst(), s, dir, log, report);
+            }
+            case TRANSFER -> transfer(envs, s, dir, log, report);
+            case SEQUENTIAL -> sequential(envs, s, dir, log, report);
+            case MIXTURE -> mixture(envs, s, dir, log, report);
+        };
+    }
 
     public static Result difficulty(String env, Settings s, Path dir, Consumer<String> log, Consumer<List<EpisodeResult>> report) {
         Lab lab = new Lab(Kind.DIFFICULTY, s, dir, log, report, List.of(env));
