@@ -152,7 +152,7 @@ final class Context {
             View.Turn t = turns.get(turns.size() - 1 - k);
             int segment = 3 + 2 * Math.min(k, c.historyTurns() - 1); // older turns of a text environment share the last segment
             add(t.actionText(), c.maxActionTokens(), segment, tokens, src, segs, poss, sources);
-            add(t.observationText(), observationTokens, segment + 1, tokens, src, segs, poss, sources);
+            add(observationRead(view, t), observationTokens, segment + 1, tokens, src, segs, poss, sources);
         }
         return new Context(view, tokens, src, segs, poss, sources, c, vocabulary);
     }
@@ -184,7 +184,16 @@ final class Context {
 
     private static int turnTokens(View.Turn t, PolicyConfig c) {
         return Tokenizer.tokenize(t.actionText(), c.maxActionTokens()).size()
-                + Tokenizer.tokenize(t.observationText(), c.maxProseTokens()).size();
+                + Tokenizer.tokenize(View.isHelp(t) ? "" : t.observationText(), c.maxProseTokens()).size();
+    }
+
+    /**
+     * The observation text of a turn as the context holds it. The reply to {@code help} in a
+     * text-command environment is read into the command forms (the action pointer's entries, as a
+     * tool list is), so the context does not hold it a second time.
+     */
+    static String observationRead(View view, View.Turn t) {
+        return view.textCommands() && View.isHelp(t) ? "" : t.observationText();
     }
 
     /** Tokens read of one observation: prose of a text-command environment gets its own budget. */

@@ -47,6 +47,8 @@ record ParamSpec(String name, String description, Type type, List<String> values
             };
             List<String> values = new ArrayList<>();
             p.path("enum").forEach(v -> values.add(v.asText()));
+            // A boolean is a choice of two values, never copied text ("accepts new patients" says true, but not the word).
+            if (type == Type.BOOLEAN && values.isEmpty()) values.addAll(List.of("true", "false"));
             out.add(new ParamSpec(e.getKey(), p.path("description").asText(""), type, values, required.contains(e.getKey())));
         }
         return List.copyOf(out);

@@ -80,7 +80,7 @@ public final class Policy implements AutoCloseable {
         for (int k = 0; k < read; k++) {
             View.Turn t = turns.get(turns.size() - 1 - k);
             n += Tokenizer.tokenize(t.actionText(), config.maxActionTokens()).size()
-                    + Tokenizer.tokenize(t.observationText(), Context.observationBudget(view, config)).size();
+                    + Tokenizer.tokenize(Context.observationRead(view, t), Context.observationBudget(view, config)).size();
         }
         return n;
     }
@@ -167,7 +167,9 @@ public final class Policy implements AutoCloseable {
             }
             if (p.isEnum()) {
                 int v = choose(enums, row * batch.kMax, Math.min(p.values().size(), config.maxEnumValues()), sampler);
-                args.put(p.name(), p.values().get(v));
+                String chosen = p.values().get(v);
+                if (p.type() == ParamSpec.Type.BOOLEAN) args.set(p.name(), value(p, chosen));
+                else args.put(p.name(), chosen);
                 decided.add(new Decision.Arg(j, true, new int[]{v}, new int[0], new int[0]));
             } else {
                 int[] span = span(x, spans, row * batch.l * config.maxSpanTokens(), sampler);

@@ -117,12 +117,15 @@ public record View(String query, String rules, List<ToolSpec> tools, List<String
         if (!textCommands()) return List.of();
         for (int i = turns.size() - 1; i >= 0; i--) {
             Turn t = turns.get(i);
-            if (t.action() instanceof Action.Command c && TextCommandEnv.isHelp(Commands.normalize(c.text())) && !t.failed()) {
-                List<CommandTemplate> forms = parsedHelp(t.observationText());
-                if (!forms.isEmpty()) return forms;
-            }
+            if (isHelp(t)) return parsedHelp(t.observationText());
         }
         return List.of(CommandTemplate.HELP);
+    }
+
+    /** Whether a turn sent {@code help} (or {@code commands}) and read a list of command forms. */
+    static boolean isHelp(Turn t) {
+        return t.action() instanceof Action.Command c && TextCommandEnv.isHelp(Commands.normalize(c.text())) && !t.failed()
+                && !parsedHelp(t.observationText()).isEmpty();
     }
 
     /** Parsed help texts; an environment prints one (or, under a shift, a few), so this stays small. */

@@ -39,6 +39,24 @@ class TrainingTest {
         }
     }
 
+    /**
+     * The text-command case end to end: a tiny policy trained on household demonstrations sends
+     * help, acts with the command forms it read there and beats the random agent on test tasks.
+     */
+    @Test
+    void aTinyHouseholdPolicyBeatsTheRandomAgent() {
+        Trainer.Options o = Trainer.Options.of(Trainer.Method.SFT, "household", 150, 3).withConfig(PolicyConfig.tiny()).withBatch(32, 3e-3f);
+        Trainer.Result r = Trainer.train(o, line -> {});
+        try (Policy p = r.policy()) {
+            List<Trajectory> mine = PolicyEval.run(p, "policy", Environments.get("household"), ShiftStack.NONE, Split.TEST, 60, 13);
+            List<Trajectory> random = LocalRunner.run(Environments.get("household")::create, new RandomAgent(13),
+                    new TaskPlan(Split.TEST, 60, 13, 0).requests(), 1);
+            double policyRate = PolicyEval.Figures.of(mine).successRate();
+            double randomRate = PolicyEval.Figures.of(random).successRate();
+            assertTrue(policyRate > randomRate + 0.1, "policy " + policyRate + " vs random " + randomRate);
+        }
+    }
+
     @Test
     void twoIdenticalSeededTrainingsGiveIdenticalWeights() throws Exception {
         byte[][] weights = new byte[3][];
