@@ -76,7 +76,7 @@ final class StudyCommand implements Runnable {
         @Option(names = "--quick", description = "Smaller training and evaluation budgets (minutes instead of tens of minutes).")
         boolean quick;
 
-        @Option(names = "--steps", description = "Per training run: optimiser steps (sft, paft) or iterations (rl); default 250/6 with --quick, else 600/30.")
+        @Option(names = "--steps", description = "Per training run: optimiser steps (sft, paft) or iterations (rl); default 300/6 with --quick (mixture: 150/6), else 600/30.")
         Integer steps;
 
         @Option(names = "--alpha", defaultValue = "0.3", description = "PAFT: fraction of shifted trajectories (default: ${DEFAULT-VALUE}).")
@@ -85,7 +85,7 @@ final class StudyCommand implements Runnable {
         @Option(names = "--init", description = "Start every first training run from this checkpoint (rl: instead of an SFT warm start).")
         Path init;
 
-        @Option(names = "--eval", description = "Test tasks per evaluated environment (default 60 with --quick, else 200).")
+        @Option(names = "--eval", description = "Test tasks per evaluated environment (default 40 with --quick, else 200).")
         Integer eval;
 
         @Option(names = "--k", defaultValue = "1", description = "Trials per test task for avg@k; above 1 actions are sampled (default: ${DEFAULT-VALUE}).")
@@ -100,9 +100,9 @@ final class StudyCommand implements Runnable {
         @Option(names = "--json", description = "Print the numbers as JSON instead of the table.")
         boolean json;
 
-        EnvStudies.Settings settings() {
+        EnvStudies.Settings settings(EnvStudies.Kind kind) {
             Trainer.Method m = Trainer.Method.parse(method);
-            EnvStudies.Settings s = quick ? EnvStudies.Settings.quick(m, seed) : EnvStudies.Settings.full(m, seed);
+            EnvStudies.Settings s = quick ? EnvStudies.Settings.quick(kind, m, seed) : EnvStudies.Settings.full(m, seed);
             if (steps != null) {
                 if (steps < 1) throw new Main.UserError("--steps must be at least 1");
                 s = s.withSteps(steps);
@@ -114,11 +114,11 @@ final class StudyCommand implements Runnable {
         }
 
         /** Runs the study, writes study.md, study.html, results.json and the evaluation report, and prints the table or the JSON. */
-        void run(String name, Study study) {
-            Path dir = out != null ? out : Path.of("runs", "study-" + name);
+        void run(EnvStudies.Kind kind, Study study) {
+            Path dir = out != null ? out : Path.of("runs", "study-" + kind.id());
             long t0 = System.nanoTime();
             List<EpisodeResult> episodes = new ArrayList<>();
-            EnvStudies.Result r = study.run(settings(), dir, line -> System.err.println(line), episodes::addAll);
+            EnvStudies.Result r = study.run(settings(kind), dir, line -> System.err.println(line), episodes::addAll);
             r.seconds().put("total", Math.round((System.nanoTime() - t0) / 1e7) / 100.0);
             String md = EnvStudyReport.markdown(r);
             String js = Json.pretty(EnvStudies.json(r));
@@ -167,7 +167,7 @@ final class StudyCommand implements Runnable {
         @Override
         public void run() {
             List<String> list = environments();
-            options.run(kind().id(), (s, dir, log, report) -> EnvStudies.run(kind(), list, s, dir, log, report));
+            options.run(kind(), (s, dir, log, report) -> EnvStudies.run(kind(), list, s, dir, log, report));
         }
     }
 

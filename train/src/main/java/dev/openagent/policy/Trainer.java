@@ -162,7 +162,10 @@ public final class Trainer {
     // ---------------------------------------------------------------- SFT and PAFT
 
     private static Result clone(Options o, double alpha, ObjectNode info, Consumer<String> log) {
+        Phases phases = new Phases();
+        long mark = phases.start();
         Policy policy = initial(o, alpha, info);
+        phases.stop("setup", mark);
         Supplier<Demonstrations.Episode> demos = demonstrations(o, alpha, o.seed());
         Optimizer opt = Optimizer.adam().optLearningRateTracker(schedule(o.lr(), o.steps())).optClipGrad(1f).build();
         Deque<List<Policy.Example>> batches = new ArrayDeque<>();
@@ -171,11 +174,14 @@ public final class Trainer {
         int episodes = 0;
         int shifted = 0;
         int skipped = 0;
+        long tokens = 0;
+        long examples = 0;
         double recent = 0;
         int every = Math.max(1, o.steps() / 10);
         long t0 = System.nanoTime();
         for (int step = 1; step <= o.steps(); step++) {
             if (batches.isEmpty()) {
+                mark = phases.start();
                 // A pool of several batches, cut by context length so batches pad little, served in random order.
                 List<Policy.Example> pool = new ArrayList<>();
                 while (pool.size() < POOL_BATCHES * o.batch()) {
@@ -189,14 +195,26 @@ public final class Trainer {
                         else skipped++;
                     }
                 }
-                pool.sort(Comparator.comparingInt(x -> policy.length(x.view())));
+                // Each length once (a comparator calling length would tokenize every example ~2 log n times).
+                int[] lengths = pool.stream().mapToInt(x -> policy.length(x.view())).toArray();
+                for (int n : lengths) tokens += n;
+                examples += lengths.length;
+                Integer[] byLength = new Integer[lengths.length];
+                for (int i = 0; i < byLength.length; i++) byLength[i] = i;
+                java.util.Arrays.sort(byLength, Comparator.comparingInt(i -> lengths[i]));
+                List<Policy.Example> sorted = new ArrayList<>(pool.size());
+                for (int i : byLength) sorted.add(pool.get(i));
+                pool = sorted;
                 List<List<Policy.Example>> cut = new ArrayList<>();
                 for (int i = 0; i + o.batch() <= pool.size(); i += o.batch()) cut.add(pool.subList(i, i + o.batch()));
                 for (int i = cut.size() - 1; i > 0; i--) java.util.Collections.swap(cut, i, order.nextInt(i + 1));
                 batches.addAll(cut);
+                phases.stop("data", mark);
             }
             List<Policy.Example> batch = batches.poll();
+            mark = phases.start();
             float loss = policy.train(batch, opt);
+            phases.stop("optimiser", mark);
             if (!Float.isFinite(loss)) throw new IllegalStateException("training diverged at step " + step + " (loss " + loss + ")");
             recent = step == 1 ? loss : 0.9 * recent + 0.1 * loss;
             if (step % every == 0 || step == o.steps()) {
@@ -204,6 +222,9 @@ public final class Trainer {
                         o.steps(), recent, episodes, (System.nanoTime() - t0) / 1e9));
             }
         }
+        log.accept(o.method().id() + " time by phase: " + phases);
+        info.set("phases", phases.json());
+        info.put("mean_context_tokens", examples == 0 ? 0 : Math.round(10.0 * tokens / examples) / 10.0);
         info.put("final_loss", Math.round(recent * 1e4) / 1e4);
         info.put("episodes", episodes);
         info.put("shifted_episodes", shifted);
@@ -223,17 +244,26 @@ public final class Trainer {
         if (o.init() != null) {
             policy = Checkpoint.load(o.init());
             if (o.growVocabulary()) {
-                Reading r = read(o.config(), demonstrations(o, alpha, Seeds.mix(o.seed(), 0xA4)), 400);
+                Reading r = read(o.config(), demonstrations(o, alpha, Seeds.mix(o.seed(), 0xA4)), vocabularySample(o));
                 int before = policy.vocabulary().size();
                 policy = policy.withWords(r.vocabulary(), r.answerWords());
                 info.put("vocabulary_added", policy.vocabulary().size() - before);
             }
         } else {
-            Reading r = read(o.config(), demonstrations(o, alpha, Seeds.mix(o.seed(), 0xA4)), 400);
+            Reading r = read(o.config(), demonstrations(o, alpha, Seeds.mix(o.seed(), 0xA4)), vocabularySample(o));
             policy = Policy.create(o.config().withAnswerWords(r.answerWords()), r.vocabulary(), o.seed());
         }
         policy.wordDropout(o.method() == Method.RL ? 0 : WORD_DROPOUT, Seeds.mix(o.seed(), 0xD0));
         return policy;
+    }
+
+    /**
+     * Episodes read for the vocabulary: 400, or fewer when cloning sees less data than that (a few
+     * steps of a small batch, as in tests), so that reading never costs more than training.
+     */
+    static int vocabularySample(Options o) {
+        if (o.method() == Method.RL) return 400;
+        return (int) Math.max(50, Math.min(400, (long) o.steps() * o.batch() / 4));
     }
 
     /** Fraction of demonstrated steps whose copied names are replaced by invented ones (see {@link Augment}). */

@@ -119,6 +119,9 @@ class EnvStudiesTest {
         for (JsonNode s : j.path("strategies")) assertEquals(Set.of("poi", "medical", "mean", "min"), keys(s));
         assertEquals(4, r.training().get("mixture").path("steps").asInt(), "the mixture trains as long as both single runs");
         assertEquals(2, r.training().get("mixture").path("envs").size());
+        assertFalse(r.training().containsKey("sequential-1-poi"), "sequential stage 1 is the single poi run, not trained twice");
+        assertTrue(r.training().get("sequential-2-medical").path("init").asText().endsWith("single-poi"));
+        assertTrue(r.training().get("mixture").path("phases").has("optimiser"), "training records its time by phase");
     }
 
     @Test
