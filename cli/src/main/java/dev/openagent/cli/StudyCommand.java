@@ -76,7 +76,7 @@ final class StudyCommand implements Runnable {
         @Option(names = "--quick", description = "Smaller training and evaluation budgets (minutes instead of tens of minutes).")
         boolean quick;
 
-        @Option(names = "--steps", description = "Per training run: optimiser steps (sft, paft) or iterations (rl); default 300/6 with --quick (mixture: 150/6), else 600/30.")
+        @Option(names = "--steps", description = "Per training run: optimiser steps (sft, paft) or iterations (rl); default 300/6 with --quick, else 600/30.")
         Integer steps;
 
         @Option(names = "--alpha", defaultValue = "0.3", description = "PAFT: fraction of shifted trajectories (default: ${DEFAULT-VALUE}).")
@@ -100,9 +100,9 @@ final class StudyCommand implements Runnable {
         @Option(names = "--json", description = "Print the numbers as JSON instead of the table.")
         boolean json;
 
-        EnvStudies.Settings settings(EnvStudies.Kind kind) {
+        EnvStudies.Settings settings() {
             Trainer.Method m = Trainer.Method.parse(method);
-            EnvStudies.Settings s = quick ? EnvStudies.Settings.quick(kind, m, seed) : EnvStudies.Settings.full(m, seed);
+            EnvStudies.Settings s = quick ? EnvStudies.Settings.quick(m, seed) : EnvStudies.Settings.full(m, seed);
             if (steps != null) {
                 if (steps < 1) throw new Main.UserError("--steps must be at least 1");
                 s = s.withSteps(steps);
@@ -118,7 +118,7 @@ final class StudyCommand implements Runnable {
             Path dir = out != null ? out : Path.of("runs", "study-" + kind.id());
             long t0 = System.nanoTime();
             List<EpisodeResult> episodes = new ArrayList<>();
-            EnvStudies.Result r = study.run(settings(kind), dir, line -> System.err.println(line), episodes::addAll);
+            EnvStudies.Result r = study.run(settings(), dir, line -> System.err.println(line), episodes::addAll);
             r.seconds().put("total", Math.round((System.nanoTime() - t0) / 1e7) / 100.0);
             String md = EnvStudyReport.markdown(r);
             String js = Json.pretty(EnvStudies.json(r));

@@ -108,15 +108,6 @@ public final class EnvStudies {
             return new Settings("quick", method, method == Trainer.Method.RL ? 6 : 300, 300, 0.3, 32, 40, 1, seed, null, PolicyConfig.defaults());
         }
 
-        /**
-         * The quick budget of one study: the mixture study trains three runs per environment
-         * (specialists, the mixture, sequential stages), so it takes half the steps per run.
-         */
-        public static Settings quick(Kind kind, Trainer.Method method, long seed) {
-            Settings s = quick(method, seed);
-            return kind == Kind.MIXTURE && method != Trainer.Method.RL ? s.withSteps(s.steps() / 2) : s;
-        }
-
         public static Settings full(Trainer.Method method, long seed) {
             return new Settings("full", method, method == Trainer.Method.RL ? 30 : 600, 600, 0.3, 64, 200, 1, seed, null, PolicyConfig.defaults());
         }
