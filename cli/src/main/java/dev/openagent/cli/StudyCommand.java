@@ -1,7 +1,11 @@
 package dev.openagent.cli;
 
 import dev.openagent.json.Json;
+import dev.openagent.envs.Environments;
+import dev.openagent.policy.Trainer;
 import dev.openagent.run.EpisodeResult;
+import dev.openagent.study.EnvStudies;
+import dev.openagent.study.EnvStudyReport;
 import dev.openagent.study.PaperStudy;
 import dev.openagent.study.StudyReport;
 import picocli.CommandLine;
@@ -13,7 +17,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 @Command(name = "study", description = "Run a study end to end (train, evaluate under shifts, report).",
-        subcommands = {StudyCommand.Paper.class})
+        subcommands = {StudyCommand.Paper.class, StudyCommand.Difficulty.class, StudyCommand.Transfer.class,
+                StudyCommand.Sequential.class, StudyCommand.Mixture.class})
 final class StudyCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -61,5 +66,156 @@ final class StudyCommand implements Runnable {
                 System.out.println("study:  " + out.resolve("study.html") + " (these tables and the findings)");
             }
         }
+    }
+
+    /** Options every cross-environment study takes: the method, the budget (as {@code train}'s flags) and the output. */
+    static final class StudyOptions {
+        @Option(names = "--method", defaultValue = "sft", description = "sft, rl (from an SFT warm start, or --init) or paft (default: ${DEFAULT-VALUE}).")
+        String method;
+
+        @Option(names = "--quick", description = "Smaller training and evaluation budgets (minutes instead of tens of minutes).")
+        boolean quick;
+
+        @Option(names = "--steps", description = "Per training run: optimiser steps (sft, paft) or iterations (rl); default 300/6 with --quick, else 600/30.")
+        Integer steps;
+
+        @Option(names = "--alpha", defaultValue = "0.3", description = "PAFT: fraction of shifted trajectories (default: ${DEFAULT-VALUE}).")
+        double alpha;
+
+        @Option(names = "--init", description = "Start every first training run from this checkpoint (rl: instead of an SFT warm start).")
+        Path init;
+
+        @Option(names = "--eval", description = "Test tasks per evaluated environment (default 40 with --quick, else 200).")
+        Integer eval;
+
+        @Option(names = "--k", defaultValue = "1", description = "Trials per test task for avg@k; above 1 actions are sampled (default: ${DEFAULT-VALUE}).")
+        int k;
+
+        @Option(names = "--seed", defaultValue = "1", description = "Seed of weights, training and test tasks (default: ${DEFAULT-VALUE}).")
+        long seed;
+
+        @Option(names = "--out", description = "Directory for the reports and the policies (default: runs/study-<name>).")
+        Path out;
+
+        @Option(names = "--json", description = "Print the numbers as JSON instead of the table.")
+        boolean json;
+
+        EnvStudies.Settings settings() {
+            Trainer.Method m = Trainer.Method.parse(method);
+            EnvStudies.Settings s = quick ? EnvStudies.Settings.quick(m, seed) : EnvStudies.Settings.full(m, seed);
+            if (steps != null) {
+                if (steps < 1) throw new Main.UserError("--steps must be at least 1");
+                s = s.withSteps(steps);
+            }
+            if (alpha < 0 || alpha > 1) throw new Main.UserError("--alpha must be between 0 and 1");
+            if (eval != null && eval < 1) throw new Main.UserError("--eval must be at least 1");
+            if (k < 1) throw new Main.UserError("--k must be at least 1");
+            return s.withAlpha(alpha).withTasks(eval != null ? eval : s.tasks(), k).withInit(init);
+        }
+
+        /** Runs the study, writes study.md, study.html, results.json and the evaluation report, and prints the table or the JSON. */
+        void run(EnvStudies.Kind kind, Study study) {
+            Path dir = out != null ? out : Path.of("runs", "study-" + kind.id());
+            long t0 = System.nanoTime();
+            List<EpisodeResult> episodes = new ArrayList<>();
+            EnvStudies.Result r = study.run(settings(), dir, line -> System.err.println(line), episodes::addAll);
+            r.seconds().put("total", Math.round((System.nanoTime() - t0) / 1e7) / 100.0);
+            String md = EnvStudyReport.markdown(r);
+            String js = Json.pretty(EnvStudies.json(r));
+            StudyReport.writeMarkdown(md, dir.resolve("study.md"));
+            EnvStudyReport.writeHtml(r, dir.resolve("study.html"));
+            StudyReport.writeJson(js, dir.resolve("results.json"));
+            EnvStudyReport.writeEvaluationReport(r, episodes, dir);
+            if (json) {
+                System.out.println(js);
+            } else {
+                System.out.println(md);
+                System.out.println("study:  " + dir.resolve("study.html") + " (heatmap and tables)");
+                System.out.println("report: " + dir.resolve("report.html") + " (every episode; failure taxonomy, transcripts)");
+            }
+        }
+    }
+
+    interface Study {
+        EnvStudies.Result run(EnvStudies.Settings s, Path dir, java.util.function.Consumer<String> log,
+                              java.util.function.Consumer<List<EpisodeResult>> report);
+    }
+
+    /** Environment ids from a comma-separated list, or every registered one. */
+    static List<String> envs(String list) {
+        if (list == null || list.isBlank()) return Environments.ids();
+        List<String> out = new ArrayList<>();
+        for (String e : list.split(",")) {
+            String id = e.trim();
+            if (id.isEmpty()) throw new Main.UserError("empty environment id in '" + list + "'");
+            Environments.get(id);
+            out.add(id);
+        }
+        return out;
+    }
+
+    /** A cross-environment study: its protocol, the environments it runs on, and the shared options. */
+    abstract static class EnvStudy implements Runnable {
+        @CommandLine.Mixin
+        StudyOptions options;
+
+        abstract EnvStudies.Kind kind();
+
+        /** The environments, in order (difficulty: the one environment). */
+        abstract List<String> environments();
+
+        @Override
+        public void run() {
+            List<String> list = environments();
+            options.run(kind(), (s, dir, log, report) -> EnvStudies.run(kind(), list, s, dir, log, report));
+        }
+    }
+
+    @Command(name = "difficulty", description = {
+            "Within one environment: train on easy tasks (difficulty <= 2) and test on hard ones (>= 3), beside hard-only,",
+            "mixed and an easy-then-hard curriculum at the same steps. Writes study.html, study.md, results.json, report.html."})
+    static final class Difficulty extends EnvStudy {
+        @Option(names = "--env", required = true, description = "Environment id.")
+        String env;
+
+        EnvStudies.Kind kind() { return EnvStudies.Kind.DIFFICULTY; }
+
+        List<String> environments() { return envs(env); }
+    }
+
+    @Command(name = "transfer", description = {
+            "Train one policy per environment and test each on every environment: the transfer matrix (a heatmap) with",
+            "held-in and held-out gains over the untrained policy. JSON: matrix = train env -> test env -> success_rate."})
+    static final class Transfer extends EnvStudy {
+        @Option(names = "--envs", description = "Comma-separated environment ids (default: every environment the policy supports).")
+        String envs;
+
+        EnvStudies.Kind kind() { return EnvStudies.Kind.TRANSFER; }
+
+        List<String> environments() { return envs(envs); }
+    }
+
+    @Command(name = "sequential", description = {
+            "Train on the environments stage by stage, each stage continuing from the previous checkpoint; after each stage",
+            "test every environment. Reports forgetting (drop on earlier environments) and forward transfer."})
+    static final class Sequential extends EnvStudy {
+        @Option(names = "--order", required = true, description = "Comma-separated environment ids, in training order.")
+        String order;
+
+        EnvStudies.Kind kind() { return EnvStudies.Kind.SEQUENTIAL; }
+
+        List<String> environments() { return envs(order); }
+    }
+
+    @Command(name = "mixture", description = {
+            "One training run on a mixture of environments, side by side with sequential training (same total steps) and",
+            "single-environment specialists; reports each strategy's success per environment, its mean and its minimum."})
+    static final class Mixture extends EnvStudy {
+        @Option(names = "--envs", description = "Comma-separated environment ids (default: every environment the policy supports).")
+        String envs;
+
+        EnvStudies.Kind kind() { return EnvStudies.Kind.MIXTURE; }
+
+        List<String> environments() { return envs(envs); }
     }
 }

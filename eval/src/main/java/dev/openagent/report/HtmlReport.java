@@ -52,8 +52,14 @@ public final class HtmlReport {
         return sb.append(template, at, template.length()).toString();
     }
 
+    /** Apache ECharts inlined as a script element (with its licence note), for other self-contained pages. */
+    public static String echartsScript() {
+        return "<!-- Apache ECharts " + echartsVersion() + " (Apache License 2.0), inlined from its WebJar so the page works offline. -->\n<script>"
+                + scriptSafe(echarts()) + "</script>\n";
+    }
+
     /** JSON that cannot end its script element: '<' only occurs inside strings, where \u003c means the same. */
-    static String jsonInScript(ObjectNode data) {
+    public static String jsonInScript(ObjectNode data) {
         return Json.write(data).replace("<", "\\u003c");
     }
 

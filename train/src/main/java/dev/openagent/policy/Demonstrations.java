@@ -33,6 +33,7 @@ public final class Demonstrations {
     private final double alpha;
     private final ShiftSampler shifts;
     private final long seed;
+    private final List<Integer> levels;
     private final SplittableRandom rnd;
     private long count;
 
@@ -41,6 +42,13 @@ public final class Demonstrations {
      * @param shifts where shifted episodes draw their shift from (may be empty when alpha is 0)
      */
     public Demonstrations(Environment environment, double alpha, ShiftSampler shifts, long seed) {
+        this(environment, alpha, shifts, seed, List.of());
+    }
+
+    /**
+     * @param levels the difficulty levels to draw tasks from, uniformly (empty: any, as the task seed chooses)
+     */
+    public Demonstrations(Environment environment, double alpha, ShiftSampler shifts, long seed, List<Integer> levels) {
         if (alpha < 0 || alpha > 1) throw new IllegalArgumentException("alpha must be in [0, 1], got " + alpha);
         if (alpha > 0 && shifts.isEmpty()) {
             throw new IllegalArgumentException("alpha > 0 needs shifts to sample, and the shift catalog has none that apply to "
@@ -50,13 +58,16 @@ public final class Demonstrations {
         this.alpha = alpha;
         this.shifts = shifts;
         this.seed = seed;
+        this.levels = List.copyOf(levels);
         this.rnd = new SplittableRandom(Seeds.mix(seed, 0xDE40));
     }
 
     /** The next training-split episode; oracle failures are skipped (they would teach failure). */
     public Episode next() {
         while (true) {
-            TaskRequest request = new TaskRequest(Split.TRAIN, Seeds.mix(seed, count++), 0);
+            long taskSeed = Seeds.mix(seed, count++);
+            int difficulty = levels.isEmpty() ? 0 : levels.get(Math.floorMod(Seeds.mix(taskSeed, 0xD1FF), levels.size()));
+            TaskRequest request = new TaskRequest(Split.TRAIN, taskSeed, difficulty);
             ShiftStack stack = alpha > 0 && rnd.nextDouble() < alpha ? shifts.sample(rnd) : ShiftStack.NONE;
             Episode e = record(stack.apply(environment.create()), request, stack);
             if (e.success()) return e;

@@ -47,6 +47,20 @@ public final class Policy implements AutoCloseable {
         return new Policy(config, vocabulary, PolicyNet.create(config, seed));
     }
 
+    /**
+     * The same network reading more words: the union of its vocabulary and answer words with these
+     * (for continuing on another environment; answer words are hashed, so no weight changes shape).
+     * This policy must not be used afterwards: the two share the network.
+     */
+    public Policy withWords(Vocabulary more, List<String> answerWords) {
+        Set<String> words = new LinkedHashSet<>(vocabulary.words());
+        words.addAll(more.words());
+        Set<String> answers = new LinkedHashSet<>(config.answerWords());
+        answers.addAll(answerWords);
+        Vocabulary read = vocabulary.isOpen() ? vocabulary : new Vocabulary(words); // an open vocabulary already reads every word
+        return new Policy(config.withAnswerWords(List.copyOf(answers)), read, net);
+    }
+
     public PolicyConfig config() { return config; }
 
     public Vocabulary vocabulary() { return vocabulary; }

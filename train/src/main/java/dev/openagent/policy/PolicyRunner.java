@@ -44,6 +44,7 @@ public final class PolicyRunner {
         Conversation conversation;
         View view;
         List<Decided> steps;
+        Usage usage = Usage.NONE;
     }
 
     /**
@@ -81,13 +82,17 @@ public final class PolicyRunner {
                 s.conversation.add(a.action());
                 Step step = s.env.step(a.action());
                 s.conversation.add(step);
+                // Tokens: what the policy read to decide (its context), and the action it wrote.
+                long read = policy.length(s.view);
                 s.view = s.view.after(a.action(), step);
+                long wrote = Tokenizer.tokenize(s.view.turns().getLast().actionText()).size();
+                s.usage = s.usage.plus(new Usage(read, wrote, 1));
                 if (step.done()) {
                     Job job = jobs.get(s.job);
                     Task task = s.env.task();
                     Trajectory t = new Trajectory(s.env.spec().env(), task.id(), task.split().id(), job.request().seed(),
                             task.difficulty(), task.kind(), task.solvable(), s.env.spec().shifts(), agent, s.start.tools(),
-                            s.conversation.messages(), step.outcome(), s.conversation.stats(Usage.NONE));
+                            s.conversation.messages(), step.outcome(), s.conversation.stats(s.usage));
                     Episode e = new Episode(t, s.steps == null ? List.of() : List.copyOf(s.steps), task);
                     done[s.job] = e;
                     onDone.accept(e);

@@ -24,6 +24,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The three ways to train the policy:
@@ -50,6 +51,7 @@ public final class Trainer {
     }
 
     /**
+     * @param env        the (first) training environment
      * @param steps      optimiser steps (SFT, PAFT) or policy-gradient iterations (RL)
      * @param alpha      PAFT: fraction of shifted trajectories
      * @param init       start from this checkpoint (RL: usually an SFT policy); null for random weights
@@ -57,34 +59,46 @@ public final class Trainer {
      * @param lr         peak learning rate (warm-up, then cosine decay to a tenth)
      * @param groupTasks RL: tasks per iteration
      * @param groupSize  RL: rollouts per task
-     * @param shifts     PAFT: where shifts are drawn from (null: the catalog)
+     * @param shifts     PAFT: where shifts are drawn from (null: the catalog's shifts for each environment)
+     * @param tasks      which training tasks: {@code env} alone by default; a mixture and/or a difficulty range
+     * @param growVocabulary with {@code init}: add the words of the new training data to the checkpoint's
+     *                   vocabulary and answer words (continuing on another environment), instead of keeping them
      */
     public record Options(Method method, String env, int steps, long seed, double alpha, Path init, int batch, float lr,
-                          int groupTasks, int groupSize, PolicyConfig config, ShiftSampler shifts) {
+                          int groupTasks, int groupSize, PolicyConfig config, ShiftSampler shifts, TrainingTasks tasks,
+                          boolean growVocabulary) {
         public Options {
             if (steps < 1) throw new IllegalArgumentException("steps must be at least 1");
             if (batch < 1) throw new IllegalArgumentException("batch must be at least 1");
             if (alpha < 0 || alpha > 1) throw new IllegalArgumentException("alpha must be in [0, 1]");
             if (groupSize < 2) throw new IllegalArgumentException("RL groups need at least 2 rollouts");
+            if (tasks == null) tasks = TrainingTasks.of(env);
+            if (!tasks.envs().getFirst().equals(env)) throw new IllegalArgumentException("env must be the first of the training tasks' environments");
         }
 
         /** Defaults: SFT/PAFT 2e-3 with batch 64, RL 2e-4 with 16 tasks x 8 rollouts. */
         public static Options of(Method method, String env, int steps, long seed) {
             return new Options(method, env, steps, seed, 0.3, null, 64, method == Method.RL ? 2e-4f : 2e-3f, 16, 8,
-                    PolicyConfig.defaults(), null);
+                    PolicyConfig.defaults(), null, null, false);
         }
 
-        public Options withAlpha(double a) { return new Options(method, env, steps, seed, a, init, batch, lr, groupTasks, groupSize, config, shifts); }
+        public Options withAlpha(double a) { return new Options(method, env, steps, seed, a, init, batch, lr, groupTasks, groupSize, config, shifts, tasks, growVocabulary); }
 
-        public Options withInit(Path dir) { return new Options(method, env, steps, seed, alpha, dir, batch, lr, groupTasks, groupSize, config, shifts); }
+        public Options withInit(Path dir) { return new Options(method, env, steps, seed, alpha, dir, batch, lr, groupTasks, groupSize, config, shifts, tasks, growVocabulary); }
 
-        public Options withConfig(PolicyConfig c) { return new Options(method, env, steps, seed, alpha, init, batch, lr, groupTasks, groupSize, c, shifts); }
+        public Options withConfig(PolicyConfig c) { return new Options(method, env, steps, seed, alpha, init, batch, lr, groupTasks, groupSize, c, shifts, tasks, growVocabulary); }
 
-        public Options withShifts(ShiftSampler s) { return new Options(method, env, steps, seed, alpha, init, batch, lr, groupTasks, groupSize, config, s); }
+        public Options withShifts(ShiftSampler s) { return new Options(method, env, steps, seed, alpha, init, batch, lr, groupTasks, groupSize, config, s, tasks, growVocabulary); }
 
-        public Options withBatch(int b, float learningRate) { return new Options(method, env, steps, seed, alpha, init, b, learningRate, groupTasks, groupSize, config, shifts); }
+        public Options withBatch(int b, float learningRate) { return new Options(method, env, steps, seed, alpha, init, b, learningRate, groupTasks, groupSize, config, shifts, tasks, growVocabulary); }
 
-        public Options withGroups(int tasks, int size) { return new Options(method, env, steps, seed, alpha, init, batch, lr, tasks, size, config, shifts); }
+        public Options withGroups(int tasks, int size) { return new Options(method, env, steps, seed, alpha, init, batch, lr, tasks, size, config, shifts, this.tasks, growVocabulary); }
+
+        /** Trains on these tasks ({@code env} becomes their first environment). */
+        public Options withTasks(TrainingTasks t) { return new Options(method, t.envs().getFirst(), steps, seed, alpha, init, batch, lr, groupTasks, groupSize, config, shifts, t, growVocabulary); }
+
+        /** Continues from {@code dir}, adding the new training data's words to its vocabulary. */
+        public Options continuing(Path dir) { return new Options(method, env, steps, seed, alpha, dir, batch, lr, groupTasks, groupSize, config, shifts, tasks, true); }
     }
 
     /** A trained policy and what {@code training.json} records about it. */
@@ -93,37 +107,66 @@ public final class Trainer {
     private Trainer() {}
 
     public static Result train(Options o, Consumer<String> log) {
-        Environment env = Environments.get(o.env());
+        o.tasks().validate();
         long t0 = System.nanoTime();
         ObjectNode info = Json.object();
         info.put("method", o.method().id());
         info.put("env", o.env());
+        if (o.tasks().envs().size() > 1) o.tasks().envs().forEach(info.putArray("envs")::add);
+        if (!o.tasks().anyDifficulty()) {
+            info.putArray("difficulty").add(o.tasks().minDifficulty()).add(o.tasks().maxDifficulty());
+        }
         info.put("steps", o.steps());
         info.put("seed", o.seed());
         if (o.init() != null) info.put("init", o.init().toString());
         Result r = switch (o.method()) {
-            case SFT -> clone(o, env, 0, ShiftSampler.of(List.of()), info, log);
+            case SFT -> clone(o, 0, info, log);
             case PAFT -> {
-                ShiftSampler shifts = o.shifts() != null ? o.shifts() : ShiftSampler.catalog(env.info());
                 info.put("alpha", o.alpha());
-                info.put("shifts_drawn_from", shifts.shifts().size());
-                if (shifts.isEmpty()) {
-                    log.accept("warning: the shift catalog has no shift for " + o.env() + ": PAFT reduces to SFT");
+                int drawn = o.tasks().envs().stream().mapToInt(e -> shifts(o, e).shifts().size()).min().orElse(0);
+                info.put("shifts_drawn_from", drawn);
+                if (drawn == 0) {
+                    log.accept("warning: the shift catalog has no shift for " + o.tasks().label() + ": PAFT reduces to SFT");
                 }
-                yield clone(o, env, shifts.isEmpty() ? 0 : o.alpha(), shifts, info, log);
+                yield clone(o, drawn == 0 ? 0 : o.alpha(), info, log);
             }
-            case RL -> reinforce(o, env, info, log);
+            case RL -> reinforce(o, info, log);
         };
         info.put("seconds", Math.round((System.nanoTime() - t0) / 1e7) / 100.0);
         info.put("parameters", r.policy().parameterCount());
         return r;
     }
 
+    /** PAFT's shifts for one training environment: the options' own, else the catalog's that apply to it. */
+    private static ShiftSampler shifts(Options o, String env) {
+        return o.shifts() != null ? o.shifts() : ShiftSampler.catalog(Environments.get(env).info());
+    }
+
+    /**
+     * Oracle demonstrations of the training tasks: one environment's, or each environment's in
+     * turn for a mixture (a single environment draws exactly the episodes it always did).
+     */
+    static Supplier<Demonstrations.Episode> demonstrations(Options o, double alpha, long seed) {
+        List<String> envs = o.tasks().envs();
+        List<Demonstrations> sources = new ArrayList<>();
+        for (int i = 0; i < envs.size(); i++) {
+            Environment env = Environments.get(envs.get(i));
+            ShiftSampler shifts = alpha > 0 ? shifts(o, envs.get(i)) : ShiftSampler.of(List.of());
+            sources.add(new Demonstrations(env, alpha, shifts, envs.size() == 1 ? seed : Seeds.mix(seed, i), o.tasks().levels(env.info())));
+        }
+        if (sources.size() == 1) return sources.getFirst()::next;
+        int[] turn = {0};
+        return () -> sources.get(turn[0]++ % sources.size()).next();
+    }
+
     // ---------------------------------------------------------------- SFT and PAFT
 
-    private static Result clone(Options o, Environment env, double alpha, ShiftSampler shifts, ObjectNode info, Consumer<String> log) {
-        Policy policy = initial(o, env, alpha, shifts);
-        Demonstrations demos = new Demonstrations(env, alpha, shifts, o.seed());
+    private static Result clone(Options o, double alpha, ObjectNode info, Consumer<String> log) {
+        Phases phases = new Phases();
+        long mark = phases.start();
+        Policy policy = initial(o, alpha, info);
+        phases.stop("setup", mark);
+        Supplier<Demonstrations.Episode> demos = demonstrations(o, alpha, o.seed());
         Optimizer opt = Optimizer.adam().optLearningRateTracker(schedule(o.lr(), o.steps())).optClipGrad(1f).build();
         Deque<List<Policy.Example>> batches = new ArrayDeque<>();
         SplittableRandom order = new SplittableRandom(Seeds.mix(o.seed(), 0x0D));
@@ -131,15 +174,18 @@ public final class Trainer {
         int episodes = 0;
         int shifted = 0;
         int skipped = 0;
+        long tokens = 0;
+        long examples = 0;
         double recent = 0;
         int every = Math.max(1, o.steps() / 10);
         long t0 = System.nanoTime();
         for (int step = 1; step <= o.steps(); step++) {
             if (batches.isEmpty()) {
+                mark = phases.start();
                 // A pool of several batches, cut by context length so batches pad little, served in random order.
                 List<Policy.Example> pool = new ArrayList<>();
                 while (pool.size() < POOL_BATCHES * o.batch()) {
-                    Demonstrations.Episode e = demos.next();
+                    Demonstrations.Episode e = demos.get();
                     episodes++;
                     if (!e.shifts().isStatic()) shifted++;
                     for (Demonstrations.Demo shown : e.steps()) {
@@ -149,14 +195,26 @@ public final class Trainer {
                         else skipped++;
                     }
                 }
-                pool.sort(Comparator.comparingInt(x -> policy.length(x.view())));
+                // Each length once (a comparator calling length would tokenize every example ~2 log n times).
+                int[] lengths = pool.stream().mapToInt(x -> policy.length(x.view())).toArray();
+                for (int n : lengths) tokens += n;
+                examples += lengths.length;
+                Integer[] byLength = new Integer[lengths.length];
+                for (int i = 0; i < byLength.length; i++) byLength[i] = i;
+                java.util.Arrays.sort(byLength, Comparator.comparingInt(i -> lengths[i]));
+                List<Policy.Example> sorted = new ArrayList<>(pool.size());
+                for (int i : byLength) sorted.add(pool.get(i));
+                pool = sorted;
                 List<List<Policy.Example>> cut = new ArrayList<>();
                 for (int i = 0; i + o.batch() <= pool.size(); i += o.batch()) cut.add(pool.subList(i, i + o.batch()));
                 for (int i = cut.size() - 1; i > 0; i--) java.util.Collections.swap(cut, i, order.nextInt(i + 1));
                 batches.addAll(cut);
+                phases.stop("data", mark);
             }
             List<Policy.Example> batch = batches.poll();
+            mark = phases.start();
             float loss = policy.train(batch, opt);
+            phases.stop("optimiser", mark);
             if (!Float.isFinite(loss)) throw new IllegalStateException("training diverged at step " + step + " (loss " + loss + ")");
             recent = step == 1 ? loss : 0.9 * recent + 0.1 * loss;
             if (step % every == 0 || step == o.steps()) {
@@ -164,6 +222,9 @@ public final class Trainer {
                         o.steps(), recent, episodes, (System.nanoTime() - t0) / 1e9));
             }
         }
+        log.accept(o.method().id() + " time by phase: " + phases);
+        info.set("phases", phases.json());
+        info.put("mean_context_tokens", examples == 0 ? 0 : Math.round(10.0 * tokens / examples) / 10.0);
         info.put("final_loss", Math.round(recent * 1e4) / 1e4);
         info.put("episodes", episodes);
         info.put("shifted_episodes", shifted);
@@ -175,18 +236,34 @@ public final class Trainer {
 
     /**
      * The starting policy: a checkpoint, or random weights with a vocabulary and answer words read
-     * off a sample of the training demonstrations.
+     * off a sample of the training demonstrations. A checkpoint continuing on new data with
+     * {@code growVocabulary} also learns the words of that data.
      */
-    private static Policy initial(Options o, Environment env, double alpha, ShiftSampler shifts) {
+    private static Policy initial(Options o, double alpha, ObjectNode info) {
         Policy policy;
         if (o.init() != null) {
             policy = Checkpoint.load(o.init());
+            if (o.growVocabulary()) {
+                Reading r = read(o.config(), demonstrations(o, alpha, Seeds.mix(o.seed(), 0xA4)), vocabularySample(o));
+                int before = policy.vocabulary().size();
+                policy = policy.withWords(r.vocabulary(), r.answerWords());
+                info.put("vocabulary_added", policy.vocabulary().size() - before);
+            }
         } else {
-            Reading r = read(o.config(), new Demonstrations(env, alpha, shifts, Seeds.mix(o.seed(), 0xA4)), 400);
+            Reading r = read(o.config(), demonstrations(o, alpha, Seeds.mix(o.seed(), 0xA4)), vocabularySample(o));
             policy = Policy.create(o.config().withAnswerWords(r.answerWords()), r.vocabulary(), o.seed());
         }
         policy.wordDropout(o.method() == Method.RL ? 0 : WORD_DROPOUT, Seeds.mix(o.seed(), 0xD0));
         return policy;
+    }
+
+    /**
+     * Episodes read for the vocabulary: 400, or fewer when cloning sees less data than that (a few
+     * steps of a small batch, as in tests), so that reading never costs more than training.
+     */
+    static int vocabularySample(Options o) {
+        if (o.method() == Method.RL) return 400;
+        return (int) Math.max(50, Math.min(400, (long) o.steps() * o.batch() / 4));
     }
 
     /** Fraction of demonstrated steps whose copied names are replaced by invented ones (see {@link Augment}). */
@@ -207,11 +284,16 @@ public final class Trainer {
      * text-command environment a number once).
      */
     static Reading read(PolicyConfig config, Demonstrations demos, int episodes) {
+        return read(config, demos::next, episodes);
+    }
+
+    /** As above, from any source of demonstrations (a mixture of environments). */
+    static Reading read(PolicyConfig config, Supplier<Demonstrations.Episode> demos, int episodes) {
         Map<String, Integer> words = new HashMap<>();
         Map<String, Integer> missing = new LinkedHashMap<>();
         java.util.Set<dev.openagent.sandbox.ToolSpec> toolsSeen = new java.util.HashSet<>();
         for (int i = 0; i < episodes; i++) {
-            for (Demonstrations.Demo d : demos.next().steps()) {
+            for (Demonstrations.Demo d : demos.get().steps()) {
                 View v = d.view();
                 count(words, v.request());
                 count(words, v.rules());
@@ -261,8 +343,10 @@ public final class Trainer {
 
     // ---------------------------------------------------------------- RL
 
-    private static Result reinforce(Options o, Environment env, ObjectNode info, Consumer<String> log) {
-        Policy policy = initial(o, env, 0, ShiftSampler.of(List.of()));
+    private static Result reinforce(Options o, ObjectNode info, Consumer<String> log) {
+        Policy policy = initial(o, 0, info);
+        List<Environment> envs = o.tasks().envs().stream().map(Environments::get).toList();
+        List<List<Integer>> levels = envs.stream().map(e -> o.tasks().levels(e.info())).toList();
         Optimizer opt = Optimizer.adam().optLearningRateTracker(Tracker.fixed(o.lr())).optClipGrad(1f).build();
         SplittableRandom sampler = new SplittableRandom(Seeds.mix(o.seed(), 0x5A3F));
         int every = Math.max(1, o.steps() / 10);
@@ -272,8 +356,13 @@ public final class Trainer {
         for (int it = 1; it <= o.steps(); it++) {
             List<PolicyRunner.Job> jobs = new ArrayList<>();
             for (int t = 0; t < o.groupTasks(); t++) {
-                TaskRequest request = new TaskRequest(Split.TRAIN, Seeds.mix(Seeds.mix(o.seed(), 0xB1), (long) it * o.groupTasks() + t), 0);
-                for (int g = 0; g < o.groupSize(); g++) jobs.add(new PolicyRunner.Job(env, ShiftStack.NONE, request));
+                long task = (long) it * o.groupTasks() + t;
+                int e = (int) Math.floorMod(task, (long) envs.size()); // a mixture takes its environments in turn
+                long taskSeed = Seeds.mix(Seeds.mix(o.seed(), 0xB1), task);
+                List<Integer> in = levels.get(e);
+                int difficulty = in.isEmpty() ? 0 : in.get(Math.floorMod(Seeds.mix(taskSeed, 0xD1FF), in.size()));
+                TaskRequest request = new TaskRequest(Split.TRAIN, taskSeed, difficulty);
+                for (int g = 0; g < o.groupSize(); g++) jobs.add(new PolicyRunner.Job(envs.get(e), ShiftStack.NONE, request));
             }
             List<PolicyRunner.Episode> episodes = PolicyRunner.run(policy, "rl", jobs, jobs.size(), sampler, true, e -> {});
             List<Policy.Example> examples = new ArrayList<>();

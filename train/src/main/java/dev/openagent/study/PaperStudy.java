@@ -9,9 +9,7 @@ import dev.openagent.policy.Checkpoint;
 import dev.openagent.policy.Policy;
 import dev.openagent.policy.PolicyEval;
 import dev.openagent.policy.PolicyRunner;
-import dev.openagent.run.EpisodeKey;
 import dev.openagent.run.EpisodeResult;
-import dev.openagent.run.GoldFacts;
 import dev.openagent.policy.Trainer;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.sandbox.Split;
@@ -106,8 +104,7 @@ public final class PaperStudy {
         Map<String, Double> seconds = new java.util.concurrent.ConcurrentHashMap<>();
         Map<String, Evaluated> byAgent = new java.util.concurrent.ConcurrentHashMap<>();
         List<String> agents = new ArrayList<>();
-        try (var evaluator = java.util.concurrent.Executors.newSingleThreadExecutor()) {
-            List<java.util.concurrent.Future<?>> pending = new ArrayList<>();
+        try (StudyKit.Pipeline pipeline = new StudyKit.Pipeline()) {
             Path sftDir = dir.resolve("policies/sft");
             List<Trainer.Options> plan = new ArrayList<>();
             plan.add(Trainer.Options.of(Trainer.Method.SFT, ENV, budget.sftSteps(), seed));
@@ -124,19 +121,14 @@ public final class PaperStudy {
                 Trainer.Result r = Trainer.train(o, log);
                 Checkpoint.save(r.policy(), dir.resolve("policies/" + name), r.info());
                 training.put(name, r.info());
-                seconds.put("train " + name, since(t));
-                pending.add(evaluator.submit(() -> {
+                seconds.put("train " + name, StudyKit.since(t));
+                pipeline.evaluate(() -> {
                     try (Policy p = r.policy()) {
                         byAgent.put(name, evaluate(name, p, conditions, budget, seed, seconds, log));
                     }
-                }));
+                });
             }
-            for (var f : pending) f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+            pipeline.await();
         }
         List<Row> rows = new ArrayList<>();
         List<EpisodeResult> episodes = new ArrayList<>();
@@ -198,10 +190,7 @@ public final class PaperStudy {
             List<PolicyRunner.Episode> eps = PolicyEval.episodes(policy, agent, c.env(), c.stack(), Split.TEST, budget.tasks(), seed);
             List<Trajectory> ts = eps.stream().map(PolicyRunner.Episode::trajectory).toList();
             for (int i = 0; i < eps.size(); i++) {
-                PolicyRunner.Episode e = eps.get(i);
-                Trajectory tr = e.trajectory();
-                EpisodeKey key = new EpisodeKey(configHash, agent, tr.env(), c.shift() == null ? "none" : c.stack().label(), tr.seed(), 0);
-                results.add(new EpisodeResult(key, c.tier(), i, tr.outcome(), tr, GoldFacts.of(e.task()), 0));
+                results.add(StudyKit.result(configHash, agent, c.tier(), c.shift() == null ? "none" : c.stack().label(), i, 0, eps.get(i)));
             }
             if (c.shift() == null) {
                 rows.add(row(agent, c.tier(), null, ts));
@@ -215,20 +204,16 @@ public final class PaperStudy {
             if (ts != null) rows.add(row(agent, tier.id(), null, ts));
         }
         rows.addAll(shiftRows);
-        seconds.put("evaluate " + agent, since(t));
+        seconds.put("evaluate " + agent, StudyKit.since(t));
         Row st = rows.getFirst();
         log.accept(String.format(Locale.ROOT, "%s: static %.3f [%.3f, %.3f]; %d conditions in %.1f s", agent, st.successRate(),
-                st.ciLow(), st.ciHigh(), conditions.size(), since(t)));
+                st.ciLow(), st.ciHigh(), conditions.size(), StudyKit.since(t)));
         return new Evaluated(rows, results);
     }
 
     private static Row row(String agent, String tier, String shift, List<Trajectory> ts) {
         PolicyEval.Figures f = PolicyEval.Figures.of(ts);
         return new Row(agent, tier, shift, f.successRate(), f.ciLow(), f.ciHigh(), f.refusalRate(), f.episodes());
-    }
-
-    private static double since(long t0) {
-        return Math.round((System.nanoTime() - t0) / 1e7) / 100.0;
     }
 
     /** The rows as {@code --json} prints them. */

@@ -101,12 +101,7 @@ public final class StudyReport {
     }
 
     public static void writeHtml(Result r, Path file) {
-        StringBuilder sb = new StringBuilder();
-        sb.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>OpenAgent paper study</title>\n<style>")
-                .append("body{font-family:system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:1em 0}")
-                .append("th,td{border:1px solid #ccc;padding:.3em .6em;text-align:right}th{background:#f3f3f3}td.l{text-align:left}")
-                .append(".ci{color:#666;font-size:.85em}.holds{color:#1a7f37}.fails{color:#b42318}.partly{color:#9a6700}")
-                .append("</style></head><body>\n");
+        StringBuilder sb = new StringBuilder(head("OpenAgent paper study", ""));
         sb.append("<h1>Paper study on poi</h1>\n<p>Budget <b>").append(esc(r.budget())).append("</b>, seed ").append(r.seed())
                 .append(". Success rate with 95% Wilson interval on test tasks; a tier pools its shifts.</p>\n");
         List<String> tiers = tiers();
@@ -149,11 +144,24 @@ public final class StudyReport {
         write(file, sb.toString());
     }
 
+    /** The start of a study page: its title, the shared style and any extra head markup, up to {@code <body>}. */
+    static String head(String title, String extra) {
+        return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + esc(title) + "</title>\n<style>"
+                + "body{font-family:system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:1em 0}"
+                + "th,td{border:1px solid #ccc;padding:.3em .6em;text-align:right}th{background:#f3f3f3}td.l{text-align:left}"
+                + ".ci{color:#666;font-size:.85em}.holds{color:#1a7f37}.fails{color:#b42318}.partly{color:#9a6700}"
+                + "</style>" + extra + "</head><body>\n";
+    }
+
+    /** A table cell coloured from red (0) to green (1). */
+    static String heatStyle(double v) {
+        return String.format(Locale.ROOT, "hsl(%d,70%%,85%%)", Math.round(120 * Math.max(0, Math.min(1, v))));
+    }
+
     private static String htmlCell(Row x, boolean refusal) {
         if (x == null) return "<td>-</td>";
         double v = x.successRate();
-        // Background from red (0) to green (1).
-        String bg = String.format(Locale.ROOT, "hsl(%d,70%%,85%%)", Math.round(120 * v));
+        String bg = heatStyle(v);
         String extra = refusal ? String.format(Locale.ROOT, "<br><span class=\"ci\">refused %.3f</span>", x.refusalRate()) : "";
         return String.format(Locale.ROOT, "<td style=\"background:%s\">%.3f<br><span class=\"ci\">[%.3f, %.3f] n=%d</span>%s</td>", bg, v,
                 x.ciLow(), x.ciHigh(), x.episodes(), extra);
@@ -163,23 +171,35 @@ public final class StudyReport {
 
     /** The evaluation module's report of every episode of the study: report.html, report.md, summary.json in {@code dir}. */
     public static Reports.Written writeEvaluationReport(Result r, List<EpisodeResult> episodes, Path dir) {
+        ObjectNode config = Json.object().put("study", "paper").put("budget", r.budget()).put("seed", r.seed());
+        return evaluationReport("study-paper-" + r.budget() + "-" + r.seed(), "Paper study on poi (" + r.budget() + ", seed " + r.seed() + ")",
+                config, agents(r), episodes, dir);
+    }
+
+    /**
+     * The evaluation module's report (heatmap, bars, failure taxonomy, trajectory browser) of a
+     * study's episodes; {@code config} names the study, and gains the split, envs, shifts and agents.
+     */
+    static Reports.Written evaluationReport(String id, String title, ObjectNode config, List<String> agents,
+                                            List<EpisodeResult> episodes, Path dir) {
         String now = java.time.Instant.now().toString();
-        ObjectNode config = Json.object().put("study", "paper").put("budget", r.budget()).put("seed", r.seed())
-                .put("split", "test").put("trials", 1);
+        config.put("split", "test");
         java.util.Set<String> envs = new java.util.LinkedHashSet<>();
         java.util.Set<String> shifts = new java.util.LinkedHashSet<>();
         java.util.Map<String, Integer> tasks = new java.util.LinkedHashMap<>();
+        int trials = 1;
         for (EpisodeResult e : episodes) {
             envs.add(e.env());
             shifts.add(e.shift());
-            tasks.merge(e.agent() + "\u0000" + e.shift(), 1, Integer::sum);
+            tasks.merge(e.agent() + "\u0000" + e.env() + "\u0000" + e.shift(), 1, Integer::sum);
+            trials = Math.max(trials, e.key().trial() + 1);
         }
+        config.put("trials", trials);
         envs.forEach(config.putArray("envs")::add);
         shifts.forEach(config.putArray("shifts")::add);
-        config.put("tasks", tasks.values().stream().mapToInt(Integer::intValue).max().orElse(0));
-        agents(r).forEach(a -> config.withArray("agents").addObject().put("label", a));
-        RunInfo run = new RunInfo("study-paper-" + r.budget() + "-" + r.seed(), "Paper study on poi (" + r.budget() + ", seed " + r.seed() + ")",
-                Json.write(config), now, now, episodes.size(), "complete", null);
+        config.put("tasks", tasks.values().stream().mapToInt(Integer::intValue).max().orElse(0) / trials);
+        agents.forEach(a -> config.withArray("agents").addObject().put("label", a));
+        RunInfo run = new RunInfo(id, title, Json.write(config), now, now, episodes.size(), "complete", null);
         return Reports.write(dir, run, episodes, 1500);
     }
 
@@ -194,7 +214,7 @@ public final class StudyReport {
         }
     }
 
-    private static String esc(String s) {
+    static String esc(String s) {
         return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }
 }

@@ -1,0 +1,572 @@
+package dev.openagent.study;
+
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.envs.Environments;
+import dev.openagent.json.Json;
+import dev.openagent.policy.Checkpoint;
+import dev.openagent.policy.Demonstrations;
+import dev.openagent.policy.Policy;
+import dev.openagent.policy.PolicyConfig;
+import dev.openagent.policy.PolicyEval;
+import dev.openagent.policy.PolicyRunner;
+import dev.openagent.policy.ShiftSampler;
+import dev.openagent.policy.Trainer;
+import dev.openagent.policy.TrainingTasks;
+import dev.openagent.policy.Vocabulary;
+import dev.openagent.run.EpisodeResult;
+import dev.openagent.run.TaskPlan;
+import dev.openagent.sandbox.Environment;
+import dev.openagent.sandbox.Seeds;
+import dev.openagent.sandbox.Split;
+import dev.openagent.sandbox.TaskRequest;
+import dev.openagent.shift.ShiftStack;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * The cross-environment studies of Xi et al. (arXiv 2603.12011) on the built-in policy:
+ * <ul>
+ *   <li>{@link #difficulty}: within one environment, easy tasks to hard ones (and hard-only, mixed, a curriculum);</li>
+ *   <li>{@link #transfer}: train on each environment, test on every one (the transfer matrix);</li>
+ *   <li>{@link #sequential}: train on environments one after another, test all after each stage (forgetting, forward transfer);</li>
+ *   <li>{@link #mixture}: one run on a mixture, beside sequential and single-environment training at the same total budget.</li>
+ * </ul>
+ * Every policy is evaluated on test-split tasks (disjoint entity seeds from training) and scored by
+ * {@link Score}: avg@k with a 95% interval, turns and tokens per episode, the failure taxonomy.
+ * Only environments whose oracle actions the policy can express take part ({@link #supported});
+ * the others are listed as excluded with the reason, never scored.
+ */
+public final class EnvStudies {
+    /** Easy tasks have at most this difficulty (dependent hops); hard ones at least {@link #HARD_MIN}. */
+    public static final int EASY_MAX = 2;
+    public static final int HARD_MIN = 3;
+    /** The untrained policy (random weights): the baseline of gains and forward transfer. */
+    public static final String UNTRAINED = "untrained";
+
+    public enum Kind {
+        DIFFICULTY("Train on easy tasks (difficulty 1-2) and test on hard ones (3-4) of the same environment, beside hard-only, "
+                + "mixed-difficulty and easy-then-hard curriculum training at the same number of steps. The table shows test "
+                + "success on easy and hard tasks per training regime: within-environment generalisation shows as easy-only "
+                + "training lifting hard-task success well above the untrained policy."),
+        TRANSFER("Train one policy per environment and test every policy on every environment's test tasks. The heatmap is "
+                + "the transfer matrix (rows: trained on, columns: tested on); the diagonal is held-in success and the rest "
+                + "held-out, each compared with the untrained policy as a gain."),
+        SEQUENTIAL("Train on the environments one after another, each stage continuing from the previous checkpoint with the "
+                + "same number of steps, and test every environment after each stage. The heatmap shows success per stage "
+                + "and environment: forgetting is the drop on an environment from just after its stage to the end, forward "
+                + "transfer what earlier stages gave an environment before it was trained on."),
+        MIXTURE("Train one policy on a mixture of the environments (episodes drawn from each in turn) for as many steps as "
+                + "all single-environment runs together, and compare it with sequential training at the same total and with "
+                + "single-environment specialists. The heatmap shows each strategy's success per environment; balance is the "
+                + "worst environment's success.");
+
+        private final String protocol;
+
+        Kind(String protocol) { this.protocol = protocol; }
+
+        public String id() { return name().toLowerCase(Locale.ROOT); }
+
+        /** The protocol in two sentences, as the report states it. */
+        public String protocol() { return protocol; }
+    }
+
+    /**
+     * How to train and evaluate.
+     *
+     * @param steps       per training run: optimiser steps (sft, paft) or policy-gradient iterations (rl)
+     * @param warmupSteps rl without {@code init}: SFT steps of the warm start each RL run begins from
+     * @param tasks       test tasks per evaluated cell (environment, or environment and difficulty)
+     * @param k           trials per test task (k &gt; 1 samples actions; 1 decodes greedily)
+     * @param init        start every first training run from this checkpoint (null: random weights, or an SFT warm start for rl)
+     */
+    public record Settings(String budget, Trainer.Method method, int steps, int warmupSteps, double alpha, int batch, int tasks, int k,
+                           long seed, Path init, PolicyConfig config) {
+        public Settings {
+            if (steps < 1 || warmupSteps < 1) throw new IllegalArgumentException("steps must be at least 1");
+            if (tasks < 1) throw new IllegalArgumentException("test tasks must be at least 1");
+            if (k < 1) throw new IllegalArgumentException("k must be at least 1");
+            if (batch < 1) throw new IllegalArgumentException("batch must be at least 1");
+            if (alpha < 0 || alpha > 1) throw new IllegalArgumentException("alpha must be in [0, 1]");
+        }
+
+        /**
+         * Minutes on two cores (see docs/studies.md for the measured times): 300 steps of 32 examples,
+         * which cost about as much CPU as 170 steps of 64 but learn more (twice the updates), and 40
+         * test tasks per cell.
+         */
+        public static Settings quick(Trainer.Method method, long seed) {
+            return new Settings("quick", method, method == Trainer.Method.RL ? 6 : 300, 300, 0.3, 32, 40, 1, seed, null, PolicyConfig.defaults());
+        }
+
+        public static Settings full(Trainer.Method method, long seed) {
+            return new Settings("full", method, method == Trainer.Method.RL ? 30 : 600, 600, 0.3, 64, 200, 1, seed, null, PolicyConfig.defaults());
+        }
+
+        public Settings withSteps(int n) { return new Settings(budget, method, n, warmupSteps, alpha, batch, tasks, k, seed, init, config); }
+
+        public Settings withAlpha(double a) { return new Settings(budget, method, steps, warmupSteps, a, batch, tasks, k, seed, init, config); }
+
+        public Settings withTasks(int n, int trials) { return new Settings(budget, method, steps, warmupSteps, alpha, batch, n, trials, seed, init, config); }
+
+        public Settings withInit(Path dir) { return new Settings(budget, method, steps, warmupSteps, alpha, batch, tasks, k, seed, dir, config); }
+
+        /** A smaller network, batch and warm start (tests). */
+        public Settings withConfig(PolicyConfig c, int batchSize, int warmup) {
+            return new Settings(budget, method, steps, warmup, alpha, batchSize, tasks, k, seed, init, c);
+        }
+    }
+
+    /** An environment left out, and why. */
+    public record Excluded(String env, String reason) {}
+
+    /**
+     * One evaluated cell: a policy (and the stage that produced it, for sequential training), what it
+     * was trained on, the environment it was tested on and the difficulty of its tasks ({@code all}, {@code easy}, {@code hard}), and its score.
+     */
+    public record Row(String policy, Integer stage, String train, String env, String difficulty, @JsonUnwrapped Score score) {}
+
+    /**
+     * The study's heatmap: rows (policies, stages or strategies) by columns (test environments or
+     * difficulties), success rates; null where a cell was not evaluated.
+     */
+    public record Grid(String rows, String columns, List<String> rowLabels, List<String> columnLabels, List<List<Double>> values) {}
+
+    /**
+     * A study's outcome. {@code summary} holds the protocol's own figures (the transfer matrix and
+     * gains, forgetting and forward transfer, the strategies side by side, the difficulty table).
+     */
+    public record Result(Kind kind, Settings settings, List<String> envs, List<Excluded> excluded, List<Row> rows, Grid grid,
+                         ObjectNode summary, List<String> notes, Map<String, ObjectNode> training, Map<String, Double> seconds) {}
+
+    private EnvStudies() {}
+
+    // ---------------------------------------------------------------- environments
+
+    /** Share of the oracle's actions the policy must be able to express for an environment to take part. */
+    static final double EXPRESSIBLE = 0.9;
+
+    /**
+     * The environments among {@code requested} the built-in policy can be trained and scored on:
+     * those where it can express (point at) at least 90% of the oracle's actions on training tasks.
+     * The rest go to {@code excluded} with the reason.
+     */
+    public static List<String> supported(List<String> requested, List<Excluded> excluded) {
+        List<String> out = new ArrayList<>();
+        try (Policy probe = Policy.create(PolicyConfig.tiny(), Vocabulary.open(), 0)) {
+            for (String id : requested) {
+                Environment env = Environments.get(id);
+                Demonstrations demos = new Demonstrations(env, 0, ShiftSampler.of(List.of()), 0x5C0FE);
+                int steps = 0;
+                int expressible = 0;
+                for (int i = 0; i < 10; i++) {
+                    for (Demonstrations.Demo d : demos.next().steps()) {
+                        steps++;
+                        if (probe.target(d.view(), d.action(), d.task()).isPresent()) expressible++;
+                    }
+                }
+                if (expressible >= EXPRESSIBLE * steps) {
+                    out.add(id);
+                } else {
+                    excluded.add(new Excluded(id, String.format(Locale.ROOT,
+                            "the built-in policy cannot express the oracle's actions in %s (%s interface): %d of %d demonstrated "
+                                    + "steps are expressible, so it can neither be trained nor fairly scored there", id,
+                            env.info().iface().id(), expressible, steps)));
+                }
+            }
+        }
+        return out;
+    }
+
+    // ---------------------------------------------------------------- protocols
+
+    /** Runs a protocol: {@code envs} is the one environment of a difficulty study, else the environments in order. */
+    public static Result run(Kind kind, List<String> envs, Settings s, Path dir, Consumer<String> log, Consumer<List<EpisodeResult>> report) {
+        return switch (kind) {
+            case DIFFICULTY -> {
+                if (envs.size() != 1) throw new IllegalArgumentException("the difficulty study runs on one environment, got " + envs);
+                yield difficulty(envs.getFirst(), s, dir, log, report);
+            }
+            case TRANSFER -> transfer(envs, s, dir, log, report);
+            case SEQUENTIAL -> sequential(envs, s, dir, log, report);
+            case MIXTURE -> mixture(envs, s, dir, log, report);
+        };
+    }
+
+    public static Result difficulty(String env, Settings s, Path dir, Consumer<String> log, Consumer<List<EpisodeResult>> report) {
+        Lab lab = new Lab(Kind.DIFFICULTY, s, dir, log, report, List.of(env));
+        String only = lab.envs.getFirst();
+        Environment e = Environments.get(only);
+        TrainingTasks easy = TrainingTasks.of(only).difficulty(1, EASY_MAX);
+        TrainingTasks hard = TrainingTasks.of(only).difficulty(HARD_MIN, java.util.Collections.max(e.info().difficulties()));
+        List<Cell> cells = List.of(new Cell(only, "easy", easy.levels(e.info())), new Cell(only, "hard", hard.levels(e.info())));
+        try (StudyKit.Pipeline pipe = lab.pipeline) {
+            lab.evaluateUntrained(cells);
+            lab.evaluate("easy-only", null, easy.label(), lab.train("easy-only", easy, null, s.steps()).policy(), cells);
+            lab.evaluate("hard-only", null, hard.label(), lab.train("hard-only", hard, null, s.steps()).policy(), cells);
+            lab.evaluate("mixed", null, only + " (every level)", lab.train("mixed", TrainingTasks.of(only), null, s.steps()).policy(), cells);
+            // The curriculum spends the same steps: half on easy tasks, then half on hard ones from there.
+            int first = Math.max(1, s.steps() / 2);
+            Trained warm = lab.train("curriculum-easy", easy, null, first);
+            warm.policy().close();
+            Trained cur = lab.train("curriculum", hard, warm.dir(), Math.max(1, s.steps() - first));
+            lab.evaluate("curriculum", null, easy.label() + " then " + hard.label(), cur.policy(), cells);
+            pipe.await();
+        }
+        List<Row> rows = lab.rows();
+        ObjectNode summary = Json.object();
+        ObjectNode table = summary.putObject("table");
+        for (Row r : rows) table.with(r.policy()).put(r.difficulty(), r.score().successRate());
+        Double base = table.path(UNTRAINED).path("hard").asDouble();
+        summary.put("easy_to_hard_gain", TransferMath.round(table.path("easy-only").path("hard").asDouble() - base));
+        summary.put("hard_only_gain", TransferMath.round(table.path("hard-only").path("hard").asDouble() - base));
+        Grid grid = grid("policy", "test tasks", rows, Row::policy, Row::difficulty);
+        return lab.result(rows, grid, summary);
+    }
+
+    public static Result transfer(List<String> envs, Settings s, Path dir, Consumer<String> log, Consumer<List<EpisodeResult>> report) {
+        Lab lab = new Lab(Kind.TRANSFER, s, dir, log, report, envs);
+        lab.atLeast(2);
+        List<Cell> cells = lab.envs.stream().map(Cell::all).toList();
+        try (StudyKit.Pipeline pipe = lab.pipeline) {
+            lab.evaluateUntrained(cells);
+            for (String e : lab.envs) lab.evaluate(e, null, e, lab.train(e, TrainingTasks.of(e), null, s.steps()).policy(), cells);
+            pipe.await();
+        }
+        List<Row> rows = lab.rows();
+        Map<String, Map<String, Double>> matrix = successes(rows, r -> !r.policy().equals(UNTRAINED));
+        Map<String, Double> untrained = successes(rows, r -> r.policy().equals(UNTRAINED)).get(UNTRAINED);
+        Map<String, Map<String, Double>> gains = TransferMath.gains(matrix, untrained);
+        ObjectNode summary = Json.object();
+        summary.set("matrix", Json.tree(matrix));
+        summary.set("untrained", Json.tree(untrained));
+        summary.set("gains", Json.tree(gains));
+        summary.putPOJO("held_in_gain", TransferMath.heldIn(gains));
+        summary.putPOJO("held_out_gain", TransferMath.heldOut(gains));
+        Grid grid = grid("trained on", "tested on", rows.stream().filter(r -> !r.policy().equals(UNTRAINED)).toList(), Row::policy, Row::env);
+        return lab.result(rows, grid, summary);
+    }
+
+    public static Result sequential(List<String> order, Settings s, Path dir, Consumer<String> log, Consumer<List<EpisodeResult>> report) {
+        Lab lab = new Lab(Kind.SEQUENTIAL, s, dir, log, report, order);
+        lab.atLeast(2);
+        List<Cell> cells = lab.envs.stream().map(Cell::all).toList();
+        try (StudyKit.Pipeline pipe = lab.pipeline) {
+            lab.evaluateUntrained(cells);
+            stages(lab, "stage", cells, true, null);
+            pipe.await();
+        }
+        List<Row> rows = lab.rows();
+        List<Map<String, Double>> after = new ArrayList<>();
+        for (int i = 1; i <= lab.envs.size(); i++) {
+            int stage = i;
+            after.add(successes(rows, r -> r.stage() != null && r.stage() == stage).values().iterator().next());
+        }
+        Map<String, Double> untrained = successes(rows, r -> r.policy().equals(UNTRAINED)).get(UNTRAINED);
+        ObjectNode summary = Json.object();
+        var stages = summary.putArray("stages");
+        for (int i = 0; i < after.size(); i++) {
+            stages.addObject().put("stage", i + 1).put("env", lab.envs.get(i)).set("success", Json.tree(after.get(i)));
+        }
+        summary.set("untrained", Json.tree(untrained));
+        Map<String, Double> forgetting = TransferMath.forgetting(lab.envs, after);
+        Map<String, Double> forward = TransferMath.forwardTransfer(lab.envs, after, untrained);
+        summary.set("forgetting", Json.tree(forgetting));
+        summary.putPOJO("mean_forgetting", TransferMath.mean(forgetting.values()));
+        summary.set("forward_transfer", Json.tree(forward));
+        summary.putPOJO("mean_forward_transfer", TransferMath.mean(forward.values()));
+        summary.putPOJO("final_mean_success", TransferMath.mean(after.getLast().values()));
+        Grid grid = grid("after stage", "tested on", rows, Row::policy, Row::env);
+        return lab.result(rows, grid, summary);
+    }
+
+    public static Result mixture(List<String> envs, Settings s, Path dir, Consumer<String> log, Consumer<List<EpisodeResult>> report) {
+        Lab lab = new Lab(Kind.MIXTURE, s, dir, log, report, envs);
+        lab.atLeast(2);
+        List<Cell> cells = lab.envs.stream().map(Cell::all).toList();
+        int n = lab.envs.size();
+        try (StudyKit.Pipeline pipe = lab.pipeline) {
+            lab.evaluateUntrained(cells);
+            Path first = null;
+            for (String e : lab.envs) {
+                Trained single = lab.train("single-" + e, TrainingTasks.of(e), null, s.steps());
+                if (first == null) first = single.dir();
+                lab.evaluate("single:" + e, null, e, single.policy(), cells);
+            }
+            lab.evaluate("mixture", null, String.join("+", lab.envs),
+                    lab.train("mixture", TrainingTasks.mixture(lab.envs), null, s.steps() * n).policy(), cells);
+            stages(lab, "sequential", cells, false, first);
+            pipe.await();
+        }
+        List<Row> rows = lab.rows();
+        Map<String, Map<String, Double>> by = successes(rows, r -> true);
+        Map<String, Map<String, Double>> strategies = new LinkedHashMap<>();
+        strategies.put("mixture", balance(by.get("mixture")));
+        strategies.put("sequential", balance(by.get("sequential")));
+        Map<String, Double> specialists = new LinkedHashMap<>();
+        for (String e : lab.envs) specialists.put(e, by.get("single:" + e).get(e));
+        strategies.put("specialists (one policy per environment)", balance(specialists));
+        Map<String, Double> single = new LinkedHashMap<>();
+        for (String e : lab.envs) {
+            single.put(e, TransferMath.mean(lab.envs.stream().map(t -> by.get("single:" + t).get(e)).toList()));
+        }
+        strategies.put("single-environment (mean over training environments)", balance(single));
+        strategies.put(UNTRAINED, balance(by.get(UNTRAINED)));
+        ObjectNode summary = Json.object();
+        summary.set("strategies", Json.tree(strategies));
+        Map<String, Map<String, Double>> matrix = new LinkedHashMap<>();
+        for (String e : lab.envs) matrix.put(e, by.get("single:" + e));
+        summary.set("matrix", Json.tree(matrix));
+        List<Row> shown = rows.stream().filter(r -> !r.policy().startsWith("single:")).toList();
+        Grid grid = grid("strategy", "tested on", shown, Row::policy, Row::env);
+        return lab.result(rows, grid, summary);
+    }
+
+    /**
+     * Trains the lab's environments in order, each stage continuing from the last; with
+     * {@code everyStage} each stage is evaluated (named {@code stage N: env}), else only the last
+     * (named {@code prefix}).
+     */
+    private static void stages(Lab lab, String prefix, List<Cell> cells, boolean everyStage, Path firstStage) {
+        Path previous = null;
+        List<String> done = new ArrayList<>();
+        for (int i = 0; i < lab.envs.size(); i++) {
+            String e = lab.envs.get(i);
+            done.add(e);
+            boolean last = i == lab.envs.size() - 1;
+            if (i == 0 && firstStage != null && !last) {
+                // Stage 1 would be the single-environment run already trained (same seed, tasks, steps and start).
+                previous = firstStage;
+                lab.log.accept(lab.kind.id() + ": " + prefix + " stage 1 (" + e + ") is the single-environment run " + firstStage.getFileName());
+                continue;
+            }
+            Trained t = lab.train(prefix + "-" + (i + 1) + "-" + e, TrainingTasks.of(e), previous, lab.settings.steps());
+            previous = t.dir();
+            if (everyStage) lab.evaluate("stage " + (i + 1) + ": " + e, i + 1, String.join(" > ", done), t.policy(), cells);
+            else if (last) lab.evaluate(prefix, null, String.join(" > ", done), t.policy(), cells);
+            else t.policy().close();
+        }
+    }
+
+    /** Success per test environment, with the mean and the minimum (the balance) appended. */
+    private static Map<String, Double> balance(Map<String, Double> perEnv) {
+        Map<String, Double> out = new LinkedHashMap<>(perEnv);
+        out.put("mean", TransferMath.mean(perEnv.values()));
+        out.put("min", perEnv.values().stream().mapToDouble(Double::doubleValue).min().orElse(0));
+        return out;
+    }
+
+    /** policy -> test environment -> success rate, for the rows that pass. */
+    static Map<String, Map<String, Double>> successes(List<Row> rows, java.util.function.Predicate<Row> which) {
+        Map<String, Map<String, Double>> out = new LinkedHashMap<>();
+        for (Row r : rows) {
+            if (which.test(r)) out.computeIfAbsent(r.policy(), k -> new LinkedHashMap<>()).put(r.env(), r.score().successRate());
+        }
+        return out;
+    }
+
+    static Grid grid(String rowsName, String columnsName, List<Row> rows, java.util.function.Function<Row, String> row,
+                     java.util.function.Function<Row, String> column) {
+        List<String> rl = rows.stream().map(row).distinct().toList();
+        List<String> cl = rows.stream().map(column).distinct().toList();
+        List<List<Double>> values = new ArrayList<>();
+        for (String r : rl) {
+            List<Double> line = new ArrayList<>();
+            for (String c : cl) {
+                line.add(rows.stream().filter(x -> row.apply(x).equals(r) && column.apply(x).equals(c)).findFirst()
+                        .map(x -> x.score().successRate()).orElse(null));
+            }
+            values.add(line);
+        }
+        return new Grid(rowsName, columnsName, rl, cl, values);
+    }
+
+    // ---------------------------------------------------------------- training and evaluation
+
+    /** Test tasks of one environment: all of them, or only some difficulty levels (drawn in turn). */
+    record Cell(String env, String difficulty, List<Integer> levels) {
+        static Cell all(String env) { return new Cell(env, "all", List.of()); }
+
+        List<TaskRequest> requests(int n, long seed) {
+            TaskPlan plan = new TaskPlan(Split.TEST, n, seed, 0);
+            List<TaskRequest> out = new ArrayList<>();
+            for (int i = 0; i < n; i++) out.add(new TaskRequest(Split.TEST, plan.taskSeed(i), levels.isEmpty() ? 0 : levels.get(i % levels.size())));
+            return out;
+        }
+    }
+
+    /** A trained policy and where its checkpoint is. */
+    record Trained(Policy policy, Path dir) {}
+
+    /** One study's run: its settings, environments, pipeline, and what it collects. */
+    private static final class Lab {
+        final Kind kind;
+        final Settings settings;
+        final Path dir;
+        final Consumer<String> log;
+        final Consumer<List<EpisodeResult>> report;
+        final List<String> envs;
+        final List<Excluded> excluded = new ArrayList<>();
+        final List<String> notes = new ArrayList<>();
+        final StudyKit.Pipeline pipeline = new StudyKit.Pipeline();
+        final Map<String, ObjectNode> training = new LinkedHashMap<>();
+        final Map<String, Double> seconds = new ConcurrentHashMap<>();
+        final List<String> order = new ArrayList<>();
+        /** Rows and episodes per evaluated policy, in submission order. */
+        final Map<Integer, List<Row>> rows = new ConcurrentHashMap<>();
+        final Map<Integer, List<EpisodeResult>> episodes = new ConcurrentHashMap<>();
+
+        Lab(Kind kind, Settings settings, Path dir, Consumer<String> log, Consumer<List<EpisodeResult>> report, List<String> requested) {
+            this.kind = kind;
+            this.settings = settings;
+            this.dir = dir;
+            this.log = log;
+            this.report = report;
+            if (new java.util.HashSet<>(requested).size() != requested.size()) {
+                throw new IllegalArgumentException("an environment is listed twice: " + String.join(",", requested));
+            }
+            this.envs = supported(requested, excluded);
+            for (Excluded e : excluded) {
+                notes.add("excluded " + e.env() + ": " + e.reason());
+                log.accept("excluded " + e.env() + ": " + e.reason());
+            }
+            if (envs.isEmpty()) throw new IllegalArgumentException("no environment the built-in policy supports among " + requested);
+            if (settings.init() != null) Checkpoint.load(settings.init()).close(); // fail early on a bad checkpoint
+        }
+
+        void atLeast(int n) {
+            if (envs.size() < n) {
+                throw new IllegalArgumentException("the " + kind.id() + " study needs at least " + n + " environments the policy supports, got "
+                        + envs + (excluded.isEmpty() ? "" : " (excluded: " + excluded.stream().map(Excluded::env).toList() + ")"));
+            }
+        }
+
+        /**
+         * Trains one policy on {@code tasks} for {@code steps}, from {@code from} (continuing, its
+         * vocabulary grown with the new data) or else from the settings' start, and saves it.
+         * RL without a start begins from an SFT warm start on the same tasks.
+         */
+        Trained train(String name, TrainingTasks tasks, Path from, int steps) {
+            long t = System.nanoTime();
+            Settings s = settings;
+            Path start = from != null ? from : s.init();
+            if (s.method() == Trainer.Method.RL && start == null) {
+                Trained warm = train(name + "-warmup", tasks, null, s.warmupSteps(), Trainer.Method.SFT);
+                warm.policy().close();
+                start = warm.dir();
+            }
+            Trained out = train(name, tasks, start, steps, s.method());
+            seconds.put("train " + name, StudyKit.since(t));
+            return out;
+        }
+
+        private Trained train(String name, TrainingTasks tasks, Path start, int steps, Trainer.Method method) {
+            Settings s = settings;
+            Trainer.Options o = Trainer.Options.of(method, tasks.envs().getFirst(), steps, s.seed()).withTasks(tasks)
+                    .withConfig(s.config()).withAlpha(s.alpha());
+            if (method != Trainer.Method.RL) o = o.withBatch(s.batch(), o.lr());
+            if (start != null) o = o.continuing(start);
+            log.accept(kind.id() + ": training " + name + " (" + method.id() + " on " + tasks.label() + ", " + steps
+                    + (method == Trainer.Method.RL ? " iterations" : " steps") + (start == null ? "" : ", from " + start.getFileName()) + ")");
+            Trainer.Result r = Trainer.train(o, line -> log.accept("  " + line));
+            Path to = dir.resolve("policies").resolve(name.replaceAll("[^A-Za-z0-9._-]", "_"));
+            Checkpoint.save(r.policy(), to, r.info());
+            synchronized (training) {
+                training.put(name, r.info());
+            }
+            return new Trained(r.policy(), to);
+        }
+
+        void evaluateUntrained(List<Cell> cells) {
+            Policy p = Policy.create(settings.config(), Vocabulary.open(), Seeds.mix(settings.seed(), 0x0B));
+            evaluate(UNTRAINED, null, "-", p, cells);
+        }
+
+        /** Queues the policy's evaluation on every cell (it runs beside the next training) and closes the policy after. */
+        void evaluate(String name, Integer stage, String trainedOn, Policy policy, List<Cell> cells) {
+            int slot = order.size();
+            order.add(name);
+            pipeline.evaluate(() -> {
+                long t = System.nanoTime();
+                List<Row> out = new ArrayList<>();
+                List<EpisodeResult> eps = new ArrayList<>();
+                try (policy) {
+                    for (Cell c : cells) {
+                        List<PolicyRunner.Episode> done = run(policy, name, c);
+                        Score score = Score.of(done, settings.k());
+                        out.add(new Row(name, stage, trainedOn, c.env(), c.difficulty(), score));
+                        String hash = "study " + kind.id() + " " + settings.budget() + " seed " + settings.seed() + " " + c.difficulty();
+                        for (int i = 0; i < done.size(); i++) {
+                            eps.add(StudyKit.result(hash, name, EpisodeResult.STATIC, "none", i / settings.k(), i % settings.k(), done.get(i)));
+                        }
+                    }
+                }
+                rows.put(slot, out);
+                episodes.put(slot, eps);
+                seconds.put("evaluate " + name, StudyKit.since(t));
+                StringBuilder line = new StringBuilder(kind.id() + ": " + name + " →");
+                for (Row r : out) line.append(String.format(Locale.ROOT, " %s/%s %.3f", r.env(), r.difficulty(), r.score().successRate()));
+                log.accept(line.toString());
+            });
+        }
+
+        private List<PolicyRunner.Episode> run(Policy policy, String name, Cell c) {
+            Environment env = Environments.get(c.env());
+            List<PolicyRunner.Job> jobs = new ArrayList<>();
+            for (TaskRequest r : c.requests(settings.tasks(), settings.seed())) {
+                for (int trial = 0; trial < settings.k(); trial++) jobs.add(new PolicyRunner.Job(env, ShiftStack.NONE, r));
+            }
+            SplittableRandom sampler = settings.k() > 1 ? new SplittableRandom(Seeds.mix(settings.seed(), c.env().hashCode())) : null;
+            return PolicyRunner.run(policy, name, jobs, PolicyEval.PARALLEL, sampler, false, e -> {});
+        }
+
+        List<Row> rows() {
+            return new TreeMap<>(rows).values().stream().flatMap(List::stream).toList();
+        }
+
+        List<EpisodeResult> episodes() {
+            return new TreeMap<>(episodes).values().stream().flatMap(List::stream).toList();
+        }
+
+        Result result(List<Row> rows, Grid grid, ObjectNode summary) {
+            report.accept(episodes());
+            Map<String, Double> ordered = new LinkedHashMap<>();
+            new TreeMap<>(seconds).forEach(ordered::put);
+            return new Result(kind, settings, envs, excluded, rows, grid, summary, notes, training, ordered);
+        }
+    }
+
+    /** What {@code --json} prints: the settings, environments, rows, the protocol's figures, grid, notes, training records, timings. */
+    public static ObjectNode json(Result r) {
+        ObjectNode o = Json.object();
+        o.put("study", r.kind().id());
+        o.put("protocol", r.kind().protocol());
+        Settings s = r.settings();
+        o.put("budget", s.budget());
+        o.put("method", s.method().id());
+        o.put("seed", s.seed());
+        o.put("steps", s.steps());
+        if (s.method() == Trainer.Method.PAFT) o.put("alpha", s.alpha());
+        if (s.method() == Trainer.Method.RL && s.init() == null) o.put("warmup_steps", s.warmupSteps());
+        o.put("test_tasks", s.tasks());
+        o.put("k", s.k());
+        o.set("envs", Json.tree(r.envs()));
+        o.set("excluded", Json.tree(r.excluded()));
+        o.set("rows", Json.tree(r.rows()));
+        o.setAll(r.summary());
+        o.set("grid", Json.tree(r.grid()));
+        o.set("notes", Json.tree(r.notes()));
+        o.set("training", Json.tree(r.training()));
+        o.set("seconds", Json.tree(r.seconds()));
+        return o;
+    }
+}
