@@ -17,7 +17,8 @@ import java.util.Locale;
 
 @Command(name = "bench-policy", description = {
         "Measure the built-in policy's inference speed in actions per second: batched across episodes (as training and",
-        "evaluation run) and one episode at a time (as --agent policy:DIR runs). Without --policy, an untrained default policy."})
+        "evaluation run), the same with a lockstep batch per core, and one episode at a time (as --agent policy:DIR runs).",
+        "Without --policy, an untrained default policy."})
 final class PolicyBenchCommand implements Runnable {
     @Option(names = "--policy", description = "Checkpoint directory (default: an untrained policy of the default size).")
     Path policy;
@@ -49,9 +50,9 @@ final class PolicyBenchCommand implements Runnable {
                 }
                 System.out.println(Json.pretty(o));
             } else {
-                System.out.printf(Locale.ROOT, "policy (%d parameters) on %s, one intra-op thread:%n", p.parameterCount(), env);
+                System.out.printf(Locale.ROOT, "policy (%d parameters) on %s, one intra-op thread per Java thread:%n", p.parameterCount(), env);
                 for (PolicyBench.Figures f : figures) {
-                    System.out.printf(Locale.ROOT, "  %-22s %,8.0f actions/s  (%,.0f per CPU second; %d actions in %.1f s)%n", f.mode(),
+                    System.out.printf(Locale.ROOT, "  %-32s %,8.0f actions/s  (%,.0f per CPU second; %d actions in %.1f s)%n", f.mode(),
                             f.actionsPerSecond(), f.actionsPerCpuSecond(), f.actions(), f.seconds());
                 }
             }

@@ -28,11 +28,10 @@ final class Batch {
     final int b;
     final int l;
 
-    // Context tokens, [b * l] (bags [b * l * bagSize]).
-    final long[] word;
-    final long[] shape;
-    final long[] bag;
-    final float[] bagMask;
+    /** Every distinct token piece of the batch (contexts and texts), embedded once per forward pass. */
+    final PieceTable pieces;
+    // Context tokens, [b * l]: each a row of the piece table (padding is the empty piece, row 0).
+    final long[] token;
     final long[] seg;
     final long[] pos;
     final long[] gapAfter;
@@ -89,17 +88,63 @@ final class Batch {
     long[] enumMatch;
     float[] enumMatchMask;
 
-    /** Distinct texts, each as up to {@code len} token pieces. */
+    /**
+     * The distinct pieces of a batch, flattened for one embedding pass: tokens repeat across
+     * examples and texts (JSON keys, punctuation, tool words), and each distinct one is embedded
+     * once, then gathered. Row 0 is the empty piece (padding).
+     */
+    static final class PieceTable {
+        private final Map<Pieces.Piece, Integer> index = new HashMap<>();
+        private final List<Pieces.Piece> rows = new ArrayList<>();
+
+        PieceTable() {
+            id(Pieces.Piece.EMPTY);
+        }
+
+        int id(Pieces.Piece piece) {
+            Integer i = index.get(piece);
+            if (i != null) return i;
+            rows.add(piece);
+            index.put(piece, rows.size() - 1);
+            return rows.size() - 1;
+        }
+
+        int size() { return rows.size(); }
+
+        long[] words() { return rows.stream().mapToLong(Pieces.Piece::word).toArray(); }
+
+        long[] shapes() { return rows.stream().mapToLong(Pieces.Piece::shape).toArray(); }
+
+        /** Bag ids [size * g] and their mask (1 where a row has that many bag entries). */
+        long[] bags(int g) {
+            long[] bag = new long[rows.size() * g];
+            for (int r = 0; r < rows.size(); r++) {
+                int[] ids = rows.get(r).bag();
+                for (int k = 0; k < ids.length; k++) bag[r * g + k] = ids[k];
+            }
+            return bag;
+        }
+
+        float[] bagMask(int g) {
+            float[] mask = new float[rows.size() * g];
+            for (int r = 0; r < rows.size(); r++) Arrays.fill(mask, r * g, r * g + rows.get(r).bag().length, 1f);
+            return mask;
+        }
+    }
+
+    /** Distinct texts, each as up to {@code len} rows of the piece table. */
     static final class Texts {
         final PolicyConfig c;
         final Vocabulary vocabulary;
+        final PieceTable table;
         final int len;
         final Map<String, Integer> index = new HashMap<>();
-        final List<Pieces.Piece[]> pieces = new ArrayList<>();
+        final List<int[]> pieces = new ArrayList<>();
 
-        Texts(PolicyConfig c, Vocabulary vocabulary, int len) {
+        Texts(PolicyConfig c, Vocabulary vocabulary, PieceTable table, int len) {
             this.c = c;
             this.vocabulary = vocabulary;
+            this.table = table;
             this.len = len;
             id(""); // index 0: the empty text, embedded as zeros
         }
@@ -108,9 +153,9 @@ final class Batch {
             Integer i = index.get(text);
             if (i != null) return i;
             List<Tokenizer.Token> ts = Tokenizer.tokenize(text, len);
-            Pieces.Piece[] ps = new Pieces.Piece[ts.size()];
-            for (int k = 0; k < ps.length; k++) ps[k] = Pieces.of(ts.get(k).text(), c, vocabulary);
-            pieces.add(ps);
+            int[] rows = new int[ts.size()];
+            for (int k = 0; k < rows.length; k++) rows[k] = table.id(Pieces.of(ts.get(k).text(), c, vocabulary));
+            pieces.add(rows);
             index.put(text, pieces.size() - 1);
             return pieces.size() - 1;
         }
@@ -133,11 +178,8 @@ final class Batch {
         this.contexts = List.copyOf(contexts);
         this.b = contexts.size();
         this.l = contexts.stream().mapToInt(x -> x.n).max().orElse(1);
-        int g = c.bagSize();
-        word = new long[b * l];
-        shape = new long[b * l];
-        bag = new long[b * l * g];
-        bagMask = new float[b * l * g];
+        pieces = new PieceTable();
+        token = new long[b * l];
         seg = new long[b * l];
         pos = new long[b * l];
         gapAfter = new long[b * l];
@@ -159,12 +201,7 @@ final class Batch {
             for (int i = 0; i < x.n; i++) {
                 int at = e * l + i;
                 boolean drop = dropped != null && i > 0 && dropped.computeIfAbsent(x.lower[i], w -> dropout.nextDouble() < rate);
-                word[at] = drop ? Vocabulary.UNKNOWN : x.word[i];
-                shape[at] = x.shape[i];
-                for (int k = 0; k < x.bag[i].length && !drop; k++) {
-                    bag[at * g + k] = x.bag[i][k];
-                    bagMask[at * g + k] = 1;
-                }
+                token[at] = pieces.id(new Pieces.Piece(drop ? Vocabulary.UNKNOWN : x.word[i], x.shape[i], drop ? new int[0] : x.bag[i]));
                 seg[at] = x.seg[i];
                 pos[at] = x.pos[i];
                 gapAfter[at] = x.gapAfter[i];
@@ -177,7 +214,7 @@ final class Batch {
                 for (int len = 0; len < ks && i > 0 && x.spanAllowed(i, i + len, ks); len++) spanMask[at * ks + len] = 0;
             }
         }
-        texts = new Texts(c, vocabulary, c.maxDescriptionTokens());
+        texts = new Texts(c, vocabulary, pieces, c.maxDescriptionTokens());
 
         Map<ToolSpec, Integer> distinct = new java.util.LinkedHashMap<>();
         List<long[]> toolTexts = new ArrayList<>();

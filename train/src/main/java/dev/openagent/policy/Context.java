@@ -121,10 +121,12 @@ final class Context {
 
     /** A separator as an id: its characters without spaces, at most three ("_" when it is only space). */
     private static int gapId(String gap, PolicyConfig c) {
-        String g = gap.replaceAll("\\s+", "");
-        if (g.isEmpty()) g = "_";
-        if (g.length() > 3) g = g.substring(0, 3);
-        return Pieces.bucket(g, c.hashSalt() + 7, GAP_BUCKETS);
+        StringBuilder g = new StringBuilder(3);
+        for (int i = 0; i < gap.length() && g.length() < 3; i++) {
+            char ch = gap.charAt(i);
+            if (!Character.isWhitespace(ch)) g.append(ch);
+        }
+        return Pieces.bucket(g.isEmpty() ? "_" : g.toString(), c.hashSalt() + 7, GAP_BUCKETS);
     }
 
     static boolean isActionSegment(int s) { return s >= 3 && (s - 3) % 2 == 0; }

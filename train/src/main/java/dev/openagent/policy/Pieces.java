@@ -14,8 +14,21 @@ import java.util.Locale;
 final class Pieces {
     private Pieces() {}
 
-    /** The ids of one token. */
-    record Piece(int word, int shape, int[] bag) {}
+    /** The ids of one token; equal ids mean an equal embedding (a batch embeds each distinct piece once). */
+    record Piece(int word, int shape, int[] bag) {
+        /** The padding and empty piece: unknown word, shape bucket 0, no bag. */
+        static final Piece EMPTY = new Piece(Vocabulary.UNKNOWN, 0, new int[0]);
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Piece p && p.word == word && p.shape == shape && java.util.Arrays.equals(p.bag, bag);
+        }
+
+        @Override
+        public int hashCode() {
+            return (word * 31 + shape) * 31 + java.util.Arrays.hashCode(bag);
+        }
+    }
 
     static Piece of(String token, PolicyConfig c, Vocabulary vocabulary) {
         String lower = token.toLowerCase(Locale.ROOT);

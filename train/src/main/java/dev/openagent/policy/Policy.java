@@ -18,11 +18,14 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
 
 /**
  * The built-in neural policy: a {@link PolicyConfig} and its network. It reads {@link View}s and
  * acts by pointing (see {@link PolicyNet}); {@link #act} decodes greedily or samples (RL).
- * Inference is serialised: one forward pass at a time per policy.
+ * Inference only reads the weights, so forward passes from several threads run at once (each
+ * on its own core); a training step excludes them (a read-write lock).
  */
 public final class Policy implements AutoCloseable {
     /** The reason the policy gives when it refuses. */
@@ -34,6 +37,8 @@ public final class Policy implements AutoCloseable {
     /** Word dropout in training (see {@link Batch}); seeded, so training stays reproducible. */
     private SplittableRandom dropout;
     private double dropoutRate;
+    /** Read: a forward pass for acting. Write: anything that changes weights, gradients or dropout. */
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
 
     Policy(PolicyConfig config, Vocabulary vocabulary, PolicyNet net) {
         this.config = config;
@@ -66,9 +71,30 @@ public final class Policy implements AutoCloseable {
     public Vocabulary vocabulary() { return vocabulary; }
 
     /** Reads each distinct word of a training example as unknown with this probability (0 turns it off). */
-    public synchronized void wordDropout(double rate, long seed) {
-        this.dropoutRate = rate;
-        this.dropout = rate > 0 ? new SplittableRandom(seed) : null;
+    public void wordDropout(double rate, long seed) {
+        writing(() -> {
+            this.dropoutRate = rate;
+            this.dropout = rate > 0 ? new SplittableRandom(seed) : null;
+            return null;
+        });
+    }
+
+    private <T> T reading(Supplier<T> work) {
+        lock.readLock().lock();
+        try {
+            return work.get();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    private <T> T writing(Supplier<T> work) {
+        lock.writeLock().lock();
+        try {
+            return work.get();
+        } finally {
+            lock.writeLock().unlock();
+        }
     }
 
     /** How many tokens the policy reads for this view (the context length, without encoding it). */
@@ -100,38 +126,64 @@ public final class Policy implements AutoCloseable {
     public record Acted(Action action, Decision decision) {}
 
     /**
-     * Chooses an action for each view in one batched forward pass.
+     * Chooses an action for each view: the views are split into groups of similar context length
+     * ({@link LengthGroups}), one batched forward pass per group. Sampling draws from
+     * {@code sampler} in the order of {@code views}, whatever the grouping.
      *
      * @param sampler null for greedy decoding, else the random source to sample from
      */
-    public synchronized List<Acted> act(List<View> views, SplittableRandom sampler) {
+    public List<Acted> act(List<View> views, SplittableRandom sampler) {
+        return reading(() -> actLocked(views, sampler));
+    }
+
+    private List<Acted> actLocked(List<View> views, SplittableRandom sampler) {
         List<Context> contexts = views.stream().map(this::encode).toList();
-        Batch batch = new Batch(contexts, config, vocabulary);
-        List<Acted> out = new ArrayList<>(views.size());
-        try (NDManager m = net.manager.newSubManager()) {
-            PolicyNet.Forward f = Djl.inference(() -> net.new Forward(m, batch));
-            float[] action = PolicyNet.floats(f.action);
-            int width = batch.tMax + 3;
-            int[] kinds = new int[batch.b];
-            int[] chosen = new int[batch.b];
-            boolean anyCall = false;
-            for (int e = 0; e < batch.b; e++) {
-                kinds[e] = choose(action, e * width, width, sampler);
-                chosen[e] = kinds[e] < batch.tMax ? kinds[e] : -1;
-                anyCall |= chosen[e] >= 0;
+        List<int[]> groups = LengthGroups.of(contexts.stream().mapToInt(x -> x.n).toArray());
+        int[] groupOf = new int[views.size()];
+        int[] row = new int[views.size()];
+        for (int g = 0; g < groups.size(); g++) {
+            for (int r = 0; r < groups.get(g).length; r++) {
+                groupOf[groups.get(g)[r]] = g;
+                row[groups.get(g)[r]] = r;
             }
-            batch.withParams(chosen);
-            Logits logits;
-            if (anyCall) {
-                Djl.inference(f::params);
-                logits = new Logits(action, PolicyNet.floats(f.present), PolicyNet.floats(f.span),
-                        PolicyNet.floats(f.enumLogits), PolicyNet.floats(f.answer), PolicyNet.floats(f.ask));
-            } else {
-                logits = new Logits(action, null, null, null, PolicyNet.floats(f.answer), PolicyNet.floats(f.ask));
-            }
-            for (int e = 0; e < batch.b; e++) out.add(decode(contexts.get(e), batch, e, kinds[e], logits, sampler));
         }
-        return out;
+        try (NDManager m = net.manager.newSubManager()) {
+            List<Batch> batches = new ArrayList<>();
+            List<PolicyNet.Forward> forwards = new ArrayList<>();
+            List<float[]> actions = new ArrayList<>();
+            for (int[] group : groups) {
+                Batch batch = new Batch(java.util.Arrays.stream(group).mapToObj(contexts::get).toList(), config, vocabulary);
+                PolicyNet.Forward f = Djl.inference(() -> net.new Forward(m, batch));
+                batches.add(batch);
+                forwards.add(f);
+                actions.add(PolicyNet.floats(f.action));
+            }
+            int[] kinds = new int[views.size()];
+            int[][] chosen = groups.stream().map(group -> new int[group.length]).toArray(int[][]::new);
+            for (int e = 0; e < views.size(); e++) {
+                Batch batch = batches.get(groupOf[e]);
+                int width = batch.tMax + 3;
+                kinds[e] = choose(actions.get(groupOf[e]), row[e] * width, width, sampler);
+                chosen[groupOf[e]][row[e]] = kinds[e] < batch.tMax ? kinds[e] : -1;
+            }
+            List<Logits> logits = new ArrayList<>();
+            for (int g = 0; g < groups.size(); g++) {
+                PolicyNet.Forward f = forwards.get(g);
+                batches.get(g).withParams(chosen[g]);
+                if (java.util.Arrays.stream(chosen[g]).anyMatch(t -> t >= 0)) {
+                    Djl.inference(f::params);
+                    logits.add(new Logits(actions.get(g), PolicyNet.floats(f.present), PolicyNet.floats(f.span),
+                            PolicyNet.floats(f.enumLogits), PolicyNet.floats(f.answer), PolicyNet.floats(f.ask)));
+                } else {
+                    logits.add(new Logits(actions.get(g), null, null, null, PolicyNet.floats(f.answer), PolicyNet.floats(f.ask)));
+                }
+            }
+            List<Acted> out = new ArrayList<>(views.size());
+            for (int e = 0; e < views.size(); e++) {
+                out.add(decode(contexts.get(e), batches.get(groupOf[e]), row[e], kinds[e], logits.get(groupOf[e]), sampler));
+            }
+            return out;
+        }
     }
 
     /** The network's outputs for a batch, flattened as the decoder reads them. */
@@ -308,17 +360,23 @@ public final class Policy implements AutoCloseable {
     }
 
     /** One optimiser step on the examples (cloning: every weight 1); returns the loss. */
-    public synchronized float train(List<Example> examples, Optimizer optimizer) {
-        float loss = accumulate(examples, examples.size());
-        step(optimizer);
-        return loss;
+    public float train(List<Example> examples, Optimizer optimizer) {
+        return writing(() -> {
+            float loss = accumulate(examples, examples.size());
+            step(optimizer);
+            return loss;
+        });
     }
 
     /**
      * Adds the gradient of {@code -sum(weight * log P(decision)) / divisor} over the examples to
      * the parameters' gradients (call {@link #step} once the whole batch is in); returns that loss.
      */
-    public synchronized float accumulate(List<Example> examples, float divisor) {
+    public float accumulate(List<Example> examples, float divisor) {
+        return writing(() -> accumulateLocked(examples, divisor));
+    }
+
+    private float accumulateLocked(List<Example> examples, float divisor) {
         List<Context> contexts = examples.stream().map(x -> encode(x.view())).toList();
         Batch batch = new Batch(contexts, config, vocabulary, dropout, dropoutRate);
         int[] chosen = examples.stream().mapToInt(x -> x.decision() instanceof Decision.Call call ? call.tool() : -1).toArray();
@@ -335,12 +393,15 @@ public final class Policy implements AutoCloseable {
     }
 
     /** Applies the accumulated gradients and clears them. */
-    public synchronized void step(Optimizer optimizer) {
-        for (var e : net.params.entrySet()) {
-            NDArray grad = e.getValue().getGradient();
-            optimizer.update(e.getKey(), e.getValue(), grad);
-            grad.subi(grad);
-            grad.close();
-        }
+    public void step(Optimizer optimizer) {
+        writing(() -> {
+            for (var e : net.params.entrySet()) {
+                NDArray grad = e.getValue().getGradient();
+                optimizer.update(e.getKey(), e.getValue(), grad);
+                grad.subi(grad);
+                grad.close();
+            }
+            return null;
+        });
     }
 }

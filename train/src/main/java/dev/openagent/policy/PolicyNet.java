@@ -190,7 +190,9 @@ final class PolicyNet implements AutoCloseable {
             int d = c.dim();
             int b = x.b;
             int l = x.l;
-            NDArray tokens = embed(x.word, x.shape, x.bag, x.bagMask, b * l)
+            // Every distinct piece of the batch is embedded once (row 0, padding, included), then gathered.
+            NDArray table = embed(x.pieces);
+            NDArray tokens = rows(table, x.token)
                     .add(lookup("emb.seg", x.seg))
                     .add(lookup("emb.pos", x.pos))
                     .add(lookup("emb.gap", x.gapAfter))
@@ -202,7 +204,7 @@ final class PolicyNet implements AutoCloseable {
             for (int i = 0; i < c.layers(); i++) h = layer(h, mask, "layer" + i + ".", b, l);
             hidden = norm(h, "final.ln");
             cls = hidden.get(new NDIndex(":, 0, :"));
-            pooled = pool(x.texts);
+            pooled = pool(table, x.texts);
 
             NDArray toolVec = gelu(rows(pooled, x.toolName).matMul(p("tool.name.w"))
                     .add(rows(pooled, x.toolDesc).matMul(p("tool.desc.w"))).add(p("tool.b")));
@@ -369,10 +371,15 @@ final class PolicyNet implements AutoCloseable {
             int dh = d / heads;
             NDArray y = norm(h, p + "ln1");
             NDList qkv = y.matMul(p(p + "qkv.w")).add(p(p + "qkv.b")).split(3, 2);
-            NDArray q = qkv.get(0).reshape(b, l, heads, dh).transpose(0, 2, 1, 3);
-            NDArray k = qkv.get(1).reshape(b, l, heads, dh).transpose(0, 2, 3, 1);
+            // The [b, heads, l, l] scores are the biggest arrays of the pass, so nothing extra touches them:
+            // queries are scaled before the product, and the padding mask rides in it (each query gains
+            // a constant 1, each key its mask value), so q.k / sqrt(dh) + mask is one matmul.
+            NDArray q = qkv.get(0).mul(scalar(1 / Math.sqrt(dh))).reshape(b, l, heads, dh).transpose(0, 2, 1, 3)
+                    .concat(m.ones(new Shape(b, heads, l, 1)), 3);
+            NDArray k = qkv.get(1).reshape(b, l, heads, dh).transpose(0, 2, 3, 1)
+                    .concat(mask.broadcast(b, heads, 1, l), 2);
             NDArray v = qkv.get(2).reshape(b, l, heads, dh).transpose(0, 2, 1, 3);
-            NDArray att = q.matMul(k).mul(scalar(1 / Math.sqrt(dh))).add(mask).softmax(3);
+            NDArray att = q.matMul(k).softmax(3);
             NDArray o = att.matMul(v).transpose(0, 2, 1, 3).reshape(b, l, d);
             h = h.add(o.matMul(p(p + "out.w")).add(p(p + "out.b")));
             NDArray f = gelu(norm(h, p + "ln2").matMul(p(p + "ff1.w")).add(p(p + "ff1.b")));
@@ -383,42 +390,28 @@ final class PolicyNet implements AutoCloseable {
             return LayerNorm.layerNorm(h, new Shape(c.dim()), p(p + ".g"), p(p + ".b"), 1e-5f).singletonOrThrow();
         }
 
-        /** Sum of word, shape and bag embeddings of {@code count} tokens, [count, d]. */
-        private NDArray embed(long[] word, long[] shape, long[] bag, float[] bagMask, int count) {
+        /** Sum of word, shape and bag embeddings of every piece of the table, [pieces, d]. */
+        private NDArray embed(Batch.PieceTable pieces) {
             int g = c.bagSize();
-            NDArray bags = lookup("emb.bag", bag).reshape(count, g, c.dim())
-                    .mul(m.create(bagMask, new Shape(count, g, 1))).sum(new int[]{1});
-            return lookup("emb.word", word).add(lookup("emb.shape", shape)).add(bags);
+            int count = pieces.size();
+            NDArray bags = lookup("emb.bag", pieces.bags(g)).reshape(count, g, c.dim())
+                    .mul(m.create(pieces.bagMask(g), new Shape(count, g, 1))).sum(new int[]{1});
+            return lookup("emb.word", pieces.words()).add(lookup("emb.shape", pieces.shapes())).add(bags);
         }
 
-        /** Mean token embedding of every distinct text, [texts, d]; the empty text is zeros. */
-        private NDArray pool(Batch.Texts texts) {
+        /**
+         * Mean token embedding of every distinct text, [texts, d]; the empty text is zeros. A text is
+         * a weighted sum of piece-table rows, so all of them are one product with an averaging matrix.
+         */
+        private NDArray pool(NDArray table, Batch.Texts texts) {
             int n = texts.size();
-            int len = texts.len;
-            int g = c.bagSize();
-            long[] word = new long[n * len];
-            long[] shape = new long[n * len];
-            long[] bag = new long[n * len * g];
-            float[] bagMask = new float[n * len * g];
-            float[] tokenMask = new float[n * len];
-            float[] counts = new float[n];
+            int u = x.pieces.size();
+            float[] mean = new float[n * u];
             for (int t = 0; t < n; t++) {
-                Pieces.Piece[] ps = texts.pieces.get(t);
-                for (int i = 0; i < ps.length; i++) {
-                    int at = t * len + i;
-                    word[at] = ps[i].word();
-                    shape[at] = ps[i].shape();
-                    for (int k = 0; k < ps[i].bag().length; k++) {
-                        bag[at * g + k] = ps[i].bag()[k];
-                        bagMask[at * g + k] = 1;
-                    }
-                    tokenMask[at] = 1;
-                }
-                counts[t] = Math.max(1, ps.length);
+                int[] ps = texts.pieces.get(t);
+                for (int piece : ps) mean[t * u + piece] += 1f / ps.length;
             }
-            return embed(word, shape, bag, bagMask, n * len).reshape(n, len, c.dim())
-                    .mul(m.create(tokenMask, new Shape(n, len, 1))).sum(new int[]{1})
-                    .div(m.create(counts, new Shape(n, 1)));
+            return m.create(mean, new Shape(n, u)).matMul(table);
         }
 
         private NDArray pointer(NDArray keys, NDArray query, float[] mask, int b, int n) {

@@ -15,6 +15,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 
 /**
@@ -48,7 +52,46 @@ public final class PolicyRunner {
     }
 
     /**
-     * Runs the jobs, at most {@code parallel} at a time; results come back in job order.
+     * Runs the jobs on {@code threads} threads, each with its own lockstep batch of at most
+     * {@code parallel} episodes (forward passes of one policy run at once on separate cores);
+     * results come back in job order. Thread t runs jobs t, t + threads, ...; each draws samples
+     * from its own split of {@code sampler}, so a seeded run gives the same episodes every time.
+     */
+    public static List<Episode> run(Policy policy, String agent, List<Job> jobs, int parallel, int threads, SplittableRandom sampler,
+                                    boolean record, Consumer<Episode> onDone) {
+        int n = Math.max(1, Math.min(threads, jobs.size()));
+        if (n == 1) return run(policy, agent, jobs, parallel, sampler, record, onDone);
+        Consumer<Episode> done = e -> {
+            synchronized (onDone) {
+                onDone.accept(e);
+            }
+        };
+        List<Future<List<Episode>>> shards = new ArrayList<>();
+        // Platform threads: a forward pass is a native call, which would pin a virtual thread's carrier anyway.
+        try (ExecutorService pool = Executors.newFixedThreadPool(n)) {
+            for (int t = 0; t < n; t++) {
+                List<Job> shard = new ArrayList<>();
+                for (int j = t; j < jobs.size(); j += n) shard.add(jobs.get(j));
+                SplittableRandom own = sampler == null ? null : sampler.split();
+                shards.add(pool.submit(() -> run(policy, agent, shard, parallel, own, record, done)));
+            }
+            Episode[] all = new Episode[jobs.size()];
+            for (int t = 0; t < n; t++) {
+                List<Episode> got = shards.get(t).get();
+                for (int k = 0; k < got.size(); k++) all[t + k * n] = got.get(k);
+            }
+            return Arrays.asList(all);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while running policy episodes", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    /**
+     * Runs the jobs on this thread, at most {@code parallel} at a time; results come back in job order.
      *
      * @param sampler null for greedy actions, else the source of sampled ones
      * @param record  whether to keep each step's view and decision (for policy-gradient updates)

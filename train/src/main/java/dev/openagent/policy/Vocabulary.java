@@ -1,6 +1,7 @@
 package dev.openagent.policy;
 
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -16,12 +17,15 @@ public final class Vocabulary {
     /** Word id of every word outside the vocabulary. */
     static final int UNKNOWN = 0;
 
+    /** Sorted (the saved order); {@link #lookup} answers {@link #knows} in constant time. */
     private final Set<String> words;
+    private final Set<String> lookup;
 
     public Vocabulary(Collection<String> words) {
         TreeSet<String> w = new TreeSet<>();
         for (String s : words) w.add(s.toLowerCase(Locale.ROOT));
         this.words = w;
+        this.lookup = new HashSet<>(w);
     }
 
     /** No vocabulary: every word keeps its identity (untrained policies, tests). */
@@ -31,7 +35,7 @@ public final class Vocabulary {
 
     boolean isOpen() { return words.isEmpty(); }
 
-    boolean knows(String lower) { return words.isEmpty() || words.contains(lower); }
+    boolean knows(String lower) { return lookup.isEmpty() || lookup.contains(lower); }
 
     public List<String> words() { return List.copyOf(words); }
 
