@@ -76,9 +76,13 @@ public final class Trainer {
             if (!tasks.envs().getFirst().equals(env)) throw new IllegalArgumentException("env must be the first of the training tasks' environments");
         }
 
-        /** Defaults: SFT/PAFT 2e-3 with batch 64, RL 2e-4 with 16 tasks x 8 rollouts. */
+        /**
+         * Defaults: SFT/PAFT 2e-3 with batch 64, RL 5e-5 with 16 tasks x 8 rollouts. From an SFT policy near
+         * 98% static, RL at 2e-4 cost 6-7 points of static success in 15 iterations and 1e-4 two; 5e-5 and
+         * 2e-5 kept it (0.978 over 400 test tasks after 40 iterations, as SFT).
+         */
         public static Options of(Method method, String env, int steps, long seed) {
-            return new Options(method, env, steps, seed, 0.3, null, 64, method == Method.RL ? 2e-4f : 2e-3f, 16, 8,
+            return new Options(method, env, steps, seed, 0.3, null, 64, method == Method.RL ? 5e-5f : 2e-3f, 16, 8,
                     PolicyConfig.defaults(), null, null, false);
         }
 
