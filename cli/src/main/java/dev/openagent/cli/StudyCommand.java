@@ -43,7 +43,7 @@ final class StudyCommand implements Runnable {
         @Option(names = "--out", defaultValue = "runs/study-paper", description = "Directory for the report and the policies (default: ${DEFAULT-VALUE}).")
         Path out;
 
-        @Option(names = "--json", description = "Print {\"rows\": [...]} (and findings, notes, timings) as JSON instead of the table.")
+        @Option(names = "--json", description = "Print {\"rows\": [...]} (and findings, notes, timings) as JSON on standard output; the table goes to standard error.")
         boolean json;
 
         @Override
@@ -58,13 +58,9 @@ final class StudyCommand implements Runnable {
             StudyReport.writeHtml(r, out.resolve("study.html"));
             StudyReport.writeJson(Json.pretty(PaperStudy.json(r)), out.resolve("results.json"));
             StudyReport.writeEvaluationReport(r, episodes, out);
-            if (json) {
-                System.out.println(Json.pretty(PaperStudy.json(r)));
-            } else {
-                System.out.println(md);
-                System.out.println("report: " + out.resolve("report.html") + " (every episode; heatmap, bars, transcripts)");
-                System.out.println("study:  " + out.resolve("study.html") + " (these tables and the findings)");
-            }
+            show(json, md, Json.pretty(PaperStudy.json(r)),
+                    "report: " + out.resolve("report.html") + " (every episode; heatmap, bars, transcripts)",
+                    "study:  " + out.resolve("study.html") + " (these tables and the findings)");
         }
     }
 
@@ -97,7 +93,7 @@ final class StudyCommand implements Runnable {
         @Option(names = "--out", description = "Directory for the reports and the policies (default: runs/study-<name>).")
         Path out;
 
-        @Option(names = "--json", description = "Print the numbers as JSON instead of the table.")
+        @Option(names = "--json", description = "Print the numbers as JSON on standard output; the table goes to standard error.")
         boolean json;
 
         EnvStudies.Settings settings() {
@@ -126,13 +122,8 @@ final class StudyCommand implements Runnable {
             EnvStudyReport.writeHtml(r, dir.resolve("study.html"));
             StudyReport.writeJson(js, dir.resolve("results.json"));
             EnvStudyReport.writeEvaluationReport(r, episodes, dir);
-            if (json) {
-                System.out.println(js);
-            } else {
-                System.out.println(md);
-                System.out.println("study:  " + dir.resolve("study.html") + " (heatmap and tables)");
-                System.out.println("report: " + dir.resolve("report.html") + " (every episode; failure taxonomy, transcripts)");
-            }
+            show(json, md, js, "study:  " + dir.resolve("study.html") + " (heatmap and tables)",
+                    "report: " + dir.resolve("report.html") + " (every episode; failure taxonomy, transcripts)");
         }
     }
 
@@ -217,5 +208,16 @@ final class StudyCommand implements Runnable {
         EnvStudies.Kind kind() { return EnvStudies.Kind.MIXTURE; }
 
         List<String> environments() { return envs(envs); }
+    }
+
+    /**
+     * Prints a study's table and where its reports are; with {@code --json} the JSON goes to standard
+     * output alone (for machines) and the table and paths to standard error (for the person watching).
+     */
+    static void show(boolean json, String table, String js, String... paths) {
+        java.io.PrintStream human = json ? System.err : System.out;
+        if (json) System.out.println(js);
+        human.println(table);
+        for (String p : paths) human.println(p);
     }
 }

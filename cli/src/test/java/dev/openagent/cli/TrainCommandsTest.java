@@ -37,6 +37,22 @@ class TrainCommandsTest {
         assertEquals(3, Json.parse(e.out()).path("episodes").asInt());
     }
 
+    /** A study with --json: the numbers alone on standard output, the table for the person watching on standard error. */
+    @Test
+    void aStudyPrintsJsonOnStdoutAndTheTableOnStderr() {
+        Path out = dir.resolve("transfer");
+        CliTest.Result r = CliTest.run("study", "transfer", "--quick", "--envs", "poi,medical", "--steps", "3", "--eval", "2",
+                "--out", out.toString(), "--json");
+        assertEquals(0, r.code(), r.err());
+        JsonNode matrix = Json.parse(r.out()).path("matrix");
+        for (String train : new String[]{"poi", "medical"}) {
+            for (String test : new String[]{"poi", "medical"}) assertTrue(matrix.path(train).path(test).isNumber(), train + " -> " + test);
+        }
+        assertTrue(r.err().contains("trained on"), r.err());
+        assertTrue(r.err().contains(out.resolve("study.html").toString()), r.err());
+        assertTrue(Files.isRegularFile(out.resolve("results.json")) && Files.isRegularFile(out.resolve("report.html")));
+    }
+
     @Test
     void exportWritesValidatedLines() throws Exception {
         Path out = dir.resolve("data.jsonl");

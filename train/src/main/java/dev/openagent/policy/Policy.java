@@ -12,6 +12,7 @@ import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Task;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -152,7 +153,7 @@ public final class Policy implements AutoCloseable {
             List<PolicyNet.Forward> forwards = new ArrayList<>();
             List<float[]> actions = new ArrayList<>();
             for (int[] group : groups) {
-                Batch batch = new Batch(java.util.Arrays.stream(group).mapToObj(contexts::get).toList(), config, vocabulary);
+                Batch batch = new Batch(Arrays.stream(group).mapToObj(contexts::get).toList(), config, vocabulary);
                 PolicyNet.Forward f = Djl.inference(() -> net.new Forward(m, batch));
                 batches.add(batch);
                 forwards.add(f);
@@ -170,7 +171,7 @@ public final class Policy implements AutoCloseable {
             for (int g = 0; g < groups.size(); g++) {
                 PolicyNet.Forward f = forwards.get(g);
                 batches.get(g).withParams(chosen[g]);
-                if (java.util.Arrays.stream(chosen[g]).anyMatch(t -> t >= 0)) {
+                if (Arrays.stream(chosen[g]).anyMatch(t -> t >= 0)) {
                     Djl.inference(f::params);
                     logits.add(new Logits(actions.get(g), PolicyNet.floats(f.present), PolicyNet.floats(f.span),
                             PolicyNet.floats(f.enumLogits), PolicyNet.floats(f.answer), PolicyNet.floats(f.ask)));

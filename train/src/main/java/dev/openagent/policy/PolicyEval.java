@@ -46,8 +46,12 @@ public final class PolicyEval {
         return PolicyRunner.run(policy, agent, jobs, PARALLEL, null, false, e -> {});
     }
 
+    /** Static test-split success, on every core (for a policy evaluated on its own, as after {@code openagent train}). */
     public static Figures staticTest(Policy policy, String env, int tasks, long seed) {
-        return Figures.of(run(policy, "policy", Environments.get(env), ShiftStack.NONE, Split.TEST, tasks, seed));
+        List<PolicyRunner.Job> jobs = new TaskPlan(Split.TEST, tasks, seed, 0).requests().stream()
+                .map(r -> new PolicyRunner.Job(Environments.get(env), ShiftStack.NONE, r)).toList();
+        return Figures.of(PolicyRunner.run(policy, "policy", jobs, PARALLEL, Runtime.getRuntime().availableProcessors(), null, false, e -> {})
+                .stream().map(PolicyRunner.Episode::trajectory).toList());
     }
 
     static double round(double v) { return Math.round(v * 10000) / 10000.0; }
