@@ -201,7 +201,7 @@ final class Batch {
             for (int i = 0; i < x.n; i++) {
                 int at = e * l + i;
                 boolean drop = dropped != null && i > 0 && dropped.computeIfAbsent(x.lower[i], w -> dropout.nextDouble() < rate);
-                token[at] = pieces.id(new Pieces.Piece(drop ? Vocabulary.UNKNOWN : x.word[i], x.shape[i], drop ? new int[0] : x.bag[i]));
+                token[at] = pieces.id(drop ? x.piece[i].dropped() : x.piece[i]);
                 seg[at] = x.seg[i];
                 pos[at] = x.pos[i];
                 gapAfter[at] = x.gapAfter[i];

@@ -31,9 +31,8 @@ final class Context {
 
     final View view;
     final int n;
-    final int[] word;
-    final int[] shape;
-    final int[][] bag;
+    /** Each token's embedding ids (word, shape, trigram bag). */
+    final Pieces.Piece[] piece;
     final int[] seg;
     final int[] pos;
     /** The separators around each token ({@code "?"}, {@code "\",\""}, the end of a text): ids into 2 x GAP_BUCKETS. */
@@ -68,9 +67,7 @@ final class Context {
                     List<String> sources, PolicyConfig c, Vocabulary vocabulary) {
         this.view = view;
         this.n = tokens.size();
-        this.word = new int[n];
-        this.shape = new int[n];
-        this.bag = new int[n][];
+        this.piece = new Pieces.Piece[n];
         this.seg = new int[n];
         this.pos = new int[n];
         this.lower = new String[n];
@@ -85,10 +82,7 @@ final class Context {
         this.sources = List.copyOf(sources);
         for (int i = 0; i < n; i++) {
             Tokenizer.Token t = tokens.get(i);
-            Pieces.Piece p = Pieces.of(t.text(), c, vocabulary);
-            word[i] = p.word();
-            shape[i] = p.shape();
-            bag[i] = p.bag();
+            piece[i] = Pieces.of(t.text(), c, vocabulary);
             seg[i] = segs.get(i);
             pos[i] = poss.get(i);
             lower[i] = t.lower();

@@ -19,6 +19,11 @@ final class Pieces {
         /** The padding and empty piece: unknown word, shape bucket 0, no bag. */
         static final Piece EMPTY = new Piece(Vocabulary.UNKNOWN, 0, new int[0]);
 
+        /** The same token read as an unknown word (word dropout): only its shape is left. */
+        Piece dropped() {
+            return new Piece(Vocabulary.UNKNOWN, shape, new int[0]);
+        }
+
         @Override
         public boolean equals(Object o) {
             return o instanceof Piece p && p.word == word && p.shape == shape && java.util.Arrays.equals(p.bag, bag);

@@ -41,17 +41,19 @@ public final class PolicyEval {
     /** As {@link #run}, keeping each episode's task (for reports). */
     public static List<PolicyRunner.Episode> episodes(Policy policy, String agent, Environment env, ShiftStack shifts, Split split,
                                                       int tasks, long seed) {
-        List<PolicyRunner.Job> jobs = new TaskPlan(split, tasks, seed, 0).requests().stream()
-                .map(r -> new PolicyRunner.Job(env, shifts, r)).toList();
-        return PolicyRunner.run(policy, agent, jobs, PARALLEL, null, false, e -> {});
+        return PolicyRunner.run(policy, agent, jobs(env, shifts, split, tasks, seed), PARALLEL, null, false, e -> {});
     }
 
     /** Static test-split success, on every core (for a policy evaluated on its own, as after {@code openagent train}). */
     public static Figures staticTest(Policy policy, String env, int tasks, long seed) {
-        List<PolicyRunner.Job> jobs = new TaskPlan(Split.TEST, tasks, seed, 0).requests().stream()
-                .map(r -> new PolicyRunner.Job(Environments.get(env), ShiftStack.NONE, r)).toList();
+        List<PolicyRunner.Job> jobs = jobs(Environments.get(env), ShiftStack.NONE, Split.TEST, tasks, seed);
         return Figures.of(PolicyRunner.run(policy, "policy", jobs, PARALLEL, Runtime.getRuntime().availableProcessors(), null, false, e -> {})
                 .stream().map(PolicyRunner.Episode::trajectory).toList());
+    }
+
+    /** The tasks {@code run} chooses for this split and seed, each a job under the shift stack. */
+    private static List<PolicyRunner.Job> jobs(Environment env, ShiftStack shifts, Split split, int tasks, long seed) {
+        return new TaskPlan(split, tasks, seed, 0).requests().stream().map(r -> new PolicyRunner.Job(env, shifts, r)).toList();
     }
 
     static double round(double v) { return Math.round(v * 10000) / 10000.0; }
