@@ -1,7 +1,7 @@
 package dev.openagent.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.export.TrainingExport;
 import dev.openagent.json.Json;
 import dev.openagent.policy.ShiftSampler;

@@ -1,7 +1,7 @@
 package dev.openagent.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.episode.Agent;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.json.Json;

@@ -2,7 +2,7 @@ package dev.openagent.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.shift.Shift;

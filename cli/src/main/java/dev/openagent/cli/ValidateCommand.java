@@ -1,6 +1,6 @@
 package dev.openagent.cli;
 
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.report.Transcript;
 import dev.openagent.run.Conditions;

@@ -3,6 +3,9 @@ package dev.openagent.tool;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.sandbox.Detail;
+import dev.openagent.sandbox.EnvFacts;
+import dev.openagent.sandbox.RecordLookup;
+import dev.openagent.sandbox.ToolFacts;
 import dev.openagent.sandbox.GoldPlan;
 import dev.openagent.sandbox.Task;
 
@@ -28,20 +31,45 @@ public interface ShiftHooks<W> {
     /** Hooks that offer nothing: every shift uses its generic fallback. */
     static <W> ShiftHooks<W> none() { return new ShiftHooks<>() {}; }
 
-    /** A text-command (or other non-Domain) environment that offers hooks. */
-    interface Provider {
-        Bound<?> shiftHooks();
-    }
+    /** Transitional: the hooks bound to a world, as the facts shifts read. */
+    static <W> EnvFacts facts(ShiftHooks<W> hooks, W world) {
+        return new EnvFacts() {
+            public List<ToolFacts> tools() { return List.of(); }
 
-    /** Hooks bound to the world of the current episode (world may be null). */
-    record Bound<W>(ShiftHooks<W> hooks, W world) {
-        public static final Bound<Void> NONE = new Bound<>(none(), null);
+            public Map<String, List<String>> synonyms() { return hooks.synonyms(); }
 
-        public Optional<Task> unsolvable(Task task, long seed) { return hooks.unsolvable(task, world, seed); }
+            public List<EnvFacts.Rewrite> paraphrases() {
+                return hooks.paraphrases().stream().map(r -> new EnvFacts.Rewrite(r.regex(), r.replacement())).toList();
+            }
 
-        public Optional<Chain> longerChain(Task task, long seed, int extraHops) { return hooks.longerChain(task, world, seed, extraHops); }
+            public List<String> distractions(Task task, long seed) { return hooks.distractions(task, world, seed); }
 
-        public List<String> distractions(Task task, long seed) { return hooks.distractions(task, world, seed); }
+            public Optional<Task> unsolvable(Task task, long seed) { return hooks.unsolvable(task, world, seed); }
+
+            public Optional<dev.openagent.sandbox.Chain> longerChain(Task task, long seed, int extraHops) {
+                return hooks.longerChain(task, world, seed, extraHops)
+                        .map(c -> new dev.openagent.sandbox.Chain(c.query(), c.hops(), c.pointer(), c.expected(), c.details()));
+            }
+
+            public Optional<RecordLookup> lookup(String idField) {
+                return hooks.lookup(idField).map(l -> new RecordLookup(l.tool(), idField, l.param(), l.fields()));
+            }
+
+            public List<EnvFacts.Prerequisite> prerequisites() {
+                return hooks.prerequisites().stream().map(p -> new EnvFacts.Prerequisite(p.before(), p.after())).toList();
+            }
+
+            public Map<String, dev.openagent.sandbox.Alternative> alternatives() {
+                Map<String, dev.openagent.sandbox.Alternative> out = new java.util.LinkedHashMap<>();
+                hooks.alternatives().forEach((k, a) -> out.put(k, new dev.openagent.sandbox.Alternative(a.uses(), a.next(), a.result())));
+                return out;
+            }
+
+            public boolean personName(String tool, String param) {
+                Set<String> names = hooks.personNameParams();
+                return names.contains(param) || names.contains(tool + "." + param);
+            }
+        };
     }
 
     /**

@@ -1,6 +1,6 @@
 package dev.openagent.policy;
 
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.export.ExportFormats;
 import dev.openagent.export.TrainingExport;
 import dev.openagent.json.Json;

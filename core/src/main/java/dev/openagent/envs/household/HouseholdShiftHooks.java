@@ -10,7 +10,6 @@ import dev.openagent.sandbox.Detail;
 import dev.openagent.sandbox.GoldPlan;
 import dev.openagent.sandbox.Seeds;
 import dev.openagent.sandbox.Task;
-import dev.openagent.text.CommandGuide;
 import dev.openagent.tool.ShiftHooks;
 
 import java.util.ArrayList;
@@ -26,7 +25,7 @@ import java.util.function.Function;
  * What the shifts may know about the household: how its requests become impossible (a thing the house
  * does not have, a room it does not have, furniture a room does not have), how a place is described
  * through a landmark instead of its name, its verbs' synonyms, phrasings and distracting remarks.
- * Plans here are command scripts ({@link CommandGuide#command}).
+ * Plans here are command scripts ({@link GoldPlan.Call#command}).
  */
 final class HouseholdShiftHooks implements ShiftHooks<HouseholdWorld> {
     /** The one instance: the hooks hold no state. */
@@ -95,12 +94,12 @@ final class HouseholdShiftHooks implements ShiftHooks<HouseholdWorld> {
         List<GoldPlan.Call> probes = new ArrayList<>();
         String reason;
         if (task.query().contains(stated)) {
-            probes.add(CommandGuide.command("go to " + room(w, from)));
-            if (from.openable()) probes.add(CommandGuide.command("open " + from.name()));
+            probes.add(GoldPlan.Call.command("go to " + room(w, from)));
+            if (from.openable()) probes.add(GoldPlan.Call.command("open " + from.name()));
             reason = "There is no " + fake + " " + stated + ", nor anywhere else in this house.";
         } else {
-            probes.add(CommandGuide.command("look"));
-            for (int r = 1; r < w.map.rooms().size(); r++) probes.add(CommandGuide.command("go to " + w.map.rooms().get(r)));
+            probes.add(GoldPlan.Call.command("look"));
+            for (int r = 1; r < w.map.rooms().size(); r++) probes.add(GoldPlan.Call.command("go to " + w.map.rooms().get(r)));
             reason = "There is no " + fake + " in this house.";
         }
         List<Detail> details = task.details().stream().map(d -> d.key().equals("colour")
@@ -117,7 +116,7 @@ final class HouseholdShiftHooks implements ShiftHooks<HouseholdWorld> {
         String room = rooms.get(rnd.nextInt(rooms.size()));
         String span = " in the " + room;
         String phrase = p.phrase().substring(0, p.phrase().length() - p.roomSpan().length()) + span;
-        return Optional.of(task.unsolvable(replaceLast(task.query(), p.phrase(), phrase), List.of(CommandGuide.command("go to " + room)),
+        return Optional.of(task.unsolvable(replaceLast(task.query(), p.phrase(), phrase), List.of(GoldPlan.Call.command("go to " + room)),
                 "This house has no " + room + ".", roomDetail(task, p, span, phrase)));
     }
 
@@ -138,7 +137,7 @@ final class HouseholdShiftHooks implements ShiftHooks<HouseholdWorld> {
         String phrase = (f.surface() ? "on" : "in") + " the " + f.name() + p.roomSpan();
         String roomName = w.map.rooms().get(room);
         return Optional.of(task.unsolvable(replaceLast(task.query(), p.phrase(), phrase),
-                List.of(CommandGuide.command("go to " + roomName)),
+                List.of(GoldPlan.Call.command("go to " + roomName)),
                 "There is no " + f.name() + " in the " + roomName + ".", roomDetail(task, p, p.roomSpan(), phrase)));
     }
 
@@ -199,10 +198,10 @@ final class HouseholdShiftHooks implements ShiftHooks<HouseholdWorld> {
     /** Looking for a thing in plain sight: the rooms in the listed order until it is in sight, then a closer look. */
     private static List<GoldPlan.Call> search(HouseholdWorld w, Thing t) {
         List<GoldPlan.Call> out = new ArrayList<>();
-        out.add(CommandGuide.command("look"));
+        out.add(GoldPlan.Call.command("look"));
         int room = w.receptacle(t.start()).room();
-        for (int r = 1; r <= room; r++) out.add(CommandGuide.command("go to " + w.map.rooms().get(r)));
-        out.add(CommandGuide.command("examine " + t.name()));
+        for (int r = 1; r <= room; r++) out.add(GoldPlan.Call.command("go to " + w.map.rooms().get(r)));
+        out.add(GoldPlan.Call.command("examine " + t.name()));
         return out;
     }
 

@@ -7,13 +7,13 @@ import dev.openagent.envs.household.HouseholdWorld.Thing;
 import dev.openagent.envs.kit.Codes;
 import dev.openagent.envs.kit.Pick;
 import dev.openagent.envs.kit.TaskDraft;
+import dev.openagent.sandbox.GoldPlan;
 import dev.openagent.sandbox.Checks;
 import dev.openagent.sandbox.Seeds;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
-import dev.openagent.text.CommandGuide;
-import dev.openagent.text.Commands;
-import dev.openagent.text.Reply;
+import dev.openagent.sandbox.Commands;
+import dev.openagent.domain.Reply;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -235,7 +235,7 @@ final class HouseholdTasks {
     private void run(String command) {
         Reply r = HouseholdCommands.execute(sim, Commands.normalize(command));
         if (r.failed()) throw new IllegalStateException("household script command '" + command + "' fails: " + r.text());
-        draft.record(CommandGuide.command(command), r.payload());
+        draft.record(GoldPlan.Call.command(command), r.payload());
     }
 
     private void goTo(int room) {

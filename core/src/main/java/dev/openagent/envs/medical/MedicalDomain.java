@@ -6,9 +6,11 @@ import dev.openagent.sandbox.Checks;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
-import dev.openagent.tool.Domain;
+import dev.openagent.domain.Domain;
+import dev.openagent.domain.Surface;
+import dev.openagent.domain.TaskKind;
+import dev.openagent.sandbox.EnvFacts;
 import dev.openagent.tool.ShiftHooks;
-import dev.openagent.tool.Tool;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +34,10 @@ public final class MedicalDomain implements Domain<MedicalWorld> {
     public List<Integer> difficulties() { return List.of(1, 2, 3, 4); }
 
     @Override
-    public List<Tool<MedicalWorld>> tools() { return MedicalTools.ALL; }
+    public Surface<MedicalWorld> surface() { return new Surface.FunctionCalls<>(MedicalTools.ALL); }
+
+    @Override
+    public List<TaskKind<MedicalWorld, ?>> kinds() { return List.of(); }
 
     @Override
     public String rules() {
@@ -53,7 +58,7 @@ public final class MedicalDomain implements Domain<MedicalWorld> {
     public Task task(MedicalWorld world, TaskRequest request, long seed) { return MedicalTasks.generate(world, request, seed); }
 
     @Override
-    public ShiftHooks<MedicalWorld> shiftHooks() { return MedicalShiftHooks.INSTANCE; }
+    public EnvFacts facts(MedicalWorld world) { return ShiftHooks.facts(MedicalShiftHooks.INSTANCE, world); }
 
     @Override
     public String check(Task task, MedicalWorld world, String answer) {

@@ -10,11 +10,11 @@ import dev.openagent.envs.medical.MedicalWorld.Patient;
 import dev.openagent.envs.medical.MedicalWorld.Prescription;
 import dev.openagent.envs.kit.Lookup;
 import dev.openagent.json.Json;
-import dev.openagent.tool.Args;
-import dev.openagent.tool.Param;
-import dev.openagent.tool.Params;
-import dev.openagent.tool.Tool;
-import dev.openagent.tool.ToolFailure;
+import dev.openagent.domain.Args;
+import dev.openagent.domain.Param;
+import dev.openagent.domain.Params;
+import dev.openagent.domain.Tool;
+import dev.openagent.domain.ToolFailure;
 
 import java.util.ArrayList;
 import java.util.Comparator;

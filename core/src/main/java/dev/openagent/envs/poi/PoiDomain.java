@@ -5,9 +5,11 @@ import dev.openagent.sandbox.Checks;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
-import dev.openagent.tool.Domain;
+import dev.openagent.domain.Domain;
+import dev.openagent.domain.Surface;
+import dev.openagent.domain.TaskKind;
+import dev.openagent.sandbox.EnvFacts;
 import dev.openagent.tool.ShiftHooks;
-import dev.openagent.tool.Tool;
 
 import java.util.List;
 
@@ -17,7 +19,6 @@ import java.util.List;
  * domain.
  */
 public final class PoiDomain implements Domain<PoiWorld> {
-    private static final List<Tool<PoiWorld>> TOOLS = PoiTools.all();
 
     @Override
     public String id() { return "poi"; }
@@ -31,7 +32,10 @@ public final class PoiDomain implements Domain<PoiWorld> {
     public List<Integer> difficulties() { return List.of(1, 2, 3, 4); }
 
     @Override
-    public List<Tool<PoiWorld>> tools() { return TOOLS; }
+    public Surface<PoiWorld> surface() { return new Surface.FunctionCalls<>(PoiTools.ALL); }
+
+    @Override
+    public List<TaskKind<PoiWorld, ?>> kinds() { return List.of(); }
 
     @Override
     public String rules() {
@@ -49,7 +53,7 @@ public final class PoiDomain implements Domain<PoiWorld> {
     public Task task(PoiWorld world, TaskRequest request, long seed) { return PoiTasks.generate(world, request, seed); }
 
     @Override
-    public ShiftHooks<PoiWorld> shiftHooks() { return PoiShiftHooks.INSTANCE; }
+    public EnvFacts facts(PoiWorld world) { return ShiftHooks.facts(PoiShiftHooks.INSTANCE, world); }
 
     @Override
     public String check(Task task, PoiWorld world, String answer) {

@@ -13,7 +13,7 @@ import dev.openagent.sandbox.GoldPlan.Ref;
 import dev.openagent.sandbox.Seeds;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
-import dev.openagent.tool.Tool;
+import dev.openagent.domain.Tool;
 
 import java.util.ArrayList;
 import java.util.HashMap;

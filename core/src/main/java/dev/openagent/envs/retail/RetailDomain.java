@@ -7,9 +7,11 @@ import dev.openagent.sandbox.Checks;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
-import dev.openagent.tool.Domain;
+import dev.openagent.domain.Domain;
+import dev.openagent.domain.Surface;
+import dev.openagent.domain.TaskKind;
+import dev.openagent.sandbox.EnvFacts;
 import dev.openagent.tool.ShiftHooks;
-import dev.openagent.tool.Tool;
 
 import java.util.List;
 import java.util.Map;
@@ -35,7 +37,10 @@ public final class RetailDomain implements Domain<RetailWorld> {
     public List<Integer> difficulties() { return List.of(1, 2, 3, 4); }
 
     @Override
-    public List<Tool<RetailWorld>> tools() { return RetailTools.ALL; }
+    public Surface<RetailWorld> surface() { return new Surface.FunctionCalls<>(RetailTools.ALL); }
+
+    @Override
+    public List<TaskKind<RetailWorld, ?>> kinds() { return List.of(); }
 
     @Override
     public String rules() {
@@ -57,7 +62,7 @@ public final class RetailDomain implements Domain<RetailWorld> {
     public Task task(RetailWorld world, TaskRequest request, long seed) { return RetailTasks.generate(world, request, seed); }
 
     @Override
-    public ShiftHooks<RetailWorld> shiftHooks() { return RetailShiftHooks.INSTANCE; }
+    public EnvFacts facts(RetailWorld world) { return ShiftHooks.facts(RetailShiftHooks.INSTANCE, world); }
 
     @Override
     public String check(Task task, RetailWorld world, String answer) {

@@ -6,9 +6,11 @@ import dev.openagent.sandbox.Checks;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
-import dev.openagent.tool.Domain;
+import dev.openagent.domain.Domain;
+import dev.openagent.domain.Surface;
+import dev.openagent.domain.TaskKind;
+import dev.openagent.sandbox.EnvFacts;
 import dev.openagent.tool.ShiftHooks;
-import dev.openagent.tool.Tool;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +34,10 @@ public final class TravelDomain implements Domain<TravelWorld> {
     public List<Integer> difficulties() { return List.of(1, 2, 3, 4); }
 
     @Override
-    public List<Tool<TravelWorld>> tools() { return TravelTools.ALL; }
+    public Surface<TravelWorld> surface() { return new Surface.FunctionCalls<>(TravelTools.ALL); }
+
+    @Override
+    public List<TaskKind<TravelWorld, ?>> kinds() { return List.of(); }
 
     @Override
     public String rules() {
@@ -53,7 +58,7 @@ public final class TravelDomain implements Domain<TravelWorld> {
     public Task task(TravelWorld world, TaskRequest request, long seed) { return TravelTasks.generate(world, request, seed); }
 
     @Override
-    public ShiftHooks<TravelWorld> shiftHooks() { return TravelShiftHooks.INSTANCE; }
+    public EnvFacts facts(TravelWorld world) { return ShiftHooks.facts(TravelShiftHooks.INSTANCE, world); }
 
     @Override
     public String check(Task task, TravelWorld world, String answer) {

@@ -45,7 +45,7 @@ public final class FormatChange extends ShiftEnv {
         String f = params.get("format");
         format = f.equals("random") ? FORMATS.get(rnd.nextInt(FORMATS.size())) : f;
         keyNames.clear();
-        if (severity() >= 3 && synonyms == null) synonyms = Words.table(hooks().hooks().synonyms());
+        if (severity() >= 3 && synonyms == null) synonyms = Words.table(facts().synonyms());
         return in;
     }
 

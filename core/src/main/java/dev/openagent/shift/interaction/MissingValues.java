@@ -18,7 +18,7 @@ import dev.openagent.shift.Shift;
 import dev.openagent.shift.ShiftDef;
 import dev.openagent.shift.ShiftEnv;
 import dev.openagent.shift.Tier;
-import dev.openagent.tool.ShiftHooks.Lookup;
+import dev.openagent.sandbox.RecordLookup;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,7 +32,7 @@ import java.util.Set;
 /**
  * obs.missing-values: fields of list items come back null (severity 1) or missing (2, 3) and must
  * be recovered through another tool: the one returning the entity's full record by its id
- * ({@code ShiftHooks.lookup}, else a {@code get_*} tool whose only required parameter is that id).
+ * (a record the tools declare, else a {@code get_*} tool whose only required parameter is that id).
  * Severity 1 nulls one field of about a third of the items, 2 drops one or two fields of half of
  * them, 3 drops every recoverable field of most. Ids are never dropped.
  */
@@ -42,10 +42,10 @@ public final class MissingValues extends ShiftEnv {
             List.of(ShiftDef.SEVERITY), info -> ShiftDef.needsTools(info, "observations are prose, not records with fields to drop and recover by id"), MissingValues::new);
 
     /** A value the agent was not shown, and how to get it back. */
-    private record Hidden(Lookup lookup, String id, String key, JsonNode value) {}
+    private record Hidden(RecordLookup lookup, String id, String key, JsonNode value) {}
 
     private final List<Hidden> hidden = new ArrayList<>();
-    private final Map<String, Optional<Lookup>> lookups = new HashMap<>();
+    private final Map<String, Optional<RecordLookup>> lookups = new HashMap<>();
 
     private MissingValues(Env inner, Map<String, String> params) {
         super(inner, SHIFT, params);
@@ -59,17 +59,17 @@ public final class MissingValues extends ShiftEnv {
                 + "fetch the full record of an entity by its id to fill them in.\n");
     }
 
-    private Optional<Lookup> lookup(String idField) {
-        return lookups.computeIfAbsent(idField, k -> hooks().hooks().lookup(k).or(() -> fallback(k)));
+    private Optional<RecordLookup> lookup(String idField) {
+        return lookups.computeIfAbsent(idField, k -> facts().lookup(k).or(() -> fallback(k)));
     }
 
     /** A get_* tool whose only required parameter is the id; it is assumed to return every field. */
-    private Optional<Lookup> fallback(String idField) {
+    private Optional<RecordLookup> fallback(String idField) {
         for (ToolSpec t : innerStart.tools()) {
             if (Protocol.ASK_USER.equals(t.name()) || !t.name().startsWith("get")) continue;
             List<String> required = new ArrayList<>();
             t.parameters().path("required").forEach(n -> required.add(n.asText()));
-            if (required.equals(List.of(idField))) return Optional.of(new Lookup(t.name(), idField, Set.of()));
+            if (required.equals(List.of(idField))) return Optional.of(new RecordLookup(t.name(), idField, idField, Set.of()));
         }
         return Optional.empty();
     }
@@ -88,7 +88,7 @@ public final class MissingValues extends ShiftEnv {
                 if (!(item instanceof ObjectNode obj)) continue;
                 String idKey = idKey(obj);
                 if (idKey == null) continue;
-                Optional<Lookup> l = lookup(idKey);
+                Optional<RecordLookup> l = lookup(idKey);
                 if (l.isEmpty() || rnd.nextDouble() >= share) continue;
                 List<String> candidates = new ArrayList<>();
                 obj.fieldNames().forEachRemaining(k -> {

@@ -1,6 +1,6 @@
 package dev.openagent.shift.internalization;
 
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.sandbox.EnvironmentInfo;

@@ -31,7 +31,7 @@ import java.util.regex.Pattern;
 /**
  * domain.policy-update: the service's input rules change, as the instructions state. Rules: dates
  * as DD.MM.YYYY, times in 12-hour form ("7 PM"), person names as "Last, First" (the environment's
- * {@code ShiftHooks.personNameParams()}). Severity = how many of the rules that fit the tools apply
+ * declared person-name parameters). Severity = how many of the rules that fit the tools apply
  * (1-3). Calls in the old form are refused with the policy quoted; the meaning of every request is
  * unchanged.
  */
@@ -57,25 +57,23 @@ public final class PolicyUpdate extends ShiftEnv {
     }
 
     private final List<Rule> rules = new ArrayList<>();
-    private Set<String> names = Set.of();
 
     private PolicyUpdate(Env inner, Map<String, String> params) {
         super(inner, SHIFT, params);
     }
 
-    /** Whether the rule governs this parameter of this tool (person names: by parameter, or as {@code tool.parameter}). */
+    /** Whether the rule governs this parameter of this tool (person names: as the tool declares them). */
     private boolean applies(Rule r, String tool, String param) {
         return switch (r) {
             case DATE -> param.equals("date") || param.endsWith("_date");
             case TIME -> param.equals("time") || param.endsWith("_time");
-            case NAME -> names.contains(param) || names.contains(tool + "." + param);
+            case NAME -> facts().personName(tool, param);
         };
     }
 
     @Override
     protected Start begin(Start in) {
         rules.clear();
-        names = hooks().hooks().personNameParams();
         List<Rule> fit = new ArrayList<>();
         for (Rule r : Rule.values()) {
             boolean any = in.tools().stream().anyMatch(t -> Schemas.params(t.parameters()).stream().anyMatch(p -> applies(r, t.name(), p)));

@@ -20,11 +20,10 @@ import dev.openagent.shift.ShiftDef;
 import dev.openagent.shift.ShiftEnv;
 import dev.openagent.shift.TextVerbs;
 import dev.openagent.shift.Texts;
-import dev.openagent.text.Commands;
-import dev.openagent.text.TextCommandEnv;
+import dev.openagent.sandbox.Commands;
 import dev.openagent.shift.Tier;
-import dev.openagent.tool.ShiftHooks;
-import dev.openagent.tool.ShiftHooks.Alternative;
+import dev.openagent.sandbox.Alternative;
+import dev.openagent.sandbox.EnvFacts;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -57,8 +56,8 @@ public final class ToolRemoval extends ShiftEnv {
     protected Start begin(Start in) {
         removed.clear();
         if (textCommand()) return beginText(in);
-        ShiftHooks<?> hooks = hooks().hooks();
-        alternatives = hooks.alternatives();
+        EnvFacts facts = facts();
+        alternatives = facts.alternatives();
         Set<String> names = new LinkedHashSet<>();
         in.tools().forEach(t -> names.add(t.name()));
         names.remove(Protocol.ASK_USER);
@@ -66,7 +65,7 @@ public final class ToolRemoval extends ShiftEnv {
         Set<String> keep = new HashSet<>();
         for (ToolSpec t : in.tools()) {
             for (String p : Schemas.params(t.parameters())) {
-                if (p.endsWith("_id")) hooks.lookup(p).ifPresent(l -> keep.add(l.tool()));
+                if (p.endsWith("_id")) facts.lookup(p).ifPresent(l -> keep.add(l.tool()));
             }
         }
         List<String> order = new ArrayList<>();
@@ -118,7 +117,7 @@ public final class ToolRemoval extends ShiftEnv {
     protected Step act(Action action) {
         if (action instanceof Action.Command c && textCommand() && !removed.isEmpty()) {
             String text = Commands.normalize(c.text());
-            if (TextCommandEnv.isHelp(text)) {
+            if (Protocol.isHelp(text)) {
                 Step s = forward(action);
                 return s.withObservations(s.observations().stream().map(o -> o.isError() ? o : o.withText(TextVerbs.withoutVerbs(o.text(), removed))).toList());
             }
@@ -160,7 +159,7 @@ public final class ToolRemoval extends ShiftEnv {
                         synthetic = Step.of(List.of(Observation.tool(replaced.id(), replaced.name(), Json.write(value), value)));
                     }
                     replaced = null;
-                    handDown(synthetic);
+                    inner.handDown(synthetic);
                     a = innerNext(synthetic);
                 } else {
                     a = innerNext();

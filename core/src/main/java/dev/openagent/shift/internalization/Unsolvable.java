@@ -15,10 +15,8 @@ import dev.openagent.shift.ShiftDef;
 import dev.openagent.shift.ShiftEnv;
 import dev.openagent.shift.TextVerbs;
 import dev.openagent.shift.Tier;
-import dev.openagent.text.CommandGuide;
-import dev.openagent.text.Commands;
-import dev.openagent.text.TextCommandEnv;
-import dev.openagent.tool.PlanGuide;
+import dev.openagent.sandbox.Commands;
+import dev.openagent.sandbox.PlanGuide;
 
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -50,7 +48,7 @@ public final class Unsolvable extends ShiftEnv {
     protected Start begin(Start in) {
         hidden.clear();
         Task t = inner.task();
-        Optional<Task> variant = t.solvable() ? hooks().unsolvable(t, seed()) : Optional.of(t);
+        Optional<Task> variant = t.solvable() ? facts().unsolvable(t, seed()) : Optional.of(t);
         if (variant.isPresent()) {
             shiftedTask = variant.get();
             return in.withQuery(shiftedTask.query());
@@ -92,7 +90,7 @@ public final class Unsolvable extends ShiftEnv {
     private Step actOnCommands(Action action) {
         if (action instanceof Action.Command c && textCommand() && !hidden.isEmpty()) {
             String text = Commands.normalize(c.text());
-            if (TextCommandEnv.isHelp(text)) {
+            if (Protocol.isHelp(text)) {
                 Step s = forward(action);
                 return s.withObservations(s.observations().stream().map(o -> o.isError() ? o : o.withText(TextVerbs.withoutVerbs(o.text(), hidden))).toList());
             }
@@ -102,5 +100,5 @@ public final class Unsolvable extends ShiftEnv {
     }
 
     @Override
-    public Guide guide() { return textCommand() ? new CommandGuide(task()) : new PlanGuide(task()); }
+    public Guide guide() { return new PlanGuide(task()); }
 }

@@ -8,7 +8,7 @@ import dev.openagent.shift.QueryShift;
 import dev.openagent.shift.Shift;
 import dev.openagent.shift.ShiftDef;
 import dev.openagent.shift.Tier;
-import dev.openagent.tool.ShiftHooks.Rewrite;
+import dev.openagent.sandbox.EnvFacts.Rewrite;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -63,7 +63,7 @@ public final class Paraphrase extends QueryShift {
         }
         q = apply(OPENERS, q, true);
         if (severity() >= 2) {
-            q = apply(hooks().hooks().paraphrases(), q, false);
+            q = apply(facts().paraphrases(), q, false);
             q = GREETINGS.get(rnd.nextInt(GREETINGS.size())) + q;
         }
         if (!moved.isEmpty()) {

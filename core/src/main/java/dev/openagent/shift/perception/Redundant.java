@@ -42,7 +42,7 @@ public final class Redundant extends QueryShift {
     protected Task rewrite(Task t) {
         int n = switch (severity()) { case 1 -> 1; case 2 -> 2; default -> 4; };
         List<String> pool = new ArrayList<>(GENERIC);
-        List<String> special = new ArrayList<>(hooks().distractions(t, seed()));
+        List<String> special = new ArrayList<>(facts().distractions(t, seed()));
         List<String> chosen = new ArrayList<>();
         if (severity() >= 2 && !special.isEmpty()) chosen.add(special.remove(rnd.nextInt(special.size())));
         if (severity() >= 3 && !special.isEmpty()) chosen.add(special.remove(rnd.nextInt(special.size())));

@@ -41,7 +41,7 @@ public final class SchemaNoise extends RenamingEnv {
 
     @Override
     protected List<Mapped> rename(List<ToolSpec> tools) {
-        Map<String, List<String>> table = Words.table(hooks().hooks().synonyms());
+        Map<String, List<String>> table = Words.table(facts().synonyms());
         List<Mapped> out = new ArrayList<>();
         for (ToolSpec t : tools) {
             List<String> ps = Schemas.params(t.parameters());

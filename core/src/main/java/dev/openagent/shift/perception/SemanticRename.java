@@ -34,7 +34,7 @@ public final class SemanticRename extends RenamingEnv {
 
     @Override
     protected List<Mapped> rename(List<ToolSpec> tools) {
-        Map<String, List<String>> table = Words.table(hooks().hooks().synonyms());
+        Map<String, List<String>> table = Words.table(facts().synonyms());
         double p = switch (severity()) { case 1 -> 0.0; case 2 -> 0.5; default -> 1.0; };
         Set<String> taken = new HashSet<>();
         tools.forEach(t -> taken.add(t.name()));

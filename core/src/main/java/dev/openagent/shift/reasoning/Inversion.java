@@ -21,7 +21,7 @@ import dev.openagent.shift.ShiftDef;
 import dev.openagent.shift.ShiftEnv;
 import dev.openagent.shift.Texts;
 import dev.openagent.shift.Tier;
-import dev.openagent.tool.ShiftHooks.Prerequisite;
+import dev.openagent.sandbox.EnvFacts.Prerequisite;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -64,7 +64,7 @@ public final class Inversion extends ShiftEnv {
         shared.clear();
         Map<String, ToolSpec> byName = new HashMap<>();
         in.tools().forEach(t -> byName.put(t.name(), t));
-        List<Prerequisite> pairs = new ArrayList<>(hooks().hooks().prerequisites());
+        List<Prerequisite> pairs = new ArrayList<>(facts().prerequisites());
         if (pairs.isEmpty()) pairs.addAll(fromPlan(inner.task().plan()));
         for (Prerequisite p : pairs) {
             if (!byName.containsKey(p.before()) || !byName.containsKey(p.after()) || Protocol.ASK_USER.equals(p.before())

@@ -3,6 +3,7 @@ package dev.openagent.shift.reasoning;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.json.Json;
+import dev.openagent.sandbox.Protocol;
 import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.GoldPlan;
@@ -21,10 +22,9 @@ import dev.openagent.shift.ShiftDef;
 import dev.openagent.shift.ShiftEnv;
 import dev.openagent.shift.TextVerbs;
 import dev.openagent.shift.Texts;
-import dev.openagent.text.Commands;
-import dev.openagent.text.TextCommandEnv;
+import dev.openagent.sandbox.Commands;
 import dev.openagent.shift.Tier;
-import dev.openagent.tool.ShiftHooks.Chain;
+import dev.openagent.sandbox.Chain;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -64,7 +64,7 @@ public final class LongerChain extends ShiftEnv {
             hops = List.of();
             return in;
         }
-        Optional<Chain> c = hooks().longerChain(t, seed(), severity());
+        Optional<Chain> c = facts().longerChain(t, seed(), severity());
         if (c.isPresent()) {
             chain = c.get();
             hops = chain.hops();
@@ -81,7 +81,7 @@ public final class LongerChain extends ShiftEnv {
             ObjectNode args = Json.object();
             if (textCommand()) {
                 args.put("text", READ_TICKET + " " + ids.get(i));
-                ticketCalls.add(new GoldPlan.Call(TextCommandEnv.COMMAND, args));
+                ticketCalls.add(new GoldPlan.Call(GoldPlan.COMMAND, args));
             } else {
                 args.put("ticket_id", ids.get(i));
                 ticketCalls.add(new GoldPlan.Call(ticketTool, args));
@@ -122,7 +122,7 @@ public final class LongerChain extends ShiftEnv {
     protected Step act(Action action) {
         if (tickets.isEmpty() || !textCommand() || !(action instanceof Action.Command c)) return super.act(action);
         String text = Commands.normalize(c.text());
-        if (TextCommandEnv.isHelp(text)) {
+        if (Protocol.isHelp(text)) {
             Step s = forward(action);
             return s.withObservations(s.observations().stream().map(o -> o.isError() ? o
                     : o.withText(TextVerbs.withLine(o.text(), READ_TICKET + " <ticket id>", "read a support ticket"))).toList());
@@ -174,7 +174,7 @@ public final class LongerChain extends ShiftEnv {
                     GoldPlan.Call c = hops.get(results.size());
                     waiting = true;
                     ObjectNode args = c.resolve(results);
-                    if (c.tool().equals(TextCommandEnv.COMMAND)) return new Action.Command(args.path("text").asText());
+                    if (c.tool().equals(GoldPlan.COMMAND)) return new Action.Command(args.path("text").asText());
                     return Action.CallTools.of("hop_" + results.size(), c.tool(), Json.write(args));
                 }
                 if (!checked) {

@@ -12,8 +12,8 @@ import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.sandbox.ToolError;
-import dev.openagent.text.Commands;
-import dev.openagent.text.TextCommandEnv;
+import dev.openagent.sandbox.Commands;
+import dev.openagent.domain.DomainEnv;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -31,12 +31,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class HouseholdTest {
-    private TextCommandEnv<HouseholdWorld> env;
+    private DomainEnv<HouseholdWorld> env;
     private Start start;
 
     @BeforeEach
     void setUp() {
-        env = new TextCommandEnv<>(new HouseholdDomain());
+        env = new DomainEnv<>(new HouseholdDomain());
         start = env.reset(new TaskRequest(Split.TEST, 42, 1));
     }
 

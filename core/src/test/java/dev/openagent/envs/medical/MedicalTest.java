@@ -11,7 +11,7 @@ import dev.openagent.sandbox.Observation;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.sandbox.ToolError;
-import dev.openagent.tool.FunctionCallEnv;
+import dev.openagent.domain.DomainEnv;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -31,11 +31,11 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class MedicalTest {
-    private FunctionCallEnv<MedicalWorld> env;
+    private DomainEnv<MedicalWorld> env;
 
     @BeforeEach
     void setUp() {
-        env = new FunctionCallEnv<>(new MedicalDomain());
+        env = new DomainEnv<>(new MedicalDomain());
         env.reset(new TaskRequest(Split.TEST, 42, 1));
     }
 

@@ -13,7 +13,7 @@ import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.sandbox.ToolError;
-import dev.openagent.tool.FunctionCallEnv;
+import dev.openagent.domain.DomainEnv;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -31,11 +31,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class RetailTest {
-    private FunctionCallEnv<RetailWorld> env;
+    private DomainEnv<RetailWorld> env;
 
     @BeforeEach
     void setUp() {
-        env = new FunctionCallEnv<>(new RetailDomain());
+        env = new DomainEnv<>(new RetailDomain());
         env.reset(new TaskRequest(Split.TEST, 42, 1));
     }
 

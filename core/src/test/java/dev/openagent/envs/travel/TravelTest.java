@@ -12,7 +12,7 @@ import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.sandbox.ToolError;
-import dev.openagent.tool.FunctionCallEnv;
+import dev.openagent.domain.DomainEnv;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -30,11 +30,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class TravelTest {
-    private FunctionCallEnv<TravelWorld> env;
+    private DomainEnv<TravelWorld> env;
 
     @BeforeEach
     void setUp() {
-        env = new FunctionCallEnv<>(new TravelDomain());
+        env = new DomainEnv<>(new TravelDomain());
         env.reset(new TaskRequest(Split.TEST, 42, 1));
     }
 

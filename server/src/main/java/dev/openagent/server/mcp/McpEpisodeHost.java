@@ -16,10 +16,10 @@ import dev.openagent.server.EnvChoice;
 import dev.openagent.server.EpisodeSink;
 import dev.openagent.server.LiveEpisode;
 import dev.openagent.server.TaskChoice;
-import dev.openagent.tool.Args;
-import dev.openagent.tool.Param;
-import dev.openagent.tool.Params;
-import dev.openagent.tool.ToolFailure;
+import dev.openagent.domain.Args;
+import dev.openagent.domain.Param;
+import dev.openagent.domain.Params;
+import dev.openagent.domain.ToolFailure;
 
 import java.util.ArrayList;
 import java.util.List;

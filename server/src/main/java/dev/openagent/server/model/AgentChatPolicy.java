@@ -5,6 +5,7 @@ import dev.openagent.episode.AgentSession;
 import dev.openagent.episode.Message;
 import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Env;
+import dev.openagent.sandbox.EnvFacts;
 import dev.openagent.sandbox.EnvSpec;
 import dev.openagent.sandbox.EnvironmentInfo;
 import dev.openagent.sandbox.Guide;
@@ -78,5 +79,8 @@ public final class AgentChatPolicy implements ChatPolicy {
 
         @Override
         public long episodeSeed() { throw new PrivilegedAccess(); }
+
+        @Override
+        public EnvFacts facts() { throw new PrivilegedAccess(); }
     };
 }

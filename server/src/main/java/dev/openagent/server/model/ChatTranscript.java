@@ -12,7 +12,7 @@ import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.ToolError;
 import dev.openagent.sandbox.ToolSpec;
-import dev.openagent.text.Commands;
+import dev.openagent.sandbox.Commands;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -5,7 +5,7 @@ import dev.openagent.agent.RandomAgent;
 import dev.openagent.agent.openai.ChatEndpoint;
 import dev.openagent.agent.openai.OpenAiAgent;
 import dev.openagent.agent.openai.OpenAiConfig;
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.episode.Agent;
 import dev.openagent.episode.Episodes;
 import dev.openagent.episode.Trajectory;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.agent.openai.ChatEndpoint;
 import dev.openagent.agent.openai.OpenAiAgent;
 import dev.openagent.agent.openai.OpenAiConfig;
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.episode.Episodes;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.policy.Checkpoint;

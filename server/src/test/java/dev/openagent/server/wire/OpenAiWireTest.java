@@ -5,8 +5,8 @@ import dev.openagent.json.Json;
 import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.ToolSpec;
 import dev.openagent.server.http.ApiError;
-import dev.openagent.tool.Param;
-import dev.openagent.tool.Params;
+import dev.openagent.domain.Param;
+import dev.openagent.domain.Params;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.openagent.text;
+package dev.openagent.sandbox;
 
 /** Command text helpers shared by text environments: normalisation and splitting, without regular expressions. */
 public final class Commands {

@@ -1,5 +1,6 @@
 package dev.openagent.envs;
 
+import dev.openagent.registry.Environments;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.agent.OracleAgent;
@@ -16,10 +17,13 @@ import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.shift.ShiftSpec;
-import dev.openagent.tool.Domain;
-import dev.openagent.tool.FunctionCallEnv;
-import dev.openagent.tool.ShiftHooks;
-import dev.openagent.tool.Tool;
+import dev.openagent.domain.Domain;
+import dev.openagent.domain.DomainEnv;
+import dev.openagent.domain.Surface;
+import dev.openagent.sandbox.Alternative;
+import dev.openagent.sandbox.EnvFacts;
+import dev.openagent.sandbox.RecordLookup;
+import dev.openagent.domain.Tool;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -37,11 +41,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * What every environment's shift hooks promise (docs/shifts.md, "Environment hooks"): every kind of
+ * What every environment declares for shifts is true (docs/adding-an-environment.md): every kind of
  * task has a realistic impossible variant, most tasks a domain-specific longer chain, and the records,
- * other paths and prerequisites they name are true of the environment's own tools.
+ * other paths and prerequisites its tools declare are true of the environment's own tools.
  */
-class ShiftHooksContractTest {
+class DeclaredFactsContractTest {
     static List<String> ids() { return Environments.ids(); }
 
     static List<String> functionCall() {
@@ -83,7 +87,7 @@ class ShiftHooksContractTest {
     void recordLookupsGiveBackTheFieldsTheyDeclare(String id) {
         int checked = 0;
         for (long seed = 0; seed < 60; seed++) {
-            checked += oracleEpisode(id, seed, (domain, world, call, result) -> {
+            checked += oracleEpisode(id, seed, (domain, world, facts, call, result) -> {
                 int n = 0;
                 for (Iterator<Map.Entry<String, JsonNode>> it = result.fields(); it.hasNext(); ) {
                     JsonNode list = it.next().getValue();
@@ -91,7 +95,7 @@ class ShiftHooksContractTest {
                     for (JsonNode item : list) {
                         String idKey = firstId(item);
                         if (idKey == null) continue;
-                        Optional<ShiftHooks.Lookup> l = domain.shiftHooks().lookup(idKey);
+                        Optional<RecordLookup> l = facts.lookup(idKey);
                         if (l.isEmpty()) continue;
                         ObjectNode args = Json.object();
                         args.put(l.get().param(), item.get(idKey).asText());
@@ -112,12 +116,11 @@ class ShiftHooksContractTest {
     @ParameterizedTest
     @MethodSource("functionCall")
     void otherPathsGiveWhatTheRemovedToolGives(String id) {
-        Domain<?> d = ((FunctionCallEnv<?>) Environments.get(id).create()).domain();
-        if (d.shiftHooks().alternatives().isEmpty()) return;
+        if (facts(id).alternatives().isEmpty()) return;
         int[] compared = {0};
         for (long seed = 0; seed < 150; seed++) {
-            oracleEpisode(id, seed, (domain, world, call, result) -> {
-                ShiftHooks.Alternative alt = domain.shiftHooks().alternatives().get(call.tool());
+            oracleEpisode(id, seed, (domain, world, facts, call, result) -> {
+                Alternative alt = facts.alternatives().get(call.tool());
                 if (alt == null) return 0;
                 List<JsonNode> results = new ArrayList<>();
                 for (GoldPlan.Call c = alt.next().apply(call.args(), List.of()); c != null; c = alt.next().apply(call.args(), List.copyOf(results))) {
@@ -136,18 +139,19 @@ class ShiftHooksContractTest {
     @MethodSource("functionCall")
     void prerequisitesAndRecordsNameRealTools(String id) {
         Environment e = Environments.get(id);
-        Domain<?> d = ((FunctionCallEnv<?>) e.create()).domain();
-        for (ShiftHooks.Prerequisite p : d.shiftHooks().prerequisites()) {
+        Domain<?> d = ((DomainEnv<?>) e.create()).domain();
+        EnvFacts facts = facts(id);
+        for (EnvFacts.Prerequisite p : facts.prerequisites()) {
             assertTrue(e.info().tools().contains(p.before()) && e.info().tools().contains(p.after()), p.toString());
             assertTrue(d.rules().contains(p.before()), id + ": the rules state the order " + p);
         }
         for (String t : e.info().tools()) {
             for (String param : List.of("patient_id", "doctor_id", "drug_id", "customer_id", "order_id", "product_id", "flight_id", "hotel_id", "place_id")) {
-                d.shiftHooks().lookup(param).ifPresent(l -> assertTrue(e.info().tools().contains(l.tool()), l.toString()));
+                facts.lookup(param).ifPresent(l -> assertTrue(e.info().tools().contains(l.tool()), l.toString()));
             }
             assertNotNull(t);
         }
-        d.shiftHooks().alternatives().forEach((tool, alt) -> {
+        facts.alternatives().forEach((tool, alt) -> {
             assertTrue(e.info().tools().contains(tool));
             alt.uses().forEach(u -> assertTrue(e.info().tools().contains(u), u));
         });
@@ -155,19 +159,26 @@ class ShiftHooksContractTest {
 
     // ---------------------------------------------------------------- helpers
 
+    /** The facts of an environment in one of its episodes. */
+    private static EnvFacts facts(String id) {
+        Env env = Environments.get(id).create();
+        env.reset(new TaskRequest(Split.TEST, 0, 0));
+        return env.facts();
+    }
+
     interface CallCheck {
         /** Checks one plan call about to be made on this world, with the result the tool gives; returns how many things it checked. */
-        int check(Domain<Object> domain, Object world, GoldPlan.Call call, JsonNode result);
+        int check(Domain<Object> domain, Object world, EnvFacts facts, GoldPlan.Call call, JsonNode result);
     }
 
     /** Runs the oracle on a base episode; before each read-only call, hands it and its result (run on the world) to the check. */
     private static int oracleEpisode(String id, long seed, CallCheck check) {
-        FunctionCallEnv<?> env = (FunctionCallEnv<?>) Environments.get(id).create();
+        DomainEnv<?> env = (DomainEnv<?>) Environments.get(id).create();
         return episode(env, seed, check);
     }
 
     @SuppressWarnings("unchecked")
-    private static <W> int episode(FunctionCallEnv<W> env, long seed, CallCheck check) {
+    private static <W> int episode(DomainEnv<W> env, long seed, CallCheck check) {
         Domain<Object> domain = (Domain<Object>) (Domain<?>) env.domain();
         Start start = env.reset(new TaskRequest(seed % 2 == 0 ? Split.TEST : Split.TRAIN, seed, 0));
         AgentSession oracle = new OracleAgent().begin(start, env);
@@ -179,7 +190,7 @@ class ShiftHooksContractTest {
                 for (Action.ToolCall call : c.calls()) {
                     if (writes(call.name())) continue;
                     ObjectNode args = (ObjectNode) Json.parse(call.arguments());
-                    n += check.check(domain, env.world(), new GoldPlan.Call(call.name(), args), run(domain, env.world(), call.name(), args));
+                    n += check.check(domain, env.world(), env.facts(), new GoldPlan.Call(call.name(), args), run(domain, env.world(), call.name(), args));
                 }
             }
             last = env.step(a);
@@ -194,7 +205,9 @@ class ShiftHooksContractTest {
     }
 
     private static <W> JsonNode run(Domain<W> domain, W world, String tool, ObjectNode args) {
-        for (Tool<W> t : domain.tools()) if (t.name().equals(tool)) return t.behaviour().call(world, t.params().validate(args));
+        for (Tool<W> t : ((Surface.FunctionCalls<W>) domain.surface()).tools()) {
+            if (t.name().equals(tool)) return t.behaviour().call(world, t.params().validate(args));
+        }
         throw new AssertionError("no tool " + tool);
     }
 

@@ -1,5 +1,7 @@
-package dev.openagent.envs;
+package dev.openagent.registry;
 
+import dev.openagent.domain.Domain;
+import dev.openagent.domain.DomainEnv;
 import dev.openagent.envs.household.HouseholdDomain;
 import dev.openagent.envs.medical.MedicalDomain;
 import dev.openagent.envs.poi.PoiDomain;
@@ -8,10 +10,6 @@ import dev.openagent.envs.travel.TravelDomain;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.sandbox.EnvironmentInfo;
-import dev.openagent.tool.Domain;
-import dev.openagent.text.TextCommandEnv;
-import dev.openagent.text.TextDomain;
-import dev.openagent.tool.FunctionCallEnv;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,11 +20,11 @@ public final class Environments {
     private static final Map<String, Environment> ALL = new LinkedHashMap<>();
 
     static {
-        register(domain(new PoiDomain()));
-        register(domain(new MedicalDomain()));
-        register(domain(new RetailDomain()));
-        register(domain(new TravelDomain()));
-        register(text(new HouseholdDomain()));
+        register(of(new PoiDomain()));
+        register(of(new MedicalDomain()));
+        register(of(new RetailDomain()));
+        register(of(new TravelDomain()));
+        register(of(new HouseholdDomain()));
     }
 
     private Environments() {}
@@ -35,27 +33,15 @@ public final class Environments {
         if (ALL.put(e.id(), e) != null) throw new IllegalStateException("duplicate environment " + e.id());
     }
 
-    /** A function-call environment over a {@link Domain}. */
-    public static Environment domain(Domain<?> domain) {
-        EnvironmentInfo info = FunctionCallEnv.infoOf(domain);
+    /** An environment over a {@link Domain}: each instance runs its episodes with a {@link DomainEnv}. */
+    public static Environment of(Domain<?> domain) {
+        EnvironmentInfo info = DomainEnv.infoOf(domain);
         return new Environment() {
             @Override
             public EnvironmentInfo info() { return info; }
 
             @Override
-            public Env create() { return new FunctionCallEnv<>(domain); }
-        };
-    }
-
-    /** A text-command environment over a {@link TextDomain}. */
-    public static Environment text(TextDomain<?> domain) {
-        EnvironmentInfo info = TextCommandEnv.infoOf(domain);
-        return new Environment() {
-            @Override
-            public EnvironmentInfo info() { return info; }
-
-            @Override
-            public Env create() { return new TextCommandEnv<>(domain); }
+            public Env create() { return new DomainEnv<>(domain); }
         };
     }
 

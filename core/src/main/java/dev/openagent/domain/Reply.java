@@ -1,4 +1,4 @@
-package dev.openagent.text;
+package dev.openagent.domain;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.sandbox.ToolError;

@@ -1,4 +1,4 @@
-package dev.openagent.tool;
+package dev.openagent.domain;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

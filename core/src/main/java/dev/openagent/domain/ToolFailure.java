@@ -1,4 +1,4 @@
-package dev.openagent.tool;
+package dev.openagent.domain;
 
 import dev.openagent.sandbox.ToolError;
 

@@ -1,4 +1,4 @@
-package dev.openagent.tool;
+package dev.openagent.domain;
 
 import dev.openagent.envs.poi.PoiDomain;
 import dev.openagent.episode.Conversation;
@@ -27,13 +27,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Bad input never throws out of step: each case is a clear error observation, counted as a tool error. */
-class FunctionCallEnvBadInputTest {
-    private FunctionCallEnv<?> env;
+class DomainEnvBadInputTest {
+    private DomainEnv<?> env;
     private Start start;
 
     @BeforeEach
     void reset() {
-        env = new FunctionCallEnv<>(new PoiDomain(), 10);
+        env = new DomainEnv<>(new PoiDomain(), 10);
         start = env.reset(new TaskRequest(Split.TRAIN, 5, 1));
     }
 
@@ -77,7 +77,7 @@ class FunctionCallEnvBadInputTest {
         Observation longValue = call("get_place_details", "{\"place_id\":\"" + "P".repeat(5000) + "\"}");
         assertEquals(ToolError.Code.INVALID_ARGUMENTS, longValue.error().code());
         assertTrue(longValue.text().contains("too long"), longValue.text());
-        Observation huge = call("get_place_details", "{\"place_id\":\"" + "P".repeat(FunctionCallEnv.MAX_ARGUMENT_CHARS) + "\"}");
+        Observation huge = call("get_place_details", "{\"place_id\":\"" + "P".repeat(DomainEnv.MAX_ARGUMENT_CHARS) + "\"}");
         assertEquals(ToolError.Code.INVALID_ARGUMENTS, huge.error().code());
         assertTrue(huge.text().contains("arguments are too long"), huge.text());
     }
@@ -147,7 +147,7 @@ class FunctionCallEnvBadInputTest {
 
     @Test
     void stepBeforeResetIsAProgrammingError() {
-        var fresh = new FunctionCallEnv<>(new PoiDomain());
+        var fresh = new DomainEnv<>(new PoiDomain());
         assertThrows(IllegalStateException.class, () -> fresh.step(new Action.Answer("x")));
     }
 
