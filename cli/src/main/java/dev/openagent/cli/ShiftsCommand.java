@@ -7,7 +7,6 @@ import dev.openagent.json.Json;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.shift.Shift;
 import dev.openagent.shift.ShiftCatalog;
-import dev.openagent.shift.ShiftExamples;
 import dev.openagent.shift.ShiftParam;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

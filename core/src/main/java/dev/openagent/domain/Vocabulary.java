@@ -26,6 +26,14 @@ public record Vocabulary<W>(Map<String, List<String>> synonyms, List<Rewrite> pa
         List<String> of(Task task, W world, SplittableRandom rnd);
     }
 
+    /** Paraphrase rewrites from pairs: regex, replacement, regex, replacement... */
+    public static List<Rewrite> rewrites(String... regexAndReplacement) {
+        if (regexAndReplacement.length % 2 != 0) throw new IllegalArgumentException("rewrites come in pairs");
+        List<Rewrite> out = new java.util.ArrayList<>();
+        for (int i = 0; i < regexAndReplacement.length; i += 2) out.add(new Rewrite(regexAndReplacement[i], regexAndReplacement[i + 1]));
+        return List.copyOf(out);
+    }
+
     public static <W> Vocabulary<W> none() {
         return new Vocabulary<>(Map.of(), List.of(), (task, world, rnd) -> List.of());
     }

@@ -20,7 +20,7 @@ import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Step;
 import dev.openagent.domain.Domain;
 import dev.openagent.domain.DomainEnv;
-import dev.openagent.shift.internalization.DomainTransfer;
+import dev.openagent.shift.domain.DomainTransfer;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
