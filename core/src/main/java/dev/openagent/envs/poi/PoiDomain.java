@@ -8,8 +8,7 @@ import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.domain.Domain;
 import dev.openagent.domain.Surface;
 import dev.openagent.domain.TaskKind;
-import dev.openagent.sandbox.EnvFacts;
-import dev.openagent.tool.ShiftHooks;
+import dev.openagent.domain.Vocabulary;
 
 import java.util.List;
 
@@ -19,6 +18,7 @@ import java.util.List;
  * domain.
  */
 public final class PoiDomain implements Domain<PoiWorld> {
+    private static final Surface<PoiWorld> SURFACE = new Surface.FunctionCalls<>(PoiTools.ALL);
 
     @Override
     public String id() { return "poi"; }
@@ -29,21 +29,21 @@ public final class PoiDomain implements Domain<PoiWorld> {
     }
 
     @Override
-    public List<Integer> difficulties() { return List.of(1, 2, 3, 4); }
+    public Surface<PoiWorld> surface() { return SURFACE; }
 
     @Override
-    public Surface<PoiWorld> surface() { return new Surface.FunctionCalls<>(PoiTools.ALL); }
+    public List<TaskKind<PoiWorld, PoiTasks>> kinds() { return PoiTasks.KINDS; }
 
     @Override
-    public List<TaskKind<PoiWorld, ?>> kinds() { return List.of(); }
+    public Vocabulary<PoiWorld> vocabulary() { return PoiVocabulary.VOCABULARY; }
 
     @Override
     public String rules() {
         return """
                 - Bookable dates are 2026-12-07 (Monday) to 2026-12-13 (Sunday); times are whole hours (HH:00).
-                - A booking needs a successful availability check (check_availability) of the same place, date, time and party size first.
+                - %s
                 - Cancelling needs the booking's verification code, which only the guest has.
-                - Book only what the user asked for: one booking per request.""";
+                - Book only what the user asked for: one booking per request.""".formatted(PoiTools.BOOK_AFTER_CHECK);
     }
 
     @Override
@@ -51,9 +51,6 @@ public final class PoiDomain implements Domain<PoiWorld> {
 
     @Override
     public Task task(PoiWorld world, TaskRequest request, long seed) { return PoiTasks.generate(world, request, seed); }
-
-    @Override
-    public EnvFacts facts(PoiWorld world) { return ShiftHooks.facts(PoiShiftHooks.INSTANCE, world); }
 
     @Override
     public String check(Task task, PoiWorld world, String answer) {

@@ -17,7 +17,7 @@ final class PoiFixture {
     }
 
     JsonNode call(String tool, String argsJson) {
-        Tool<PoiWorld> t = PoiTools.all().stream().filter(x -> x.name().equals(tool)).findFirst().orElseThrow();
+        Tool<PoiWorld> t = PoiTools.ALL.stream().filter(x -> x.name().equals(tool)).findFirst().orElseThrow();
         return t.behaviour().call(world, t.params().validate(Json.parse(argsJson)));
     }
 
