@@ -189,11 +189,4 @@ public abstract class RenamingEnv extends ShiftEnv {
             }
         };
     }
-
-    /** Identity parameter map of a schema. */
-    protected static Map<String, String> sameParams(ToolSpec t) {
-        Map<String, String> m = new LinkedHashMap<>();
-        for (String p : Schemas.params(t.parameters())) m.put(p, p);
-        return m;
-    }
 }
