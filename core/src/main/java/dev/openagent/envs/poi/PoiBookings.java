@@ -105,12 +105,11 @@ final class PoiBookings {
             int hour = requested[1];
             String guest = PoiNames.guest(w.map.split(), g.rnd);
             String date = PoiWorld.DATES.get(day);
-            t.look("search_places", args);
+            t.add("search_places", args);
             Ref id = ref(0, "/results/0/place_id");
             int bookHour = hour;
             if (fallback) {
-                // The requested slot is full, so checking it changes nothing: it is run, and the plan reads its later times.
-                t.look("check_availability", slotArgs(date, PoiWorld.time(hour), party), Map.of("place_id", id));
+                t.add("check_availability", slotArgs(date, PoiWorld.time(hour), party), Map.of("place_id", id));
                 bookHour = w.laterTimes(p, day, hour, party).stream().mapToInt(PoiWorld::hour).findFirst().orElseThrow();
                 Map<String, Ref> later = Map.of("place_id", id, "time", ref(1, "/later_times/0"));
                 t.commit("check_availability", slotArgs(date, null, party), later);
@@ -160,8 +159,8 @@ final class PoiBookings {
             Ref lid = ref(0, "/results/" + kl + "/place_id");
             Ref aid = ref(1, "/results/" + ka + "/place_id");
             Ref bid = ref(2, "/results/" + kb + "/place_id");
-            g.draft.look("get_distance", Json.object(), Map.of("from_place_id", lid, "to_place_id", aid));
-            g.draft.look("get_distance", Json.object(), Map.of("from_place_id", lid, "to_place_id", bid));
+            g.draft.add("get_distance", Json.object(), Map.of("from_place_id", lid, "to_place_id", aid));
+            g.draft.add("get_distance", Json.object(), Map.of("from_place_id", lid, "to_place_id", bid));
             booking(g, closer, slot[0], slot[1], party, guest, closer == a ? aid : bid);
             g.draft.query = "I'll be at " + landmark.name() + " in " + landmark.city() + ". Book a table for " + party + " on "
                     + PoiWorld.DATES.get(slot[0]) + " at " + PoiWorld.time(slot[1]) + " under the name " + guest

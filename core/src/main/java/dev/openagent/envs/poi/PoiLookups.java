@@ -52,7 +52,7 @@ final class PoiLookups {
             loose.remove("min_rating");
             int all = g.count(loose);
             if ((n == 0 || n == all) && attempt < 40) continue;
-            t.look("search_places", args);
+            t.add("search_places", args);
             String cat = PoiTasks.plural(seedPlace.category());
             t.query = "How many " + cat + " rated at least " + minRating + " are there in " + seedPlace.city()
                     + ", in the " + seedPlace.district() + " district?";
@@ -69,7 +69,7 @@ final class PoiLookups {
         TaskDraft<PoiWorld> t = g.draft;
         Place p = g.pick(x -> true, true);
         int k = g.addSearchByName(p);
-        t.look("get_place_details", Json.object(), Map.of("place_id", ref(0, "/results/" + k + "/place_id")));
+        t.add("get_place_details", Json.object(), Map.of("place_id", ref(0, "/results/" + k + "/place_id")));
         t.query = "I need the phone number of " + p.name() + " in " + p.city() + ".";
         t.answer = "The phone number of " + p.name() + " is {1:/phone}.";
         t.must.add(p.phone());
@@ -84,7 +84,7 @@ final class PoiLookups {
         int day = g.rnd.nextInt(7);
         String dayName = PoiWorld.DAYS.get(day);
         int k = g.addSearchByName(p);
-        t.look("get_opening_hours", TaskDraft.args("day", dayName), Map.of("place_id", ref(0, "/results/" + k + "/place_id")));
+        t.add("get_opening_hours", TaskDraft.args("day", dayName), Map.of("place_id", ref(0, "/results/" + k + "/place_id")));
         String dayTitle = PoiTasks.title(dayName);
         t.query = "When is " + p.name() + " in " + p.city() + " open on " + dayTitle + "?";
         int[] h = p.hours()[day];
@@ -116,8 +116,8 @@ final class PoiLookups {
                 throw new IllegalStateException("no nearest-place task in this world");
             }
             int k = g.addSearchByName(landmark);
-            t.look("find_nearby", TaskDraft.args("category", cat.id, "cuisine", cuisine), Map.of("place_id", ref(0, "/results/" + k + "/place_id")));
-            t.look("get_place_details", Json.object(), Map.of("place_id", ref(1, "/results/0/place_id")));
+            t.add("find_nearby", TaskDraft.args("category", cat.id, "cuisine", cuisine), Map.of("place_id", ref(0, "/results/" + k + "/place_id")));
+            t.add("get_place_details", Json.object(), Map.of("place_id", ref(1, "/results/0/place_id")));
             String what = cuisine == null ? cat.id : cuisine + " restaurant";
             t.query = "I'm at " + landmark.name() + " in " + landmark.city() + ". What is the phone number of the nearest " + what + "?";
             t.answer = "The nearest " + what + " is {1:/results/0/name}; its phone number is {2:/phone}.";

@@ -31,8 +31,10 @@ import java.util.function.Predicate;
  * </ol>
  * The kinds are declared by family ({@link PoiLookups}, {@link PoiBookings}); each poses in every world,
  * so one is drawn per level. Targets are chosen among places that have a same-named twin in another city
- * and near-miss neighbours, so a sloppy agent picks the wrong one. Read-only plan calls are run on the
- * world as they are added ({@link TaskDraft}), so plans match what the agent will see.
+ * and near-miss neighbours, so a sloppy agent picks the wrong one. Plans are computed with the functions
+ * the tools themselves use ({@link PoiTools#searchResults}, {@link PoiTools#nearbyResults}), so they match
+ * what the agent will see; look-ups are added without running them ({@link TaskDraft#add}), which keeps
+ * a reset cheap.
  */
 final class PoiTasks {
     /** Every kind, by difficulty; within a level, in the order a kind is drawn from. */
@@ -87,7 +89,7 @@ final class PoiTasks {
     int addSearchByName(Place p) {
         int k = PoiTools.searchResults(w, PoiTools.SearchFilter.byName(p)).indexOf(p);
         if (k < 0) throw new IllegalStateException("search does not find " + p.name());
-        draft.look("search_places", TaskDraft.args("city", p.city(), "name", p.name()));
+        draft.add("search_places", TaskDraft.args("city", p.city(), "name", p.name()));
         return k;
     }
 
