@@ -10,8 +10,7 @@ import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.domain.Domain;
 import dev.openagent.domain.Surface;
 import dev.openagent.domain.TaskKind;
-import dev.openagent.sandbox.EnvFacts;
-import dev.openagent.tool.ShiftHooks;
+import dev.openagent.domain.Vocabulary;
 
 import java.util.List;
 import java.util.Map;
@@ -34,13 +33,13 @@ public final class RetailDomain implements Domain<RetailWorld> {
     }
 
     @Override
-    public List<Integer> difficulties() { return List.of(1, 2, 3, 4); }
-
-    @Override
     public Surface<RetailWorld> surface() { return new Surface.FunctionCalls<>(RetailTools.ALL); }
 
     @Override
-    public List<TaskKind<RetailWorld, ?>> kinds() { return List.of(); }
+    public List<? extends TaskKind<RetailWorld, ?>> kinds() { return RetailTasks.KINDS; }
+
+    @Override
+    public Vocabulary<RetailWorld> vocabulary() { return RetailVocabulary.VOCABULARY; }
 
     @Override
     public String rules() {
@@ -60,9 +59,6 @@ public final class RetailDomain implements Domain<RetailWorld> {
 
     @Override
     public Task task(RetailWorld world, TaskRequest request, long seed) { return RetailTasks.generate(world, request, seed); }
-
-    @Override
-    public EnvFacts facts(RetailWorld world) { return ShiftHooks.facts(RetailShiftHooks.INSTANCE, world); }
 
     @Override
     public String check(Task task, RetailWorld world, String answer) {
