@@ -6,71 +6,38 @@ import dev.openagent.envs.travel.TravelWorld.Airport;
 import dev.openagent.envs.travel.TravelWorld.Flight;
 import dev.openagent.envs.travel.TravelWorld.Hotel;
 import dev.openagent.envs.travel.TravelWorld.HotelBooking;
+import dev.openagent.sandbox.Chain;
 import dev.openagent.sandbox.Detail;
 import dev.openagent.sandbox.GoldPlan;
 import dev.openagent.sandbox.GoldPlan.Ref;
-import dev.openagent.sandbox.Seeds;
 import dev.openagent.sandbox.Task;
-import dev.openagent.tool.ShiftHooks;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.SplittableRandom;
 
 import static dev.openagent.envs.kit.TaskDraft.args;
 
 /**
- * What the shifts may know about travel: how its requests become impossible (a date outside the
+ * How travel tasks are restated, as their kinds declare ({@link FlightTasks}, {@link HotelTasks},
+ * {@link ItineraryTasks}): made impossible in the realistic ways this world allows (a date outside the
  * schedule, a hotel that does not exist, a booking never made, no refundable fare that day, a budget
- * below every hotel, a layover longer than any connection, a star rating no hotel with a room has),
- * how an airport or a city is reached through the airport list, its records, its rule of order and
- * its words. No second path leads to what its tasks need (rates, fares and schedules each have one
- * source), so tool.removal only removes tools a task does not use.
+ * below every hotel, a layover longer than any connection, a star rating no hotel with a room has), or
+ * reached through the airport list (an airport or a city named through another).
  */
-final class TravelShiftHooks implements ShiftHooks<TravelWorld> {
-    /** The one instance: the hooks hold no state. */
-    static final TravelShiftHooks INSTANCE = new TravelShiftHooks();
-
-    private TravelShiftHooks() {}
+final class TravelRestatements {
+    private TravelRestatements() {}
 
     private static final List<String> OUTSIDE = List.of("2027-04-30", "2027-05-01", "2027-05-02", "2027-05-11", "2027-05-12",
             "2027-05-14", "2027-05-17", "2027-06-03");
 
-    // ---------------------------------------------------------------- task.unsolvable
-
-    @Override
-    public Optional<Task> unsolvable(Task task, TravelWorld w, long seed) {
-        SplittableRandom rnd = new SplittableRandom(Seeds.mix(seed, 0x0DD));
-        List<TaskVariants.Way> ways = new ArrayList<>();
-        switch (task.kind()) {
-            case "cheapest_nonstop", "flight_times", "earliest_between_cities", "city_flight_booking", "earliest_arrival" ->
-                    ways.add(r -> outsideSchedule(task, r));
-            case "hotel_facts", "stay_total" -> ways.add(r -> unknownHotel(task, w, r));
-            case "cancel_hotel_booking" -> ways.add(r -> neverBooked(task, w, r));
-            case "refundable_flight" -> {
-                ways.add(r -> outsideSchedule(task, r));
-                ways.add(r -> noRefundableFare(task, w, r));
-            }
-            case "budget_hotel" -> ways.add(r -> overBudget(task, w));
-            case "connection_booking" -> {
-                ways.add(r -> outsideSchedule(task, r));
-                ways.add(r -> layoverTooLong(task, w));
-            }
-            case "trip_package" -> {
-                ways.add(r -> outsideSchedule(task, r));
-                ways.add(r -> tooManyStars(task, w));
-            }
-            default -> { }
-        }
-        return TaskVariants.first(ways, rnd);
-    }
+    // ---------------------------------------------------------------- impossible
 
     /** The travel date is outside the week of flights. */
-    private static Optional<Task> outsideSchedule(Task task, SplittableRandom rnd) {
+    static Optional<Task> outsideSchedule(Task task, TravelWorld w, SplittableRandom rnd) {
         String date = null;
         for (GoldPlan.Call c : task.plan().calls()) if (date == null && c.args().has("date")) date = c.args().get("date").asText();
         if (date == null || !TaskVariants.once(task.query(), date)) return Optional.empty();
@@ -82,7 +49,7 @@ final class TravelShiftHooks implements ShiftHooks<TravelWorld> {
     }
 
     /** The hotel asked about does not exist in that city: a name of the hotel words that none there has. */
-    private static Optional<Task> unknownHotel(Task task, TravelWorld w, SplittableRandom rnd) {
+    static Optional<Task> unknownHotel(Task task, TravelWorld w, SplittableRandom rnd) {
         GoldPlan.Call search = task.plan().calls().getFirst();
         String name = search.args().path("name").asText("");
         String city = search.args().path("city").asText("");
@@ -100,7 +67,7 @@ final class TravelShiftHooks implements ShiftHooks<TravelWorld> {
     }
 
     /** The hotel booking to cancel was never made: the traveller has no hotel booking in the city named instead. */
-    private static Optional<Task> neverBooked(Task task, TravelWorld w, SplittableRandom rnd) {
+    static Optional<Task> neverBooked(Task task, TravelWorld w, SplittableRandom rnd) {
         String ref = task.expect().get("cancel");
         HotelBooking target = w.hotelBookings.stream().filter(b -> b.confirmation().equals(ref)).findFirst().orElse(null);
         if (target == null) return Optional.empty();
@@ -119,7 +86,7 @@ final class TravelShiftHooks implements ShiftHooks<TravelWorld> {
     }
 
     /** No nonstop on the route has a refundable fare on the day named instead. */
-    private static Optional<Task> noRefundableFare(Task task, TravelWorld w, SplittableRandom rnd) {
+    static Optional<Task> noRefundableFare(Task task, TravelWorld w, SplittableRandom rnd) {
         GoldPlan.Call search = task.plan().calls().getFirst();
         String date = search.args().path("date").asText("");
         String origin = search.args().path("origin").asText("");
@@ -144,7 +111,7 @@ final class TravelShiftHooks implements ShiftHooks<TravelWorld> {
     }
 
     /** The budget is below the total of every hotel with a room for the stay. */
-    private static Optional<Task> overBudget(Task task, TravelWorld w) {
+    static Optional<Task> overBudget(Task task, TravelWorld w, SplittableRandom rnd) {
         GoldPlan.Call search = task.plan().calls().getFirst();
         Detail budget = task.details().stream().filter(d -> d.key().equals("budget")).findFirst().orElse(null);
         if (!search.tool().equals("search_hotels") || budget == null) return Optional.empty();
@@ -164,7 +131,7 @@ final class TravelShiftHooks implements ShiftHooks<TravelWorld> {
     }
 
     /** The minimum layover asked for is longer than any connection's. */
-    private static Optional<Task> layoverTooLong(Task task, TravelWorld w) {
+    static Optional<Task> layoverTooLong(Task task, TravelWorld w, SplittableRandom rnd) {
         GoldPlan.Call search = task.plan().calls().getFirst();
         Detail layover = task.details().stream().filter(d -> d.key().equals("layover")).findFirst().orElse(null);
         if (!search.tool().equals("search_connections") || layover == null) return Optional.empty();
@@ -186,7 +153,7 @@ final class TravelShiftHooks implements ShiftHooks<TravelWorld> {
     }
 
     /** No hotel in the city with at least the stars named instead has a room for the stay (checked before any booking). */
-    private static Optional<Task> tooManyStars(Task task, TravelWorld w) {
+    static Optional<Task> tooManyStars(Task task, TravelWorld w, SplittableRandom rnd) {
         GoldPlan.Call search = task.plan().calls().stream().filter(c -> c.tool().equals("search_hotels")).findFirst().orElse(null);
         Detail stars = task.details().stream().filter(d -> d.key().equals("stars")).findFirst().orElse(null);
         if (search == null || stars == null) return Optional.empty();
@@ -205,15 +172,13 @@ final class TravelShiftHooks implements ShiftHooks<TravelWorld> {
                 task.details().stream().map(d -> d == stars ? new Detail(d.key(), span, d.keywords(), "At least " + s + " stars.", false) : d).toList()));
     }
 
-    // ---------------------------------------------------------------- logic.longer-chain
+    // ---------------------------------------------------------------- longer chain
 
     /**
      * An airport becomes "the only airport of CITY" (one lookup in the airport list; from severity 2
      * both ends of the trip); a hotel's city becomes "the city of airport CODE".
      */
-    @Override
-    public Optional<ShiftHooks.Chain> longerChain(Task task, TravelWorld w, long seed, int extra) {
-        SplittableRandom rnd = new SplittableRandom(Seeds.mix(seed, 0xC4A1));
+    static Optional<Chain> longerChain(Task task, TravelWorld w, SplittableRandom rnd, int extra) {
         List<Airport> named = new ArrayList<>();
         for (Airport a : w.map.airports()) {
             if (w.airports(a.city()).size() == 1 && TaskVariants.once(task.query(), a.name() + " (" + a.code() + ")")) named.add(a);
@@ -228,7 +193,7 @@ final class TravelShiftHooks implements ShiftHooks<TravelWorld> {
                 hops.add(new GoldPlan.Call("list_airports", args("city", a.city())));
                 last = a;
             }
-            return Optional.of(new ShiftHooks.Chain(query, hops, "/airports/0/code", last.code(), kept(task, query, "")));
+            return Optional.of(new Chain(query, hops, "/airports/0/code", last.code(), kept(task, query, "")));
         }
         Detail city = task.details().stream().filter(d -> d.key().equals("city")).findFirst().orElse(null);
         String name = city == null ? null : city.span().strip().replaceFirst("^in ", "");
@@ -242,79 +207,11 @@ final class TravelShiftHooks implements ShiftHooks<TravelWorld> {
         Airport a = Pick.any(airports, rnd, x -> x.city().equals(c));
         if (a == null) return Optional.empty();
         String query = task.query().replace(" in " + name, " in the city of airport " + a.code());
-        return Optional.of(new ShiftHooks.Chain(query, List.of(new GoldPlan.Call("list_airports", args())),
+        return Optional.of(new Chain(query, List.of(new GoldPlan.Call("list_airports", args())),
                 "/airports/" + airports.indexOf(a) + "/city", name, kept(task, query, "city")));
     }
 
     private static List<Detail> kept(Task task, String query, String replacedKey) {
         return task.details().stream().filter(d -> !d.key().equals(replacedKey) && query.contains(d.span())).toList();
     }
-
-    // ---------------------------------------------------------------- query.redundant
-
-    @Override
-    public List<String> distractions(Task task, TravelWorld w, long seed) {
-        SplittableRandom rnd = new SplittableRandom(Seeds.mix(seed, 0xD15));
-        List<String> out = new ArrayList<>();
-        Hotel h = Pick.any(w.map.hotels(), rnd, x -> !task.query().contains(x.name()));
-        if (h != null) out.add("Last year I stayed at the " + h.name() + " in " + h.city() + " and the breakfast was great.");
-        String city = TaskVariants.any(w.map.cities(), rnd);
-        out.add("I might also visit a friend in " + city + " later in the month.");
-        Flight f = TaskVariants.any(w.map.flights(), rnd);
-        if (!task.query().contains(f.number())) out.add("My colleague is on flight " + f.number() + " that week.");
-        return out;
-    }
-
-    // ---------------------------------------------------------------- records, rules, words
-
-    @Override
-    public Optional<ShiftHooks.Lookup> lookup(String idField) {
-        return switch (idField) {
-            case "flight_id" -> Optional.of(new ShiftHooks.Lookup("get_flight", "flight_id",
-                    Set.of("flight_number", "airline", "origin", "destination", "date", "departs", "arrives", "fare")));
-            case "first_flight_id" -> Optional.of(new ShiftHooks.Lookup("get_flight", "flight_id", Set.of("departs")));
-            case "hotel_id" -> Optional.of(new ShiftHooks.Lookup("get_hotel", "hotel_id", Set.of("name", "city", "neighborhood", "stars")));
-            default -> Optional.empty();
-        };
-    }
-
-    @Override
-    public List<Prerequisite> prerequisites() { return List.of(new Prerequisite("get_hotel_rates", "book_hotel")); }
-
-    @Override
-    public Map<String, List<String>> synonyms() { return SYNONYMS; }
-
-    private static final Map<String, List<String>> SYNONYMS = Map.ofEntries(
-            Map.entry("airports", List.of("airfields", "terminals", "hubs")),
-            Map.entry("flights", List.of("departures", "trips", "legs")),
-            Map.entry("flight", List.of("departure", "trip", "leg")),
-            Map.entry("connections", List.of("transfers", "layovers", "stopovers")),
-            Map.entry("connecting", List.of("onward", "transfer", "second")),
-            Map.entry("fare", List.of("ticket", "price", "tariff")),
-            Map.entry("rules", List.of("terms", "conditions", "policy")),
-            Map.entry("hotels", List.of("lodgings", "stays", "accommodations")),
-            Map.entry("rates", List.of("prices", "tariffs", "costs")),
-            Map.entry("bookings", List.of("reservations", "trips", "itineraries")),
-            Map.entry("passenger", List.of("traveller", "flyer", "guest")),
-            Map.entry("reference", List.of("locator", "confirmation", "record")),
-            Map.entry("destination", List.of("arrival", "to_airport", "target")),
-            Map.entry("layover", List.of("stopover", "transfer", "connection")),
-            Map.entry("neighborhood", List.of("district", "quarter", "area")),
-            Map.entry("check", List.of("arrival", "start", "stay")),
-            Map.entry("in", List.of("arrive", "start", "begin")),
-            Map.entry("out", List.of("depart", "end", "leave")),
-            Map.entry("last", List.of("family", "sur", "final")));
-
-    @Override
-    public List<Rewrite> paraphrases() { return PARAPHRASES; }
-
-    private static final List<ShiftHooks.Rewrite> PARAPHRASES = List.of(
-            new ShiftHooks.Rewrite("\\bWhich is the cheapest nonstop flight\\b", "What's the lowest-priced direct flight"),
-            new ShiftHooks.Rewrite("\\bnonstop\\b", "direct"),
-            new ShiftHooks.Rewrite("\\bgive me the record locator\\b", "send me the booking reference (record locator)"),
-            new ShiftHooks.Rewrite("\\bI need the record locator\\b", "I'll need the record locator"),
-            new ShiftHooks.Rewrite("\\bcost in total\\b", "come to altogether"),
-            new ShiftHooks.Rewrite("\\bWhat is the cancellation code\\?", "Please send me the cancellation code."),
-            new ShiftHooks.Rewrite("\\bone-stop connection\\b", "itinerary with one change of planes"),
-            new ShiftHooks.Rewrite("\\bGive me the confirmation number\\b", "I need the confirmation number"));
 }
