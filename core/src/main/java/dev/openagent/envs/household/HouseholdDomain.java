@@ -8,8 +8,7 @@ import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.domain.Domain;
 import dev.openagent.domain.Surface;
 import dev.openagent.domain.TaskKind;
-import dev.openagent.sandbox.EnvFacts;
-import dev.openagent.tool.ShiftHooks;
+import dev.openagent.domain.Vocabulary;
 
 import java.util.List;
 
@@ -28,15 +27,15 @@ public final class HouseholdDomain implements Domain<HouseholdWorld> {
     }
 
     @Override
-    public List<Integer> difficulties() { return List.of(1, 2, 3, 4); }
-
-    @Override
     public Surface<HouseholdWorld> surface() {
         return new Surface.TextCommands<>(HouseholdCommands.VERBS, HouseholdCommands.HELP, HouseholdCommands::execute);
     }
 
     @Override
-    public List<TaskKind<HouseholdWorld, ?>> kinds() { return List.of(); }
+    public List<? extends TaskKind<HouseholdWorld, ?>> kinds() { return HouseholdTasks.KINDS; }
+
+    @Override
+    public Vocabulary<HouseholdWorld> vocabulary() { return HouseholdVocabulary.VOCABULARY; }
 
     @Override
     public String rules() {
@@ -52,9 +51,6 @@ public final class HouseholdDomain implements Domain<HouseholdWorld> {
 
     @Override
     public Task task(HouseholdWorld world, TaskRequest request, long seed) { return HouseholdTasks.generate(world, request, seed); }
-
-    @Override
-    public EnvFacts facts(HouseholdWorld world) { return ShiftHooks.facts(HouseholdShiftHooks.INSTANCE, world); }
 
     @Override
     public String check(Task task, HouseholdWorld world, String answer) {

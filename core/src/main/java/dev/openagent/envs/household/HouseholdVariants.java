@@ -6,32 +6,26 @@ import dev.openagent.envs.household.HouseholdWorld.Receptacle;
 import dev.openagent.envs.household.HouseholdWorld.Thing;
 import dev.openagent.envs.kit.Names;
 import dev.openagent.envs.kit.Pick;
+import dev.openagent.sandbox.Chain;
 import dev.openagent.sandbox.Detail;
 import dev.openagent.sandbox.GoldPlan;
-import dev.openagent.sandbox.Seeds;
 import dev.openagent.sandbox.Task;
-import dev.openagent.tool.ShiftHooks;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.function.Function;
 
 /**
- * What the shifts may know about the household: how its requests become impossible (a thing the house
- * does not have, a room it does not have, furniture a room does not have), how a place is described
- * through a landmark instead of its name, its verbs' synonyms, phrasings and distracting remarks.
- * Plans here are command scripts ({@link GoldPlan.Call#command}).
+ * How a household request is made impossible (a thing the house does not have, a room it does not have,
+ * furniture a room does not have) and how its place is described through a landmark instead of its room:
+ * the ways and the restatement that {@link HouseholdTasks#KINDS} declares on each kind. Plans here are
+ * command scripts ({@link GoldPlan.Call#command}).
  */
-final class HouseholdShiftHooks implements ShiftHooks<HouseholdWorld> {
-    /** The one instance: the hooks hold no state. */
-    static final HouseholdShiftHooks INSTANCE = new HouseholdShiftHooks();
-
-    private HouseholdShiftHooks() {}
+final class HouseholdVariants {
+    private HouseholdVariants() {}
 
     /** Rooms no house has: the natural "this house has no ..." of a request. */
     private static final List<String> OTHER_ROOMS = List.of("attic", "basement", "guest room", "pantry", "balcony", "nursery");
@@ -39,37 +33,13 @@ final class HouseholdShiftHooks implements ShiftHooks<HouseholdWorld> {
     /** The place a request names: a receptacle, said as "{@code phrase}" ("on the shelf in the bedroom") in the query. */
     private record Place(Receptacle receptacle, String phrase, String roomSpan) {}
 
-    // ---------------------------------------------------------------- task.unsolvable
-
-    @Override
-    public Optional<Task> unsolvable(Task task, HouseholdWorld w, long seed) {
-        SplittableRandom rnd = new SplittableRandom(Seeds.mix(seed, 0x0DD));
-        List<Function<SplittableRandom, Optional<Task>>> ways = new ArrayList<>();
-        switch (task.kind()) {
-            case "pick_and_place", "container_place", "transform_and_place", "two_things" -> {
-                ways.add(r -> missingThing(task, w, r));
-                ways.add(r -> missingRoom(task, w, r));
-                ways.add(r -> missingFurniture(task, w, r));
-            }
-            case "count_in_container", "find_transform_place" -> {
-                ways.add(r -> missingRoom(task, w, r));
-                ways.add(r -> missingFurniture(task, w, r));
-            }
-            case "find_location" -> ways.add(r -> missingThing(task, w, r));
-            default -> { }
-        }
-        while (!ways.isEmpty()) {
-            Optional<Task> t = ways.remove(rnd.nextInt(ways.size())).apply(rnd);
-            if (t.isPresent()) return t;
-        }
-        return Optional.empty();
-    }
+    // ---------------------------------------------------------------- impossible
 
     /**
      * The thing asked for does not exist: another colour that no thing of its kind has in this house.
      * Where the request says where it is, the probe looks there; otherwise it walks through every room.
      */
-    private static Optional<Task> missingThing(Task task, HouseholdWorld w, SplittableRandom rnd) {
+    static Optional<Task> missingThing(Task task, HouseholdWorld w, SplittableRandom rnd) {
         Thing t = namedThing(task, w);
         if (t == null) return Optional.empty();
         String colour = t.name().substring(0, t.name().length() - t.kind().name().length() - 1);
@@ -90,11 +60,11 @@ final class HouseholdShiftHooks implements ShiftHooks<HouseholdWorld> {
         String other = fake.substring(0, fake.lastIndexOf(' '));
         String query = task.query().replace("the " + t.name(), "the " + fake);
         Receptacle from = w.receptacle(t.start());
-        String stated = from.prep() + " " + HouseholdCommands.the(from.name()) + " in the " + room(w, from);
+        String stated = from.prep() + " " + HouseholdCommands.the(from.name()) + " in the " + w.roomName(from);
         List<GoldPlan.Call> probes = new ArrayList<>();
         String reason;
         if (task.query().contains(stated)) {
-            probes.add(GoldPlan.Call.command("go to " + room(w, from)));
+            probes.add(GoldPlan.Call.command("go to " + w.roomName(from)));
             if (from.openable()) probes.add(GoldPlan.Call.command("open " + from.name()));
             reason = "There is no " + fake + " " + stated + ", nor anywhere else in this house.";
         } else {
@@ -108,7 +78,7 @@ final class HouseholdShiftHooks implements ShiftHooks<HouseholdWorld> {
     }
 
     /** The place asked for is in a room this house does not have. */
-    private static Optional<Task> missingRoom(Task task, HouseholdWorld w, SplittableRandom rnd) {
+    static Optional<Task> missingRoom(Task task, HouseholdWorld w, SplittableRandom rnd) {
         Place p = namedPlace(task, w);
         if (p == null) return Optional.empty();
         List<String> rooms = new ArrayList<>(OTHER_ROOMS);
@@ -121,7 +91,7 @@ final class HouseholdShiftHooks implements ShiftHooks<HouseholdWorld> {
     }
 
     /** The place asked for is furniture its room does not have. */
-    private static Optional<Task> missingFurniture(Task task, HouseholdWorld w, SplittableRandom rnd) {
+    static Optional<Task> missingFurniture(Task task, HouseholdWorld w, SplittableRandom rnd) {
         Place p = namedPlace(task, w);
         if (p == null) return Optional.empty();
         int room = p.receptacle().room();
@@ -146,7 +116,7 @@ final class HouseholdShiftHooks implements ShiftHooks<HouseholdWorld> {
                 ? new Detail(d.key(), span, d.keywords(), "The " + phrase.substring(phrase.indexOf("the ") + 4) + ".", false) : d).toList();
     }
 
-    // ---------------------------------------------------------------- logic.longer-chain
+    // ---------------------------------------------------------------- longer chain
 
     /**
      * The room of the place asked for becomes "the room where the L is", L a landmark in plain sight
@@ -155,11 +125,9 @@ final class HouseholdShiftHooks implements ShiftHooks<HouseholdWorld> {
      * sight, and a closer look at it, which says its room. Nothing moves and nothing is opened, so the
      * task's own commands run as before.
      */
-    @Override
-    public Optional<ShiftHooks.Chain> longerChain(Task task, HouseholdWorld w, long seed, int extra) {
+    static Optional<Chain> roomByLandmark(Task task, HouseholdWorld w, SplittableRandom rnd, int extra) {
         Place p = namedPlace(task, w);
         if (p == null) return Optional.empty();
-        SplittableRandom rnd = new SplittableRandom(Seeds.mix(seed, 0xC4A1));
         Set<Integer> named = new LinkedHashSet<>();
         for (Thing t : w.map.things()) if (task.query().contains(t.name())) named.add(t.index());
         Thing target = landmark(w, p.receptacle().room(), named, rnd);
@@ -171,7 +139,7 @@ final class HouseholdShiftHooks implements ShiftHooks<HouseholdWorld> {
         Thing held = namedThing(task, w);
         if (extra >= 2 && held != null) {
             Receptacle from = w.receptacle(held.start());
-            String where = " in the " + room(w, from) + ",";
+            String where = " in the " + w.roomName(from) + ",";
             String stated = ", which is " + from.prep() + " " + HouseholdCommands.the(from.name()) + where;
             Thing second = landmark(w, from.room(), named, rnd);
             if (second != null && query.indexOf(stated) >= 0 && query.indexOf(stated) == query.lastIndexOf(stated)) {
@@ -183,7 +151,7 @@ final class HouseholdShiftHooks implements ShiftHooks<HouseholdWorld> {
         String q = query;
         Set<String> described = hops.size() > search(w, target).size() ? Set.of("room", "location") : Set.of("room");
         List<Detail> details = task.details().stream().filter(d -> !described.contains(d.key()) && q.contains(d.span())).toList();
-        return Optional.of(new ShiftHooks.Chain(q, hops, "/room", room(w, p.receptacle()), details));
+        return Optional.of(new Chain(q, hops, "/room", w.roomName(p.receptacle()), details));
     }
 
     /** A thing in plain sight (on or in furniture that does not close) in the room, not one the request names. */
@@ -239,62 +207,9 @@ final class HouseholdShiftHooks implements ShiftHooks<HouseholdWorld> {
         return at < 0 ? text : text.substring(0, at) + to + text.substring(at + from.length());
     }
 
-    private static String room(HouseholdWorld w, Receptacle r) { return w.map.rooms().get(r.room()); }
-
     private static List<RoomTemplate> allRooms() {
         List<RoomTemplate> all = new ArrayList<>(HouseholdNames.CORE_ROOMS);
         all.addAll(HouseholdNames.OPTIONAL_ROOMS);
         return all;
     }
-
-    // ---------------------------------------------------------------- query.redundant
-
-    @Override
-    public List<String> distractions(Task task, HouseholdWorld w, long seed) {
-        SplittableRandom rnd = new SplittableRandom(Seeds.mix(seed, 0xD15));
-        List<Thing> others = w.map.things().stream().filter(t -> !task.query().contains(t.name())).toList();
-        List<String> out = new ArrayList<>();
-        for (int i = 0; i < 3 && !others.isEmpty(); i++) {
-            Thing t = others.get(rnd.nextInt(others.size()));
-            Receptacle r = w.receptacle(t.start());
-            out.add(switch (i) {
-                case 0 -> "The " + t.name() + " " + r.prep() + " " + HouseholdCommands.the(r.name()) + " in the " + room(w, r)
-                        + " was a present from my aunt.";
-                case 1 -> "I tidied the " + room(w, r) + " yesterday, so it should be in good shape.";
-                default -> "Please leave the " + t.name() + " alone, it belongs to my flatmate.";
-            });
-        }
-        return out;
-    }
-
-    // ---------------------------------------------------------------- vocabulary
-
-    @Override
-    public Map<String, List<String>> synonyms() { return SYNONYMS; }
-
-    /** Synonyms of the verbs help lists (a verb of several words is renamed word by word, like a tool name). */
-    private static final Map<String, List<String>> SYNONYMS = Map.ofEntries(
-            Map.entry("look", List.of("view", "survey", "observe")),
-            Map.entry("inventory", List.of("holdings", "belongings", "carrying")),
-            Map.entry("go", List.of("walk", "head", "travel")),
-            Map.entry("to", List.of("toward", "into")),
-            Map.entry("open", List.of("unlatch", "unseal", "uncover")),
-            Map.entry("close", List.of("shut", "seal", "latch")),
-            Map.entry("take", List.of("grab", "collect", "fetch")),
-            Map.entry("put", List.of("place", "set", "stow")),
-            Map.entry("heat", List.of("warm", "cook", "reheat")),
-            Map.entry("cool", List.of("chill", "refrigerate", "ice")),
-            Map.entry("clean", List.of("wash", "scrub", "rinse")),
-            Map.entry("examine", List.of("inspect", "study", "scrutinize")));
-
-    @Override
-    public List<Rewrite> paraphrases() { return PARAPHRASES; }
-
-    private static final List<ShiftHooks.Rewrite> PARAPHRASES = List.of(
-            new ShiftHooks.Rewrite("^Put the ", "Place the "),
-            new ShiftHooks.Rewrite(" and put it ", " and then leave it "),
-            new ShiftHooks.Rewrite("I don't remember where the (\\w+) is\\.", "I've forgotten where I left the $1."),
-            new ShiftHooks.Rewrite("Reply with the number, and don't move anything\\.", "Just give me the number; leave everything where it is."),
-            new ShiftHooks.Rewrite("Tell me the room and the piece of furniture where it is, without moving anything\\.",
-                    "Which room and which piece of furniture is it in? Please don't move anything."));
 }
