@@ -43,26 +43,26 @@ final class HouseholdTasks {
      */
     static final List<TaskKind<HouseholdWorld, HouseholdTasks>> KINDS = List.of(
             TaskKind.<HouseholdWorld, HouseholdTasks>of("pick_and_place", 1, g -> g.moves.place(false, false, false))
-                    .impossibleBy(HouseholdVariants::missingThing, HouseholdVariants::missingRoom, HouseholdVariants::missingFurniture)
-                    .longerBy(HouseholdVariants::roomByLandmark),
+                    .impossibleBy(HouseholdRestatements::missingThing, HouseholdRestatements::missingRoom, HouseholdRestatements::missingFurniture)
+                    .longerBy(HouseholdRestatements::roomByLandmark),
             TaskKind.<HouseholdWorld, HouseholdTasks>of("container_place", 2, g -> g.moves.place(true, true, false))
-                    .impossibleBy(HouseholdVariants::missingThing, HouseholdVariants::missingRoom, HouseholdVariants::missingFurniture)
-                    .longerBy(HouseholdVariants::roomByLandmark),
+                    .impossibleBy(HouseholdRestatements::missingThing, HouseholdRestatements::missingRoom, HouseholdRestatements::missingFurniture)
+                    .longerBy(HouseholdRestatements::roomByLandmark),
             TaskKind.<HouseholdWorld, HouseholdTasks>of("count_in_container", 2, g -> g.questions.countInContainer())
-                    .impossibleBy(HouseholdVariants::missingRoom, HouseholdVariants::missingFurniture)
-                    .longerBy(HouseholdVariants::roomByLandmark),
+                    .impossibleBy(HouseholdRestatements::missingRoom, HouseholdRestatements::missingFurniture)
+                    .longerBy(HouseholdRestatements::roomByLandmark),
             TaskKind.<HouseholdWorld, HouseholdTasks>of("transform_and_place", 3, g -> g.moves.place(g.rnd.nextBoolean(), false, true))
-                    .impossibleBy(HouseholdVariants::missingThing, HouseholdVariants::missingRoom, HouseholdVariants::missingFurniture)
-                    .longerBy(HouseholdVariants::roomByLandmark),
+                    .impossibleBy(HouseholdRestatements::missingThing, HouseholdRestatements::missingRoom, HouseholdRestatements::missingFurniture)
+                    .longerBy(HouseholdRestatements::roomByLandmark),
             TaskKind.<HouseholdWorld, HouseholdTasks>of("find_transform_place", 4, g -> g.moves.findTransformPlace())
-                    .impossibleBy(HouseholdVariants::missingRoom, HouseholdVariants::missingFurniture)
-                    .longerBy(HouseholdVariants::roomByLandmark),
+                    .impossibleBy(HouseholdRestatements::missingRoom, HouseholdRestatements::missingFurniture)
+                    .longerBy(HouseholdRestatements::roomByLandmark),
             // A question about where a thing is names no place to restate.
             TaskKind.<HouseholdWorld, HouseholdTasks>of("find_location", 4, g -> g.questions.findLocation())
-                    .impossibleBy(HouseholdVariants::missingThing),
+                    .impossibleBy(HouseholdRestatements::missingThing),
             TaskKind.<HouseholdWorld, HouseholdTasks>of("two_things", 4, g -> g.moves.twoThings())
-                    .impossibleBy(HouseholdVariants::missingThing, HouseholdVariants::missingRoom, HouseholdVariants::missingFurniture)
-                    .longerBy(HouseholdVariants::roomByLandmark));
+                    .impossibleBy(HouseholdRestatements::missingThing, HouseholdRestatements::missingRoom, HouseholdRestatements::missingFurniture)
+                    .longerBy(HouseholdRestatements::roomByLandmark));
 
     final HouseholdWorld w;
     final SplittableRandom rnd;

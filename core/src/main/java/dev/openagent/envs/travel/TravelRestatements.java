@@ -22,8 +22,8 @@ import java.util.SplittableRandom;
 import static dev.openagent.envs.kit.TaskDraft.args;
 
 /**
- * How travel tasks are restated, as their kinds declare ({@link FlightTasks}, {@link HotelTasks},
- * {@link ItineraryTasks}): made impossible in the realistic ways this world allows (a date outside the
+ * How travel tasks are restated, as their kinds declare ({@link TravelFlights}, {@link TravelHotels},
+ * {@link TravelItineraries}): made impossible in the realistic ways this world allows (a date outside the
  * schedule, a hotel that does not exist, a booking never made, no refundable fare that day, a budget
  * below every hotel, a layover longer than any connection, a star rating no hotel with a room has), or
  * reached through the airport list (an airport or a city named through another).

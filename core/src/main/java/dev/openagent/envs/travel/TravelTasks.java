@@ -27,17 +27,17 @@ import java.util.SplittableRandom;
  *   <li>booking the cheapest connection with a minimum layover, a flight plus the cheapest qualifying hotel,
  *       booking whichever of nonstops and connections arrives first.</li>
  * </ol>
- * The kinds are declared by family ({@link FlightTasks}, {@link HotelTasks}, {@link ItineraryTasks}), with
+ * The kinds are declared by family ({@link TravelFlights}, {@link TravelHotels}, {@link TravelItineraries}), with
  * how each is made impossible or restated through a longer chain ({@link TravelRestatements}). This class
  * holds what the families share: the episode's world, the random stream and the task being drafted.
  */
 final class TravelTasks {
     /** Every kind, by difficulty; within a level in the order a kind is drawn from. */
     static final List<TaskKind<TravelWorld, TravelTasks>> KINDS = List.of(
-            FlightTasks.CHEAPEST_NONSTOP, FlightTasks.FLIGHT_TIMES, HotelTasks.HOTEL_FACTS,
-            HotelTasks.STAY_TOTAL, FlightTasks.EARLIEST_BETWEEN_CITIES, HotelTasks.CANCEL_HOTEL_BOOKING,
-            FlightTasks.REFUNDABLE_FLIGHT, FlightTasks.CITY_FLIGHT_BOOKING, HotelTasks.BUDGET_HOTEL,
-            ItineraryTasks.CONNECTION_BOOKING, ItineraryTasks.TRIP_PACKAGE, ItineraryTasks.EARLIEST_ARRIVAL);
+            TravelFlights.CHEAPEST_NONSTOP, TravelFlights.FLIGHT_TIMES, TravelHotels.HOTEL_FACTS,
+            TravelHotels.STAY_TOTAL, TravelFlights.EARLIEST_BETWEEN_CITIES, TravelHotels.CANCEL_HOTEL_BOOKING,
+            TravelFlights.REFUNDABLE_FLIGHT, TravelFlights.CITY_FLIGHT_BOOKING, TravelHotels.BUDGET_HOTEL,
+            TravelItineraries.CONNECTION_BOOKING, TravelItineraries.TRIP_PACKAGE, TravelItineraries.EARLIEST_ARRIVAL);
 
     final TravelWorld w;
     final SplittableRandom rnd;

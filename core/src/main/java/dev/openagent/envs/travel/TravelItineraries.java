@@ -21,16 +21,16 @@ import static dev.openagent.envs.travel.TravelTasks.name;
  * layover, a flight plus the cheapest hotel with enough stars at the destination, and whichever of the
  * nonstops and connections arrives first.
  */
-final class ItineraryTasks {
-    private ItineraryTasks() {}
+final class TravelItineraries {
+    private TravelItineraries() {}
 
     static final TaskKind<TravelWorld, TravelTasks> CONNECTION_BOOKING = TaskKind.<TravelWorld, TravelTasks>of("connection_booking", 4,
-                    ItineraryTasks::connectionBooking)
+                    TravelItineraries::connectionBooking)
             .impossibleBy(TravelRestatements::outsideSchedule, TravelRestatements::layoverTooLong).longerBy(TravelRestatements::longerChain);
-    static final TaskKind<TravelWorld, TravelTasks> TRIP_PACKAGE = TaskKind.<TravelWorld, TravelTasks>of("trip_package", 4, ItineraryTasks::tripPackage)
+    static final TaskKind<TravelWorld, TravelTasks> TRIP_PACKAGE = TaskKind.<TravelWorld, TravelTasks>of("trip_package", 4, TravelItineraries::tripPackage)
             .impossibleBy(TravelRestatements::outsideSchedule, TravelRestatements::tooManyStars).longerBy(TravelRestatements::longerChain);
     static final TaskKind<TravelWorld, TravelTasks> EARLIEST_ARRIVAL = TaskKind.<TravelWorld, TravelTasks>of("earliest_arrival", 4,
-                    ItineraryTasks::earliestArrival)
+                    TravelItineraries::earliestArrival)
             .impossibleBy(TravelRestatements::outsideSchedule).longerBy(TravelRestatements::longerChain);
 
     private static boolean connectionBooking(TravelTasks g) {
@@ -127,7 +127,7 @@ final class ItineraryTasks {
         t.answer = "Flight booked, record locator {" + fb + ":/record_locator}. Hotel {" + hb + ":/hotel_name} booked for ${" + hb
                 + ":/total_price}, confirmation number {" + hb + ":/confirmation_number}.";
         g.expectFlight(passenger, flight);
-        HotelTasks.expectHotel(t, best, checkIn, checkOut, passenger);
+        TravelHotels.expectHotel(t, best, checkIn, checkOut, passenger);
         t.detail("stars", stars, "stars|star rating|rating|how nice|quality", "At least " + minStars + " stars.", false);
     }
 

@@ -21,17 +21,17 @@ import static dev.openagent.envs.kit.TaskDraft.require;
  * booking the best-rated hotel within a budget. Targets are preferably hotels whose name another city's
  * hotel shares, so leaving out the city leaves two candidates.
  */
-final class HotelTasks {
-    private HotelTasks() {}
+final class TravelHotels {
+    private TravelHotels() {}
 
-    static final TaskKind<TravelWorld, TravelTasks> HOTEL_FACTS = TaskKind.<TravelWorld, TravelTasks>of("hotel_facts", 1, HotelTasks::hotelFacts)
+    static final TaskKind<TravelWorld, TravelTasks> HOTEL_FACTS = TaskKind.<TravelWorld, TravelTasks>of("hotel_facts", 1, TravelHotels::hotelFacts)
             .impossibleBy(TravelRestatements::unknownHotel).longerBy(TravelRestatements::longerChain);
-    static final TaskKind<TravelWorld, TravelTasks> STAY_TOTAL = TaskKind.<TravelWorld, TravelTasks>of("stay_total", 2, HotelTasks::stayTotal)
+    static final TaskKind<TravelWorld, TravelTasks> STAY_TOTAL = TaskKind.<TravelWorld, TravelTasks>of("stay_total", 2, TravelHotels::stayTotal)
             .impossibleBy(TravelRestatements::unknownHotel).longerBy(TravelRestatements::longerChain);
     static final TaskKind<TravelWorld, TravelTasks> CANCEL_HOTEL_BOOKING = TaskKind.<TravelWorld, TravelTasks>of("cancel_hotel_booking", 2,
-                    HotelTasks::cancelHotelBooking)
+                    TravelHotels::cancelHotelBooking)
             .impossibleBy(TravelRestatements::neverBooked).longerBy(TravelRestatements::longerChain);
-    static final TaskKind<TravelWorld, TravelTasks> BUDGET_HOTEL = TaskKind.<TravelWorld, TravelTasks>of("budget_hotel", 3, HotelTasks::budgetHotel)
+    static final TaskKind<TravelWorld, TravelTasks> BUDGET_HOTEL = TaskKind.<TravelWorld, TravelTasks>of("budget_hotel", 3, TravelHotels::budgetHotel)
             .impossibleBy(TravelRestatements::overBudget).longerBy(TravelRestatements::longerChain);
 
     private static boolean hotelFacts(TravelTasks g) {

@@ -19,17 +19,17 @@ import static dev.openagent.envs.travel.TravelTasks.name;
  * Nonstop flights: the cheapest on a route and a flight's times (asked), the earliest between two
  * cities (asked or booked, the cities' airports looked up first), the cheapest refundable fare (booked).
  */
-final class FlightTasks {
-    private FlightTasks() {}
+final class TravelFlights {
+    private TravelFlights() {}
 
-    static final TaskKind<TravelWorld, TravelTasks> CHEAPEST_NONSTOP = TaskKind.<TravelWorld, TravelTasks>of("cheapest_nonstop", 1, FlightTasks::cheapestNonstop)
+    static final TaskKind<TravelWorld, TravelTasks> CHEAPEST_NONSTOP = TaskKind.<TravelWorld, TravelTasks>of("cheapest_nonstop", 1, TravelFlights::cheapestNonstop)
             .impossibleBy(TravelRestatements::outsideSchedule).longerBy(TravelRestatements::longerChain);
-    static final TaskKind<TravelWorld, TravelTasks> FLIGHT_TIMES = TaskKind.<TravelWorld, TravelTasks>of("flight_times", 1, FlightTasks::flightTimes)
+    static final TaskKind<TravelWorld, TravelTasks> FLIGHT_TIMES = TaskKind.<TravelWorld, TravelTasks>of("flight_times", 1, TravelFlights::flightTimes)
             .impossibleBy(TravelRestatements::outsideSchedule).longerBy(TravelRestatements::longerChain);
     static final TaskKind<TravelWorld, TravelTasks> EARLIEST_BETWEEN_CITIES = TaskKind.<TravelWorld, TravelTasks>of("earliest_between_cities", 2,
                     g -> earliestBetweenCities(g, false))
             .impossibleBy(TravelRestatements::outsideSchedule).longerBy(TravelRestatements::longerChain);
-    static final TaskKind<TravelWorld, TravelTasks> REFUNDABLE_FLIGHT = TaskKind.<TravelWorld, TravelTasks>of("refundable_flight", 3, FlightTasks::refundableFlight)
+    static final TaskKind<TravelWorld, TravelTasks> REFUNDABLE_FLIGHT = TaskKind.<TravelWorld, TravelTasks>of("refundable_flight", 3, TravelFlights::refundableFlight)
             .impossibleBy(TravelRestatements::outsideSchedule, TravelRestatements::noRefundableFare).longerBy(TravelRestatements::longerChain);
     static final TaskKind<TravelWorld, TravelTasks> CITY_FLIGHT_BOOKING = TaskKind.<TravelWorld, TravelTasks>of("city_flight_booking", 3,
                     g -> earliestBetweenCities(g, true))

@@ -24,8 +24,8 @@ import java.util.SplittableRandom;
  * the ways and the restatement that {@link HouseholdTasks#KINDS} declares on each kind. Plans here are
  * command scripts ({@link GoldPlan.Call#command}).
  */
-final class HouseholdVariants {
-    private HouseholdVariants() {}
+final class HouseholdRestatements {
+    private HouseholdRestatements() {}
 
     /** Rooms no house has: the natural "this house has no ..." of a request. */
     private static final List<String> OTHER_ROOMS = List.of("attic", "basement", "guest room", "pantry", "balcony", "nursery");
