@@ -33,7 +33,7 @@ import java.util.Optional;
 
 /**
  * logic.longer-chain: more dependent hops than the static tasks have (severity = extra hops, 1-3).
- * Where the environment can ({@code ShiftHooks.longerChain}; poi: "the cafe nearest to X" instead
+ * Where the environment can (as its task kinds declare, {@code EnvFacts.longerChain}; poi: "the cafe nearest to X" instead
  * of the place's name, nested at higher severity), the entity is reached through extra lookups.
  * Otherwise the request itself is behind a chain of support tickets: the user names a ticket, and
  * each ticket either holds the request or points to the next ticket ({@code get_ticket}; in a

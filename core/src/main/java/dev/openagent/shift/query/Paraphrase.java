@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
 /**
  * query.paraphrase: the same request in other words and another structure. Severity 1 rewrites
  * how the request opens ("What is X?" -> "Could you tell me what X is?"); 2 also rewords phrases
- * (the environment's {@code ShiftHooks.paraphrases()}) and adds a greeting; 3 also moves the
+ * (the environment's vocabulary, {@code EnvFacts.paraphrases()}) and adds a greeting; 3 also moves the
  * details to a list after the request. Values (names, dates, codes) are never touched.
  */
 public final class Paraphrase extends QueryShift {

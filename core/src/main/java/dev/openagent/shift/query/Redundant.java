@@ -14,7 +14,7 @@ import java.util.Map;
 /**
  * query.redundant: irrelevant or distracting sentences around the request. Severity 1 adds one,
  * 2 two (before and after), 3 four, including the environment's distracting ones
- * ({@code ShiftHooks.distractions()}: other places, times and names of the same world).
+ * ({@code EnvFacts.distractions}: other places, times and names of the same world).
  */
 public final class Redundant extends QueryShift {
     public static final Shift SHIFT = new Shift("query.redundant", Tier.PERCEPTION, Dimension.Q,

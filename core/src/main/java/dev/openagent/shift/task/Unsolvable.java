@@ -26,7 +26,7 @@ import java.util.Set;
 /**
  * task.unsolvable: the request has no valid completion; the right ending is a refusal (the
  * protocol's refusal marker), and any answer fails. The environment makes it impossible
- * realistically where it can ({@code ShiftHooks.unsolvable}: poi asks for a place that does not
+ * realistically where it can (the ways its task kinds declare, {@code EnvFacts.unsolvable}: poi asks for a place that does not
  * exist, a date outside the bookable week, a booking that was never made, a city it does not
  * cover); otherwise the capability the task needs is absent: every tool its plan uses is gone (in a
  * text-command environment, every verb its commands use).

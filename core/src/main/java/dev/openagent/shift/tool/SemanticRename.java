@@ -20,7 +20,7 @@ import java.util.Set;
  * tool.semantic-rename: tools get synonym names ({@code search_places} -> {@code find_venues}):
  * severity 1 swaps one word per tool name, 2 about half the words and one word of about half the
  * parameters, 3 every word of tools and parameters. Synonyms come from a generic table plus the
- * environment's own ({@code ShiftHooks.synonyms()}).
+ * environment's own vocabulary ({@code EnvFacts.synonyms()}).
  */
 public final class SemanticRename extends RenamingEnv {
     public static final Shift SHIFT = new Shift("tool.semantic-rename", Tier.PERCEPTION, Dimension.A,

@@ -34,7 +34,7 @@ import java.util.Set;
 /**
  * tool.removal: familiar tools are gone (severity = how many, 1-3); another path exists. Tools the
  * task needs are removed only when the environment names another path to what they do
- * ({@code ShiftHooks.alternatives()}, poi: opening hours from the place details, distances from a
+ * (declared on its tools, {@code EnvFacts.alternatives()}; poi: opening hours from the place details, distances from a
  * nearby search); the rest are tools the task does not need (never the ones that recover records by
  * id). Calling a removed tool is an unknown-tool error. In text-command environments verbs the task
  * does not use leave the help text ({@link TextVerbs}).
