@@ -9,7 +9,7 @@ import java.util.Set;
 
 /**
  * A tool: its name, description and parameters beside its behaviour over a world of type W, and the
- * facts shifts may know about it ({@link ToolFacts}), declared here with the {@code after}, {@code recordOf},
+ * facts shifts may know about it ({@link ToolFacts}), declared here with the {@code after}, {@code recordOf} / {@code recordFor},
  * {@code personName}, {@code orVia} and {@code readOnly} withers. Behaviours receive validated arguments
  * and either return a JSON result or throw {@link ToolFailure}.
  */
@@ -33,10 +33,10 @@ public record Tool<W>(String name, String description, Params params, Behaviour<
     public Tool<W> after(String before) { return with(facts.withAfter(before)); }
 
     /** It returns the record of the entity whose id it takes as {@code param} (and results name {@code param}), holding these fields. */
-    public Tool<W> recordOf(String param, String... fields) { return recordOf(param, param, fields); }
+    public Tool<W> recordOf(String param, String... fields) { return recordFor(param, param, fields); }
 
-    /** As {@link #recordOf(String, String...)}, for an entity whose id appears in results under another name, {@code idField}. */
-    public Tool<W> recordOf(String idField, String param, String... fields) {
+    /** As {@link #recordOf}, for an entity whose id appears in results under another name, {@code idField}. */
+    public Tool<W> recordFor(String idField, String param, String... fields) {
         checkParam(param);
         return with(facts.withRecord(idField, param, Set.of(fields)));
     }
