@@ -9,8 +9,7 @@ import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.domain.Domain;
 import dev.openagent.domain.Surface;
 import dev.openagent.domain.TaskKind;
-import dev.openagent.sandbox.EnvFacts;
-import dev.openagent.tool.ShiftHooks;
+import dev.openagent.domain.Vocabulary;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -31,13 +30,13 @@ public final class MedicalDomain implements Domain<MedicalWorld> {
     }
 
     @Override
-    public List<Integer> difficulties() { return List.of(1, 2, 3, 4); }
-
-    @Override
     public Surface<MedicalWorld> surface() { return new Surface.FunctionCalls<>(MedicalTools.ALL); }
 
     @Override
-    public List<TaskKind<MedicalWorld, ?>> kinds() { return List.of(); }
+    public List<? extends TaskKind<MedicalWorld, ?>> kinds() { return MedicalTasks.KINDS; }
+
+    @Override
+    public Vocabulary<MedicalWorld> vocabulary() { return MedicalVocabulary.VOCABULARY; }
 
     @Override
     public String rules() {
@@ -56,9 +55,6 @@ public final class MedicalDomain implements Domain<MedicalWorld> {
 
     @Override
     public Task task(MedicalWorld world, TaskRequest request, long seed) { return MedicalTasks.generate(world, request, seed); }
-
-    @Override
-    public EnvFacts facts(MedicalWorld world) { return ShiftHooks.facts(MedicalShiftHooks.INSTANCE, world); }
 
     @Override
     public String check(Task task, MedicalWorld world, String answer) {
