@@ -61,9 +61,6 @@ public interface Domain<W> {
         };
     }
 
-    /**
-     * What shifts may know about an episode in this world. Declared facts by default; an environment
-     * that is not yet declared adapts its own (transitional).
-     */
+    /** What shifts may know about an episode in this world: the declarations bound to it. */
     default EnvFacts facts(W world) { return new DomainFacts<>(this, world); }
 }

@@ -2,9 +2,11 @@ package dev.openagent.sandbox;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What shifts may know about the environment of the current episode, as the environment declares it:
@@ -88,6 +90,13 @@ public interface EnvFacts {
     /** Whether this parameter of this tool holds a person's full name. */
     default boolean personName(String tool, String param) {
         return tool(tool).map(t -> t.personNames().contains(param)).orElse(false);
+    }
+
+    /** The tools declared read-only: calling them changes nothing. */
+    default Set<String> readOnlyTools() {
+        Set<String> out = new LinkedHashSet<>();
+        for (ToolFacts t : tools()) if (t.readOnly()) out.add(t.tool());
+        return out;
     }
 
     /** A rule "{@code before} must succeed before {@code after}" with no data flowing between them. */

@@ -1,6 +1,7 @@
 package dev.openagent.envs.medical;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.openagent.envs.kit.Names;
 import dev.openagent.envs.kit.Pick;
 import dev.openagent.envs.kit.TaskDraft;
 import dev.openagent.envs.kit.TaskVariants;
@@ -220,7 +221,7 @@ final class MedicalAppointments extends MedicalTaskFamily {
             if (!has) free.add(MedicalWorld.DATES.get(d));
         }
         if (free.isEmpty()) return Optional.empty();
-        String other = TaskVariants.any(free, rnd);
+        String other = Names.any(free, rnd);
         return Optional.of(task.unsolvable(task.query().replace(date, other),
                 List.of(new GoldPlan.Call("list_appointments", args("patient_id", target.patientId()))),
                 "There is no appointment with " + w.doctor(target.doctorId()).name() + " on " + other + " to cancel.",
@@ -240,7 +241,7 @@ final class MedicalAppointments extends MedicalTaskFamily {
             if (MedicalTools.openSlots(w, department, campus, d, true).isEmpty()) full.add(MedicalWorld.DATES.get(d));
         }
         if (full.isEmpty()) return Optional.empty();
-        String other = TaskVariants.any(full, rnd);
+        String other = Names.any(full, rnd);
         return Optional.of(task.unsolvable(task.query().replace(date, other), TaskVariants.probesUntil(task.plan(), "date", other),
                 "No " + department + " doctor who accepts new patients has a free time at the " + campus + " Campus on " + other + ".",
                 TaskVariants.replaceInDetails(task.details(), date, other, false)));
@@ -255,7 +256,7 @@ final class MedicalAppointments extends MedicalTaskFamily {
         List<String> off = new ArrayList<>();
         for (int d = 0; d < 5; d++) if (!doc.days()[d]) off.add(MedicalWorld.DATES.get(d));
         if (off.isEmpty()) return Optional.empty();
-        String other = TaskVariants.any(off, rnd);
+        String other = Names.any(off, rnd);
         return Optional.of(task.unsolvable(task.query().replace(date, other), TaskVariants.probesUntil(task.plan(), "date", other),
                 doc.name() + ", " + p.name() + "'s primary doctor, holds no clinic on " + other + ".",
                 TaskVariants.replaceInDetails(task.details(), date, other, false)));
@@ -274,7 +275,7 @@ final class MedicalAppointments extends MedicalTaskFamily {
             if (MedicalTools.doctors(w, department, campus, null, l, true).isEmpty()) none.add(l);
         }
         if (none.isEmpty()) return Optional.empty();
-        String other = TaskVariants.any(none, rnd);
+        String other = Names.any(none, rnd);
         List<GoldPlan.Call> probes = TaskVariants.probesUntil(task.plan(), "language", other);
         return Optional.of(task.unsolvable(task.query().replace(" speaks " + language, " speaks " + other), probes,
                 "No " + department + " doctor at the " + campus + " Campus who accepts new patients speaks " + other + ".",

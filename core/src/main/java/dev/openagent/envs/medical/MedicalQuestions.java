@@ -1,6 +1,7 @@
 package dev.openagent.envs.medical;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.openagent.envs.kit.Names;
 import dev.openagent.envs.kit.Pick;
 import dev.openagent.envs.kit.TaskDraft;
 import dev.openagent.envs.kit.TaskVariants;
@@ -182,7 +183,7 @@ final class MedicalQuestions extends MedicalTaskFamily {
         if (campus == null || !TaskVariants.once(task.query(), campus + " Campus")) return Optional.empty();
         List<String> pool = new ArrayList<>(MedicalNames.CAMPUSES);
         pool.removeIf(c -> w.map.campuses().contains(c) || task.query().contains(c));
-        String other = TaskVariants.any(pool, rnd);
+        String other = Names.any(pool, rnd);
         List<GoldPlan.Call> probes = TaskVariants.probesUntil(task.plan(), "campus", other + " Campus");
         if (probes.isEmpty()) return Optional.empty();
         return Optional.of(task.unsolvable(task.query().replace(campus + " Campus", other + " Campus"), probes,
@@ -197,7 +198,7 @@ final class MedicalQuestions extends MedicalTaskFamily {
         if (named == null || !task.query().contains(named.name())) return Optional.empty();
         String fake = null;
         for (int i = 0; i < 200 && fake == null; i++) {
-            String candidate = TaskVariants.any(MedicalNames.DRUG_STEMS, rnd) + TaskVariants.any(MedicalNames.DRUG_SUFFIXES, rnd);
+            String candidate = Names.any(MedicalNames.DRUG_STEMS, rnd) + Names.any(MedicalNames.DRUG_SUFFIXES, rnd);
             String lower = candidate.toLowerCase(Locale.ROOT);
             if (w.map.drugs().stream().noneMatch(d -> d.lowerName().contains(lower) || lower.contains(d.lowerName()))) fake = candidate;
         }

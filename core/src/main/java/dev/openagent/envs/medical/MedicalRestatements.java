@@ -1,6 +1,7 @@
 package dev.openagent.envs.medical;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.envs.kit.Names;
 import dev.openagent.domain.TaskKind;
 import dev.openagent.envs.kit.Pick;
 import dev.openagent.envs.kit.TaskVariants;
@@ -62,7 +63,7 @@ final class MedicalRestatements {
         String date = null;
         for (GoldPlan.Call c : task.plan().calls()) if (date == null && c.args().has("date")) date = c.args().get("date").asText();
         if (date == null || !TaskVariants.once(task.query(), date)) return Optional.empty();
-        String other = TaskVariants.any(OUTSIDE, rnd);
+        String other = Names.any(OUTSIDE, rnd);
         return Optional.of(task.unsolvable(task.query().replace(date, other), TaskVariants.probesUntil(task.plan(), "date", other),
                 other + " is outside the clinic week (" + MedicalWorld.DATES.getFirst() + " to " + MedicalWorld.DATES.getLast() + ").",
                 TaskVariants.replaceInDetails(task.details(), date, other, false)));

@@ -1,5 +1,6 @@
 package dev.openagent.envs.medical;
 
+import dev.openagent.envs.kit.Names;
 import dev.openagent.domain.Vocabulary;
 import dev.openagent.envs.kit.Pick;
 import dev.openagent.envs.kit.TaskVariants;
@@ -64,7 +65,7 @@ final class MedicalVocabulary {
         if (doc != null) out.add("My neighbour sees " + doc.name() + " in " + doc.department() + " and says good things about them.");
         Drug drug = Pick.any(w.map.drugs(), rnd, d -> !task.query().contains(d.name()));
         if (drug != null) out.add("A friend of mine takes " + drug.name() + " and had no trouble with it.");
-        String campus = TaskVariants.any(w.map.campuses(), rnd);
+        String campus = Names.any(w.map.campuses(), rnd);
         out.add("Parking at the " + campus + " Campus was a nightmare last time.");
         return out;
     }

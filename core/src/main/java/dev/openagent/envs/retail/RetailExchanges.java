@@ -1,6 +1,7 @@
 package dev.openagent.envs.retail;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.openagent.envs.kit.Names;
 import dev.openagent.envs.kit.TaskDraft;
 import dev.openagent.envs.kit.TaskVariants;
 import dev.openagent.envs.retail.RetailWorld.Item;
@@ -130,7 +131,7 @@ final class RetailExchanges {
         }
         String never = NEVER_SIZE.get(it.product().category());
         if (gone.isEmpty() && never == null) return Optional.empty();
-        String other = gone.isEmpty() ? never : TaskVariants.any(gone, rnd);
+        String other = gone.isEmpty() ? never : Names.any(gone, rnd);
         String span = " for size " + other;
         List<GoldPlan.Call> probes = new ArrayList<>();
         for (GoldPlan.Call c : task.plan().calls()) {

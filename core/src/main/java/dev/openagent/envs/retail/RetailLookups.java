@@ -1,6 +1,7 @@
 package dev.openagent.envs.retail;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.openagent.envs.kit.Names;
 import dev.openagent.envs.kit.Pick;
 import dev.openagent.envs.kit.TaskDraft;
 import dev.openagent.envs.kit.TaskVariants;
@@ -127,7 +128,7 @@ final class RetailLookups {
         for (Product p : w.map.products()) stems.add(p.name().substring(0, p.name().indexOf(' ')));
         String fake = null;
         for (int i = 0; i < 100 && fake == null; i++) {
-            String candidate = TaskVariants.any(stems, rnd) + " " + TaskVariants.any(RetailNames.TYPES.get(named.category()), rnd);
+            String candidate = Names.any(stems, rnd) + " " + Names.any(RetailNames.TYPES.get(named.category()), rnd);
             String lower = candidate.toLowerCase(Locale.ROOT);
             if (w.map.products().stream().noneMatch(p -> p.lowerName().contains(lower))) fake = candidate;
         }

@@ -1,5 +1,6 @@
 package dev.openagent.envs.retail;
 
+import dev.openagent.envs.kit.Names;
 import dev.openagent.domain.Vocabulary;
 import dev.openagent.envs.kit.Pick;
 import dev.openagent.envs.kit.TaskVariants;
@@ -53,7 +54,7 @@ final class RetailVocabulary {
         List<String> out = new ArrayList<>();
         Product p = Pick.any(w.map.products(), rnd, x -> !task.query().contains(x.name()));
         if (p != null) out.add("I was also looking at the " + p.name() + ", but I haven't decided yet.");
-        out.add("The last parcel " + TaskVariants.any(RetailNames.CARRIERS, rnd) + " brought me was left at my neighbour's.");
+        out.add("The last parcel " + Names.any(RetailNames.CARRIERS, rnd) + " brought me was left at my neighbour's.");
         Order o = Pick.any(w.map.orders(), rnd, x -> !task.query().contains(x.id()));
         if (o != null) out.add("My partner has an order too, " + o.id() + ", but that one is fine.");
         return out;

@@ -1,5 +1,6 @@
 package dev.openagent.envs.travel;
 
+import dev.openagent.envs.kit.Names;
 import dev.openagent.envs.kit.Pick;
 import dev.openagent.envs.kit.TaskVariants;
 import dev.openagent.envs.travel.TravelWorld.Airport;
@@ -41,7 +42,7 @@ final class TravelRestatements {
         String date = null;
         for (GoldPlan.Call c : task.plan().calls()) if (date == null && c.args().has("date")) date = c.args().get("date").asText();
         if (date == null || !TaskVariants.once(task.query(), date)) return Optional.empty();
-        String other = TaskVariants.any(OUTSIDE, rnd);
+        String other = Names.any(OUTSIDE, rnd);
         List<GoldPlan.Call> probes = TaskVariants.probesUntil(task.plan(), "date", other);
         return Optional.of(task.unsolvable(task.query().replace(date, other), probes,
                 "No flights are scheduled on " + other + " (the schedule runs " + TravelWorld.DATES.getFirst() + " to "
@@ -56,7 +57,7 @@ final class TravelRestatements {
         if (!search.tool().equals("search_hotels") || name.isEmpty() || !TaskVariants.once(task.query(), "the " + name + " in ")) return Optional.empty();
         String fake = null;
         for (int i = 0; i < 100 && fake == null; i++) {
-            String candidate = TaskVariants.any(TravelNames.HOTEL_STEMS, rnd) + " " + TaskVariants.any(TravelNames.HOTEL_TYPES, rnd);
+            String candidate = Names.any(TravelNames.HOTEL_STEMS, rnd) + " " + Names.any(TravelNames.HOTEL_TYPES, rnd);
             String lower = candidate.toLowerCase(Locale.ROOT);
             if (w.map.hotels().stream().noneMatch(h -> h.city().equals(city) && h.lowerName().contains(lower)) && !task.query().contains(candidate)) fake = candidate;
         }
@@ -79,7 +80,7 @@ final class TravelRestatements {
             if (!has) free.add(c);
         }
         if (free.isEmpty()) return Optional.empty();
-        String other = TaskVariants.any(free, rnd);
+        String other = Names.any(free, rnd);
         return Optional.of(task.unsolvable(task.query().replace(" in " + city + " ", " in " + other + " "),
                 List.of(new GoldPlan.Call("list_bookings", args("passenger_name", target.passenger()))),
                 target.passenger() + " has no hotel booking in " + other + ".", TaskVariants.replaceInDetails(task.details(), city, other, true)));
@@ -98,7 +99,7 @@ final class TravelRestatements {
             if (flights.stream().noneMatch(Flight::refundable)) days.add(d);
         }
         if (days.isEmpty()) return Optional.empty();
-        int day = TaskVariants.any(days, rnd);
+        int day = Names.any(days, rnd);
         String other = TravelWorld.DATES.get(day);
         List<GoldPlan.Call> probes = new ArrayList<>();
         probes.add(new GoldPlan.Call("search_flights", args("origin", origin, "destination", destination, "date", other)));

@@ -1,5 +1,6 @@
 package dev.openagent.envs.travel;
 
+import dev.openagent.envs.kit.Names;
 import dev.openagent.domain.Vocabulary;
 import dev.openagent.envs.kit.Pick;
 import dev.openagent.envs.kit.TaskVariants;
@@ -55,9 +56,9 @@ final class TravelVocabulary {
         List<String> out = new ArrayList<>();
         Hotel h = Pick.any(w.map.hotels(), rnd, x -> !task.query().contains(x.name()));
         if (h != null) out.add("Last year I stayed at the " + h.name() + " in " + h.city() + " and the breakfast was great.");
-        String city = TaskVariants.any(w.map.cities(), rnd);
+        String city = Names.any(w.map.cities(), rnd);
         out.add("I might also visit a friend in " + city + " later in the month.");
-        Flight f = TaskVariants.any(w.map.flights(), rnd);
+        Flight f = Names.any(w.map.flights(), rnd);
         if (!task.query().contains(f.number())) out.add("My colleague is on flight " + f.number() + " that week.");
         return out;
     }
