@@ -4,7 +4,6 @@ import dev.openagent.server.http.BearerAuth;
 import dev.openagent.server.model.AgentChatPolicy;
 import dev.openagent.server.model.ChatPolicy;
 import dev.openagent.server.model.ModelServer;
-import dev.openagent.server.model.PolicyChatPolicy;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

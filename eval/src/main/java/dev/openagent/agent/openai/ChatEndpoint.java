@@ -1,5 +1,6 @@
 package dev.openagent.agent.openai;
 
+import dev.openagent.chat.ChatCompletion;
 import dev.openagent.episode.InfrastructureException;
 import dev.openagent.run.RunControl;
 

@@ -3,6 +3,7 @@ package dev.openagent.server.wire;
 import dev.openagent.agent.OracleAgent;
 import dev.openagent.agent.RandomAgent;
 import dev.openagent.envs.Environments;
+import dev.openagent.chat.ChatCodec;
 import dev.openagent.episode.Agent;
 import dev.openagent.episode.Episodes;
 import dev.openagent.episode.Message;
@@ -33,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * What the servers write in the OpenAI chat shapes, byte for byte as recorded before the chat
  * codec was shared with the model client and the training export (commit 9a79662): the messages
- * and tools {@code serve env} returns ({@link OpenAiWire#messages}, {@link OpenAiWire#tools}), and
+ * and tools {@code serve env} returns (the {@link ChatCodec.Dialect#RESPONSE} dialect), and
  * the replies of {@code serve model} over HTTP (with the random {@code id} and the {@code created}
  * time masked), both for a policy that answers with given messages and for a served agent (whose
  * questions to the user become {@code ask_user} calls).
@@ -65,7 +66,7 @@ class ReplyBytesTest {
              TestHttp scriptedHttp = new TestHttp(a.baseUrl());
              TestHttp agentHttp = new TestHttp(b.baseUrl())) {
             List<String> edge = new ArrayList<>();
-            edge.add(Json.write(OpenAiWire.messages(EDGE_CASES)));
+            edge.add(Json.write(ChatCodec.messages(EDGE_CASES, ChatCodec.Dialect.RESPONSE)));
             for (Message m : EDGE_CASES) {
                 if (!m.role().equals("assistant")) continue;
                 scripted.next = m;
@@ -75,8 +76,8 @@ class ReplyBytesTest {
             lines.add("edge cases " + digest(edge));
             for (Trajectory t : episodes()) {
                 List<String> written = new ArrayList<>();
-                written.add(Json.write(OpenAiWire.messages(t.messages())));
-                written.add(Json.write(OpenAiWire.tools(t.tools())));
+                written.add(Json.write(ChatCodec.messages(t.messages(), ChatCodec.Dialect.RESPONSE)));
+                written.add(Json.write(ChatCodec.tools(t.tools())));
                 List<Message> m = t.messages();
                 for (int i = 2; i < m.size(); i++) {
                     if (!m.get(i).role().equals("assistant")) continue;
@@ -114,8 +115,8 @@ class ReplyBytesTest {
 
     private static String request(String model, List<Message> messages, List<ToolSpec> tools) {
         var body = Json.object().put("model", model);
-        body.set("messages", OpenAiWire.messages(messages));
-        if (!tools.isEmpty()) body.set("tools", OpenAiWire.tools(tools));
+        body.set("messages", ChatCodec.messages(messages, ChatCodec.Dialect.RESPONSE));
+        if (!tools.isEmpty()) body.set("tools", ChatCodec.tools(tools));
         return Json.write(body);
     }
 
