@@ -65,7 +65,8 @@ class RequestBytesTest {
     private static List<String> render() throws Exception {
         OpenAiConfig nativeConfig = new OpenAiConfig(URI.create("http://127.0.0.1:1/v1"), "model-\"x\"", null, ToolProtocol.NATIVE,
                 0.2, 256, 5L, null, Duration.ofSeconds(5), null, null);
-        OpenAiConfig textConfig = OpenAiConfig.of("http://127.0.0.1:1/v1", "m").withProtocol(ToolProtocol.TEXT);
+        OpenAiConfig textConfig = new OpenAiConfig(URI.create("http://127.0.0.1:1/v1"), "m", null, ToolProtocol.TEXT, null, null, null, null, null,
+                null, null);
         List<String> lines = new ArrayList<>();
         for (OpenAiConfig config : List.of(nativeConfig, textConfig)) {
             lines.addAll(bodies("edge cases " + config.protocol().id(), config, List.of(TOOL), EDGE_CASES, true));
