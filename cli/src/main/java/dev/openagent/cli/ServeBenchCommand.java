@@ -1,9 +1,9 @@
 package dev.openagent.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.json.Json;
 import dev.openagent.server.bench.EnvLoadBench;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -16,11 +16,11 @@ final class ServeBenchCommand implements Runnable {
     @Option(names = "--url", description = "A running `serve env` on loopback (default: start one in this process).")
     String url;
 
-    @Option(names = "--env", defaultValue = "poi", description = "Environment id (default: ${DEFAULT-VALUE}).")
-    String env;
+    @Mixin
+    Options.Env env;
 
-    @Option(names = "--shift", defaultValue = "none", description = "Shift stack (default: ${DEFAULT-VALUE}).")
-    String shift;
+    @Mixin
+    Options.Shift shift;
 
     @Option(names = "--sessions", defaultValue = "64", description = "Concurrent sessions (default: ${DEFAULT-VALUE}).")
     int sessions;
@@ -37,23 +37,22 @@ final class ServeBenchCommand implements Runnable {
     @Option(names = "--max-seconds", defaultValue = "300", description = "Stop after this long whatever is left (default: ${DEFAULT-VALUE}).")
     long maxSeconds;
 
-    @Option(names = "--json", description = "Print one JSON object.")
-    boolean json;
+    @Mixin
+    Options.JsonOutput json;
 
     @Override
     public void run() {
         EnvLoadBench.Report r;
         try {
-            r = EnvLoadBench.run(new EnvLoadBench.Config(url, env, shift, sessions, steps, warmupSteps, tasks, Duration.ofSeconds(maxSeconds)));
+            r = EnvLoadBench.run(new EnvLoadBench.Config(url, env.environment().id(), shift.spec(), sessions, steps, warmupSteps, tasks, Duration.ofSeconds(maxSeconds)));
         } catch (IOException e) {
             throw new UncheckedIOException("load bench failed: " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new Main.UserError("interrupted");
         }
-        if (json) {
-            ObjectNode o = (ObjectNode) Json.tree(r);
-            System.out.println(Json.pretty(o));
+        if (json.on) {
+            json.print(Json.tree(r));
         } else {
             System.out.printf(Locale.ROOT, "serve env load: %d sessions x %d steps (after %d warm-up steps each) against %s%n",
                     r.sessions(), steps, warmupSteps, r.target());
