@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Split;
+import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.TaskRequest;
 import picocli.CommandLine.Command;
@@ -170,22 +171,26 @@ final class BenchCommand implements Runnable {
     }
 
     private static List<Recorded> record(Env env, int episodes) {
-        OracleAgent oracle = new OracleAgent();
         Split[] splits = Split.values();
         List<Recorded> out = new ArrayList<>(episodes);
         for (int i = 0; i < episodes; i++) {
             TaskRequest request = new TaskRequest(splits[i & 1], 1_000_000L + i, 0);
-            AgentSession session = oracle.begin(env.reset(request), env);
-            List<Action> actions = new ArrayList<>();
-            Step last = null;
-            do {
-                Action a = session.act(last);
-                actions.add(a);
-                last = env.step(a);
-            } while (!last.done());
-            out.add(new Recorded(request, List.copyOf(actions)));
+            out.add(new Recorded(request, oracleActions(env, env.reset(request))));
         }
         return out;
+    }
+
+    /** The oracle's actions through the episode {@code env} has just started (the environment is left at its end). */
+    static List<Action> oracleActions(Env env, Start start) {
+        AgentSession session = new OracleAgent().begin(start, env);
+        List<Action> actions = new ArrayList<>();
+        Step last = null;
+        do {
+            Action a = session.act(last);
+            actions.add(a);
+            last = env.step(a);
+        } while (!last.done());
+        return List.copyOf(actions);
     }
 
     /** {cpuNanos, episodes, steps} of running the oracle live. */

@@ -26,14 +26,7 @@ import java.util.List;
  * ({@code Error [CODE]: ...}); a shift that rewrites an error as a success-looking payload
  * ({@code obs.nonstandard-feedback}) hides that from the served policy, as it does from any model.
  */
-final class PolicyChatPolicy implements ChatPolicy {
-    private final String id;
-    private final Policy policy;
-
-    PolicyChatPolicy(String id, Policy policy) {
-        this.id = id;
-        this.policy = policy;
-    }
+record PolicyChatPolicy(String id, Policy policy) implements ChatPolicy {
 
     /**
      * Loads a checkpoint directory.
@@ -43,9 +36,6 @@ final class PolicyChatPolicy implements ChatPolicy {
     static PolicyChatPolicy load(Path dir, String id) {
         return new PolicyChatPolicy(id, Checkpoint.load(dir));
     }
-
-    @Override
-    public String id() { return id; }
 
     @Override
     public Message respond(List<Message> messages, List<ToolSpec> tools) {

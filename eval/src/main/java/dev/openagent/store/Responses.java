@@ -8,15 +8,7 @@ import java.time.Instant;
 import java.util.Optional;
 
 /** The cache of model responses in the results store (table {@code responses}), keyed by request hash. */
-final class Responses implements ResponseCache {
-    private final StoreWriter writer;
-    private final StoreReader reader;
-
-    Responses(StoreWriter writer, StoreReader reader) {
-        this.writer = writer;
-        this.reader = reader;
-    }
-
+record Responses(StoreWriter writer, StoreReader reader) implements ResponseCache {
     @Override
     public Optional<String> get(String key) {
         return reader.read(c -> {

@@ -19,7 +19,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /** Runs and their episodes in the results store (tables {@code runs}, {@code episodes}, {@code run_episodes}). */
-final class Runs {
+record Runs(StoreWriter writer, StoreReader reader) {
     private static final String SAVE_RUN = """
             INSERT INTO runs(id, name, config, created_at, updated_at, planned, status, note) VALUES (?,?,?,?,?,?,?,?)
             ON CONFLICT(id) DO UPDATE SET name=excluded.name, config=excluded.config, updated_at=excluded.updated_at,
@@ -30,14 +30,6 @@ final class Runs {
               difficulty, solvable, success, end_reason, detail, turns, tool_calls, tool_errors, prompt_tokens, completion_tokens,
               gold_calls, gold_tools, trajectory, duration_ms, finished_at)
             VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""";
-
-    private final StoreWriter writer;
-    private final StoreReader reader;
-
-    Runs(StoreWriter writer, StoreReader reader) {
-        this.writer = writer;
-        this.reader = reader;
-    }
 
     void save(String id, String name, String config, int planned, String status, String note) {
         String now = Instant.now().toString();

@@ -23,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -48,8 +49,8 @@ public final class TrainingExport {
         public String id() { return name().toLowerCase(Locale.ROOT); }
 
         public static Format parse(String s) {
-            for (Format f : values()) if (f.id().equals(s.toLowerCase(Locale.ROOT))) return f;
-            throw new IllegalArgumentException("unknown format '" + s + "' (openai, sharegpt, messages)");
+            return Arrays.stream(values()).filter(f -> f.id().equalsIgnoreCase(s.strip())).findFirst().orElseThrow(() ->
+                    new IllegalArgumentException("unknown format '" + s + "' (" + String.join(", ", Arrays.stream(values()).map(Format::id).toList()) + ")"));
         }
     }
 

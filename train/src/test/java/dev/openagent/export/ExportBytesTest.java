@@ -21,7 +21,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertIterableEquals;
 
 /**
  * The exported JSONL, byte for byte as recorded before the chat codec was shared with the model
@@ -57,9 +57,7 @@ class ExportBytesTest {
             Files.createDirectories(GOLDEN.getParent());
             Files.write(GOLDEN, lines, StandardCharsets.UTF_8);
         }
-        List<String> golden = Files.readAllLines(GOLDEN, StandardCharsets.UTF_8);
-        for (int i = 0; i < Math.min(golden.size(), lines.size()); i++) assertEquals(golden.get(i), lines.get(i), "line " + (i + 1));
-        assertEquals(golden.size(), lines.size(), "lines in the golden file");
+        assertIterableEquals(Files.readAllLines(GOLDEN, StandardCharsets.UTF_8), lines, "the lines of " + GOLDEN);
     }
 
     private static final Trajectory EDGE_CASE = new Trajectory("poi", "t1", "train", 1, 1, "kind", true, List.of(), "oracle",

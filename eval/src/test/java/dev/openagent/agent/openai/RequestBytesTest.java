@@ -25,7 +25,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertIterableEquals;
 
 /**
  * The request bodies the openai agent sends, byte for byte as recorded before the chat codec was
@@ -117,13 +117,6 @@ class RequestBytesTest {
             Files.createDirectories(GOLDEN.getParent());
             Files.write(GOLDEN, now, StandardCharsets.UTF_8);
         }
-        assertLines(Files.readAllLines(GOLDEN, StandardCharsets.UTF_8), now);
-    }
-
-    static void assertLines(List<String> expected, List<String> actual) {
-        for (int i = 0; i < Math.min(expected.size(), actual.size()); i++) {
-            assertEquals(expected.get(i), actual.get(i), "line " + (i + 1) + " of the golden file");
-        }
-        assertEquals(expected.size(), actual.size(), "lines in the golden file");
+        assertIterableEquals(Files.readAllLines(GOLDEN, StandardCharsets.UTF_8), now, "the lines of " + GOLDEN);
     }
 }

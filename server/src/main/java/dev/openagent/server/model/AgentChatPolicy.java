@@ -24,18 +24,7 @@ import java.util.List;
  * given what it saw, the reply is exactly what it would do in-process. (The built-in policy needs
  * no replay: the CLI's {@code PolicyChatPolicy} reads its view straight from the transcript.)
  */
-public final class AgentChatPolicy implements ChatPolicy {
-    private final String id;
-    private final Agent agent;
-
-    public AgentChatPolicy(String id, Agent agent) {
-        this.id = id;
-        this.agent = agent;
-    }
-
-    @Override
-    public String id() { return id; }
-
+public record AgentChatPolicy(String id, Agent agent) implements ChatPolicy {
     @Override
     public Message respond(List<Message> messages, List<ToolSpec> tools) {
         ChatTranscript transcript = ChatTranscript.of(messages, tools);

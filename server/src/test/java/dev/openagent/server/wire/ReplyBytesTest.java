@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertIterableEquals;
 
 /**
  * What the servers write in the OpenAI chat shapes, byte for byte as recorded before the chat
@@ -94,9 +95,7 @@ class ReplyBytesTest {
             Files.createDirectories(GOLDEN.getParent());
             Files.write(GOLDEN, lines, StandardCharsets.UTF_8);
         }
-        List<String> golden = Files.readAllLines(GOLDEN, StandardCharsets.UTF_8);
-        for (int i = 0; i < Math.min(golden.size(), lines.size()); i++) assertEquals(golden.get(i), lines.get(i), "line " + (i + 1));
-        assertEquals(golden.size(), lines.size(), "lines in the golden file");
+        assertIterableEquals(Files.readAllLines(GOLDEN, StandardCharsets.UTF_8), lines, "the lines of " + GOLDEN);
     }
 
     private static List<Trajectory> episodes() {
