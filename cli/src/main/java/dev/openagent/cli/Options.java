@@ -43,7 +43,7 @@ final class Options {
 
     /** {@code --seed}. */
     static final class Seed {
-        @Option(names = "--seed", description = "Seed of everything drawn at random (tasks, shifts, weights): the same seed gives "
+        @Option(names = "--seed", paramLabel = "SEED", description = "Seed of everything drawn at random (tasks, shifts, weights): the same seed gives "
                 + "the same results (default: ${DEFAULT-VALUE}).")
         long value;
 
@@ -54,7 +54,7 @@ final class Options {
 
     /** {@code --split}. */
     static final class SplitOption {
-        @Option(names = "--split", description = "train or test (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--split", paramLabel = "SPLIT", description = "train or test (default: ${DEFAULT-VALUE}).")
         String name = "test";
 
         Split split() { return Split.parse(name); }
@@ -115,7 +115,7 @@ final class Options {
 
     /** {@code --threads}. */
     static final class Threads {
-        @Option(names = "--threads", description = "Worker threads (default: available processors).")
+        @Option(names = "--threads", paramLabel = "N", description = "Worker threads (default: available processors).")
         Integer count;
 
         int workers() { return count == null ? Runtime.getRuntime().availableProcessors() : Math.max(1, count); }
@@ -131,7 +131,7 @@ final class Options {
 
     /** {@code --episodes} of a benchmark. */
     static final class Episodes {
-        @Option(names = "--episodes", description = "Episodes measured (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--episodes", paramLabel = "N", description = "Episodes measured (default: ${DEFAULT-VALUE}).")
         int count;
 
         Episodes(int initial) { count = initial; }
@@ -144,13 +144,13 @@ final class Options {
 
     /** {@code --store}: the results store. */
     static final class Store {
-        @Option(names = "--store", description = "Results store (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--store", paramLabel = "PATH", description = "Results store (default: ${DEFAULT-VALUE}).")
         Path file = ResultStore.DEFAULT;
     }
 
     /** Where a server listens and whom it lets in: {@code --host}, {@code --token-env}, {@code --max-body}. */
     static final class Listen {
-        @Option(names = "--host", description = "Address to bind (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--host", paramLabel = "HOST", description = "Address to bind (default: ${DEFAULT-VALUE}).")
         String host = "127.0.0.1";
 
         @Option(names = "--token-env", paramLabel = "NAME",
