@@ -190,7 +190,7 @@ public final class McpEpisodeHost {
                     yield control(COMMAND_TOOL, args, a -> act(new Action.Command(a.string("command"))));
                 }
                 if (textCommands() && name.equals(Protocol.ASK_USER)) {
-                    yield control(ASK_TOOL, args, a -> act(new Action.AskUser(a.string("question"))));
+                    yield control(ASK_TOOL, args, a -> act(new Action.AskUser(Protocol.question(Json.write(args)))));
                 }
                 yield act(Action.CallTools.of("call_" + (calls++), name, Json.write(args)));
             }

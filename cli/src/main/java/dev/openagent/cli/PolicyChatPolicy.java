@@ -1,10 +1,12 @@
-package dev.openagent.server.model;
+package dev.openagent.cli;
 
 import dev.openagent.episode.Message;
 import dev.openagent.policy.Checkpoint;
 import dev.openagent.policy.Policy;
 import dev.openagent.policy.View;
 import dev.openagent.sandbox.ToolSpec;
+import dev.openagent.server.model.ChatPolicy;
+import dev.openagent.server.model.ChatTranscript;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -17,32 +19,23 @@ import java.util.List;
  * turn with the tool results and user replies that followed it. One greedy forward pass gives the
  * next action, which goes back as {@code tool_calls}, an {@code ask_user} call, or content (answer,
  * refusal). Stateless between requests; {@link Policy#act} is synchronized, so concurrent requests
- * take turns on the one network.
+ * take turns on the one network. (It lives in the CLI, which sees both the server and the
+ * trainer, so that the server does not depend on the trainer.)
  *
  * <p>What the endpoint cannot carry: whether a tool result was an error is read from its text
  * ({@code Error [CODE]: ...}); a shift that rewrites an error as a success-looking payload
  * ({@code obs.nonstandard-feedback}) hides that from the served policy, as it does from any model.
  */
-public final class PolicyChatPolicy implements ChatPolicy {
-    private final String id;
-    private final Policy policy;
-
-    public PolicyChatPolicy(String id, Policy policy) {
-        this.id = id;
-        this.policy = policy;
-    }
+record PolicyChatPolicy(String id, Policy policy) implements ChatPolicy {
 
     /**
      * Loads a checkpoint directory.
      *
      * @throws IllegalArgumentException when {@code dir} is not a policy checkpoint
      */
-    public static PolicyChatPolicy load(Path dir, String id) {
+    static PolicyChatPolicy load(Path dir, String id) {
         return new PolicyChatPolicy(id, Checkpoint.load(dir));
     }
-
-    @Override
-    public String id() { return id; }
 
     @Override
     public Message respond(List<Message> messages, List<ToolSpec> tools) {

@@ -1,4 +1,4 @@
-package dev.openagent.agent.openai;
+package dev.openagent.chat;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The part of a chat completion response the agent uses: the first choice's text and tool calls,
+ * The part of a chat completion response (as {@link ChatCodec#completion} writes it) the agent uses: the first choice's text and tool calls,
  * and the token usage. {@link #parse} rejects envelopes that carry no choice at all (a server
  * fault, retried); what the model wrote inside a choice is never rejected here, however
  * malformed: the environment judges it.
@@ -44,9 +44,7 @@ public record ChatCompletion(String content, List<Call> toolCalls, String finish
         List<Call> calls = new ArrayList<>();
         for (JsonNode c : message.path("tool_calls")) {
             JsonNode f = c.path("function");
-            JsonNode args = f.get("arguments");
-            String argText = args == null || args.isNull() ? "" : args.isTextual() ? args.asText() : args.toString();
-            calls.add(new Call(c.path("id").asText(""), f.path("name").asText(""), argText));
+            calls.add(new Call(c.path("id").asText(""), f.path("name").asText(""), ChatCodec.argumentsText(f.get("arguments"))));
         }
         JsonNode usage = root.path("usage");
         return new ChatCompletion(text(message.get("content")), calls, choices.get(0).path("finish_reason").asText(null),
@@ -68,7 +66,7 @@ public record ChatCompletion(String content, List<Call> toolCalls, String finish
         return content.toString();
     }
 
-    static String abbreviate(String s) {
+    public static String abbreviate(String s) {
         if (s == null) return "";
         String one = s.replaceAll("\\s+", " ").strip();
         return one.length() <= 200 ? one : one.substring(0, 197) + "...";

@@ -1,6 +1,5 @@
-package dev.openagent.server.model;
+package dev.openagent.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.agent.openai.ChatEndpoint;
 import dev.openagent.agent.openai.OpenAiAgent;
 import dev.openagent.agent.openai.OpenAiConfig;
@@ -16,7 +15,7 @@ import dev.openagent.run.TaskPlan;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.TaskRequest;
-import dev.openagent.server.TestHttp;
+import dev.openagent.server.model.ModelServer;
 import dev.openagent.shift.ShiftSpec;
 import dev.openagent.shift.ShiftStack;
 import org.junit.jupiter.api.AfterAll;
@@ -39,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * compares success episode by episode through {@code openagent eval} with one that solves tasks.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
-class PolicyEndpointTest {
+class PolicyChatPolicyTest {
     @TempDir
     static Path dir;
 
@@ -79,7 +78,7 @@ class PolicyEndpointTest {
             // Static tasks, requests that lack a detail (the user's replies, if the policy asks, come
             // back as ask_user tool messages), and transient tool errors (read back from their text).
             for (String shift : List.of("none", "query.underspecified", "obs.runtime-error")) {
-                ShiftStack stack = shift.equals("none") ? ShiftStack.NONE : ShiftSpec.parseStack(shift);
+                ShiftStack stack = ShiftSpec.expand(shift).getFirst();
                 Env env = stack.apply(Environments.get("poi").create());
                 for (TaskRequest t : new TaskPlan(Split.TEST, 3, 5, 0).requests()) {
                     Trajectory l = Episodes.run(env, local, t), r = Episodes.run(env, served, t);
@@ -92,33 +91,6 @@ class PolicyEndpointTest {
             }
             assertTrue(turns > 2 * 9, "episodes of several turns: " + turns);
             assertTrue(errors > 0, "error observations went through the endpoint");
-        }
-    }
-
-    @Test
-    void modelsListsThePolicyAndBadConversationsAre400() throws Exception {
-        try (PolicyChatPolicy chat = PolicyChatPolicy.load(checkpoint, "tiny-random");
-             ModelServer server = ModelServer.start(chat, ModelServer.Config.loopback());
-             TestHttp http = new TestHttp(server.baseUrl())) {
-            JsonNode models = http.get("/models").body();
-            assertEquals("tiny-random", models.get("data").get(0).get("id").asText());
-
-            String tools = "[{\"type\":\"function\",\"function\":{\"name\":\"find_place\",\"description\":\"Find a place by name.\","
-                    + "\"parameters\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}},\"required\":[\"name\"]}}}]";
-            TestHttp.Response ok = http.post("/chat/completions", "{\"model\":\"tiny-random\",\"messages\":["
-                    + "{\"role\":\"user\",\"content\":\"Find the place called Blue Fig.\"}],\"tools\":" + tools + "}");
-            assertEquals(200, ok.status(), ok.body().toString());
-            JsonNode message = ok.body().get("choices").get(0).get("message");
-            assertTrue(message.has("tool_calls") || message.get("content").isTextual(), message.toString());
-
-            TestHttp.Response toolFirst = http.post("/chat/completions", "{\"messages\":[{\"role\":\"assistant\",\"content\":\"hi\"}],\"tools\":" + tools + "}");
-            assertEquals(400, toolFirst.status());
-            assertTrue(toolFirst.errorMessage().contains("user's request"), toolFirst.errorMessage());
-            TestHttp.Response orphan = http.post("/chat/completions", "{\"messages\":[{\"role\":\"user\",\"content\":\"x\"},"
-                    + "{\"role\":\"user\",\"content\":\"y\"}],\"tools\":" + tools + "}");
-            assertEquals(400, orphan.status());
-            assertEquals(200, http.post("/chat/completions", "{\"messages\":[{\"role\":\"user\",\"content\":\"Find Blue Fig.\"}],\"tools\":"
-                    + tools + "}").status(), "still serving");
         }
     }
 }
