@@ -14,7 +14,6 @@ import picocli.CommandLine.Option;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.util.Arrays;
 
 /**
  * The options several commands share, as picocli mixins: each is declared, documented and checked
@@ -78,38 +77,18 @@ final class Options {
         }
 
         /**
-         * A spec as {@link ShiftSpec} reads it, minus what it reads silently as something else:
-         * {@code +} as no shift and {@code obs.format:} as {@code obs.format}. Both are typos here,
-         * as are empty conditions and empty parameters; unknown ids, tiers and parameters are
-         * {@link ShiftSpec}'s own errors.
+         * The spec, checked as {@link ShiftSpec} reads it (typos such as {@code +}, {@code obs.format:}, an
+         * empty condition or parameter, unknown ids, tiers and parameters are its errors), as one line.
          *
          * @param source where the spec was written, for the error ({@code --shift}, a file's {@code shifts:})
          */
         static String check(String spec, String source) {
-            for (String part : spec.split(";", -1)) {
-                String condition = part.strip();
-                if (condition.isEmpty()) throw bad(source, spec, "has an empty condition (a ';' with nothing on one side)");
-                if (condition.equals("all") || condition.startsWith("tier:")) continue;
-                for (String item : condition.split("\\+", -1)) {
-                    String shift = item.strip();
-                    if (shift.isEmpty()) throw bad(source, spec, "has an empty shift (a '+' with nothing on one side)");
-                    int colon = shift.indexOf(':');
-                    if (colon < 0) continue;
-                    String id = shift.substring(0, colon);
-                    if (shift.substring(colon + 1).isBlank()) {
-                        throw bad(source, spec, "gives " + id + " no parameters after ':' (write " + id + ", or " + id + ":KEY=VALUE)");
-                    }
-                    if (Arrays.stream(shift.substring(colon + 1).split(",", -1)).anyMatch(String::isBlank)) {
-                        throw bad(source, spec, "has an empty parameter of " + id + " (a ',' with nothing on one side)");
-                    }
-                }
+            try {
+                ShiftSpec.expand(spec);
+            } catch (IllegalArgumentException e) {
+                throw new Main.UserError(source + " '" + spec + "': " + e.getMessage());
             }
-            ShiftSpec.expand(spec);
             return spec;
-        }
-
-        private static Main.UserError bad(String source, String spec, String what) {
-            return new Main.UserError(source + " '" + spec + "' " + what);
         }
     }
 

@@ -106,8 +106,8 @@ class CliTest {
     void malformedShiftSpecsAreErrorsNotAnotherCondition() {
         for (String command : new String[]{"run", "validate", "bench", "eval --agent oracle", "serve mcp --stdio"}) {
             String[] words = command.split(" ");
-            for (String[] bad : new String[][]{{"+", "has an empty shift"}, {"obs.format:", "gives obs.format no parameters after ':'"},
-                    {"none;", "has an empty condition"}, {"obs.format:format=xml,", "has an empty parameter of obs.format"}}) {
+            for (String[] bad : new String[][]{{"+", "empty shift in '+'"}, {"obs.format:", "no parameters after ':' in 'obs.format:'"},
+                    {"none;", "empty condition in shift spec"}, {"obs.format:format=xml,", "empty parameter in 'obs.format:format=xml,'"}}) {
                 String[] args = java.util.Arrays.copyOf(words, words.length + 2);
                 args[words.length] = "--shift";
                 args[words.length + 1] = bad[0];

@@ -125,7 +125,7 @@ class EvalCommandTest {
                 {"agents: [{kind: oracle, temperature: hot}]\n", "'agents[0].temperature' must be a number"},
                 {"agents: [{kind: oracle}]\ntasks: 0\n", "tasks must be at least 1"},
                 {"agents: [{kind: oracle}\ntasks: 3\n", "is not valid YAML"},
-                {"agents: [{kind: oracle}]\nshifts: [\"obs.format:\"]\n", "shifts: 'obs.format:' gives obs.format no parameters after ':'"},
+                {"agents: [{kind: oracle}]\nshifts: [\"obs.format:\"]\n", "shifts: 'obs.format:': no parameters after ':' in 'obs.format:'"},
                 {"", "is empty"}};
         for (String[] c : cases) {
             Path file = dir.resolve("exp.yaml");

@@ -32,7 +32,7 @@ public final class HouseholdDomain implements Domain<HouseholdWorld> {
     }
 
     @Override
-    public List<? extends TaskKind<HouseholdWorld, ?>> kinds() { return HouseholdTasks.KINDS; }
+    public List<? extends TaskKind<HouseholdWorld, ?>> kinds() { return HouseholdTasks.KINDS.all(); }
 
     @Override
     public Vocabulary<HouseholdWorld> vocabulary() { return HouseholdVocabulary.VOCABULARY; }

@@ -4,6 +4,7 @@ import dev.openagent.envs.household.HouseholdNames.Kind;
 import dev.openagent.envs.household.HouseholdWorld.Goal;
 import dev.openagent.envs.household.HouseholdWorld.Receptacle;
 import dev.openagent.envs.household.HouseholdWorld.Thing;
+import dev.openagent.envs.kit.TaskKinds;
 import dev.openagent.envs.kit.Codes;
 import dev.openagent.envs.kit.Pick;
 import dev.openagent.envs.kit.TaskDraft;
@@ -41,7 +42,7 @@ final class HouseholdTasks {
      * requests that name a place can name a room or furniture the house does not have, and can describe the
      * place's room by a landmark in it instead.
      */
-    static final List<TaskKind<HouseholdWorld, HouseholdTasks>> KINDS = List.of(
+    static final TaskKinds<HouseholdWorld, HouseholdTasks> KINDS = new TaskKinds<>(
             TaskKind.<HouseholdWorld, HouseholdTasks>of("pick_and_place", 1, g -> g.moves.place(false, false, false))
                     .impossibleBy(HouseholdRestatements::missingThing, HouseholdRestatements::missingRoom, HouseholdRestatements::missingFurniture)
                     .longerBy(HouseholdRestatements::roomByLandmark),
@@ -82,18 +83,14 @@ final class HouseholdTasks {
     static Task generate(HouseholdWorld world, TaskRequest request, long seed) {
         HouseholdTasks g = new HouseholdTasks(world, seed);
         world.code = Codes.next(new SplittableRandom(Seeds.mix(seed, 0xD0DE)), "DONE", 6);
-        int difficulty = request.difficulty() == 0 ? 1 + g.rnd.nextInt(4) : request.difficulty();
+        int difficulty = KINDS.level(request, g.rnd);
         g.sim = world.copy();
         g.run("help");
-        TaskKind<HouseholdWorld, HouseholdTasks> kind = Pick.firstPosed(kindsOf(difficulty), g.rnd, k -> k.pose().test(g),
-                "household task of difficulty " + difficulty);
+        TaskKind<HouseholdWorld, HouseholdTasks> kind = KINDS.pose(difficulty, g, g.rnd, "household");
         if (g.draft.writes && !g.sim.reached()) throw new IllegalStateException("household script does not reach the goal: " + g.draft.query);
         return g.draft.build("household", request, kind.name(), difficulty);
     }
 
-    private static List<TaskKind<HouseholdWorld, HouseholdTasks>> kindsOf(int difficulty) {
-        return KINDS.stream().filter(k -> k.difficulty() == difficulty).toList();
-    }
 
     // ---------------------------------------------------------------- script pieces (rehearsed on the copy)
 

@@ -11,7 +11,6 @@ import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.domain.Tool;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +25,7 @@ import java.util.Map;
  */
 public final class TaskDraft<W> {
     private final W world;
-    private final Map<String, Tool<W>> tools;
+    private final List<Tool<W>> tools;
     private final List<GoldPlan.Call> calls = new ArrayList<>();
     private final List<JsonNode> results = new ArrayList<>();
 
@@ -40,20 +39,13 @@ public final class TaskDraft<W> {
 
     public TaskDraft(W world, List<Tool<W>> tools) {
         this.world = world;
-        this.tools = index(tools);
-    }
-
-    private static <W> Map<String, Tool<W>> index(List<Tool<W>> tools) {
-        Map<String, Tool<W>> out = new HashMap<>();
-        for (Tool<W> t : tools) out.put(t.name(), t);
-        return out;
+        this.tools = tools;
     }
 
     /** Runs a read-only tool on the world without adding it to the plan (probing while choosing a task). */
     public JsonNode probe(String tool, ObjectNode args) {
-        Tool<W> t = tools.get(tool);
-        if (t == null) throw new IllegalStateException("no tool " + tool);
-        return t.behaviour().call(world, t.params().validate(args));
+        for (Tool<W> t : tools) if (t.name().equals(tool)) return t.behaviour().call(world, t.params().validate(args));
+        throw new IllegalStateException("no tool " + tool);
     }
 
     /** Adds a read-only call to the plan and returns its result (as the agent will see it). */

@@ -33,7 +33,7 @@ public final class MedicalDomain implements Domain<MedicalWorld> {
     public Surface<MedicalWorld> surface() { return new Surface.FunctionCalls<>(MedicalTools.ALL); }
 
     @Override
-    public List<? extends TaskKind<MedicalWorld, ?>> kinds() { return MedicalTasks.KINDS; }
+    public List<? extends TaskKind<MedicalWorld, ?>> kinds() { return MedicalTasks.KINDS.all(); }
 
     @Override
     public Vocabulary<MedicalWorld> vocabulary() { return MedicalVocabulary.VOCABULARY; }

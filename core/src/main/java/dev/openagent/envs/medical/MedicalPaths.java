@@ -41,11 +41,8 @@ final class MedicalPaths {
         ArrayNode meds = out.putArray("medications");
         for (int i = 2; i < results.size(); i += 2) {
             JsonNode info = results.get(i);
-            ObjectNode m = meds.addObject();
-            m.put("drug_id", info.path("drug_id").asText());
-            m.put("name", info.path("name").asText());
-            m.put("drug_class", info.path("drug_class").asText());
-            m.put("dose", info.path("standard_dose").asText());
+            meds.add(Json.object("drug_id", info.path("drug_id").asText(), "name", info.path("name").asText(),
+                    "drug_class", info.path("drug_class").asText(), "dose", info.path("standard_dose").asText()));
         }
         out.put("count", meds.size());
         return out;

@@ -1,6 +1,7 @@
 package dev.openagent.envs.medical;
 
 import dev.openagent.domain.TaskKind;
+import dev.openagent.envs.kit.TaskKinds;
 import dev.openagent.envs.kit.Pick;
 import dev.openagent.envs.kit.TaskDraft;
 import dev.openagent.sandbox.Seeds;
@@ -33,7 +34,7 @@ final class MedicalTasks {
      * restated as a patient's (the restatement checks the query names one); a drug's, as one on a patient's
      * medication list, where the task names the drug.
      */
-    static final List<TaskKind<MedicalWorld, MedicalTasks>> KINDS = List.of(
+    static final TaskKinds<MedicalWorld, MedicalTasks> KINDS = new TaskKinds<>(
             kind("department_location", 1, g -> g.questions.departmentLocation())
                     .impossibleBy(MedicalQuestions::unknownCampus)
                     .longerBy(MedicalRestatements::viaPatientCampus),
@@ -91,13 +92,9 @@ final class MedicalTasks {
 
     static Task generate(MedicalWorld world, TaskRequest request, long seed) {
         MedicalTasks g = new MedicalTasks(world, seed);
-        int difficulty = request.difficulty() == 0 ? 1 + g.rnd.nextInt(4) : request.difficulty();
-        TaskKind<MedicalWorld, MedicalTasks> kind = Pick.firstPosed(kindsOf(difficulty), g.rnd, k -> k.pose().test(g),
-                "medical task of difficulty " + difficulty);
+        int difficulty = KINDS.level(request, g.rnd);
+        TaskKind<MedicalWorld, MedicalTasks> kind = KINDS.pose(difficulty, g, g.rnd, "medical");
         return g.t.build("medical", request, kind.name(), difficulty);
     }
 
-    private static List<TaskKind<MedicalWorld, MedicalTasks>> kindsOf(int difficulty) {
-        return KINDS.stream().filter(k -> k.difficulty() == difficulty).toList();
-    }
 }

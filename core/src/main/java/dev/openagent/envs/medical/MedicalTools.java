@@ -176,11 +176,9 @@ final class MedicalTools {
         out.put("count", found.size());
         ArrayNode list = out.putArray("patients");
         for (Patient p : found) {
-            ObjectNode o = list.addObject();
-            o.put("patient_id", p.id());
-            o.put("name", p.name());
-            o.put("date_of_birth", p.dob());
-            o.put("home_campus", p.campus() + " Campus");
+            ObjectNode o = Json.object("patient_id", p.id(), "name", p.name(), "date_of_birth", p.dob(),
+                    "home_campus", p.campus() + " Campus");
+            list.add(o);
         }
         return out;
     }
@@ -188,13 +186,8 @@ final class MedicalTools {
     private static ObjectNode patientRecord(MedicalWorld w, Args a) {
         Patient p = patient(w, a.string("patient_id"));
         Doctor primary = w.doctor(p.primaryDoctorId());
-        ObjectNode out = Json.object();
-        out.put("patient_id", p.id());
-        out.put("name", p.name());
-        out.put("date_of_birth", p.dob());
-        out.put("home_campus", p.campus() + " Campus");
-        out.put("primary_doctor_id", primary.id());
-        out.put("primary_doctor_name", primary.name());
+        ObjectNode out = Json.object("patient_id", p.id(), "name", p.name(), "date_of_birth", p.dob(),
+                "home_campus", p.campus() + " Campus", "primary_doctor_id", primary.id(), "primary_doctor_name", primary.name());
         ArrayNode allergies = out.putArray("allergies");
         p.allergies().forEach(allergies::add);
         ArrayNode meds = out.putArray("current_medications");
@@ -209,11 +202,8 @@ final class MedicalTools {
         ArrayNode meds = out.putArray("medications");
         for (String id : w.medications(p)) {
             Drug d = w.drug(id);
-            ObjectNode o = meds.addObject();
-            o.put("drug_id", d.id());
-            o.put("name", d.name());
-            o.put("drug_class", d.drugClass());
-            o.put("dose", d.dose());
+            ObjectNode o = Json.object("drug_id", d.id(), "name", d.name(), "drug_class", d.drugClass(), "dose", d.dose());
+            meds.add(o);
         }
         out.put("count", meds.size());
         return out;
@@ -225,11 +215,9 @@ final class MedicalTools {
         ArrayNode list = out.putArray("departments");
         for (Department d : w.map.departments()) {
             if (campus != null && !d.campus().equals(campus)) continue;
-            ObjectNode o = list.addObject();
-            o.put("department", d.name());
-            o.put("campus", d.campus() + " Campus");
-            o.put("location", d.location());
-            o.put("phone", d.phone());
+            ObjectNode o = Json.object("department", d.name(), "campus", d.campus() + " Campus", "location", d.location(),
+                    "phone", d.phone());
+            list.add(o);
         }
         return out;
     }
@@ -268,10 +256,7 @@ final class MedicalTools {
     private static ObjectNode doctorSchedule(MedicalWorld w, Args a) {
         Doctor d = doctor(w, a.string("doctor_id"));
         int day = day(a.string("date"));
-        ObjectNode out = Json.object();
-        out.put("doctor_id", d.id());
-        out.put("date", MedicalWorld.DATES.get(day));
-        out.put("in_clinic", d.days()[day]);
+        ObjectNode out = Json.object("doctor_id", d.id(), "date", MedicalWorld.DATES.get(day), "in_clinic", d.days()[day]);
         ArrayNode free = out.putArray("free_times");
         for (int s : w.freeSlots(d, day)) free.add(MedicalWorld.TIMES[s]);
         return out;
@@ -282,17 +267,12 @@ final class MedicalTools {
         String campus = campus(w, a.string("campus"));
         int day = day(a.string("date"));
         List<Slot> slots = openSlots(w, department, campus, day, a.bool("accepting_new_patients", false));
-        ObjectNode out = Json.object();
-        out.put("department", department);
-        out.put("campus", campus + " Campus");
-        out.put("date", MedicalWorld.DATES.get(day));
+        ObjectNode out = Json.object("department", department, "campus", campus + " Campus", "date", MedicalWorld.DATES.get(day));
         ArrayNode list = out.putArray("slots");
         for (Slot s : slots) {
-            ObjectNode o = list.addObject();
-            o.put("time", MedicalWorld.TIMES[s.slot()]);
-            o.put("doctor_id", s.doctor().id());
-            o.put("doctor_name", s.doctor().name());
-            o.put("accepting_new_patients", s.doctor().acceptingNew());
+            ObjectNode o = Json.object("time", MedicalWorld.TIMES[s.slot()], "doctor_id", s.doctor().id(),
+                    "doctor_name", s.doctor().name(), "accepting_new_patients", s.doctor().acceptingNew());
+            list.add(o);
         }
         return out;
     }
@@ -319,16 +299,9 @@ final class MedicalTools {
 
     private static ObjectNode appointmentJson(MedicalWorld w, Appointment ap) {
         Doctor d = w.doctor(ap.doctorId());
-        ObjectNode o = Json.object();
-        o.put("appointment_id", ap.id());
-        o.put("patient_id", ap.patientId());
-        o.put("doctor_id", d.id());
-        o.put("doctor_name", d.name());
-        o.put("department", d.department());
-        o.put("campus", d.campus() + " Campus");
-        o.put("date", MedicalWorld.DATES.get(ap.day()));
-        o.put("time", MedicalWorld.TIMES[ap.slot()]);
-        o.put("status", ap.status());
+        ObjectNode o = Json.object("appointment_id", ap.id(), "patient_id", ap.patientId(), "doctor_id", d.id(), "doctor_name", d.name(),
+                "department", d.department(), "campus", d.campus() + " Campus", "date", MedicalWorld.DATES.get(ap.day()),
+                "time", MedicalWorld.TIMES[ap.slot()], "status", ap.status());
         return o;
     }
 
@@ -350,10 +323,7 @@ final class MedicalTools {
         }
         if (!ap.active()) throw ToolFailure.domain("appointment " + ap.id() + " is already cancelled");
         String reference = w.cancel(ap);
-        ObjectNode out = Json.object();
-        out.put("appointment_id", ap.id());
-        out.put("status", "cancelled");
-        out.put("cancellation_reference", reference);
+        ObjectNode out = Json.object("appointment_id", ap.id(), "status", "cancelled", "cancellation_reference", reference);
         return out;
     }
 
@@ -387,10 +357,8 @@ final class MedicalTools {
         for (Drug other : w.map.drugs()) {
             int s = w.severity(d, other);
             if (s == MedicalWorld.NONE) continue;
-            ObjectNode o = list.addObject();
-            o.put("drug_id", other.id());
-            o.put("name", other.name());
-            o.put("severity", MedicalWorld.SEVERITY[s]);
+            ObjectNode o = Json.object("drug_id", other.id(), "name", other.name(), "severity", MedicalWorld.SEVERITY[s]);
+            list.add(o);
         }
         return out;
     }
@@ -399,19 +367,13 @@ final class MedicalTools {
         Patient p = patient(w, a.string("patient_id"));
         Drug d = drug(w, a.string("drug_id"));
         w.checked.add(p.index() * 4096 + d.index());
-        ObjectNode out = Json.object();
-        out.put("patient_id", p.id());
-        out.put("drug_id", d.id());
-        out.put("drug_name", d.name());
+        ObjectNode out = Json.object("patient_id", p.id(), "drug_id", d.id(), "drug_name", d.name());
         ArrayNode conflicts = out.putArray("conflicts");
         for (String id : w.medications(p)) {
             Drug m = w.drug(id);
             int s = w.severity(d, m);
             if (s == MedicalWorld.NONE) continue;
-            ObjectNode o = conflicts.addObject();
-            o.put("drug_id", m.id());
-            o.put("name", m.name());
-            o.put("severity", MedicalWorld.SEVERITY[s]);
+            conflicts.add(Json.object("drug_id", m.id(), "name", m.name(), "severity", MedicalWorld.SEVERITY[s]));
         }
         out.put("already_taking", w.takes(p, d));
         if (w.allergic(p, d)) out.put("allergy", d.drugClass());
@@ -436,15 +398,8 @@ final class MedicalTools {
             throw ToolFailure.domain("blocked: " + d.name() + " has a major interaction with " + p.name() + "'s current medication");
         }
         Prescription rx = w.prescribe(p, d, by);
-        ObjectNode out = Json.object();
-        out.put("prescription_id", rx.id());
-        out.put("patient_id", p.id());
-        out.put("drug_id", d.id());
-        out.put("drug_name", d.name());
-        out.put("dose", d.dose());
-        out.put("doctor_id", by.id());
-        out.put("status", "active");
-        out.put("verification_code", rx.code());
+        ObjectNode out = Json.object("prescription_id", rx.id(), "patient_id", p.id(), "drug_id", d.id(), "drug_name", d.name(),
+                "dose", d.dose(), "doctor_id", by.id(), "status", "active", "verification_code", rx.code());
         return out;
     }
 }

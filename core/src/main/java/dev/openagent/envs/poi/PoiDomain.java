@@ -32,7 +32,7 @@ public final class PoiDomain implements Domain<PoiWorld> {
     public Surface<PoiWorld> surface() { return SURFACE; }
 
     @Override
-    public List<TaskKind<PoiWorld, PoiTasks>> kinds() { return PoiTasks.KINDS; }
+    public List<? extends TaskKind<PoiWorld, ?>> kinds() { return PoiTasks.KINDS.all(); }
 
     @Override
     public Vocabulary<PoiWorld> vocabulary() { return PoiVocabulary.VOCABULARY; }

@@ -6,6 +6,7 @@ import dev.openagent.domain.TaskKind;
 import dev.openagent.domain.Tool;
 import dev.openagent.envs.kit.Names;
 import dev.openagent.envs.kit.TaskDraft;
+import dev.openagent.envs.kit.TaskKinds;
 import dev.openagent.envs.poi.PoiWorld.Category;
 import dev.openagent.envs.poi.PoiWorld.Place;
 import dev.openagent.sandbox.Checks;
@@ -38,7 +39,7 @@ import java.util.function.Predicate;
  */
 final class PoiTasks {
     /** Every kind, by difficulty; within a level, in the order a kind is drawn from. */
-    static final List<TaskKind<PoiWorld, PoiTasks>> KINDS = List.of(
+    static final TaskKinds<PoiWorld, PoiTasks> KINDS = new TaskKinds<>(
             PoiLookups.RATING, PoiLookups.COUNT,
             PoiLookups.PHONE, PoiLookups.HOURS, PoiBookings.CANCEL,
             PoiBookings.BOOK, PoiLookups.NEAREST_PHONE,
@@ -58,8 +59,8 @@ final class PoiTasks {
 
     static Task generate(PoiWorld world, TaskRequest request, long seed) {
         PoiTasks g = new PoiTasks(world, seed);
-        int difficulty = request.difficulty() == 0 ? 1 + g.rnd.nextInt(4) : request.difficulty();
-        TaskKind<PoiWorld, PoiTasks> kind = Names.any(KINDS.stream().filter(k -> k.difficulty() == difficulty).toList(), g.rnd);
+        int difficulty = KINDS.level(request, g.rnd);
+        TaskKind<PoiWorld, PoiTasks> kind = Names.any(KINDS.of(difficulty), g.rnd);
         kind.pose().test(g);
         // A near miss can share a value with the target (two places with one phone number): it is then no near miss.
         g.draft.mustNot.removeIf(bad -> g.draft.must.stream().anyMatch(good -> Checks.normalize(good).equals(Checks.normalize(bad))));

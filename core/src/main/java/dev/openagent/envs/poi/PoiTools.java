@@ -111,10 +111,7 @@ final class PoiTools {
             (args, results) -> {
                 String day = args.path("day").asText("");
                 String hours = results.getFirst().path("opening_hours").path(day).asText("closed");
-                ObjectNode out = Json.object();
-                out.put("place_id", args.path("place_id").asText(""));
-                out.put("day", day);
-                out.put("open", !hours.equals("closed"));
+                ObjectNode out = Json.object("place_id", args.path("place_id").asText(""), "day", day, "open", !hours.equals("closed"));
                 if (!hours.equals("closed")) {
                     out.put("opens", hours.substring(0, hours.indexOf('-')));
                     out.put("closes", hours.substring(hours.indexOf('-') + 1));
@@ -188,14 +185,8 @@ final class PoiTools {
         out.put("count", found.size());
         ArrayNode results = out.putArray("results");
         for (Place p : found) {
-            ObjectNode r = results.addObject();
-            r.put("place_id", p.id());
-            r.put("name", p.name());
-            r.put("city", p.city());
-            r.put("district", p.district());
-            r.put("category", p.category().id);
-            r.put("rating", p.rating());
-            r.put("price_level", p.price());
+            results.add(Json.object("place_id", p.id(), "name", p.name(), "city", p.city(), "district", p.district(),
+                    "category", p.category().id, "rating", p.rating(), "price_level", p.price()));
         }
         return out;
     }
@@ -208,10 +199,7 @@ final class PoiTools {
 
     private static ObjectNode details(PoiWorld w, Args a) {
         Place p = place(w, a.string("place_id"));
-        ObjectNode out = Json.object();
-        out.put("place_id", p.id());
-        out.put("name", p.name());
-        out.put("category", p.category().id);
+        ObjectNode out = Json.object("place_id", p.id(), "name", p.name(), "category", p.category().id);
         if (p.cuisine() != null) out.put("cuisine", p.cuisine());
         out.put("city", p.city());
         out.put("district", p.district());
@@ -238,10 +226,7 @@ final class PoiTools {
         Place p = place(w, a.string("place_id"));
         int day = PoiWorld.DAYS.indexOf(a.string("day"));
         int[] h = p.hours()[day];
-        ObjectNode out = Json.object();
-        out.put("place_id", p.id());
-        out.put("day", a.string("day"));
-        out.put("open", h != null);
+        ObjectNode out = Json.object("place_id", p.id(), "day", a.string("day"), "open", h != null);
         if (h != null) {
             out.put("opens", PoiWorld.time(h[0]));
             out.put("closes", h[1] == 24 ? "24:00" : PoiWorld.time(h[1]));
@@ -255,12 +240,8 @@ final class PoiTools {
         if (!from.city().equals(to.city())) throw ToolFailure.domain("the two places are in different cities");
         String mode = a.string("mode", "walk");
         double km = PoiWorld.distanceKm(from, to);
-        ObjectNode out = Json.object();
-        out.put("from_place_id", from.id());
-        out.put("to_place_id", to.id());
-        out.put("distance_km", km);
-        out.put("mode", mode);
-        out.put("minutes", minutes(mode, km));
+        ObjectNode out = Json.object("from_place_id", from.id(), "to_place_id", to.id(), "distance_km", km, "mode", mode,
+                "minutes", minutes(mode, km));
         return out;
     }
 
@@ -293,11 +274,8 @@ final class PoiTools {
         out.put("count", found.size());
         ArrayNode results = out.putArray("results");
         for (Place p : found) {
-            ObjectNode r = results.addObject();
-            r.put("place_id", p.id());
-            r.put("name", p.name());
-            r.put("distance_km", PoiWorld.distanceKm(origin, p));
-            r.put("rating", p.rating());
+            results.add(Json.object("place_id", p.id(), "name", p.name(), "distance_km", PoiWorld.distanceKm(origin, p),
+                    "rating", p.rating()));
         }
         return out;
     }
@@ -321,12 +299,8 @@ final class PoiTools {
         Slot s = slot(w, a);
         boolean ok = w.available(s.place(), s.day(), s.hour(), s.party());
         if (ok) w.checkedSlots.add(s.key());
-        ObjectNode out = Json.object();
-        out.put("place_id", s.place().id());
-        out.put("date", PoiWorld.DATES.get(s.day()));
-        out.put("time", PoiWorld.time(s.hour()));
-        out.put("party_size", s.party());
-        out.put("available", ok);
+        ObjectNode out = Json.object("place_id", s.place().id(), "date", PoiWorld.DATES.get(s.day()), "time", PoiWorld.time(s.hour()),
+                "party_size", s.party(), "available", ok);
         if (!ok) {
             out.put("reason", s.place().openAt(s.day(), s.hour()) ? "fully booked" : "closed at that time");
             ArrayNode later = out.putArray("later_times");
@@ -350,15 +324,8 @@ final class PoiTools {
     }
 
     private static ObjectNode reservationJson(PoiWorld w, Reservation r) {
-        ObjectNode out = Json.object();
-        out.put("reservation_id", r.id());
-        out.put("place_id", r.placeId());
-        out.put("place_name", w.place(r.placeId()).name());
-        out.put("date", r.date());
-        out.put("time", r.time());
-        out.put("party_size", r.party());
-        out.put("guest_name", r.guest());
-        out.put("status", r.status());
+        ObjectNode out = Json.object("reservation_id", r.id(), "place_id", r.placeId(), "place_name", w.place(r.placeId()).name(),
+                "date", r.date(), "time", r.time(), "party_size", r.party(), "guest_name", r.guest(), "status", r.status());
         return out;
     }
 
@@ -392,10 +359,7 @@ final class PoiTools {
         if (r.status().equals("cancelled")) throw ToolFailure.domain("reservation " + r.id() + " is already cancelled");
         String cancellation = "X" + w.newCode().substring(1);
         w.replace(r.cancelled(cancellation));
-        ObjectNode out = Json.object();
-        out.put("reservation_id", r.id());
-        out.put("status", "cancelled");
-        out.put("cancellation_code", cancellation);
+        ObjectNode out = Json.object("reservation_id", r.id(), "status", "cancelled", "cancellation_code", cancellation);
         return out;
     }
 

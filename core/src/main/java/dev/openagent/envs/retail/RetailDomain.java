@@ -36,7 +36,7 @@ public final class RetailDomain implements Domain<RetailWorld> {
     public Surface<RetailWorld> surface() { return new Surface.FunctionCalls<>(RetailTools.ALL); }
 
     @Override
-    public List<? extends TaskKind<RetailWorld, ?>> kinds() { return RetailTasks.KINDS; }
+    public List<? extends TaskKind<RetailWorld, ?>> kinds() { return RetailTasks.KINDS.all(); }
 
     @Override
     public Vocabulary<RetailWorld> vocabulary() { return RetailVocabulary.VOCABULARY; }

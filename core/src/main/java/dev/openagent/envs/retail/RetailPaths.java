@@ -35,10 +35,9 @@ final class RetailPaths {
                 String status = args.path("status").asText("");
                 for (JsonNode order : results.subList(1, results.size())) {
                     if (!status.isEmpty() && !order.path("status").asText().equals(status)) continue;
-                    ObjectNode x = list.addObject();
-                    x.put("order_id", order.path("order_id").asText());
-                    x.put("placed", order.path("placed").asText());
-                    x.put("status", order.path("status").asText());
+                    ObjectNode x = Json.object("order_id", order.path("order_id").asText(), "placed", order.path("placed").asText(),
+                            "status", order.path("status").asText());
+                    list.add(x);
                     x.set("total", order.path("total"));
                     ArrayNode names = x.putArray("products");
                     for (JsonNode item : order.path("items")) names.add(item.path("product_name").asText());

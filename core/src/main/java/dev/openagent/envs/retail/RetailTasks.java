@@ -1,6 +1,7 @@
 package dev.openagent.envs.retail;
 
 import dev.openagent.domain.TaskKind;
+import dev.openagent.envs.kit.TaskKinds;
 import dev.openagent.envs.kit.Pick;
 import dev.openagent.envs.kit.TaskDraft;
 import dev.openagent.envs.retail.RetailWorld.Item;
@@ -32,7 +33,7 @@ import java.util.function.Predicate;
  */
 final class RetailTasks {
     /** The kinds, in the order they are drawn from within a difficulty; every kind can be restated through a longer chain. */
-    static final List<TaskKind<RetailWorld, RetailTasks>> KINDS = List.of(
+    static final TaskKinds<RetailWorld, RetailTasks> KINDS = new TaskKinds<>(
             kind("delivery_date", 1, RetailLookups::deliveryDate).impossibleBy(RetailRestatements::unknownOrder),
             kind("tracking_number", 1, RetailLookups::trackingNumber).impossibleBy(RetailRestatements::unknownOrder),
             kind("count_orders", 1, RetailLookups::countOrders).impossibleBy(RetailRestatements::unknownCustomer),
@@ -62,9 +63,8 @@ final class RetailTasks {
 
     static Task generate(RetailWorld world, TaskRequest request, long seed) {
         RetailTasks g = new RetailTasks(world, seed);
-        int difficulty = request.difficulty() == 0 ? 1 + g.rnd.nextInt(4) : request.difficulty();
-        List<TaskKind<RetailWorld, RetailTasks>> ofDifficulty = KINDS.stream().filter(k -> k.difficulty() == difficulty).toList();
-        TaskKind<RetailWorld, RetailTasks> kind = Pick.firstPosed(ofDifficulty, g.rnd, k -> k.pose().test(g), "retail task of difficulty " + difficulty);
+        int difficulty = KINDS.level(request, g.rnd);
+        TaskKind<RetailWorld, RetailTasks> kind = KINDS.pose(difficulty, g, g.rnd, "retail");
         return g.t.build("retail", request, kind.name(), difficulty);
     }
 

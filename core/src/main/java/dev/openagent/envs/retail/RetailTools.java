@@ -168,11 +168,9 @@ final class RetailTools {
         out.put("customer_id", c.id());
         ArrayNode list = out.putArray("orders");
         for (Order o : orders(w, c, a.string("status", null))) {
-            ObjectNode x = list.addObject();
-            x.put("order_id", o.id());
-            x.put("placed", RetailWorld.date(o.placedDay()));
-            x.put("status", w.status(o));
-            x.put("total", RetailWorld.money(o.totalCents()));
+            ObjectNode x = Json.object("order_id", o.id(), "placed", RetailWorld.date(o.placedDay()), "status", w.status(o),
+                    "total", RetailWorld.money(o.totalCents()));
+            list.add(x);
             ArrayNode names = x.putArray("products");
             for (Item it : o.items()) names.add(it.product().name());
         }
@@ -182,25 +180,17 @@ final class RetailTools {
 
     private static ObjectNode getOrder(RetailWorld w, Args a) {
         Order o = order(w, a.string("order_id"));
-        ObjectNode out = Json.object();
-        out.put("order_id", o.id());
-        out.put("customer_id", o.customerId());
-        out.put("placed", RetailWorld.date(o.placedDay()));
-        out.put("status", w.status(o));
+        ObjectNode out = Json.object("order_id", o.id(), "customer_id", o.customerId(), "placed", RetailWorld.date(o.placedDay()),
+                "status", w.status(o));
         if (o.deliveredDay() >= 0) out.put("delivered", RetailWorld.date(o.deliveredDay()));
         out.put("payment_method", o.payment());
         out.put("total", RetailWorld.money(o.totalCents()));
         ArrayNode items = out.putArray("items");
         for (Item it : o.items()) {
-            ObjectNode x = items.addObject();
-            x.put("item_id", it.id());
-            x.put("product_id", it.product().id());
-            x.put("product_name", it.product().name());
-            x.put("color", it.variant().color());
-            x.put("size", it.variant().size());
-            x.put("variant_id", it.variant().id());
-            x.put("price", RetailWorld.money(it.product().priceCents()));
-            x.put("status", w.status(it));
+            ObjectNode x = Json.object("item_id", it.id(), "product_id", it.product().id(), "product_name", it.product().name(),
+                    "color", it.variant().color(), "size", it.variant().size(), "variant_id", it.variant().id(),
+                    "price", RetailWorld.money(it.product().priceCents()), "status", w.status(it));
+            items.add(x);
         }
         return out;
     }
@@ -233,12 +223,9 @@ final class RetailTools {
         ObjectNode out = Json.object();
         ArrayNode list = out.putArray("products");
         for (Product p : products(w, a.string("name", null), a.string("category", null))) {
-            ObjectNode x = list.addObject();
-            x.put("product_id", p.id());
-            x.put("name", p.name());
-            x.put("category", p.category());
-            x.put("price", RetailWorld.money(p.priceCents()));
-            x.put("final_sale", p.finalSale());
+            ObjectNode x = Json.object("product_id", p.id(), "name", p.name(), "category", p.category(),
+                    "price", RetailWorld.money(p.priceCents()), "final_sale", p.finalSale());
+            list.add(x);
         }
         out.put("count", list.size());
         return out;
@@ -246,33 +233,21 @@ final class RetailTools {
 
     private static ObjectNode getProduct(RetailWorld w, Args a) {
         Product p = Lookup.byId(w.map.productById(), a.string("product_id"), "product");
-        ObjectNode out = Json.object();
-        out.put("product_id", p.id());
-        out.put("name", p.name());
-        out.put("category", p.category());
-        out.put("price", RetailWorld.money(p.priceCents()));
-        out.put("final_sale", p.finalSale());
-        out.put("return_window_days", p.windowDays());
+        ObjectNode out = Json.object("product_id", p.id(), "name", p.name(), "category", p.category(),
+                "price", RetailWorld.money(p.priceCents()), "final_sale", p.finalSale(), "return_window_days", p.windowDays());
         ArrayNode list = out.putArray("variants");
         for (Variant v : p.variants()) {
-            ObjectNode x = list.addObject();
-            x.put("variant_id", v.id());
-            x.put("color", v.color());
-            x.put("size", v.size());
-            x.put("in_stock", w.stock(v));
+            list.add(Json.object("variant_id", v.id(), "color", v.color(), "size", v.size(), "in_stock", w.stock(v)));
         }
         return out;
     }
 
     private static ObjectNode policy(RetailWorld w, Args a) {
         String category = a.string("category");
-        ObjectNode out = Json.object();
-        out.put("category", category);
-        out.put("return_window_days", RetailNames.WINDOW_DAYS.get(category));
-        out.put("counted_from", "delivery date");
-        out.put("final_sale_returnable", false);
-        out.put("refunds", "to the original payment method, or store credit on request; gift-card orders get store credit");
-        out.put("exchanges", "same product, another variant in stock, within the return window");
+        ObjectNode out = Json.object("category", category, "return_window_days", RetailNames.WINDOW_DAYS.get(category),
+                "counted_from", "delivery date", "final_sale_returnable", false,
+                "refunds", "to the original payment method, or store credit on request; gift-card orders get store credit",
+                "exchanges", "same product, another variant in stock, within the return window");
         return out;
     }
 
@@ -280,10 +255,7 @@ final class RetailTools {
         Order o = order(w, a.string("order_id"));
         Item it = item(o, a.string("item_id"));
         String why = w.ineligibility(o, it);
-        ObjectNode out = Json.object();
-        out.put("order_id", o.id());
-        out.put("item_id", it.id());
-        out.put("eligible", why == null);
+        ObjectNode out = Json.object("order_id", o.id(), "item_id", it.id(), "eligible", why == null);
         if (why != null) out.put("reason", why);
         if (o.deliveredDay() >= 0) out.put("return_by", RetailWorld.date(RetailWorld.returnBy(o, it)));
         out.put("refund_amount", RetailWorld.money(it.product().priceCents()));
@@ -304,13 +276,9 @@ final class RetailTools {
             throw ToolFailure.domain("order " + o.id() + " was paid with a gift card: refund_to must be store_credit");
         }
         Return r = w.returnItem(o, it, refundTo);
-        ObjectNode out = Json.object();
-        out.put("return_id", r.id());
-        out.put("order_id", o.id());
-        out.put("item_id", it.id());
-        out.put("refund_amount", RetailWorld.money(r.amountCents()));
-        out.put("refund_to", refundTo.equals("store_credit") ? "store credit" : o.payment());
-        out.put("rma_code", r.code());
+        ObjectNode out = Json.object("return_id", r.id(), "order_id", o.id(), "item_id", it.id(),
+                "refund_amount", RetailWorld.money(r.amountCents()),
+                "refund_to", refundTo.equals("store_credit") ? "store credit" : o.payment(), "rma_code", r.code());
         return out;
     }
 
@@ -324,14 +292,8 @@ final class RetailTools {
         if (why != null) throw ToolFailure.domain("item " + it.id() + " cannot be exchanged: " + why);
         if (w.stock(to) <= 0) throw ToolFailure.domain("variant " + to.id() + " (" + to.color() + ", " + to.size() + ") is out of stock");
         Exchange e = w.exchange(o, it, to);
-        ObjectNode out = Json.object();
-        out.put("exchange_id", e.id());
-        out.put("order_id", o.id());
-        out.put("item_id", it.id());
-        out.put("new_variant_id", to.id());
-        out.put("color", to.color());
-        out.put("size", to.size());
-        out.put("exchange_code", e.code());
+        ObjectNode out = Json.object("exchange_id", e.id(), "order_id", o.id(), "item_id", it.id(), "new_variant_id", to.id(),
+                "color", to.color(), "size", to.size(), "exchange_code", e.code());
         return out;
     }
 
@@ -340,12 +302,8 @@ final class RetailTools {
         String status = w.status(o);
         if (!status.equals("processing")) throw ToolFailure.domain("order " + o.id() + " is " + status + "; only processing orders can be cancelled");
         Cancellation c = w.cancel(o);
-        ObjectNode out = Json.object();
-        out.put("order_id", o.id());
-        out.put("status", "cancelled");
-        out.put("refund_amount", RetailWorld.money(c.amountCents()));
-        out.put("refund_to", o.payment());
-        out.put("cancellation_code", c.code());
+        ObjectNode out = Json.object("order_id", o.id(), "status", "cancelled", "refund_amount", RetailWorld.money(c.amountCents()),
+                "refund_to", o.payment(), "cancellation_code", c.code());
         return out;
     }
 
@@ -358,11 +316,8 @@ final class RetailTools {
             for (Item it : w.order(orderId).items()) {
                 String s = w.status(it);
                 if (s.equals("delivered") || s.equals("processing") || s.equals("shipped")) continue;
-                ObjectNode x = list.addObject();
-                x.put("order_id", orderId);
-                x.put("item_id", it.id());
-                x.put("product_name", it.product().name());
-                x.put("status", s);
+                ObjectNode x = Json.object("order_id", orderId, "item_id", it.id(), "product_name", it.product().name(), "status", s);
+                list.add(x);
                 for (Return r : w.returns) if (r.itemId().equals(it.id())) x.put("refund_to", r.refundTo());
             }
         }

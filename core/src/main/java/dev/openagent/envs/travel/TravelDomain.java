@@ -35,7 +35,7 @@ public final class TravelDomain implements Domain<TravelWorld> {
     public Surface<TravelWorld> surface() { return SURFACE; }
 
     @Override
-    public List<TaskKind<TravelWorld, TravelTasks>> kinds() { return TravelTasks.KINDS; }
+    public List<? extends TaskKind<TravelWorld, ?>> kinds() { return TravelTasks.KINDS.all(); }
 
     @Override
     public Vocabulary<TravelWorld> vocabulary() { return TravelVocabulary.VOCABULARY; }

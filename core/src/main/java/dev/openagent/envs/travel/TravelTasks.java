@@ -1,6 +1,7 @@
 package dev.openagent.envs.travel;
 
 import dev.openagent.domain.TaskKind;
+import dev.openagent.envs.kit.TaskKinds;
 import dev.openagent.envs.kit.Names;
 import dev.openagent.envs.kit.Pick;
 import dev.openagent.envs.kit.TaskDraft;
@@ -33,7 +34,7 @@ import java.util.SplittableRandom;
  */
 final class TravelTasks {
     /** Every kind, by difficulty; within a level in the order a kind is drawn from. */
-    static final List<TaskKind<TravelWorld, TravelTasks>> KINDS = List.of(
+    static final TaskKinds<TravelWorld, TravelTasks> KINDS = new TaskKinds<>(
             TravelFlights.CHEAPEST_NONSTOP, TravelFlights.FLIGHT_TIMES, TravelHotels.HOTEL_FACTS,
             TravelHotels.STAY_TOTAL, TravelFlights.EARLIEST_BETWEEN_CITIES, TravelHotels.CANCEL_HOTEL_BOOKING,
             TravelFlights.REFUNDABLE_FLIGHT, TravelFlights.CITY_FLIGHT_BOOKING, TravelHotels.BUDGET_HOTEL,
@@ -51,9 +52,8 @@ final class TravelTasks {
 
     static Task generate(TravelWorld world, TaskRequest request, long seed) {
         TravelTasks g = new TravelTasks(world, seed);
-        int difficulty = request.difficulty() == 0 ? 1 + g.rnd.nextInt(4) : request.difficulty();
-        List<TaskKind<TravelWorld, TravelTasks>> level = KINDS.stream().filter(k -> k.difficulty() == difficulty).toList();
-        TaskKind<TravelWorld, TravelTasks> kind = Pick.firstPosed(level, g.rnd, k -> k.pose().test(g), "travel task of difficulty " + difficulty);
+        int difficulty = KINDS.level(request, g.rnd);
+        TaskKind<TravelWorld, TravelTasks> kind = KINDS.pose(difficulty, g, g.rnd, "travel");
         return g.t.build("travel", request, kind.name(), difficulty);
     }
 

@@ -152,10 +152,8 @@ final class TravelTools {
         ArrayNode list = out.putArray("airports");
         for (Airport ap : w.map.airports()) {
             if (city != null && !ap.city().equals(city)) continue;
-            ObjectNode o = list.addObject();
-            o.put("code", ap.code());
-            o.put("name", ap.name());
-            o.put("city", ap.city());
+            ObjectNode o = Json.object("code", ap.code(), "name", ap.name(), "city", ap.city());
+            list.add(o);
         }
         return out;
     }
@@ -196,15 +194,11 @@ final class TravelTools {
         ArrayNode list = out.putArray("itineraries");
         for (int i = 0; i < Math.min(8, found.size()); i++) {
             Connection c = found.get(i);
-            ObjectNode o = list.addObject();
-            o.put("first_flight_id", c.first().id());
-            o.put("second_flight_id", c.second().id());
-            o.put("via", c.first().destination());
-            o.put("departs", TravelWorld.CLOCK[c.first().dep()]);
-            o.put("arrives", TravelWorld.CLOCK[c.second().arr()]);
-            o.put("layover_minutes", c.layover());
-            o.put("total_fare", c.price());
-            o.put("seats_left", Math.min(w.seatsLeft(c.first()), w.seatsLeft(c.second())));
+            ObjectNode o = Json.object("first_flight_id", c.first().id(), "second_flight_id", c.second().id(),
+                    "via", c.first().destination(), "departs", TravelWorld.CLOCK[c.first().dep()],
+                    "arrives", TravelWorld.CLOCK[c.second().arr()], "layover_minutes", c.layover(), "total_fare", c.price(),
+                    "seats_left", Math.min(w.seatsLeft(c.first()), w.seatsLeft(c.second())));
+            list.add(o);
         }
         out.put("count", list.size());
         return out;
@@ -220,13 +214,8 @@ final class TravelTools {
 
     private static ObjectNode fareRules(TravelWorld w, Args a) {
         Flight f = flight(w, a.string("flight_id"));
-        ObjectNode out = Json.object();
-        out.put("flight_id", f.id());
-        out.put("fare", f.price());
-        out.put("refundable", f.refundable());
-        out.put("change_fee", f.changeFee());
-        out.put("checked_bag_fee", f.bagFee());
-        out.put("carry_on_included", true);
+        ObjectNode out = Json.object("flight_id", f.id(), "fare", f.price(), "refundable", f.refundable(), "change_fee", f.changeFee(),
+                "checked_bag_fee", f.bagFee(), "carry_on_included", true);
         return out;
     }
 
@@ -237,12 +226,9 @@ final class TravelTools {
         ObjectNode out = Json.object();
         ArrayNode list = out.putArray("hotels");
         for (Hotel h : hotels(w, city, a.string("name", null), a.string("neighborhood", null), a.integer("min_stars", 1), stay)) {
-            ObjectNode o = list.addObject();
-            o.put("hotel_id", h.id());
-            o.put("name", h.name());
-            o.put("city", h.city());
-            o.put("neighborhood", h.neighborhood());
-            o.put("stars", h.stars());
+            ObjectNode o = Json.object("hotel_id", h.id(), "name", h.name(), "city", h.city(), "neighborhood", h.neighborhood(),
+                    "stars", h.stars());
+            list.add(o);
             if (stay != null) {
                 int from = Integer.MAX_VALUE;
                 for (int n = stay[0]; n < stay[1]; n++) from = Math.min(from, w.nightlyPrice(h, n));
@@ -255,14 +241,8 @@ final class TravelTools {
 
     private static ObjectNode getHotel(TravelWorld w, Args a) {
         Hotel h = hotel(w, a.string("hotel_id"));
-        ObjectNode out = Json.object();
-        out.put("hotel_id", h.id());
-        out.put("name", h.name());
-        out.put("city", h.city());
-        out.put("neighborhood", h.neighborhood());
-        out.put("address", h.address());
-        out.put("stars", h.stars());
-        out.put("base_rate", h.basePrice());
+        ObjectNode out = Json.object("hotel_id", h.id(), "name", h.name(), "city", h.city(), "neighborhood", h.neighborhood(),
+                "address", h.address(), "stars", h.stars(), "base_rate", h.basePrice());
         ArrayNode am = out.putArray("amenities");
         h.amenities().forEach(am::add);
         return out;
@@ -323,14 +303,9 @@ final class TravelTools {
         if (guest.isEmpty()) throw ToolFailure.domain("guest_name is empty");
         if (!w.available(h, stay[0], stay[1])) throw ToolFailure.domain(h.name() + " has no room for every night of that stay");
         HotelBooking b = w.bookHotel(h, stay[0], stay[1], guest, false);
-        ObjectNode out = Json.object();
-        out.put("confirmation_number", b.confirmation());
-        out.put("hotel_name", h.name());
-        out.put("city", h.city());
-        out.put("check_in", TravelWorld.DATES.get(stay[0]));
-        out.put("check_out", TravelWorld.DATES.get(stay[1]));
-        out.put("guest_name", guest);
-        out.put("total_price", b.total());
+        ObjectNode out = Json.object("confirmation_number", b.confirmation(), "hotel_name", h.name(), "city", h.city(),
+                "check_in", TravelWorld.DATES.get(stay[0]), "check_out", TravelWorld.DATES.get(stay[1]), "guest_name", guest,
+                "total_price", b.total());
         return out;
     }
 
@@ -353,15 +328,9 @@ final class TravelTools {
         for (HotelBooking b : w.hotelBookings) {
             if (!b.passenger().equalsIgnoreCase(name)) continue;
             Hotel h = w.hotel(b.hotelId());
-            ObjectNode o = list.addObject();
-            o.put("reference", b.confirmation());
-            o.put("type", "hotel");
-            o.put("hotel_name", h.name());
-            o.put("city", h.city());
-            o.put("check_in", TravelWorld.DATES.get(b.checkIn()));
-            o.put("check_out", TravelWorld.DATES.get(b.checkOut()));
-            o.put("price", b.total());
-            o.put("status", b.status());
+            list.add(Json.object("reference", b.confirmation(), "type", "hotel", "hotel_name", h.name(), "city", h.city(),
+                    "check_in", TravelWorld.DATES.get(b.checkIn()), "check_out", TravelWorld.DATES.get(b.checkOut()), "price", b.total(),
+                    "status", b.status()));
         }
         out.put("count", list.size());
         return out;
@@ -390,10 +359,7 @@ final class TravelTools {
         }
         if (status.equals("cancelled")) throw ToolFailure.domain("booking " + reference + " is already cancelled");
         String code = w.cancel(reference);
-        ObjectNode out = Json.object();
-        out.put("reference", reference);
-        out.put("status", "cancelled");
-        out.put("cancellation_code", code);
+        ObjectNode out = Json.object("reference", reference, "status", "cancelled", "cancellation_code", code);
         return out;
     }
 }
