@@ -89,7 +89,7 @@ public final class McpEnvServer implements AutoCloseable {
         Registry<McpStatelessServerFeatures.SyncToolSpecification> registry = new Registry<>((h, t) ->
                 McpStatelessServerFeatures.SyncToolSpecification.builder().tool(tool(t)).callHandler((ctx, req) -> call(h, req, null)).build());
         McpEpisodeHost host = new McpEpisodeHost(o.choice(), o.tasks(), o.firstIndex(), o.seed(), o.sink(), registry::replace);
-        StatelessHttpTransport transport = new StatelessHttpTransport(mapper, maxBodyBytes);
+        StatelessHttpTransport transport = new StatelessHttpTransport(mapper, maxBodyBytes, HttpService.isLoopback(bindHost));
         McpStatelessSyncServer server = McpServer.sync(transport)
                 .serverInfo(NAME, VERSION)
                 .instructions(INSTRUCTIONS + " This server is stateless: list the tools again after each episode.")
@@ -118,8 +118,7 @@ public final class McpEnvServer implements AutoCloseable {
     public int port() { return http == null ? -1 : http.port(); }
 
     public String url() {
-        return http == null ? "stdio" : "http://" + (http.host().contains(":") ? "[" + http.host() + "]" : http.host()) + ":" + http.port()
-                + StatelessHttpTransport.PATH;
+        return http == null ? "stdio" : http.baseUrl() + StatelessHttpTransport.PATH;
     }
 
     /** Blocks until stdin reaches its end (stdio servers) or {@link #close()} is called. */
