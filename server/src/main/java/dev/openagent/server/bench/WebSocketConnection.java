@@ -36,6 +36,12 @@ public final class WebSocketConnection implements AutoCloseable {
 
     /** Connects and completes the handshake on {@code path}. */
     public WebSocketConnection(InetSocketAddress address, String hostHeader, String path, int readTimeoutMillis) throws IOException {
+        this(address, hostHeader, path, readTimeoutMillis, null);
+    }
+
+    /** As above, with an {@code Authorization} header on the handshake (or null). */
+    public WebSocketConnection(InetSocketAddress address, String hostHeader, String path, int readTimeoutMillis,
+                               String authorization) throws IOException {
         Socket s = new Socket();
         try {
             s.setTcpNoDelay(true);
@@ -44,19 +50,20 @@ public final class WebSocketConnection implements AutoCloseable {
             socket = s;
             in = new BufferedInputStream(s.getInputStream(), 1 << 16);
             out = new BufferedOutputStream(s.getOutputStream(), 1 << 14);
-            handshake(hostHeader, path);
+            handshake(hostHeader, path, authorization);
         } catch (IOException | RuntimeException e) {
             s.close();
             throw e;
         }
     }
 
-    private void handshake(String hostHeader, String path) throws IOException {
+    private void handshake(String hostHeader, String path, String authorization) throws IOException {
         byte[] nonce = new byte[16];
         ThreadLocalRandom.current().nextBytes(nonce);
         String key = Base64.getEncoder().encodeToString(nonce);
         out.write(("GET " + path + " HTTP/1.1\r\nHost: " + hostHeader + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                + "Sec-WebSocket-Key: " + key + "\r\nSec-WebSocket-Version: 13\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                + "Sec-WebSocket-Key: " + key + "\r\nSec-WebSocket-Version: 13\r\n"
+                + (authorization == null ? "" : "Authorization: " + authorization + "\r\n") + "\r\n").getBytes(StandardCharsets.US_ASCII));
         out.flush();
         String status = line();
         if (!status.startsWith("HTTP/1.1 101")) throw new IOException("WebSocket handshake refused: " + status);

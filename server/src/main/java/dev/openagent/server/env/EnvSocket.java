@@ -52,12 +52,17 @@ public final class EnvSocket implements org.eclipse.jetty.websocket.api.Session.
         if (reply != null) send(reply);
     }
 
+    /** Protocol failures (invalid UTF-8: 1007, a message over the cap: 1009, the idle TTL) close the connection with their status; nothing to log. */
     @Override
-    public void onWebSocketClose(int statusCode, String reason) {
+    public void onWebSocketError(Throwable cause) {}
+
+    @Override
+    public void onWebSocketClose(int statusCode, String reason, Callback callback) {
         if (session != null) {
             session = null;
             server.sessions().release();
         }
+        callback.succeed();
     }
 
     private void send(ObjectNode message) {

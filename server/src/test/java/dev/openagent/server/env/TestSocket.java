@@ -16,8 +16,13 @@ final class TestSocket implements AutoCloseable {
     final WebSocketConnection ws;
 
     TestSocket(EnvServer server) throws IOException {
+        this(server, null);
+    }
+
+    /** @param authorization the handshake's Authorization header, or null */
+    TestSocket(EnvServer server, String authorization) throws IOException {
         URI uri = URI.create(server.baseUrl());
-        ws = new WebSocketConnection(new InetSocketAddress(uri.getHost(), uri.getPort()), uri.getRawAuthority(), "/ws", 30_000);
+        ws = new WebSocketConnection(new InetSocketAddress(uri.getHost(), uri.getPort()), uri.getRawAuthority(), "/ws", 30_000, authorization);
     }
 
     JsonNode send(String text) {
