@@ -1,6 +1,7 @@
 package dev.openagent.server.env;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.util.RawValue;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.envs.Environments;
 import dev.openagent.json.Json;
@@ -12,6 +13,7 @@ import dev.openagent.sandbox.Outcome;
 import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
+import dev.openagent.sandbox.ToolSpec;
 import dev.openagent.server.EnvChoice;
 import dev.openagent.server.LiveEpisode;
 import dev.openagent.server.TaskChoice;
@@ -19,6 +21,7 @@ import dev.openagent.server.http.ApiError;
 import dev.openagent.server.wire.OpenAiWire;
 
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -48,6 +51,9 @@ final class Session {
     private LiveEpisode episode;
     private String episodeId;
     private Guide guide;
+    /** The last tool list rendered and its JSON: consecutive episodes usually show the same tools, rendered once. */
+    private List<ToolSpec> renderedTools;
+    private RawValue renderedToolsJson;
 
     Session(String id, EnvServer.Defaults defaults, boolean oracleAllowed) {
         this.id = id;
@@ -125,7 +131,7 @@ final class Session {
         o.put("task_seed", e.request().seed());
         o.put("system_prompt", e.start().systemPrompt());
         o.put("query", e.start().query());
-        o.set("tools", OpenAiWire.tools(e.start().tools()));
+        o.putRawValue("tools", toolsJson(e.start().tools()));
         o.set("messages", OpenAiWire.messages(e.messagesFrom(0)));
         o.putArray("observations");
         o.put("tool_errors", 0);
@@ -133,6 +139,14 @@ final class Session {
         o.putNull("solvable");
         oracle(o, null);
         return o;
+    }
+
+    private RawValue toolsJson(List<ToolSpec> tools) {
+        if (!tools.equals(renderedTools)) {
+            renderedToolsJson = new RawValue(Json.write(OpenAiWire.tools(tools)));
+            renderedTools = tools;
+        }
+        return renderedToolsJson;
     }
 
     synchronized ObjectNode step(Action action) {
