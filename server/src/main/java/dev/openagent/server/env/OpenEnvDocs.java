@@ -1,7 +1,7 @@
 package dev.openagent.server.env;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.sandbox.EnvironmentInfo;

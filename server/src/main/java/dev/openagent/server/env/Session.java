@@ -3,8 +3,9 @@ package dev.openagent.server.env;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.util.RawValue;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.openagent.envs.Environments;
+import dev.openagent.chat.ChatCodec;
 import dev.openagent.json.Json;
+import dev.openagent.registry.Environments;
 import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Guide;
@@ -132,7 +133,7 @@ final class Session {
         o.put("system_prompt", e.start().systemPrompt());
         o.put("query", e.start().query());
         o.putRawValue("tools", toolsJson(e.start().tools()));
-        o.set("messages", OpenAiWire.messages(e.messagesFrom(0)));
+        o.set("messages", ChatCodec.messages(e.messagesFrom(0), ChatCodec.Dialect.RESPONSE));
         o.putArray("observations");
         o.put("tool_errors", 0);
         o.putNull("outcome");
@@ -143,7 +144,7 @@ final class Session {
 
     private RawValue toolsJson(List<ToolSpec> tools) {
         if (!tools.equals(renderedTools)) {
-            renderedToolsJson = new RawValue(Json.write(OpenAiWire.tools(tools)));
+            renderedToolsJson = new RawValue(Json.write(ChatCodec.tools(tools)));
             renderedTools = tools;
         }
         return renderedToolsJson;
@@ -157,7 +158,7 @@ final class Session {
         ObjectNode o = Json.object();
         o.put("episode_id", episodeId);
         o.put("step", e.steps());
-        o.set("messages", OpenAiWire.messages(e.messagesFrom(before)));
+        o.set("messages", ChatCodec.messages(e.messagesFrom(before), ChatCodec.Dialect.RESPONSE));
         ArrayNode observations = o.putArray("observations");
         int errors = 0;
         for (Observation ob : step.observations()) {

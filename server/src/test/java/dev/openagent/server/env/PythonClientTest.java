@@ -1,7 +1,7 @@
 package dev.openagent.server.env;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.json.Json;
 import dev.openagent.server.EnvChoice;
 import org.junit.jupiter.api.Test;
