@@ -54,7 +54,11 @@ final class Options {
     /** {@code --split}. */
     static final class SplitOption {
         @Option(names = "--split", paramLabel = "SPLIT", description = "train or test (default: ${DEFAULT-VALUE}).")
-        String name = "test";
+        String name;
+
+        SplitOption() { this("test"); }
+
+        SplitOption(String initial) { name = initial; }
 
         Split split() { return Split.parse(name); }
     }

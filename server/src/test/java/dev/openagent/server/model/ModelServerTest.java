@@ -128,6 +128,13 @@ class ModelServerTest {
                 assertEquals(e.getValue(), b.status(), e.getKey() + " -> " + b.body());
                 assertFalse(b.errorMessage().isBlank(), e.getKey());
             }
+            // Invalid UTF-8 is answered as by every server: 400 malformed_json naming the byte.
+            byte[] notUtf8 = {'{', '"', 'm', (byte) 0xc3, '"', ':', '1', '}'};
+            Response utf8 = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(http.base() + "/chat/completions"))
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(notUtf8)).build());
+            assertEquals(400, utf8.status());
+            assertEquals("malformed_json", utf8.errorCode());
+            assertEquals("the request body is not valid UTF-8 (at byte 3)", utf8.errorMessage());
             assertEquals(405, http.get("/chat/completions").status());
             assertEquals(404, http.get("/completions").status());
             assertEquals(200, http.post("/chat/completions", ok).status(), "still serving");
