@@ -2,6 +2,7 @@ package dev.openagent.report;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.agent.framework.AgentTranscript;
 import dev.openagent.episode.Message;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.json.Json;
@@ -30,6 +31,14 @@ public final class ReportData {
      *                       over the cells so every condition is represented
      */
     public static ObjectNode build(RunInfo run, List<EpisodeResult> episodes, int maxTranscripts) {
+        return build(run, episodes, maxTranscripts, Map.of());
+    }
+
+    /**
+     * As {@link #build(RunInfo, List, int)}, with the agents' own transcripts (what an agent's framework
+     * sent to its model and got back) by episode id, shown beside the trajectories that carry one.
+     */
+    public static ObjectNode build(RunInfo run, List<EpisodeResult> episodes, int maxTranscripts, Map<String, AgentTranscript> agentTranscripts) {
         Scorecard card = new Scorecard(episodes);
         ObjectNode root = Json.object();
         ObjectNode r = root.putObject("run");
@@ -71,7 +80,12 @@ public final class ReportData {
         ArrayNode systems = root.putArray("system_prompts");
         Map<String, Integer> systemIndex = new HashMap<>();
         ArrayNode eps = root.putArray("episodes");
-        for (EpisodeResult e : chosen) eps.add(episode(card, e, systems, systemIndex));
+        for (EpisodeResult e : chosen) {
+            ObjectNode o = episode(card, e, systems, systemIndex);
+            AgentTranscript own = agentTranscripts.get(e.id());
+            if (own != null && !own.isEmpty()) o.set("agent_transcript", own.toJson());
+            eps.add(o);
+        }
         return root;
     }
 
