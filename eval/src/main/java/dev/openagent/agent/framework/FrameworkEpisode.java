@@ -66,11 +66,14 @@ public final class FrameworkEpisode {
             this.arguments = arguments == null ? "" : arguments;
         }
 
+        /** By id when both have one; else by name and arguments (frameworks whose tools never see the id; blank arguments are "{}" to some). */
         boolean matches(String id, String name, String arguments) {
             if (answered) return false;
             if (id != null && !id.isBlank() && !frameworkId.isBlank()) return frameworkId.equals(id);
-            return this.name.equals(name == null ? "" : name) && this.arguments.equals(arguments == null ? "" : arguments);
+            return this.name.equals(name == null ? "" : name) && args(this.arguments).equals(args(arguments));
         }
+
+        private static String args(String a) { return a == null || a.isBlank() ? "{}" : a; }
     }
 
     FrameworkEpisode(Env env, Start start) {
