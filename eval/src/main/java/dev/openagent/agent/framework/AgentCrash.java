@@ -4,6 +4,7 @@ import dev.openagent.episode.Message;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Outcome;
+import dev.openagent.sandbox.Protocol;
 
 import java.util.List;
 
@@ -29,7 +30,13 @@ public final class AgentCrash {
         List<Message> ms = t.messages();
         for (int i = ms.size() - 1; i >= 0; i--) {
             Message m = ms.get(i);
-            if (m.role().equals("assistant")) return m.toolCalls() == null && m.content() != null && m.content().startsWith(ANSWER_PREFIX);
+            if (m.role().equals("assistant")) {
+                if (m.toolCalls() != null || m.content() == null) return false;
+                String text = m.content();
+                // a text-command episode writes the answer after its marker
+                if (text.startsWith(Protocol.FINAL_ANSWER)) text = text.substring(Protocol.FINAL_ANSWER.length()).strip();
+                return text.startsWith(ANSWER_PREFIX);
+            }
         }
         return false;
     }
