@@ -15,12 +15,14 @@ import java.util.List;
 public final class LangChain4jEpisode {
     private final FrameworkEpisode episode;
     private final ChatModel chatModel;
+    private final List<ToolSpecification> specifications;
     private final ToolProvider toolProvider;
 
     LangChain4jEpisode(FrameworkEpisode episode, ChatModel model) {
         this.episode = episode;
         this.chatModel = new EpisodeChatModel(model, episode);
-        this.toolProvider = new SandboxToolProvider(episode);
+        this.specifications = Tools.specifications(episode.tools());
+        this.toolProvider = new SandboxToolProvider(episode, specifications);
     }
 
     /** The agent's model, reporting each call to the sandbox (the agent's transcript, tokens, the turns its tool calls make). */
@@ -30,7 +32,7 @@ public final class LangChain4jEpisode {
     public ToolProvider toolProvider() { return toolProvider; }
 
     /** The same tools as specifications, for agents that call {@link ChatModel#chat} themselves. */
-    public List<ToolSpecification> toolSpecifications() { return Tools.specifications(episode.tools()); }
+    public List<ToolSpecification> toolSpecifications() { return specifications; }
 
     /** How to ask the user, answer and refuse, then the service's rules (which shifts may change): include it in the agent's system message. */
     public String systemPrompt() { return episode.systemPrompt(); }

@@ -1,6 +1,7 @@
 package dev.openagent.langchain4j;
 
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.invocation.InvocationContext;
 import dev.langchain4j.service.tool.ToolExecutionResult;
 import dev.langchain4j.service.tool.ToolExecutor;
@@ -9,7 +10,8 @@ import dev.langchain4j.service.tool.ToolProviderRequest;
 import dev.langchain4j.service.tool.ToolProviderResult;
 import dev.openagent.agent.framework.FrameworkEpisode;
 import dev.openagent.sandbox.Observation;
-import dev.openagent.sandbox.ToolSpec;
+
+import java.util.List;
 
 /**
  * The episode's tools, as the shifts present them, for an AI service: each call is executed by the
@@ -18,15 +20,19 @@ import dev.openagent.sandbox.ToolSpec;
  */
 final class SandboxToolProvider implements ToolProvider {
     private final FrameworkEpisode episode;
+    private final ToolProviderResult tools;
 
-    SandboxToolProvider(FrameworkEpisode episode) { this.episode = episode; }
-
-    @Override
-    public ToolProviderResult provideTools(ToolProviderRequest request) {
+    /** @param specifications the episode's tools as LangChain4j specifications, in the episode's order */
+    SandboxToolProvider(FrameworkEpisode episode, List<ToolSpecification> specifications) {
+        this.episode = episode;
         ToolProviderResult.Builder result = ToolProviderResult.builder();
-        for (ToolSpec tool : episode.tools()) result.add(Tools.specification(tool), new Executor(tool.name()));
-        return result.build();
+        for (ToolSpecification spec : specifications) result.add(spec, new Executor(spec.name()));
+        this.tools = result.build();
     }
+
+    /** The same tools on every call: an episode's tools do not change while it runs. */
+    @Override
+    public ToolProviderResult provideTools(ToolProviderRequest request) { return tools; }
 
     private final class Executor implements ToolExecutor {
         private final String tool;
