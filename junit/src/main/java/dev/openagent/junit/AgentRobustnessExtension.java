@@ -134,7 +134,7 @@ public final class AgentRobustnessExtension implements BeforeTestExecutionCallba
     private static void write(RobustnessResult result, RobustnessPlan plan, String name) {
         String now = Instant.now().toString();
         boolean complete = result.episodes().stream().noneMatch(EpisodeResult::infraError);
-        RunInfo run = new RunInfo(name, name, Json.write(plan.describe(result.agent())), now, now, result.episodes().size(),
+        RunInfo run = new RunInfo(name, name, plan.describe(result.agent()), now, now, result.episodes().size(),
                 complete ? "complete" : "incomplete", null);
         Reports.write(result.reportDir(), run, result.episodes(), Reports.DEFAULT_MAX_TRANSCRIPTS, result.transcripts());
         StringBuilder lines = new StringBuilder();

@@ -1,7 +1,7 @@
 package dev.openagent.junit;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.json.Json;
+import dev.openagent.run.EvalAgent;
 import dev.openagent.run.EvalRunner;
 import dev.openagent.run.Experiment;
 import dev.openagent.run.TaskPlan;
@@ -9,6 +9,7 @@ import dev.openagent.sandbox.TaskRequest;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a robustness test runs: the conditions (the environment without shifts and under each
@@ -37,18 +38,10 @@ record RobustnessPlan(Experiment experiment, List<EvalRunner.Condition> conditio
 
     String shiftSpec() { return experiment.shiftSpec(); }
 
-    /** The run as the report's header shows it. */
-    ObjectNode describe(String agent) {
-        ObjectNode o = Json.object();
-        o.put("name", agent + " robustness");
-        o.putArray("agents").addObject().put("label", agent);
-        o.putArray("envs").add(env());
-        o.putArray("shifts").add(shiftSpec());
-        o.put("tasks", experiment.tasks());
-        o.put("trials", experiment.trials());
-        o.put("seed", experiment.seed());
-        o.put("split", experiment.splitValue().id());
-        o.put("difficulty", experiment.difficulty());
-        return o;
+    /** The run as the report's header shows it (as the eval runner describes an experiment). */
+    String describe(String agent) {
+        Map<String, Object> d = EvalRunner.describe(experiment, List.of(new EvalAgent(agent, Map.of(), trial -> null)));
+        d.put("name", agent + " robustness");
+        return Json.write(d);
     }
 }

@@ -10,16 +10,13 @@ import dev.openagent.run.EpisodeKey;
 import dev.openagent.run.EpisodeResult;
 import dev.openagent.run.EvalRunner;
 import dev.openagent.run.GoldFacts;
+import dev.openagent.run.LocalRunner;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Outcome;
 import dev.openagent.sandbox.TaskRequest;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * Runs a plan's episodes in this process (tasks outermost, then trials and conditions), at most
@@ -67,18 +64,7 @@ final class RobustnessRunner {
         }
         int threads = Math.min(plan.experiment().concurrency(), planned.size());
         if (threads <= 1) return planned.stream().map(p -> runOne(p, subject)).toList();
-        try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
-            List<Future<Episode>> futures = new ArrayList<>(planned.size());
-            for (Planned p : planned) futures.add(pool.submit(() -> runOne(p, subject)));
-            List<Episode> out = new ArrayList<>(planned.size());
-            for (Future<Episode> f : futures) out.add(f.get());
-            return out;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
-        }
+        return LocalRunner.inOrder(planned, threads, p -> runOne(p, subject));
     }
 
     private static Episode runOne(Planned p, Subject subject) {

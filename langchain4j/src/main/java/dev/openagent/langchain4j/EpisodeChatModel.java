@@ -30,13 +30,7 @@ final class EpisodeChatModel implements ChatModel {
 
     @Override
     public ChatResponse chat(ChatRequest request, ChatRequestOptions options) {
-        episode.beforeModelCall();
-        ChatResponse response;
-        try {
-            response = model.chat(request, options);
-        } catch (RuntimeException e) {
-            throw episode.modelFailed(e);
-        }
+        ChatResponse response = episode.modelCall(() -> model.chat(request, options));
         if (response == null || response.aiMessage() == null) {
             throw episode.modelFailed(new IllegalStateException("the model returned no message"));
         }

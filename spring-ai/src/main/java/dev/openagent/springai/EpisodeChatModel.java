@@ -28,13 +28,7 @@ final class EpisodeChatModel implements ChatModel {
 
     @Override
     public ChatResponse call(Prompt prompt) {
-        episode.beforeModelCall();
-        ChatResponse response;
-        try {
-            response = model.call(prompt);
-        } catch (RuntimeException e) {
-            throw episode.modelFailed(e);
-        }
+        ChatResponse response = episode.modelCall(() -> model.call(prompt));
         AssistantMessage reply = Messages.reply(response);
         if (reply == null) throw episode.modelFailed(new IllegalStateException("the model returned no message"));
         List<String> tools = prompt.getOptions() instanceof ToolCallingChatOptions o && o.getToolCallbacks() != null

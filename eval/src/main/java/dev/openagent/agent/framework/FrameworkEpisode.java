@@ -16,6 +16,7 @@ import dev.openagent.sandbox.ToolSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * One episode as a {@link FrameworkAgent} runs it. The agent reads what it is given
@@ -110,6 +111,19 @@ public final class FrameworkEpisode {
             }
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * For framework adapters: one model call, between {@link #beforeModelCall} and, when it throws,
+     * {@link #modelFailed} (whose exception it throws).
+     */
+    public <T> T modelCall(Supplier<T> call) {
+        beforeModelCall();
+        try {
+            return call.get();
+        } catch (RuntimeException e) {
+            throw modelFailed(e);
         }
     }
 
