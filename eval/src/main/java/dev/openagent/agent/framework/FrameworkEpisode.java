@@ -185,6 +185,7 @@ public final class FrameworkEpisode {
                     run(List.of(c));
                 }
             }
+            if (c.observation == null) ensureOpen(); // the episode ended before this call could run
             c.answered = true;
             return c.observation;
         } finally {
