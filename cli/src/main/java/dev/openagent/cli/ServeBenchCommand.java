@@ -1,9 +1,9 @@
 package dev.openagent.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.json.Json;
 import dev.openagent.server.bench.EnvLoadBench;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -16,11 +16,11 @@ final class ServeBenchCommand implements Runnable {
     @Option(names = "--url", description = "A running `serve env` on loopback (default: start one in this process).")
     String url;
 
-    @Option(names = "--env", defaultValue = "poi", description = "Environment id (default: ${DEFAULT-VALUE}).")
-    String env;
+    @Mixin
+    Options.Env env;
 
-    @Option(names = "--shift", defaultValue = "none", description = "Shift stack (default: ${DEFAULT-VALUE}).")
-    String shift;
+    @Mixin
+    Options.Shift shift;
 
     @Option(names = "--sessions", defaultValue = "64", description = "Concurrent sessions (default: ${DEFAULT-VALUE}).")
     int sessions;
@@ -37,49 +37,48 @@ final class ServeBenchCommand implements Runnable {
     @Option(names = "--max-seconds", defaultValue = "300", description = "Stop after this long whatever is left (default: ${DEFAULT-VALUE}).")
     long maxSeconds;
 
-    @Option(names = "--json", description = "Print one JSON object.")
-    boolean json;
+    @Mixin
+    Options.JsonOutput json;
 
     @Override
     public void run() {
         EnvLoadBench.Report r;
         try {
-            r = EnvLoadBench.run(new EnvLoadBench.Config(url, env, shift, sessions, steps, warmupSteps, tasks, Duration.ofSeconds(maxSeconds)));
+            r = EnvLoadBench.run(new EnvLoadBench.Config(url, env.environment().id(), shift.spec(), sessions, steps, warmupSteps, tasks, Duration.ofSeconds(maxSeconds)));
         } catch (IOException e) {
             throw new UncheckedIOException("load bench failed: " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new Main.UserError("interrupted");
         }
-        if (json) {
-            ObjectNode o = (ObjectNode) Json.tree(r);
-            System.out.println(Json.pretty(o));
+        if (json.on) {
+            json.print(Json.tree(r));
         } else {
             System.out.printf(Locale.ROOT, "serve env load: %d sessions x %d steps (after %d warm-up steps each) against %s%n",
                     r.sessions(), steps, warmupSteps, r.target());
             System.out.printf(Locale.ROOT, "  steps            %,d in %.2f s (+ %,d resets)%n", r.steps(), r.seconds(), r.resets());
             System.out.printf(Locale.ROOT, "  throughput       %,.0f steps/s (%,.0f requests/s)%n", r.stepsPerSecond(), r.requestsPerSecond());
-            System.out.printf(Locale.ROOT, "  step latency     p50 %.2f ms, p99 %.2f ms, max %.2f ms%n", r.stepP50() / 1e3, r.stepP99() / 1e3, r.stepMax() / 1e3);
-            System.out.printf(Locale.ROOT, "  reset latency    p50 %.2f ms, p99 %.2f ms%n", r.resetP50() / 1e3, r.resetP99() / 1e3);
+            System.out.printf(Locale.ROOT, "  step latency     p50 %.2f ms, p99 %.2f ms, max %.2f ms%n", r.stepP50Us() / 1e3, r.stepP99Us() / 1e3, r.stepMaxUs() / 1e3);
+            System.out.printf(Locale.ROOT, "  reset latency    p50 %.2f ms, p99 %.2f ms%n", r.resetP50Us() / 1e3, r.resetP99Us() / 1e3);
             System.out.printf(Locale.ROOT, "  errors           %d%s%n", r.errors(), r.timedOut() ? " (time limit reached)" : "");
             r.errorSamples().forEach(e -> System.out.println("    " + e));
-            if (r.cpuMicrosPerRequest() >= 0) {
+            if (r.cpuUsPerRequest() >= 0) {
                 System.out.printf(Locale.ROOT, "  CPU per request  %.1f us (this process: %s), i.e. %,.0f requests per CPU-second%n",
-                        r.cpuMicrosPerRequest(), url == null ? "client + server" : "client only", 1e6 / r.cpuMicrosPerRequest());
+                        r.cpuUsPerRequest(), url == null ? "client + server" : "client only", 1e6 / r.cpuUsPerRequest());
             }
-            if (r.serverCpuMicrosPerRequest() >= 0) {
+            if (r.serverCpuUsPerRequest() >= 0) {
                 System.out.printf(Locale.ROOT, "    server         %.1f us (request handling), i.e. %,.0f requests/s on %d free cores%n",
-                        r.serverCpuMicrosPerRequest(), r.processors() * 1e6 / r.serverCpuMicrosPerRequest(), r.processors());
+                        r.serverCpuUsPerRequest(), r.processors() * 1e6 / r.serverCpuUsPerRequest(), r.processors());
             }
-            if (r.clientCpuMicrosPerRequest() >= 0) {
-                System.out.printf(Locale.ROOT, "    client         %.1f us (the bench's own threads)%n", r.clientCpuMicrosPerRequest());
+            if (r.clientCpuUsPerRequest() >= 0) {
+                System.out.printf(Locale.ROOT, "    client         %.1f us (the bench's own threads)%n", r.clientCpuUsPerRequest());
             }
-            if (r.jitCpuMicrosPerRequest() >= 0) {
+            if (r.jitCpuUsPerRequest() >= 0) {
                 System.out.printf(Locale.ROOT, "    JIT + GC       %.1f us + %.1f us (compiler and collector threads; mostly warm-up on a short run)%n",
-                        r.jitCpuMicrosPerRequest(), r.gcCpuMicrosPerRequest());
+                        r.jitCpuUsPerRequest(), r.gcCpuUsPerRequest());
             }
             System.out.printf(Locale.ROOT, "  machine          %d processors, load average %.2f before, %.2f after%n",
-                    r.processors(), r.loadBefore(), r.loadAfter());
+                    r.processors(), r.loadAverageBefore(), r.loadAverageAfter());
         }
         if (r.errors() > 0) throw new Main.UserError(r.errors() + " errors during the load bench");
     }

@@ -1,7 +1,7 @@
 package dev.openagent.shift;
 
 import dev.openagent.agent.OracleAgent;
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.episode.Episodes;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.envs.poi.PoiDomain;
@@ -18,9 +18,9 @@ import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.sandbox.ToolSpec;
 import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Step;
-import dev.openagent.tool.Domain;
-import dev.openagent.tool.FunctionCallEnv;
-import dev.openagent.shift.internalization.DomainTransfer;
+import dev.openagent.domain.Domain;
+import dev.openagent.domain.DomainEnv;
+import dev.openagent.shift.domain.DomainTransfer;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -206,13 +206,15 @@ class ShiftCatalogTest {
             public String id() { return "poi-twin"; }
             public String description() { return "poi under another id"; }
             public List<Integer> difficulties() { return poi.difficulties(); }
-            public List<dev.openagent.tool.Tool<dev.openagent.envs.poi.PoiWorld>> tools() { return poi.tools(); }
+            public dev.openagent.domain.Surface<dev.openagent.envs.poi.PoiWorld> surface() { return poi.surface(); }
+            public List<? extends dev.openagent.domain.TaskKind<dev.openagent.envs.poi.PoiWorld, ?>> kinds() { return poi.kinds(); }
+            public dev.openagent.sandbox.EnvFacts facts(dev.openagent.envs.poi.PoiWorld w) { return dev.openagent.sandbox.EnvFacts.NONE; }
             public String rules() { return poi.rules(); }
             public dev.openagent.envs.poi.PoiWorld world(Split split, long seed) { return poi.world(split, seed + 1); }
             public Task task(dev.openagent.envs.poi.PoiWorld w, TaskRequest r, long seed) { return poi.task(w, r, seed + 1); }
             @Override public String check(Task task, dev.openagent.envs.poi.PoiWorld w, String answer) { return poi.check(task, w, answer); }
         };
-        return Environments.domain(d);
+        return Environments.of(d);
     }
 
     @Test
@@ -248,7 +250,9 @@ class ShiftCatalogTest {
             public String id() { return d.id() + "-plain"; }
             public String description() { return d.description(); }
             public List<Integer> difficulties() { return d.difficulties(); }
-            public List<dev.openagent.tool.Tool<W>> tools() { return d.tools(); }
+            public dev.openagent.domain.Surface<W> surface() { return d.surface(); }
+            public List<? extends dev.openagent.domain.TaskKind<W, ?>> kinds() { return d.kinds(); }
+            public dev.openagent.sandbox.EnvFacts facts(W w) { return dev.openagent.sandbox.EnvFacts.NONE; }
             public String rules() { return d.rules(); }
             public W world(Split split, long seed) { return d.world(split, seed); }
             public Task task(W w, TaskRequest r, long seed) { return d.task(w, r, seed); }
@@ -260,9 +264,9 @@ class ShiftCatalogTest {
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(strings = {"medical", "retail", "travel"})
     void theGenericFallbacksKeepEveryTaskSolvableOrRefusable(String id) {
-        Domain<?> plain = hookless(((FunctionCallEnv<?>) Environments.get(id).create()).domain());
+        Domain<?> plain = hookless(((DomainEnv<?>) Environments.get(id).create()).domain());
         for (String spec : List.of("logic.inversion", "tool.removal:severity=3", "logic.longer-chain", "task.unsolvable")) {
-            Env env = ShiftSpec.parseStack(spec).apply(new FunctionCallEnv<>(plain));
+            Env env = ShiftSpec.parseStack(spec).apply(new DomainEnv<>(plain));
             for (long seed = 0; seed < 40; seed++) {
                 Trajectory t = Episodes.run(env, new OracleAgent(), new TaskRequest(Split.TEST, seed, 0));
                 assertTrue(t.success(), id + " " + spec + " " + t.taskId() + ": " + t.outcome());
@@ -277,12 +281,14 @@ class ShiftCatalogTest {
             public String id() { return "plain"; }
             public String description() { return "poi without hooks"; }
             public List<Integer> difficulties() { return poi.difficulties(); }
-            public List<dev.openagent.tool.Tool<dev.openagent.envs.poi.PoiWorld>> tools() { return poi.tools(); }
+            public dev.openagent.domain.Surface<dev.openagent.envs.poi.PoiWorld> surface() { return poi.surface(); }
+            public List<? extends dev.openagent.domain.TaskKind<dev.openagent.envs.poi.PoiWorld, ?>> kinds() { return poi.kinds(); }
+            public dev.openagent.sandbox.EnvFacts facts(dev.openagent.envs.poi.PoiWorld w) { return dev.openagent.sandbox.EnvFacts.NONE; }
             public String rules() { return poi.rules(); }
             public dev.openagent.envs.poi.PoiWorld world(Split split, long seed) { return poi.world(split, seed); }
             public Task task(dev.openagent.envs.poi.PoiWorld w, TaskRequest r, long seed) { return poi.task(w, r, seed); }
         };
-        Env env = ShiftSpec.parseStack("task.unsolvable").apply(new FunctionCallEnv<>(plain));
+        Env env = ShiftSpec.parseStack("task.unsolvable").apply(new DomainEnv<>(plain));
         for (long seed = 0; seed < 20; seed++) {
             Start start = env.reset(new TaskRequest(Split.TEST, seed, 0));
             Task base = ((dev.openagent.sandbox.EnvWrapper) env).inner().task();

@@ -3,7 +3,7 @@ package dev.openagent.langchain4j;
 import dev.langchain4j.service.AiServices;
 import dev.openagent.agent.framework.FrameworkEpisodes;
 import dev.openagent.agent.framework.ModelReplies;
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.episode.Agent;
 import dev.openagent.episode.AgentSession;
 import dev.openagent.episode.Episodes;

@@ -9,7 +9,7 @@ import dev.langchain4j.service.AiServices;
 import dev.openagent.agent.framework.AgentTranscript;
 import dev.openagent.agent.framework.FrameworkEpisodes;
 import dev.openagent.agent.framework.TranscriptSource;
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.episode.Agent;
 import dev.openagent.episode.AgentSession;
 import dev.openagent.episode.Episodes;

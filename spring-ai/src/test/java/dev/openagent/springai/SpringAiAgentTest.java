@@ -2,7 +2,7 @@ package dev.openagent.springai;
 
 import dev.openagent.agent.framework.AgentTranscript;
 import dev.openagent.agent.framework.FrameworkEpisodes;
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.episode.Episodes;
 import dev.openagent.episode.Message;
 import dev.openagent.episode.Trajectory;

@@ -5,9 +5,10 @@ import dev.openagent.sandbox.Checks;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
-import dev.openagent.text.Reply;
-import dev.openagent.text.TextDomain;
-import dev.openagent.tool.ShiftHooks;
+import dev.openagent.domain.Domain;
+import dev.openagent.domain.Surface;
+import dev.openagent.domain.TaskKind;
+import dev.openagent.domain.Vocabulary;
 
 import java.util.List;
 
@@ -16,7 +17,7 @@ import java.util.List;
  * cool, clean and wash. Acting is by text commands ("go to kitchen", "open fridge", "take red apple
  * from fridge"), observations are prose, and the valid commands are only listed by {@code help}.
  */
-public final class HouseholdDomain implements TextDomain<HouseholdWorld> {
+public final class HouseholdDomain implements Domain<HouseholdWorld> {
     @Override
     public String id() { return "household"; }
 
@@ -26,10 +27,15 @@ public final class HouseholdDomain implements TextDomain<HouseholdWorld> {
     }
 
     @Override
-    public List<Integer> difficulties() { return List.of(1, 2, 3, 4); }
+    public Surface<HouseholdWorld> surface() {
+        return new Surface.TextCommands<>(HouseholdCommands.VERBS, HouseholdCommands.HELP, HouseholdCommands::execute);
+    }
 
     @Override
-    public List<String> verbs() { return HouseholdCommands.VERBS; }
+    public List<? extends TaskKind<HouseholdWorld, ?>> kinds() { return HouseholdTasks.KINDS; }
+
+    @Override
+    public Vocabulary<HouseholdWorld> vocabulary() { return HouseholdVocabulary.VOCABULARY; }
 
     @Override
     public String rules() {
@@ -41,19 +47,10 @@ public final class HouseholdDomain implements TextDomain<HouseholdWorld> {
     }
 
     @Override
-    public String help() { return HouseholdCommands.HELP; }
-
-    @Override
     public HouseholdWorld world(Split split, long seed) { return HouseholdWorld.of(split, seed); }
 
     @Override
     public Task task(HouseholdWorld world, TaskRequest request, long seed) { return HouseholdTasks.generate(world, request, seed); }
-
-    @Override
-    public Reply execute(HouseholdWorld world, String command) { return HouseholdCommands.execute(world, command); }
-
-    @Override
-    public ShiftHooks<HouseholdWorld> shiftHooks() { return HouseholdShiftHooks.INSTANCE; }
 
     @Override
     public String check(Task task, HouseholdWorld world, String answer) {

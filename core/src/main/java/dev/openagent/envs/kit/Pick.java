@@ -52,8 +52,8 @@ public final class Pick {
      *
      * @throws IllegalStateException when no kind fits (a generator bug: every layout must pose every level)
      */
-    public static String firstPosed(List<String> kinds, SplittableRandom rnd, Predicate<String> pose, String what) {
-        for (String kind : shuffled(kinds, rnd)) if (pose.test(kind)) return kind;
+    public static <K> K firstPosed(List<K> kinds, SplittableRandom rnd, Predicate<K> pose, String what) {
+        for (K kind : shuffled(kinds, rnd)) if (pose.test(kind)) return kind;
         throw new IllegalStateException("no " + what + " fits this world (tried " + kinds + ")");
     }
 }

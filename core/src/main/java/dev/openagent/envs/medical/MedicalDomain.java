@@ -6,9 +6,10 @@ import dev.openagent.sandbox.Checks;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
-import dev.openagent.tool.Domain;
-import dev.openagent.tool.ShiftHooks;
-import dev.openagent.tool.Tool;
+import dev.openagent.domain.Domain;
+import dev.openagent.domain.Surface;
+import dev.openagent.domain.TaskKind;
+import dev.openagent.domain.Vocabulary;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -29,10 +30,13 @@ public final class MedicalDomain implements Domain<MedicalWorld> {
     }
 
     @Override
-    public List<Integer> difficulties() { return List.of(1, 2, 3, 4); }
+    public Surface<MedicalWorld> surface() { return new Surface.FunctionCalls<>(MedicalTools.ALL); }
 
     @Override
-    public List<Tool<MedicalWorld>> tools() { return MedicalTools.ALL; }
+    public List<? extends TaskKind<MedicalWorld, ?>> kinds() { return MedicalTasks.KINDS; }
+
+    @Override
+    public Vocabulary<MedicalWorld> vocabulary() { return MedicalVocabulary.VOCABULARY; }
 
     @Override
     public String rules() {
@@ -51,9 +55,6 @@ public final class MedicalDomain implements Domain<MedicalWorld> {
 
     @Override
     public Task task(MedicalWorld world, TaskRequest request, long seed) { return MedicalTasks.generate(world, request, seed); }
-
-    @Override
-    public ShiftHooks<MedicalWorld> shiftHooks() { return MedicalShiftHooks.INSTANCE; }
 
     @Override
     public String check(Task task, MedicalWorld world, String answer) {

@@ -10,11 +10,11 @@ import dev.openagent.envs.medical.MedicalWorld.Patient;
 import dev.openagent.envs.medical.MedicalWorld.Prescription;
 import dev.openagent.envs.kit.Lookup;
 import dev.openagent.json.Json;
-import dev.openagent.tool.Args;
-import dev.openagent.tool.Param;
-import dev.openagent.tool.Params;
-import dev.openagent.tool.Tool;
-import dev.openagent.tool.ToolFailure;
+import dev.openagent.domain.Args;
+import dev.openagent.domain.Param;
+import dev.openagent.domain.Params;
+import dev.openagent.domain.Tool;
+import dev.openagent.domain.ToolFailure;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -23,7 +23,9 @@ import java.util.List;
 /**
  * The medical tools. Several overlap on purpose: a patient's chart and their medication list,
  * one doctor's schedule and a department's open slots, a drug's monograph and a patient-specific
- * interaction check; only the descriptions say which one a request needs.
+ * interaction check; only the descriptions say which one a request needs. Beside each tool, what shifts
+ * may know of it: whether it only looks things up, the record it returns by id, the parameter holding a
+ * person's name, another path to what it does ({@link MedicalPaths}), the tool that must come before it.
  */
 final class MedicalTools {
     private MedicalTools() {}
@@ -42,17 +44,21 @@ final class MedicalTools {
                             + "names, dates of birth and home campus. Several patients can share a name.",
                     Params.of(Param.string("name", "Patient name or part of it."),
                             Param.string("date_of_birth", "Date of birth as YYYY-MM-DD.").optional()),
-                    MedicalTools::findPatient),
+                    MedicalTools::findPatient)
+                    .readOnly().personName("name"),
             new Tool<>("get_patient_record",
                     "A patient's chart: date of birth, home campus, primary doctor, allergies and current medications (names only).",
-                    Params.of(PATIENT_ID), MedicalTools::patientRecord),
+                    Params.of(PATIENT_ID), MedicalTools::patientRecord)
+                    .readOnly().recordOf("patient_id", "name", "date_of_birth", "home_campus"),
             new Tool<>("get_medication_list",
                     "A patient's current medications with drug class, dose and drug ids.",
-                    Params.of(PATIENT_ID), MedicalTools::medicationList),
+                    Params.of(PATIENT_ID), MedicalTools::medicationList)
+                    .readOnly().orVia(MedicalPaths.MEDICATIONS_VIA_CHART),
             new Tool<>("list_departments",
                     "Departments of the hospital with campus, location (level and wing) and front-desk phone number.",
                     Params.of(CAMPUS.describedAs("Only departments of this campus; omit for every campus.").optional()),
-                    MedicalTools::departments),
+                    MedicalTools::departments)
+                    .readOnly(),
             new Tool<>("search_doctors",
                     "Find doctors by department, campus, name, spoken language or whether they accept new patients. "
                             + "Returns doctor ids, names, departments, campuses, languages and the new-patient flag.",
@@ -60,19 +66,23 @@ final class MedicalTools {
                             Param.string("name", "Doctor name or part of it.").optional(),
                             Param.oneOf("language", "A language the doctor speaks.", MedicalNames.LANGUAGES).optional(),
                             Param.bool("accepting_new_patients", "Only doctors who accept (true) or do not accept (false) new patients.").optional()),
-                    MedicalTools::searchDoctors),
+                    MedicalTools::searchDoctors)
+                    .readOnly(),
             new Tool<>("get_doctor_profile",
                     "One doctor's profile: department, campus, languages, weekly clinic days and clinic hours, new-patient flag.",
-                    Params.of(DOCTOR_ID), MedicalTools::doctorProfile),
+                    Params.of(DOCTOR_ID), MedicalTools::doctorProfile)
+                    .readOnly().recordOf("doctor_id", "name", "department", "campus"),
             new Tool<>("get_doctor_schedule",
                     "Free 30-minute appointment times of one doctor on one date, earliest first.",
-                    Params.of(DOCTOR_ID, DATE), MedicalTools::doctorSchedule),
+                    Params.of(DOCTOR_ID, DATE), MedicalTools::doctorSchedule)
+                    .readOnly(),
             new Tool<>("find_open_slots",
                     "Free 30-minute appointment times across all doctors of a department at a campus on a date, earliest "
                             + "first (at most 12), each with the doctor's id and new-patient flag.",
                     Params.of(DEPARTMENT, CAMPUS, DATE,
                             Param.bool("accepting_new_patients", "Only doctors who accept new patients (true).").optional()),
-                    MedicalTools::openSlots),
+                    MedicalTools::findOpenSlots)
+                    .readOnly(),
             new Tool<>("book_appointment",
                     "Book a 30-minute appointment for a patient with a doctor at a free time. Doctors who do not accept new "
                             + "patients only see patients they are the primary doctor of. Returns the appointment id and its confirmation code.",
@@ -81,7 +91,8 @@ final class MedicalTools {
                     MedicalTools::bookAppointment),
             new Tool<>("list_appointments",
                     "A patient's appointments this week: appointment id, doctor, department, campus, date, time and status.",
-                    Params.of(PATIENT_ID), MedicalTools::listAppointments),
+                    Params.of(PATIENT_ID), MedicalTools::listAppointments)
+                    .readOnly(),
             new Tool<>("cancel_appointment",
                     "Cancel an appointment. Needs its id and the confirmation code given when it was booked. Returns a cancellation reference.",
                     Params.of(Param.string("appointment_id", "Appointment id, e.g. AP-12345."),
@@ -91,10 +102,13 @@ final class MedicalTools {
                     "Search the formulary by drug name (full or partial) or drug class. Returns drug ids, names and classes.",
                     Params.of(Param.string("name", "Drug name or part of it.").optional(),
                             Param.oneOf("drug_class", "Drug class.", MedicalNames.CLASSES).optional()),
-                    MedicalTools::searchDrugs),
+                    MedicalTools::searchDrugs)
+                    .readOnly(),
             new Tool<>("get_drug_info",
                     "A drug's monograph: class, form, standard dose and every formulary drug it is known to interact with.",
-                    Params.of(DRUG_ID), MedicalTools::drugInfo),
+                    Params.of(DRUG_ID), MedicalTools::drugInfo)
+                    .readOnly().recordOf("drug_id", "name", "drug_class"),
+            // Not read-only: the check is recorded, and prescribing needs it.
             new Tool<>("check_interactions",
                     "Check one drug against a specific patient's current medications and allergies. Required before "
                             + "prescribing that drug to that patient. Lists conflicts with their severity (moderate or major).",
@@ -104,7 +118,8 @@ final class MedicalTools {
                             + "must have been run for this patient and drug; blocked on a major interaction or an allergy. "
                             + "Returns the prescription id and its verification code.",
                     Params.of(PATIENT_ID, DRUG_ID, DOCTOR_ID.describedAs("Prescribing doctor's id.")),
-                    MedicalTools::prescribe));
+                    MedicalTools::prescribe)
+                    .after("check_interactions"));
 
     // ---------------------------------------------------------------- lookups shared with the task generator
 
@@ -262,7 +277,7 @@ final class MedicalTools {
         return out;
     }
 
-    private static ObjectNode openSlots(MedicalWorld w, Args a) {
+    private static ObjectNode findOpenSlots(MedicalWorld w, Args a) {
         String department = a.string("department");
         String campus = campus(w, a.string("campus"));
         int day = day(a.string("date"));

@@ -5,9 +5,10 @@ import dev.openagent.sandbox.Checks;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
-import dev.openagent.tool.Domain;
-import dev.openagent.tool.ShiftHooks;
-import dev.openagent.tool.Tool;
+import dev.openagent.domain.Domain;
+import dev.openagent.domain.Surface;
+import dev.openagent.domain.TaskKind;
+import dev.openagent.domain.Vocabulary;
 
 import java.util.List;
 
@@ -17,7 +18,7 @@ import java.util.List;
  * domain.
  */
 public final class PoiDomain implements Domain<PoiWorld> {
-    private static final List<Tool<PoiWorld>> TOOLS = PoiTools.all();
+    private static final Surface<PoiWorld> SURFACE = new Surface.FunctionCalls<>(PoiTools.ALL);
 
     @Override
     public String id() { return "poi"; }
@@ -28,18 +29,21 @@ public final class PoiDomain implements Domain<PoiWorld> {
     }
 
     @Override
-    public List<Integer> difficulties() { return List.of(1, 2, 3, 4); }
+    public Surface<PoiWorld> surface() { return SURFACE; }
 
     @Override
-    public List<Tool<PoiWorld>> tools() { return TOOLS; }
+    public List<TaskKind<PoiWorld, PoiTasks>> kinds() { return PoiTasks.KINDS; }
+
+    @Override
+    public Vocabulary<PoiWorld> vocabulary() { return PoiVocabulary.VOCABULARY; }
 
     @Override
     public String rules() {
         return """
                 - Bookable dates are 2026-12-07 (Monday) to 2026-12-13 (Sunday); times are whole hours (HH:00).
-                - A booking needs a successful availability check (check_availability) of the same place, date, time and party size first.
+                - %s
                 - Cancelling needs the booking's verification code, which only the guest has.
-                - Book only what the user asked for: one booking per request.""";
+                - Book only what the user asked for: one booking per request.""".formatted(PoiTools.BOOK_AFTER_CHECK);
     }
 
     @Override
@@ -47,9 +51,6 @@ public final class PoiDomain implements Domain<PoiWorld> {
 
     @Override
     public Task task(PoiWorld world, TaskRequest request, long seed) { return PoiTasks.generate(world, request, seed); }
-
-    @Override
-    public ShiftHooks<PoiWorld> shiftHooks() { return PoiShiftHooks.INSTANCE; }
 
     @Override
     public String check(Task task, PoiWorld world, String answer) {

@@ -7,9 +7,10 @@ import dev.openagent.sandbox.Checks;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
-import dev.openagent.tool.Domain;
-import dev.openagent.tool.ShiftHooks;
-import dev.openagent.tool.Tool;
+import dev.openagent.domain.Domain;
+import dev.openagent.domain.Surface;
+import dev.openagent.domain.TaskKind;
+import dev.openagent.domain.Vocabulary;
 
 import java.util.List;
 import java.util.Map;
@@ -32,10 +33,13 @@ public final class RetailDomain implements Domain<RetailWorld> {
     }
 
     @Override
-    public List<Integer> difficulties() { return List.of(1, 2, 3, 4); }
+    public Surface<RetailWorld> surface() { return new Surface.FunctionCalls<>(RetailTools.ALL); }
 
     @Override
-    public List<Tool<RetailWorld>> tools() { return RetailTools.ALL; }
+    public List<? extends TaskKind<RetailWorld, ?>> kinds() { return RetailTasks.KINDS; }
+
+    @Override
+    public Vocabulary<RetailWorld> vocabulary() { return RetailVocabulary.VOCABULARY; }
 
     @Override
     public String rules() {
@@ -55,9 +59,6 @@ public final class RetailDomain implements Domain<RetailWorld> {
 
     @Override
     public Task task(RetailWorld world, TaskRequest request, long seed) { return RetailTasks.generate(world, request, seed); }
-
-    @Override
-    public ShiftHooks<RetailWorld> shiftHooks() { return RetailShiftHooks.INSTANCE; }
 
     @Override
     public String check(Task task, RetailWorld world, String answer) {

@@ -12,11 +12,11 @@ import dev.openagent.envs.retail.RetailWorld.Return;
 import dev.openagent.envs.retail.RetailWorld.Variant;
 import dev.openagent.envs.kit.Lookup;
 import dev.openagent.json.Json;
-import dev.openagent.tool.Args;
-import dev.openagent.tool.Param;
-import dev.openagent.tool.Params;
-import dev.openagent.tool.Tool;
-import dev.openagent.tool.ToolFailure;
+import dev.openagent.domain.Args;
+import dev.openagent.domain.Param;
+import dev.openagent.domain.Params;
+import dev.openagent.domain.Tool;
+import dev.openagent.domain.ToolFailure;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +25,10 @@ import java.util.Locale;
 /**
  * The retail tools. Overlaps on purpose: an order's record and its shipment tracking both carry
  * delivery dates, the return policy and the eligibility check both speak of windows, a customer's
- * profile and their order list both list orders.
+ * profile and their order list both list orders. Each tool declares what shifts may know about it: whether
+ * it only looks things up, the record it returns by id, the tool it must follow, another path to what it does
+ * ({@link RetailPaths}), and which parameter holds a person's name (only find_customer's name: the other
+ * name parameters name products).
  */
 final class RetailTools {
     private RetailTools() {}
@@ -42,45 +45,46 @@ final class RetailTools {
                     Params.of(Param.string("name", "Customer name or part of it.").optional(),
                             Param.string("email", "Email address.").optional(),
                             Param.string("zip_code", "Five-digit zip code.").optional()),
-                    RetailTools::findCustomer),
+                    RetailTools::findCustomer).readOnly().personName("name"),
             new Tool<>("get_customer",
                     "A customer's profile: name, email, zip code, city, saved payment methods and the ids of their orders.",
-                    Params.of(CUSTOMER_ID), RetailTools::getCustomer),
+                    Params.of(CUSTOMER_ID), RetailTools::getCustomer).readOnly().recordOf("customer_id", "name", "email", "zip_code"),
             new Tool<>("list_orders",
                     "A customer's orders, newest first: order id, date placed, status, total and the product names in each. "
                             + "Optionally only orders with one status.",
                     Params.of(CUSTOMER_ID, Param.oneOf("status", "Only orders with this status.",
                             List.of("processing", "shipped", "delivered", "cancelled")).optional()),
-                    RetailTools::listOrders),
+                    RetailTools::listOrders).readOnly().orVia(RetailPaths.ORDERS_FROM_PROFILE),
             new Tool<>("get_order",
                     "One order in full: items (item id, product id and name, colour, size, price, item status), payment "
                             + "method, date placed, status and delivery date.",
-                    Params.of(ORDER_ID), RetailTools::getOrder),
+                    Params.of(ORDER_ID), RetailTools::getOrder).readOnly().recordOf("order_id", "placed", "total"),
             new Tool<>("track_shipment",
                     "Shipment tracking of an order: carrier, tracking number, shipping status and the delivery date (or the "
                             + "expected delivery date while in transit).",
-                    Params.of(ORDER_ID), RetailTools::track),
+                    Params.of(ORDER_ID), RetailTools::track).readOnly(),
             new Tool<>("search_products",
                     "Search the catalogue by product name (full or partial) or category. Returns product ids, names, "
                             + "categories, prices and whether they are final sale.",
                     Params.of(Param.string("name", "Product name or part of it.").optional(),
                             Param.oneOf("category", "Product category.", RetailNames.CATEGORIES).optional()),
-                    RetailTools::searchProducts),
+                    RetailTools::searchProducts).readOnly(),
             new Tool<>("get_product",
                     "One product: variants (variant id, colour, size, units in stock), price, return window and final-sale flag.",
-                    Params.of(Param.string("product_id", "Product id, e.g. PR-1234.")), RetailTools::getProduct),
+                    Params.of(Param.string("product_id", "Product id, e.g. PR-1234.")), RetailTools::getProduct)
+                    .readOnly().recordOf("product_id", "name", "category", "price"),
             new Tool<>("get_return_policy",
                     "The general return policy of a product category: the return window in days and the refund rules.",
-                    Params.of(Param.oneOf("category", "Product category.", RetailNames.CATEGORIES)), RetailTools::policy),
+                    Params.of(Param.oneOf("category", "Product category.", RetailNames.CATEGORIES)), RetailTools::policy).readOnly(),
             new Tool<>("check_return_eligibility",
                     "Whether one item of an order can still be returned or exchanged today, why not if not, the last day "
                             + "to return it, the refund amount and the refund methods allowed.",
-                    Params.of(ORDER_ID, ITEM_ID), RetailTools::eligibility),
+                    Params.of(ORDER_ID, ITEM_ID), RetailTools::eligibility).readOnly().orVia(RetailPaths.ELIGIBILITY_FROM_ORDER_AND_PRODUCT),
             new Tool<>("return_item",
                     "Return one delivered item for a refund: to the original payment method or as store credit (gift-card "
                             + "orders: store credit only). Returns the return id and its RMA code.",
                     Params.of(ORDER_ID, ITEM_ID, Param.oneOf("refund_to", "Where the refund goes.", REFUND_TO)),
-                    RetailTools::returnItem),
+                    RetailTools::returnItem).after("check_return_eligibility"),
             new Tool<>("exchange_item",
                     "Exchange one delivered item for another variant (colour or size) of the same product that is in "
                             + "stock, within the return window. Returns the exchange id and its exchange code.",
@@ -92,7 +96,7 @@ final class RetailTools {
                     Params.of(ORDER_ID), RetailTools::cancelOrder),
             new Tool<>("list_returns",
                     "Returns and exchanges a customer has requested, with their status and the refund method.",
-                    Params.of(CUSTOMER_ID), RetailTools::listReturns));
+                    Params.of(CUSTOMER_ID), RetailTools::listReturns).readOnly());
 
     // ---------------------------------------------------------------- lookups shared with the task generator
 

@@ -6,9 +6,10 @@ import dev.openagent.sandbox.Checks;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
-import dev.openagent.tool.Domain;
-import dev.openagent.tool.ShiftHooks;
-import dev.openagent.tool.Tool;
+import dev.openagent.domain.Domain;
+import dev.openagent.domain.Surface;
+import dev.openagent.domain.TaskKind;
+import dev.openagent.domain.Vocabulary;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +21,8 @@ import java.util.Map;
  * constraints (fare rules, budgets, star ratings, arrival times) and cancellations.
  */
 public final class TravelDomain implements Domain<TravelWorld> {
+    private static final Surface<TravelWorld> SURFACE = new Surface.FunctionCalls<>(TravelTools.ALL);
+
     @Override
     public String id() { return "travel"; }
 
@@ -29,10 +32,13 @@ public final class TravelDomain implements Domain<TravelWorld> {
     }
 
     @Override
-    public List<Integer> difficulties() { return List.of(1, 2, 3, 4); }
+    public Surface<TravelWorld> surface() { return SURFACE; }
 
     @Override
-    public List<Tool<TravelWorld>> tools() { return TravelTools.ALL; }
+    public List<TaskKind<TravelWorld, TravelTasks>> kinds() { return TravelTasks.KINDS; }
+
+    @Override
+    public Vocabulary<TravelWorld> vocabulary() { return TravelVocabulary.VOCABULARY; }
 
     @Override
     public String rules() {
@@ -41,9 +47,9 @@ public final class TravelDomain implements Domain<TravelWorld> {
                 - Flight searches take three-letter airport codes; some cities have two airports, and a connection must
                   change planes at one airport with a layover of at least 45 minutes.
                 - A hotel stay is bookable only when every night has a room; the total is the sum of the nightly rates.
-                  Check a hotel's rates for the stay (get_hotel_rates) before booking it.
+                  %s
                 - Cancelling a booking needs the traveller's last name.
-                - Book exactly what the traveller asked for, one booking per request unless told otherwise.""";
+                - Book exactly what the traveller asked for, one booking per request unless told otherwise.""".formatted(TravelTools.RATES_BEFORE_BOOKING);
     }
 
     @Override
@@ -51,9 +57,6 @@ public final class TravelDomain implements Domain<TravelWorld> {
 
     @Override
     public Task task(TravelWorld world, TaskRequest request, long seed) { return TravelTasks.generate(world, request, seed); }
-
-    @Override
-    public ShiftHooks<TravelWorld> shiftHooks() { return TravelShiftHooks.INSTANCE; }
 
     @Override
     public String check(Task task, TravelWorld world, String answer) {

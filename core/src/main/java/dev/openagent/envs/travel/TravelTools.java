@@ -10,19 +10,22 @@ import dev.openagent.envs.travel.TravelWorld.Hotel;
 import dev.openagent.envs.travel.TravelWorld.HotelBooking;
 import dev.openagent.envs.kit.Lookup;
 import dev.openagent.json.Json;
-import dev.openagent.tool.Args;
-import dev.openagent.tool.Param;
-import dev.openagent.tool.Params;
-import dev.openagent.tool.Tool;
-import dev.openagent.tool.ToolFailure;
+import dev.openagent.domain.Args;
+import dev.openagent.domain.Param;
+import dev.openagent.domain.Params;
+import dev.openagent.domain.Tool;
+import dev.openagent.domain.ToolFailure;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * The travel tools. Overlaps on purpose: nonstop search and connection search, a flight's details
- * and its fare rules, hotel search (a "from" price per night) and hotel rates (the real total).
+ * The travel tools and what shifts may know about them. Overlaps on purpose: nonstop search and
+ * connection search, a flight's details and its fare rules, hotel search (a "from" price per night)
+ * and hotel rates (the real total). No second path leads to what tasks need (rates, fares and
+ * schedules each have one source), so no tool declares one and tool.removal only removes tools a
+ * task does not use.
  */
 final class TravelTools {
     private TravelTools() {}
@@ -36,28 +39,33 @@ final class TravelTools {
     static final Param DESTINATION = Param.string("destination", "Three-letter code of the arrival airport.");
     static final Param PASSENGER = Param.string("passenger_name", "Traveller's full name.");
 
+    /** The order rule book_hotel declares ({@code after}), as the domain rules state it. */
+    static final String RATES_BEFORE_BOOKING = "Check a hotel's rates for the stay (get_hotel_rates) before booking it.";
+
     static final List<Tool<TravelWorld>> ALL = List.of(
             new Tool<>("list_airports",
                     "Airports with their three-letter codes and names; optionally only those of one city. Some cities have two airports.",
-                    Params.of(Param.string("city", "City name.").optional()), TravelTools::listAirports),
+                    Params.of(Param.string("city", "City name.").optional()), TravelTools::listAirports).readOnly(),
             new Tool<>("search_flights",
                     "Nonstop flights between two airports on a date, by departure time: flight id and number, airline, "
                             + "departure and arrival times, fare and seats left.",
                     Params.of(ORIGIN, DESTINATION, DATE,
                             Param.integer("max_price", "Only fares up to this many dollars.", 1, 10000).optional()),
-                    TravelTools::searchFlights),
+                    TravelTools::searchFlights).readOnly(),
             new Tool<>("search_connections",
                     "One-stop itineraries (two flights through the same airport) between two airports on a date, cheapest "
                             + "first: both flight ids, the connecting airport, layover minutes, total fare and arrival time.",
                     Params.of(ORIGIN, DESTINATION, DATE,
                             Param.integer("min_layover_minutes", "Shortest layover to allow (default and minimum 45).", 45, 300).optional()),
-                    TravelTools::searchConnections),
+                    TravelTools::searchConnections).readOnly(),
             new Tool<>("get_flight",
                     "Details of one flight: airline, airports, times, duration, aircraft, fare and seats left.",
-                    Params.of(FLIGHT_ID), TravelTools::getFlight),
+                    Params.of(FLIGHT_ID), TravelTools::getFlight).readOnly()
+                    .recordOf("flight_id", "flight_number", "airline", "origin", "destination", "date", "departs", "arrives", "fare")
+                    .recordFor("first_flight_id", "flight_id", "departs"),
             new Tool<>("get_fare_rules",
                     "Fare rules of one flight: whether the fare is refundable, the change fee and the checked-bag fee.",
-                    Params.of(FLIGHT_ID), TravelTools::fareRules),
+                    Params.of(FLIGHT_ID), TravelTools::fareRules).readOnly(),
             new Tool<>("search_hotels",
                     "Hotels in a city, optionally by name, neighbourhood and minimum stars. With check-in and check-out dates, "
                             + "only hotels with a room every night, each with its lowest nightly rate for the stay.",
@@ -66,26 +74,27 @@ final class TravelTools {
                             Param.oneOf("neighborhood", "Neighbourhood.", TravelNames.NEIGHBORHOODS).optional(),
                             Param.integer("min_stars", "Minimum star rating (1-5).", 1, 5).optional(),
                             CHECK_IN.optional(), CHECK_OUT.optional()),
-                    TravelTools::searchHotels),
+                    TravelTools::searchHotels).readOnly(),
             new Tool<>("get_hotel",
                     "One hotel's details: address, neighbourhood, stars, amenities and base rate.",
-                    Params.of(HOTEL_ID), TravelTools::getHotel),
+                    Params.of(HOTEL_ID), TravelTools::getHotel).readOnly()
+                    .recordOf("hotel_id", "name", "city", "neighborhood", "stars"),
             new Tool<>("get_hotel_rates",
                     "Night-by-night availability and prices of one hotel for a stay, and the total price of the stay.",
-                    Params.of(HOTEL_ID, CHECK_IN, CHECK_OUT), TravelTools::hotelRates),
+                    Params.of(HOTEL_ID, CHECK_IN, CHECK_OUT), TravelTools::hotelRates).readOnly(),
             new Tool<>("book_flight",
                     "Book a seat for a traveller on a flight, or on a one-stop itinerary by also giving the connecting flight "
                             + "(same date, leaving from the arrival airport at least 45 minutes later). Returns the record locator.",
                     Params.of(FLIGHT_ID, PASSENGER,
                             Param.string("connecting_flight_id", "Second flight of a one-stop itinerary.").optional()),
-                    TravelTools::bookFlight),
+                    TravelTools::bookFlight).personName("passenger_name"),
             new Tool<>("book_hotel",
                     "Book a room for a stay (every night must be available). Returns the hotel confirmation number and the total price.",
                     Params.of(HOTEL_ID, CHECK_IN, CHECK_OUT, Param.string("guest_name", "Name the room is booked under.")),
-                    TravelTools::bookHotel),
+                    TravelTools::bookHotel).after("get_hotel_rates").personName("guest_name"),
             new Tool<>("list_bookings",
                     "Flight and hotel bookings under a traveller's name: references, what and when, price and status.",
-                    Params.of(PASSENGER), TravelTools::listBookings),
+                    Params.of(PASSENGER), TravelTools::listBookings).readOnly().personName("passenger_name"),
             new Tool<>("cancel_booking",
                     "Cancel a flight booking (by record locator) or a hotel booking (by confirmation number). Needs the "
                             + "traveller's last name. Returns a cancellation code.",

@@ -1,5 +1,6 @@
 package dev.openagent.agent.framework;
 
+import dev.openagent.chat.ChatCodec;
 import dev.openagent.episode.Conversation;
 import dev.openagent.episode.InfrastructureException;
 import dev.openagent.episode.Message;
@@ -298,7 +299,7 @@ public final class FrameworkEpisode {
         List<String> ids = ModelReplies.uniqueIds(calls.stream().map(c -> c.frameworkId).toList(), ++turns);
         for (int i = 0; i < calls.size(); i++) calls.get(i).id = ids.get(i);
         ran = calls;
-        Action action = ModelReplies.toolCalls(calls.stream().map(c -> new Action.ToolCall(c.id, c.name, c.arguments)).toList());
+        Action action = ChatCodec.toolCallsAction(calls.stream().map(c -> new Action.ToolCall(c.id, c.name, c.arguments)).toList());
         List<Observation> obs = step(action).observations();
         for (int i = 0; i < calls.size(); i++) {
             Call c = calls.get(i);

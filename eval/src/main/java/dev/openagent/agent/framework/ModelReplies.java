@@ -1,5 +1,6 @@
 package dev.openagent.agent.framework;
 
+import dev.openagent.chat.ChatCodec;
 import dev.openagent.episode.Message;
 import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Interface;
@@ -12,7 +13,7 @@ import java.util.Set;
 
 /**
  * How a model's reply becomes an action, as the harness's {@code openai} agent reads one: tool calls
- * are one {@link Action.CallTools} turn (a lone {@code ask_user} call is a question to the user);
+ * are one turn as {@link ChatCodec#toolCallsAction} reads it (a lone {@code ask_user} call is a question to the user);
  * text is the final answer or, with the refusal marker, a refusal; in a text-command environment
  * the text is the command.
  */
@@ -29,15 +30,7 @@ public final class ModelReplies {
         for (int i = 0; i < raw.size(); i++) {
             calls.add(new Action.ToolCall(ids.get(i), raw.get(i).function().name(), raw.get(i).function().arguments()));
         }
-        return toolCalls(calls);
-    }
-
-    /** One turn of calls: a lone call of {@code ask_user} is a question to the user, anything else a {@link Action.CallTools}. */
-    public static Action toolCalls(List<Action.ToolCall> calls) {
-        if (calls.size() == 1 && Protocol.ASK_USER.equals(calls.getFirst().name())) {
-            return new Action.AskUser(Protocol.question(calls.getFirst().arguments()));
-        }
-        return new Action.CallTools(calls);
+        return ChatCodec.toolCallsAction(calls);
     }
 
     /** The calls' ids, with blank and repeated ones replaced by {@code call_<turn>_<i>}: the sandbox answers each id once. */

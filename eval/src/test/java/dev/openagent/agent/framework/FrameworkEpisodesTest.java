@@ -1,7 +1,7 @@
 package dev.openagent.agent.framework;
 
 import dev.openagent.agent.OracleAgent;
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.episode.Episodes;
 import dev.openagent.episode.Message;
 import dev.openagent.episode.Trajectory;

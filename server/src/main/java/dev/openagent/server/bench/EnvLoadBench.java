@@ -1,6 +1,7 @@
 package dev.openagent.server.bench;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.agent.OracleAgent;
 import dev.openagent.episode.AgentSession;
@@ -63,33 +64,20 @@ public final class EnvLoadBench {
     }
 
     /**
-     * Latencies in microseconds; JSON names in snake_case like the other reports. CPU times per
-     * request (steps + resets): {@code cpu} is this whole process, {@code client} the bench's own
-     * threads, {@code server} the rest of the process when the server runs in it (its request
-     * handling) when the server runs in it, else -1; {@code jit} and {@code gc} the JVM's compiler
+     * Latencies in microseconds ({@code Us}); JSON names in snake_case like the other reports. CPU
+     * times per request (steps + resets): {@code cpu} is this whole process, {@code client} the
+     * bench's own threads, {@code server} the rest of the process (its request handling) when the
+     * server runs in it, else -1; {@code jit} and {@code gc} the JVM's compiler
      * and garbage-collector threads (read from /proc on Linux, else -1 and counted in the server's
      * figure), which on a short run are mostly warm-up rather than steady-state cost.
      */
-    public record Report(int sessions, long steps, long resets, long errors,
-                         @JsonProperty("error_samples") List<String> errorSamples,
-                         double seconds,
-                         @JsonProperty("steps_per_second") double stepsPerSecond,
-                         @JsonProperty("requests_per_second") double requestsPerSecond,
-                         @JsonProperty("step_p50_us") double stepP50,
-                         @JsonProperty("step_p99_us") double stepP99,
-                         @JsonProperty("step_max_us") double stepMax,
-                         @JsonProperty("reset_p50_us") double resetP50,
-                         @JsonProperty("reset_p99_us") double resetP99,
-                         @JsonProperty("timed_out") boolean timedOut,
-                         int processors,
-                         @JsonProperty("load_average_before") double loadBefore,
-                         @JsonProperty("load_average_after") double loadAfter,
-                         @JsonProperty("cpu_us_per_request") double cpuMicrosPerRequest,
-                         @JsonProperty("client_cpu_us_per_request") double clientCpuMicrosPerRequest,
-                         @JsonProperty("server_cpu_us_per_request") double serverCpuMicrosPerRequest,
-                         @JsonProperty("jit_cpu_us_per_request") double jitCpuMicrosPerRequest,
-                         @JsonProperty("gc_cpu_us_per_request") double gcCpuMicrosPerRequest,
-                         String target) {}
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Report(int sessions, long steps, long resets, long errors, List<String> errorSamples, double seconds,
+                         double stepsPerSecond, double requestsPerSecond,
+                         double stepP50Us, double stepP99Us, double stepMaxUs, double resetP50Us, double resetP99Us,
+                         boolean timedOut, int processors, double loadAverageBefore, double loadAverageAfter,
+                         double cpuUsPerRequest, double clientCpuUsPerRequest, double serverCpuUsPerRequest,
+                         double jitCpuUsPerRequest, double gcCpuUsPerRequest, String target) {}
 
     private record Episode(int taskIndex, List<byte[]> actions) {}
 

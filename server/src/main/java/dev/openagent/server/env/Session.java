@@ -2,6 +2,7 @@ package dev.openagent.server.env;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.chat.ChatCodec;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Guide;
@@ -103,8 +104,8 @@ final class Session {
         o.put("difficulty", task.difficulty());
         o.put("system_prompt", e.start().systemPrompt());
         o.put("query", e.start().query());
-        o.set("tools", OpenAiWire.tools(e.start().tools()));
-        o.set("messages", OpenAiWire.messages(e.messagesFrom(0)));
+        o.set("tools", ChatCodec.tools(e.start().tools()));
+        o.set("messages", ChatCodec.messages(e.messagesFrom(0), ChatCodec.Dialect.RESPONSE));
         return o;
     }
 
@@ -130,7 +131,7 @@ final class Session {
                 x.putNull("error");
             }
         }
-        o.set("messages", OpenAiWire.messages(e.messagesFrom(before)));
+        o.set("messages", ChatCodec.messages(e.messagesFrom(before), ChatCodec.Dialect.RESPONSE));
         o.put("reward", step.reward());
         o.put("done", step.done());
         if (step.done()) o.set("outcome", outcome(step.outcome()));

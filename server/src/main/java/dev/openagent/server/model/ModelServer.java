@@ -1,9 +1,9 @@
 package dev.openagent.server.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
+import dev.openagent.chat.ChatCodec;
 import dev.openagent.episode.Message;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.ToolSpec;
@@ -141,21 +141,10 @@ public final class ModelServer implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw ApiError.invalid(e.getMessage());
         }
-        ObjectNode out = Json.object();
         byte[] id = new byte[12];
         random.nextBytes(id);
-        out.put("id", "chatcmpl-" + HexFormat.of().formatHex(id));
-        out.put("object", "chat.completion");
-        out.put("created", System.currentTimeMillis() / 1000);
-        out.put("model", policy.id());
-        ArrayNode choices = out.putArray("choices");
-        ObjectNode c = choices.addObject();
-        c.put("index", 0);
-        c.set("message", OpenAiWire.message(reply));
-        c.putNull("logprobs");
-        c.put("finish_reason", reply.toolCalls() != null ? "tool_calls" : "stop");
-        long prompt = words(messages, tools), completion = words(reply);
-        out.putObject("usage").put("prompt_tokens", prompt).put("completion_tokens", completion).put("total_tokens", prompt + completion);
+        ObjectNode out = ChatCodec.completion("chatcmpl-" + HexFormat.of().formatHex(id), System.currentTimeMillis() / 1000, policy.id(),
+                reply, words(messages, tools), words(reply));
         return out;
     }
 

@@ -21,7 +21,7 @@ class EnvLoadBenchTest {
         assertFalse(r.timedOut());
         assertEquals(4 * 40, r.steps());
         assertTrue(r.resets() > 0, "episodes were completed and new ones started");
-        assertTrue(r.stepP50() > 0 && r.stepP99() >= r.stepP50());
+        assertTrue(r.stepP50Us() > 0 && r.stepP99Us() >= r.stepP50Us());
     }
 
     @Test

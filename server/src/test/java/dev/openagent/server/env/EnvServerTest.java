@@ -123,7 +123,7 @@ class EnvServerTest {
      */
     @Test
     void everyEnvironmentUnderEveryShiftIsServedAndSolvableByTheOracle() {
-        for (String env : dev.openagent.envs.Environments.ids()) {
+        for (String env : dev.openagent.registry.Environments.ids()) {
             String sid = create(Map.of("env", env, "split", "test", "task", 2)).body().get("session_id").asText();
             for (int e = 0; e < 3; e++) {
                 if (e > 0) assertEquals(200, http.post("/v1/sessions/" + sid + "/reset", "").status());
@@ -132,7 +132,7 @@ class EnvServerTest {
             http.delete("/v1/sessions/" + sid);
             for (dev.openagent.shift.Shift shift : dev.openagent.shift.ShiftCatalog.all()) {
                 Response created = http.post("/v1/sessions", Map.of("env", env, "shift", shift.id(), "split", "test", "task", 1));
-                if (shift.notApplicable(dev.openagent.envs.Environments.get(env).info()).isPresent()) {
+                if (shift.notApplicable(dev.openagent.registry.Environments.get(env).info()).isPresent()) {
                     assertEquals(400, created.status(), env + " " + shift.id() + ": " + created.body());
                     assertEquals("invalid_shift", created.errorCode());
                     continue;

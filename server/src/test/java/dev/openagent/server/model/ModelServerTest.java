@@ -5,7 +5,7 @@ import dev.openagent.agent.RandomAgent;
 import dev.openagent.agent.openai.ChatEndpoint;
 import dev.openagent.agent.openai.OpenAiAgent;
 import dev.openagent.agent.openai.OpenAiConfig;
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.episode.Agent;
 import dev.openagent.episode.Episodes;
 import dev.openagent.episode.Trajectory;
@@ -121,6 +121,8 @@ class ModelServerTest {
             bad.put("{\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],\"model\":\"other\"}", 404);
             bad.put("{\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],\"frobnicate\":1}", 400);
             bad.put("{\"messages\":[{\"role\":\"tool\",\"content\":\"x\"}]}", 400);
+            bad.put("{\"messages\":[{\"role\":\"assistant\",\"content\":\"hi\"}]}", 400);   // not a conversation: no request
+            bad.put("{\"messages\":[{\"role\":\"user\",\"content\":\"x\"},{\"role\":\"user\",\"content\":\"y\"}]}", 400);
             for (var e : bad.entrySet()) {
                 Response b = http.post("/chat/completions", e.getKey());
                 assertEquals(e.getValue(), b.status(), e.getKey() + " -> " + b.body());

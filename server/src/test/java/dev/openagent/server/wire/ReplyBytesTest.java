@@ -1,0 +1,145 @@
+package dev.openagent.server.wire;
+
+import dev.openagent.agent.OracleAgent;
+import dev.openagent.agent.RandomAgent;
+import dev.openagent.registry.Environments;
+import dev.openagent.chat.ChatCodec;
+import dev.openagent.episode.Agent;
+import dev.openagent.episode.Episodes;
+import dev.openagent.episode.Message;
+import dev.openagent.episode.Trajectory;
+import dev.openagent.json.Json;
+import dev.openagent.sandbox.Split;
+import dev.openagent.sandbox.TaskRequest;
+import dev.openagent.sandbox.ToolSpec;
+import dev.openagent.server.TestHttp;
+import dev.openagent.server.model.AgentChatPolicy;
+import dev.openagent.server.model.ChatPolicy;
+import dev.openagent.server.model.ModelServer;
+import dev.openagent.shift.ShiftSpec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertIterableEquals;
+
+/**
+ * What the servers write in the OpenAI chat shapes, byte for byte as recorded before the chat
+ * codec was shared with the model client and the training export (commit 9a79662): the messages
+ * and tools {@code serve env} returns (the {@link ChatCodec.Dialect#RESPONSE} dialect), and
+ * the replies of {@code serve model} over HTTP (with the random {@code id} and the {@code created}
+ * time masked), both for a policy that answers with given messages and for a served agent (whose
+ * questions to the user become {@code ask_user} calls).
+ * <p>
+ * One line per episode holds the SHA-256 of what was written for it; for hand-written edge cases
+ * and one episode, what was written comes first in full. To re-record after a deliberate change: {@code -Dgolden.write=true}.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ReplyBytesTest {
+    private static final Path GOLDEN = Path.of("src/test/resources/golden/server-replies.txt");
+
+    /** Answers each request with the message the test puts next (the test sends one request at a time). */
+    private static final class Scripted implements ChatPolicy {
+        volatile Message next;
+
+        @Override
+        public String id() { return "scripted"; }
+
+        @Override
+        public Message respond(List<Message> messages, List<ToolSpec> tools) { return next; }
+    }
+
+    @Test
+    void serversWriteTheRecordedBytes() throws Exception {
+        Scripted scripted = new Scripted();
+        List<String> lines = new ArrayList<>();
+        try (ModelServer a = ModelServer.start(scripted, ModelServer.Config.loopback());
+             ModelServer b = ModelServer.start(new AgentChatPolicy("random-5", new RandomAgent(5)), ModelServer.Config.loopback());
+             TestHttp scriptedHttp = new TestHttp(a.baseUrl());
+             TestHttp agentHttp = new TestHttp(b.baseUrl())) {
+            List<String> edge = new ArrayList<>();
+            edge.add(Json.write(ChatCodec.messages(EDGE_CASES, ChatCodec.Dialect.RESPONSE)));
+            for (Message m : EDGE_CASES) {
+                if (!m.role().equals("assistant")) continue;
+                scripted.next = m;
+                edge.add(masked(scriptedHttp.post("/chat/completions", request("scripted", List.of(Message.user("hi")), List.of()))));
+            }
+            lines.addAll(edge);
+            lines.add("edge cases " + digest(edge));
+            for (Trajectory t : episodes()) {
+                List<String> written = new ArrayList<>();
+                written.add(Json.write(ChatCodec.messages(t.messages(), ChatCodec.Dialect.RESPONSE)));
+                written.add(Json.write(ChatCodec.tools(t.tools())));
+                List<Message> m = t.messages();
+                for (int i = 2; i < m.size(); i++) {
+                    if (!m.get(i).role().equals("assistant")) continue;
+                    scripted.next = m.get(i);
+                    written.add(masked(scriptedHttp.post("/chat/completions", request("scripted", m.subList(0, i), t.tools()))));
+                    written.add(masked(agentHttp.post("/chat/completions", request("random-5", m.subList(0, i), t.tools()))));
+                }
+                String name = t.env() + " " + t.shiftSpec() + " " + t.agent() + " " + t.seed();
+                if (name.equals("poi query.underspecified:severity=2 oracle 1")) lines.addAll(written);
+                lines.add(name + " " + digest(written));
+            }
+        }
+        if (Boolean.getBoolean("golden.write")) {
+            Files.createDirectories(GOLDEN.getParent());
+            Files.write(GOLDEN, lines, StandardCharsets.UTF_8);
+        }
+        assertIterableEquals(Files.readAllLines(GOLDEN, StandardCharsets.UTF_8), lines, "the lines of " + GOLDEN);
+    }
+
+    private static List<Trajectory> episodes() {
+        List<Trajectory> out = new ArrayList<>();
+        for (String env : List.of("poi", "retail", "household")) {
+            for (String spec : List.of("none", "query.underspecified", "obs.runtime-error")) {
+                var stack = ShiftSpec.expand(spec).getFirst();
+                if (stack.notApplicable(Environments.get(env).info()).isPresent()) continue;
+                for (Agent agent : List.<Agent>of(new OracleAgent(), new RandomAgent(11))) {
+                    out.add(Episodes.run(stack.apply(Environments.get(env).create()), agent, new TaskRequest(Split.TEST, 1, 0)));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static String request(String model, List<Message> messages, List<ToolSpec> tools) {
+        var body = Json.object().put("model", model);
+        body.set("messages", ChatCodec.messages(messages, ChatCodec.Dialect.RESPONSE));
+        if (!tools.isEmpty()) body.set("tools", ChatCodec.tools(tools));
+        return Json.write(body);
+    }
+
+    /** The reply as sent, with its random id and its creation time masked. */
+    private static String masked(TestHttp.Response r) {
+        assertEquals(200, r.status(), r.raw().body());
+        return r.raw().body().replaceFirst("\"id\":\"chatcmpl-[0-9a-f]+\"", "\"id\":\"ID\"").replaceFirst("\"created\":\\d+", "\"created\":0");
+    }
+
+    private static String digest(List<String> written) throws Exception {
+        MessageDigest sha = MessageDigest.getInstance("SHA-256");
+        for (String w : written) sha.update((w + "\n").getBytes(StandardCharsets.UTF_8));
+        return HexFormat.of().formatHex(sha.digest());
+    }
+
+    private static final List<Message> EDGE_CASES = List.of(
+            new Message("system", null, null, null, null, null),
+            Message.user("line one\nline two \u2603"),
+            new Message("assistant", "thinking aloud", List.of(Message.ToolCall.of("c1", "get_place", "{\"id\": 1}")), null, null, null),
+            Message.tool("c1", "get_place", null, "NOT_FOUND"),
+            Message.assistantCalls(List.of(Message.ToolCall.of("c2", "get_place", ""), Message.ToolCall.of("c3", "x", "not json"),
+                    new Message.ToolCall("c4", null, new Message.Function("ask_user", "[1, 2]")))),
+            new Message("tool", "{\"a\": [1, 2]}", null, "c3", null, null),
+            new Message("user", "from the environment", null, null, null, "STEP_LIMIT"),
+            Message.assistant(null),
+            Message.assistant("CANNOT COMPLETE: no such place"));
+}
