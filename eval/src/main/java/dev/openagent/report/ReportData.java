@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.agent.framework.AgentTranscript;
 import dev.openagent.episode.Message;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.json.Json;
@@ -36,6 +37,14 @@ public final class ReportData {
      *                       over the cells so every condition is represented
      */
     public static ObjectNode build(RunInfo run, List<EpisodeResult> episodes, int maxTranscripts) {
+        return build(run, episodes, maxTranscripts, Map.of());
+    }
+
+    /**
+     * As {@link #build(RunInfo, List, int)}, with the agents' own transcripts (what an agent's framework
+     * sent to its model and got back) by episode id, shown beside the trajectories that carry one.
+     */
+    public static ObjectNode build(RunInfo run, List<EpisodeResult> episodes, int maxTranscripts, Map<String, AgentTranscript> agentTranscripts) {
         Scorecard card = new Scorecard(episodes);
         ObjectNode root = Json.object();
         root.set("run", Json.tree(new RunRow(run.id(), run.name(), run.status(), run.planned(), run.createdAt(), run.updatedAt(),
@@ -70,7 +79,7 @@ public final class ReportData {
         ArrayNode systems = root.putArray("system_prompts");
         Map<String, Integer> systemIndex = new HashMap<>();
         ArrayNode eps = root.putArray("episodes");
-        for (EpisodeResult e : chosen) eps.add(episode(card, e, systems, systemIndex));
+        for (EpisodeResult e : chosen) eps.add(episode(card, e, systems, systemIndex, agentTranscripts.get(e.id())));
         return root;
     }
 
@@ -92,10 +101,15 @@ public final class ReportData {
     record RunRow(String id, String name, String status, int planned, String createdAt, String updatedAt,
                   @JsonInclude(JsonInclude.Include.NON_NULL) String note, JsonNode config) {}
 
-    /** One episode in the trajectory browser; the transcript part is absent when the episode could not start. */
+    /**
+     * One episode in the trajectory browser; the transcript part is absent when the episode could not start.
+     *
+     * @param agentTranscript what a framework agent sent to its model and got back, absent for other agents
+     */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     record EpisodeRow(String id, String agent, String env, String shift, String tier, int taskIndex, long taskSeed, int trial,
-                      boolean success, String end, String detail, String failure, @JsonUnwrapped TranscriptPart transcript) {}
+                      boolean success, String end, String detail, String failure, @JsonUnwrapped TranscriptPart transcript,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) AgentTranscript agentTranscript) {}
 
     /**
      * @param tools  the names of the tools shown (left out when there were none: text-command environments)
@@ -106,7 +120,7 @@ public final class ReportData {
                           @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> tools, List<Message> messages,
                           @JsonInclude(JsonInclude.Include.NON_NULL) Integer system) {}
 
-    private static JsonNode episode(Scorecard card, EpisodeResult e, ArrayNode systems, Map<String, Integer> systemIndex) {
+    private static JsonNode episode(Scorecard card, EpisodeResult e, ArrayNode systems, Map<String, Integer> systemIndex, AgentTranscript own) {
         Trajectory t = e.trajectory();
         TranscriptPart transcript = null;
         if (t != null) {
@@ -128,7 +142,8 @@ public final class ReportData {
                     t.stats().promptTokens() + t.stats().completionTokens(), t.tools().stream().map(ToolSpec::name).toList(), messages, system);
         }
         return Json.tree(new EpisodeRow(e.id(), e.agent(), e.env(), e.shift(), e.tier(), e.taskIndex(), e.key().taskSeed(), e.key().trial(),
-                e.success(), e.outcome().end().name(), e.outcome().detail(), card.failure(e).id(), transcript));
+                e.success(), e.outcome().end().name(), e.outcome().detail(), card.failure(e).id(), transcript,
+                own == null || own.isEmpty() ? null : own));
     }
 
     /** Up to {@code max} episodes, taken round-robin over (agent, env, shift) so every cell shows up. */
