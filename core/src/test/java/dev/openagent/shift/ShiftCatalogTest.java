@@ -80,8 +80,8 @@ class ShiftCatalogTest {
 
     @Test
     void askUserIsNeverRenamedRemovedOrPerturbed() {
-        for (Shift s : ShiftCatalog.all()) {
-            if (s.notApplicable(Environments.get("poi").info()).isPresent()) continue;
+        for (String id : ShiftExpectations.applicable("poi")) {
+            Shift s = ShiftCatalog.get(id);
             for (int sev = 1; sev <= 3; sev++) {
                 String spec = s.params().stream().anyMatch(p -> p.name().equals("severity")) ? s.id() + ":severity=" + sev : s.id();
                 Env env = ShiftSpec.parseStack(spec).apply(Environments.get("poi").create());
@@ -94,15 +94,28 @@ class ShiftCatalogTest {
         }
     }
 
+    /** Where each shift applies is what ShiftExpectations pins, environment by environment; a registered environment not pinned fails. */
     @Test
-    void textCommandEnvironmentsGetTheShiftsTheirCommandsAndProseAllow() {
+    void applicabilityIsPinnedEnvironmentByEnvironment() {
+        Map<String, Set<String>> pinned = ShiftExpectations.applies();
+        assertEquals(ShiftCatalog.all().stream().map(Shift::id).toList(), List.copyOf(pinned.keySet()),
+                "ShiftExpectations.APPLIES lists every shift of the catalog once, in its order");
+        Set<String> mentioned = pinned.values().stream().flatMap(Set::stream).collect(Collectors.toSet());
+        assertEquals(Set.copyOf(Environments.ids()), mentioned, "every registered environment is pinned, and only those");
+        for (Environment e : Environments.all()) {
+            for (Shift s : ShiftCatalog.all()) {
+                Optional<String> why = s.notApplicable(e.info());
+                assertEquals(pinned.get(s.id()).contains(e.id()), why.isEmpty(), s.id() + " on " + e.id() + ": " + why.orElse("applies"));
+            }
+        }
+    }
+
+    @Test
+    void textCommandEnvironmentsAreToldWhyAShiftDoesNotApply() {
         EnvironmentInfo text = Environments.get("household").info();
-        Set<String> applicable = ShiftCatalog.all().stream().filter(s -> s.notApplicable(text).isEmpty()).map(Shift::id).collect(Collectors.toSet());
-        assertEquals(Set.of("query.paraphrase", "query.noise", "query.redundant", "query.underspecified", "query.ambiguous",
-                "obs.runtime-error", "obs.format", "tool.name-noise", "tool.identity-erasure", "tool.semantic-rename", "tool.semantic-trap",
-                "tool.removal", "logic.longer-chain", "task.unsolvable", "domain.transfer"), applicable);
         ShiftCatalog.all().forEach(s -> s.notApplicable(text).ifPresent(why -> assertTrue(why.startsWith("not for text-command environments: ")
                 && why.length() > 60, s.id() + ": " + why)));
+        assertTrue(ShiftCatalog.all().stream().anyMatch(s -> s.notApplicable(text).isPresent()));
     }
 
     @Test
@@ -240,8 +253,11 @@ class ShiftCatalogTest {
 
     @Test
     void domainTransferDoesNotApplyWithoutAnotherEnvironment() {
-        Optional<String> why = ShiftCatalog.get("domain.transfer").notApplicable(Environments.get("poi").info());
-        if (Environments.ids().size() == 1) assertTrue(why.isPresent() && why.get().contains("no other"), String.valueOf(why));
+        Environment poi = Environments.get("poi");
+        Shift alone = DomainTransfer.shift(id -> id.equals("poi") ? Optional.of(poi) : Optional.empty(), () -> List.of("poi"));
+        assertEquals(Optional.of("no other environment is registered besides poi"), alone.notApplicable(poi.info()));
+        assertThrows(IllegalArgumentException.class, () -> alone.wrap(poi.create(), Map.of("to", "auto")));
+        assertTrue(ShiftCatalog.get("domain.transfer").notApplicable(poi.info()).isEmpty(), "the registry has other environments");
     }
 
     /** A domain without its shift hooks: what the generic fallbacks do with it. */

@@ -27,8 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ShiftDeterminismTest {
     static Stream<Arguments> shifts() {
-        return Environments.all().stream().flatMap(e -> ShiftCatalog.all().stream().filter(s -> s.notApplicable(e.info()).isEmpty())
-                .map(s -> Arguments.of(e.id(), s.id())));
+        return Environments.ids().stream().flatMap(e -> ShiftExpectations.applicable(e).stream().map(s -> Arguments.of(e, s)));
     }
 
     /** Everything the agent is shown in an oracle episode, and the shift records. */

@@ -44,7 +44,7 @@ final class StaticCommandAgent implements Agent {
                 try {
                     if (issued < plan.calls().size()) return new Action.Command(plan.calls().get(issued++).resolve(results).path("text").asText());
                     return new Action.Answer(plan.renderAnswer(results));
-                } catch (IllegalStateException | NullPointerException missing) {
+                } catch (IllegalStateException missing) {
                     return new Action.Answer("The result did not have what I expected.");
                 }
             }

@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
 
 /**
  * query.paraphrase: the same request in other words and another structure. Severity 1 rewrites
- * how the request opens ("What is X?" -> "Could you tell me what X is?"); 2 also rewords phrases
+ * how the request opens ("What is X?" -> "Could you tell me what X is?"; a request no generic opener
+ * fits gets the environment's first rewrite that fits, else a framing question); 2 also rewords phrases
  * (the environment's vocabulary, {@code EnvFacts.paraphrases()}) and adds a greeting; 3 also moves the
  * details to a list after the request. Values (names, dates, codes) are never touched.
  */
@@ -41,6 +42,9 @@ public final class Paraphrase extends QueryShift {
             new Rewrite("^Find (.+)\\.$", "Please look up $1."),
             new Rewrite("^Show (.+)\\.$", "I'd like to see $1."));
 
+    /** How severity 1 opens a request that no opener and no rewrite of the environment fits. */
+    private static final String FRAME = "Could you help me with this? ";
+
     private static final List<String> GREETINGS = List.of("Hello! ", "Hi there, I hope you can help. ", "Good morning. ",
             "Hey, quick request. ");
 
@@ -60,7 +64,13 @@ public final class Paraphrase extends QueryShift {
                 }
             }
         }
-        q = apply(OPENERS, q, true);
+        String opened = apply(OPENERS, q, true);
+        if (severity() == 1 && opened.equals(q)) {
+            // No generic opener fits: the environment's own wording, else the request framed as a question.
+            opened = apply(facts().paraphrases(), q, true);
+            if (opened.equals(q)) opened = FRAME + q;
+        }
+        q = opened;
         if (severity() >= 2) {
             q = apply(facts().paraphrases(), q, false);
             q = GREETINGS.get(rnd.nextInt(GREETINGS.size())) + q;
