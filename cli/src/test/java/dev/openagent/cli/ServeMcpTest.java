@@ -187,7 +187,7 @@ class ServeMcpTest {
     }
 
     /** JSON equality where 1 and 1L (and 1.0) are the same number, as they are on the wire. */
-    private static final java.util.Comparator<JsonNode> SAME_JSON = (a, b) -> {
+    static final java.util.Comparator<JsonNode> SAME_JSON = (a, b) -> {
         if (a.equals(b)) return 0;
         if (a.isNumber() && b.isNumber()) return a.decimalValue().compareTo(b.decimalValue());
         return 1;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.Iterator;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -33,6 +34,42 @@ public final class Fields {
             }
         }
         return new Fields(o, where);
+    }
+
+    /** The JSON a field takes; null is accepted for every field and reads as absent. */
+    public enum Type {
+        STRING("a string"), NUMBER("a number"), INTEGER("an integer"), BOOLEAN("true or false"), OBJECT("an object"),
+        ARRAY("an array"), STRING_OR_ARRAY("a string or an array"), STRING_OR_OBJECT("a string or an object");
+
+        private final String text;
+
+        Type(String text) { this.text = text; }
+
+        boolean accepts(JsonNode v) {
+            return switch (this) {
+                case STRING -> v.isTextual();
+                case NUMBER -> v.isNumber();
+                case INTEGER -> v.isIntegralNumber() && v.canConvertToLong();
+                case BOOLEAN -> v.isBoolean();
+                case OBJECT -> v.isObject();
+                case ARRAY -> v.isArray();
+                case STRING_OR_ARRAY -> v.isTextual() || v.isArray();
+                case STRING_OR_OBJECT -> v.isTextual() || v.isObject();
+            };
+        }
+    }
+
+    /** As {@link #of(JsonNode, String, Set)}, and every field present must have its type. */
+    public static Fields of(JsonNode node, String where, Map<String, Type> typed) {
+        Fields f = of(node, where, typed.keySet());
+        for (Iterator<Map.Entry<String, JsonNode>> it = f.node.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            Type type = typed.get(e.getKey());
+            if (!e.getValue().isNull() && !type.accepts(e.getValue())) {
+                throw ApiError.invalid(f.path(e.getKey()) + " must be " + type.text + ", not " + JsonHttp.kind(e.getValue()));
+            }
+        }
+        return f;
     }
 
     private String path(String name) {

@@ -18,7 +18,7 @@ import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.Semaphore;
 
 /**
@@ -42,10 +42,29 @@ public final class ModelServer implements AutoCloseable {
         }
     }
 
-    /** Sampling parameters are accepted and ignored: built-in policies act greedily. */
-    private static final Set<String> REQUEST_FIELDS = Set.of("model", "messages", "tools", "tool_choice", "stream", "n",
-            "temperature", "top_p", "max_tokens", "max_completion_tokens", "seed", "stop", "user", "parallel_tool_calls",
-            "presence_penalty", "frequency_penalty", "logprobs", "metadata", "store");
+    /**
+     * Every field of an OpenAI chat-completions request, with the JSON it takes (as the official
+     * clients type them). A wrong type is a 400 naming the field. What a greedy policy has no use for
+     * (sampling, penalties, log probabilities, response formats, storage, service options) is accepted
+     * and ignored; {@code stream}, {@code n} and {@code tool_choice} are honoured or refused below.
+     */
+    private static final Map<String, Fields.Type> REQUEST_FIELDS = Map.ofEntries(
+            Map.entry("model", Fields.Type.STRING), Map.entry("messages", Fields.Type.ARRAY), Map.entry("tools", Fields.Type.ARRAY),
+            Map.entry("tool_choice", Fields.Type.STRING_OR_OBJECT), Map.entry("parallel_tool_calls", Fields.Type.BOOLEAN),
+            Map.entry("functions", Fields.Type.ARRAY), Map.entry("function_call", Fields.Type.STRING_OR_OBJECT),
+            Map.entry("stream", Fields.Type.BOOLEAN), Map.entry("stream_options", Fields.Type.OBJECT), Map.entry("n", Fields.Type.INTEGER),
+            Map.entry("temperature", Fields.Type.NUMBER), Map.entry("top_p", Fields.Type.NUMBER), Map.entry("seed", Fields.Type.INTEGER),
+            Map.entry("max_tokens", Fields.Type.INTEGER), Map.entry("max_completion_tokens", Fields.Type.INTEGER),
+            Map.entry("stop", Fields.Type.STRING_OR_ARRAY), Map.entry("presence_penalty", Fields.Type.NUMBER),
+            Map.entry("frequency_penalty", Fields.Type.NUMBER), Map.entry("logit_bias", Fields.Type.OBJECT),
+            Map.entry("logprobs", Fields.Type.BOOLEAN), Map.entry("top_logprobs", Fields.Type.INTEGER),
+            Map.entry("response_format", Fields.Type.OBJECT), Map.entry("reasoning_effort", Fields.Type.STRING),
+            Map.entry("verbosity", Fields.Type.STRING), Map.entry("modalities", Fields.Type.ARRAY), Map.entry("audio", Fields.Type.OBJECT),
+            Map.entry("prediction", Fields.Type.OBJECT), Map.entry("web_search_options", Fields.Type.OBJECT),
+            Map.entry("moderation", Fields.Type.OBJECT), Map.entry("metadata", Fields.Type.OBJECT), Map.entry("store", Fields.Type.BOOLEAN),
+            Map.entry("user", Fields.Type.STRING), Map.entry("safety_identifier", Fields.Type.STRING),
+            Map.entry("prompt_cache_key", Fields.Type.STRING), Map.entry("prompt_cache_retention", Fields.Type.STRING),
+            Map.entry("prompt_cache_options", Fields.Type.OBJECT), Map.entry("service_tier", Fields.Type.STRING));
 
     private final ChatPolicy policy;
     private final Config config;
