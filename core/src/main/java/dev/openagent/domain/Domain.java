@@ -22,7 +22,8 @@ import java.util.List;
  * @param worlds      a fresh world for one episode; worlds of different splits share no entities
  * @param kinds       the kinds of task the generator poses; the difficulty levels are theirs
  * @param generator   the task of a request in a world
- * @param checker     the judge of a final answer (and, for tasks that write, of the world state)
+ * @param checker     the judge of the world state once the answer holds every required value and no near miss
+ *                    ({@link #check}): exactly the requested change and nothing else
  * @param vocabulary  synonyms, paraphrase rewrites and distracting sentences
  * @param <W>         the mutable world state of one episode
  */
@@ -41,7 +42,7 @@ public record Domain<W>(String id, String description, String rules, Surface<W> 
         Task task(W world, TaskRequest request, long seed);
     }
 
-    /** Null when the final answer (and the world state, for tasks that write) is right, else a short reason. */
+    /** Null when the world state after a right answer is right too, else a short reason. */
     @FunctionalInterface
     public interface Checker<W> {
         String check(Task task, W world, String answer);
@@ -51,16 +52,18 @@ public record Domain<W>(String id, String description, String rules, Surface<W> 
         kinds = List.copyOf(kinds);
     }
 
-    /** The checker of environments whose tasks only ask: the answer holds every required value and no near miss. */
-    public static <W> Checker<W> answerOnly() {
-        return (task, world, answer) -> Checks.answerProblem(answer, task.mustContain(), task.mustNotContain());
-    }
-
     public W world(Split split, long seed) { return worlds.world(split, seed); }
 
     public Task task(W world, TaskRequest request, long seed) { return generator.task(world, request, seed); }
 
-    public String check(Task task, W world, String answer) { return checker.check(task, world, answer); }
+    /**
+     * Null when a final answer is right, else a short reason: it holds every required value and none of the
+     * near misses, and then the world is as the task leaves it ({@link #checker}).
+     */
+    public String check(Task task, W world, String answer) {
+        String problem = Checks.answerProblem(answer, task.mustContain(), task.mustNotContain());
+        return problem != null ? problem : checker.check(task, world, answer);
+    }
 
     /** The difficulty levels the task kinds cover, in order. */
     public List<Integer> difficulties() {

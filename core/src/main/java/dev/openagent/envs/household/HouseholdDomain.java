@@ -27,9 +27,8 @@ public final class HouseholdDomain {
             RULES, new Surface.TextCommands<>(HouseholdCommands.VERBS, HouseholdCommands.HELP, HouseholdCommands::execute),
             HouseholdWorld::of, HouseholdTasks.KINDS.all(), HouseholdTasks::generate, HouseholdDomain::check, HouseholdVocabulary.VOCABULARY);
 
+    /** The world state after the answer passed its check: exactly the requested change, nothing else. */
     private static String check(Task task, HouseholdWorld world, String answer) {
-        String problem = Checks.answerProblem(answer, task.mustContain(), task.mustNotContain());
-        if (problem != null) return problem;
         List<Thing> disturbed = world.disturbed();
         if (!disturbed.isEmpty()) {
             return (task.writes() ? "moved or changed what the request did not ask for: " : "changed the house on a question: ")

@@ -37,9 +37,8 @@ public final class RetailDomain {
             RULES, new Surface.FunctionCalls<>(RetailTools.ALL),
             RetailWorld::of, RetailTasks.KINDS.all(), RetailTasks::generate, RetailDomain::check, RetailVocabulary.VOCABULARY);
 
+    /** The world state after the answer passed its check: exactly the requested change, nothing else. */
     private static String check(Task task, RetailWorld world, String answer) {
-        String problem = Checks.answerProblem(answer, task.mustContain(), task.mustNotContain());
-        if (problem != null) return problem;
         Map<String, String> expect = task.expect();
         Set<String> returned = new TreeSet<>();
         for (Return r : world.returns) returned.add(r.itemId() + "=" + r.refundTo());

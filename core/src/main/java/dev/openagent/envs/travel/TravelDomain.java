@@ -33,9 +33,8 @@ public final class TravelDomain {
             RULES, new Surface.FunctionCalls<>(TravelTools.ALL),
             TravelWorld::of, TravelTasks.KINDS.all(), TravelTasks::generate, TravelDomain::check, TravelVocabulary.VOCABULARY);
 
+    /** The world state after the answer passed its check: exactly the requested change, nothing else. */
     private static String check(Task task, TravelWorld world, String answer) {
-        String problem = Checks.answerProblem(answer, task.mustContain(), task.mustNotContain());
-        if (problem != null) return problem;
         Map<String, String> expect = task.expect();
         List<FlightBooking> flights = new ArrayList<>();
         for (FlightBooking b : world.flightBookings) if (!b.preexisting()) flights.add(b);
