@@ -115,6 +115,7 @@ class EnvironmentContractTest {
     void badInputNeverThrowsOutOfStep(String id) {
         Env env = Environments.get(id).create();
         java.util.SplittableRandom rnd = new java.util.SplittableRandom(11);
+        int errors = 0;
         for (long seed = 0; seed < 60; seed++) {
             Start start = env.reset(new TaskRequest(seed % 2 == 0 ? Split.TRAIN : Split.TEST, seed, 0));
             List<String> words = new java.util.ArrayList<>(List.of(start.query().split(" ")));
@@ -135,9 +136,15 @@ class EnvironmentContractTest {
                     }
                 };
                 Step s = env.step(a);
+                assertFalse(s.observations().isEmpty(), id + ": " + a + " got no observation");
+                for (var o : s.observations()) {
+                    assertFalse(o.text().isBlank(), id + ": " + a + " got an empty observation");
+                    if (o.isError()) errors++;
+                }
                 if (s.done()) break;
             }
         }
+        assertTrue(errors > 60 * 5, id + ": the junk is answered with error observations (" + errors + ")");
     }
 
     @ParameterizedTest

@@ -107,8 +107,11 @@ class ScorecardTest {
         JsonNode shift = json.path("by_shift").path("obs.format");
         assertEquals("interaction", shift.path("tier").asText());
         for (String k : List.of("episodes", "success_rate", "refusal_rate", "delta", "success_ci")) {
-            assertTrue(shift.has(k) || k.equals("refusal_rate"), k);
+            assertTrue(shift.has(k), k + " in " + shift);
         }
+        assertEquals(4, shift.path("episodes").asInt());
+        assertEquals(0.5, shift.path("success_rate").asDouble(), 1e-9);
+        assertEquals(0.0, shift.path("refusal_rate").asDouble(), 1e-9, "every episode answered");
         assertEquals(-0.5, shift.path("delta").path("absolute").asDouble(), 1e-9);
         assertEquals(List.of("none", "obs.format"), iterator(json.path("by_shift")));
         assertEquals(List.of("static", "interaction"), iterator(json.path("by_tier")));
