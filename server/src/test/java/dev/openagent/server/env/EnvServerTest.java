@@ -218,10 +218,11 @@ class EnvServerTest {
         }
     }
 
+    /** The cap, with a TTL no test outlives: no session can expire between the requests that fill the slots. */
     @Test
-    void sessionCapAndIdleExpiry() throws Exception {
+    void sessionCap() throws Exception {
         EnvServer.Config d = EnvServer.Config.loopback(false);
-        try (EnvServer capped = EnvServer.start(d.withLimits(2, Duration.ofMillis(400), d.maxBodyBytes()));
+        try (EnvServer capped = EnvServer.start(d.withLimits(2, Duration.ofHours(1), d.maxBodyBytes()));
              TestHttp h = new TestHttp(capped.baseUrl())) {
             String first = h.post("/reset", "{}").raw().headers().firstValue(EnvServer.SESSION_HEADER).orElseThrow();
             assertEquals(200, h.post("/reset", "{}").status());
@@ -229,8 +230,19 @@ class EnvServerTest {
             assertEquals(429, third.status());
             assertEquals("too_many_sessions", third.errorCode());
             assertEquals(200, h.send("POST", "/close", null, session(first)).status());
+            assertEquals(200, h.post("/reset", "{}").status(), "a closed session frees its slot");
+            assertEquals(429, h.post("/reset", "{}").status());
+        }
+    }
+
+    /** Idle sessions expire, however slow the machine: poll (bounded) until the sweeper has dropped them; they free their slots. */
+    @Test
+    void idleSessionsExpireAndFreeTheirSlots() throws Exception {
+        EnvServer.Config d = EnvServer.Config.loopback(false);
+        try (EnvServer capped = EnvServer.start(d.withLimits(2, Duration.ofMillis(400), d.maxBodyBytes()));
+             TestHttp h = new TestHttp(capped.baseUrl())) {
+            h.post("/reset", "{}");
             String kept = h.post("/reset", "{}").raw().headers().firstValue(EnvServer.SESSION_HEADER).orElseThrow();
-            // Idle sessions expire: poll (bounded) until the sweeper has dropped them.
             EnvSocketTest.awaitSessions(capped, 0);
             Response gone = h.send("POST", "/step", "{\"action\":{\"answer\":\"x\"}}", session(kept));
             assertEquals(404, gone.status());
