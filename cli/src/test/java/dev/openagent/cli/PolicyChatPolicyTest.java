@@ -48,18 +48,15 @@ class PolicyChatPolicyTest {
      * A tiny policy with random weights (no training: fast): it calls tools with arguments copied from
      * the request and gets results and errors back, turn after turn, rarely to a success.
      */
+    static PolicyAgent local;
+
+    /** One method: JUnit does not order two @BeforeAll methods, and loading needs the saved checkpoint. */
     @BeforeAll
-    static void create() {
+    static void createAndLoad() {
         checkpoint = dir.resolve("tiny-random");
         try (Policy p = Policy.create(PolicyConfig.tiny(), Vocabulary.open(), 11)) {
             Checkpoint.save(p, checkpoint, null);
         }
-    }
-
-    static PolicyAgent local;
-
-    @BeforeAll
-    static void loadLocal() {
         local = PolicyAgent.load(checkpoint);
     }
 
