@@ -1,5 +1,6 @@
 package dev.openagent.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,23 +26,70 @@ class ReproducibilityTest {
     @Test
     void twoProcessesWithTheSameSeedWriteIdenticalTrajectories() throws Exception {
         // poi and medical have gold-plan calls whose arguments come from several earlier results.
-        for (String env : List.of("poi", "medical", "household")) {
-            byte[] first = runInFreshJvm(env, dir.resolve(env + "-1"));
-            byte[] second = runInFreshJvm(env, dir.resolve(env + "-2"));
-            assertTrue(first.length > 0);
-            assertArrayEquals(first, second, env + ": two runs of the same seed differ");
+        for (String env : List.of("poi", "medical", "household", "retail", "travel")) {
+            assertSameInTwoProcesses(env, out -> List.of("run", "--env", env, "--agent", "oracle", "--shift", "all", "--tasks", "6",
+                    "--seed", "4", "--out", out.toString()), out -> out.resolve("trajectories.jsonl"));
+        }
+        assertSameInTwoProcesses("random", out -> List.of("run", "--env", "retail", "--agent", "random", "--shift", "obs.format;tool.name-noise",
+                "--tasks", "10", "--seed", "4", "--out", out.toString()), out -> out.resolve("trajectories.jsonl"));
+    }
+
+    @Test
+    void twoProcessesExportTheSameExamples() throws Exception {
+        assertSameInTwoProcesses("export", out -> List.of("export", "--format", "openai", "--env", "travel", "--alpha", "0.5", "--n", "30",
+                "--seed", "3", "--out", out.resolve("sft.jsonl").toString()), out -> out.resolve("sft.jsonl"));
+    }
+
+    /** eval's summary (less its run id and what differs per invocation) and every stored trajectory. */
+    @Test
+    void twoProcessesEvaluateTheSameEpisodes() throws Exception {
+        List<JsonNode> summaries = new java.util.ArrayList<>();
+        List<java.util.Map<String, dev.openagent.run.EpisodeResult>> stores = new java.util.ArrayList<>();
+        for (int i = 1; i <= 2; i++) {
+            Path out = dir.resolve("eval-" + i);
+            Files.createDirectories(out);
+            byte[] stdout = freshJvm(out, List.of("eval", "--agent", "oracle,random", "--env", "poi,travel", "--shift", "obs.format",
+                    "--tasks", "5", "--seed", "2", "--store", out.resolve("runs.db").toString(), "--json", "--no-progress"));
+            summaries.add(EvalKillTest.comparable(dev.openagent.json.Json.parse(new String(stdout, java.nio.charset.StandardCharsets.UTF_8))));
+            stores.add(EvalKillTest.episodes(out.resolve("runs.db")));
+        }
+        assertEquals(summaries.get(0), summaries.get(1));
+        assertEquals(stores.get(0).keySet(), stores.get(1).keySet());
+        for (String key : stores.get(0).keySet()) {
+            assertEquals(stores.get(0).get(key).trajectory(), stores.get(1).get(key).trajectory(), key);
         }
     }
 
-    private static byte[] runInFreshJvm(String env, Path out) throws Exception {
+    /** Seeded training in two processes writes the same weights. */
+    @Test
+    void twoProcessesTrainTheSameWeights() throws Exception {
+        assertSameInTwoProcesses("train", out -> List.of("train", "--method", "sft", "--env", "poi", "--steps", "4", "--seed", "9", "--eval", "0",
+                "--out", out.resolve("policy").toString()), out -> out.resolve("policy").resolve("weights.bin"));
+    }
+
+    private void assertSameInTwoProcesses(String name, java.util.function.Function<Path, List<String>> args,
+                                          java.util.function.UnaryOperator<Path> file) throws Exception {
+        byte[][] bytes = new byte[2][];
+        for (int i = 0; i < 2; i++) {
+            Path out = dir.resolve(name + "-" + (i + 1));
+            Files.createDirectories(out);
+            freshJvm(out, args.apply(out));
+            bytes[i] = Files.readAllBytes(file.apply(out));
+        }
+        assertTrue(bytes[0].length > 0);
+        assertArrayEquals(bytes[0], bytes[1], name + ": two processes with the same seed differ");
+    }
+
+    /** Runs the command in a new JVM; returns its standard output (standard error goes to OUT/stderr.log). */
+    private static byte[] freshJvm(Path out, List<String> args) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Main.class.getName(),
-                "run", "--env", env, "--agent", "oracle", "--shift", "all", "--tasks", "6", "--seed", "4", "--out", out.toString())
-                .redirectErrorStream(true)
-                .redirectOutput(out.resolveSibling(out.getFileName() + ".log").toFile())
-                .start();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "run did not finish");
-        assertEquals(0, p.exitValue(), Files.readString(Path.of(out + ".log")));
-        return Files.readAllBytes(out.resolve("trajectories.jsonl"));
+        List<String> cmd = new java.util.ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        cmd.addAll(args);
+        Process p = new ProcessBuilder(cmd).redirectError(out.resolve("stderr.log").toFile()).start();
+        p.getOutputStream().close();
+        byte[] stdout = p.getInputStream().readAllBytes();
+        assertTrue(p.waitFor(240, TimeUnit.SECONDS), args + " did not finish");
+        assertEquals(0, p.exitValue(), args + ": " + Files.readString(out.resolve("stderr.log")));
+        return stdout;
     }
 }
