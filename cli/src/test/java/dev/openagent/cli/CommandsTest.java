@@ -1,0 +1,125 @@
+package dev.openagent.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.openagent.registry.Environments;
+import dev.openagent.shift.Shift;
+import dev.openagent.shift.ShiftCatalog;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static dev.openagent.cli.CliTest.assertBad;
+import static dev.openagent.cli.CliTest.run;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Commands CliTest leaves out, each with what a user relies on and its bad input: shifts, envs, validate, bench, report --run. */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class CommandsTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void shiftsJsonListsTheCatalogAndWithEnvSaysWhereEachApplies() {
+        CliTest.Result all = run("shifts", "--json");
+        assertEquals(0, all.code(), all.err());
+        List<String> ids = new ArrayList<>();
+        for (JsonNode s : all.json()) {
+            ids.add(s.path("id").asText());
+            assertTrue(s.path("description").asText().length() > 20, s.toString());
+            assertTrue(s.path("tier").isTextual() && s.path("params").isArray() && !s.has("applicable"), s.toString());
+        }
+        assertEquals(ShiftCatalog.all().stream().map(Shift::id).toList(), ids);
+
+        CliTest.Result household = run("shifts", "--json", "--env", "household");
+        assertEquals(0, household.code(), household.err());
+        Map<String, JsonNode> byId = new HashMap<>();
+        household.json().forEach(s -> byId.put(s.path("id").asText(), s));
+        // Pinned here, not read from the catalog: a text-command environment has no results to blank or tools to add.
+        for (String yes : List.of("query.paraphrase", "obs.format", "tool.semantic-rename", "task.unsolvable")) {
+            assertTrue(byId.get(yes).path("applicable").asBoolean(), yes + " applies to household");
+            assertTrue(byId.get(yes).path("reason").isMissingNode(), yes);
+        }
+        for (String no : List.of("obs.missing-values", "tool.distractors", "logic.conflict", "domain.policy-update")) {
+            assertEquals(false, byId.get(no).path("applicable").asBoolean(true), no + " does not apply to household");
+            assertTrue(byId.get(no).path("reason").asText().startsWith("not for text-command environments"), byId.get(no).toString());
+            assertEquals("household", byId.get(no).path("env").asText());
+        }
+        CliTest.Result text = run("shifts", "--env", "household");
+        assertEquals(0, text.code(), text.err());
+        assertTrue(text.out().contains("not applicable to household: not for text-command environments"), text.out());
+        assertBad(run("shifts", "--env", "atlantis"), "atlantis");
+    }
+
+    @Test
+    void shiftsExamplesShowEveryShiftOnTheEnvironment() {
+        CliTest.Result r = run("shifts", "--examples", "--env", "retail");
+        assertEquals(0, r.code(), r.err());
+        for (Shift s : ShiftCatalog.all()) {
+            assertTrue(r.out().contains("### `" + s.id() + "`"), s.id());
+        }
+        assertTrue(r.out().contains("Query before: "), "a before/after example");
+        assertTrue(r.out().contains("% of tasks (retail, 200 tasks"), "coverage on the environment asked for");
+    }
+
+    @Test
+    void envsListsEveryRegisteredEnvironment() {
+        CliTest.Result json = run("envs", "--json");
+        assertEquals(0, json.code(), json.err());
+        List<String> ids = new ArrayList<>();
+        json.json().forEach(e -> ids.add(e.path("id").asText()));
+        assertEquals(Environments.ids(), ids);
+        CliTest.Result text = run("envs");
+        assertEquals(0, text.code(), text.err());
+        for (String id : Environments.ids()) assertTrue(text.out().contains(id), id + " in " + text.out());
+        assertEquals(2, run("envs", "--frobnicate").code(), "an unknown option is refused");
+    }
+
+    @Test
+    void validatePassesWhereTheOracleSolvesEveryTaskAndRefusesBadInput() {
+        CliTest.Result r = run("validate", "--env", "medical", "--shift", "obs.format;logic.conflict", "--tasks", "6");
+        assertEquals(0, r.code(), r.out() + r.err());
+        assertTrue(r.out().contains("2 conditions, 12 episodes: all passed"), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("logic.conflict") && l.endsWith("ok")), r.out());
+        CliTest.Result household = run("validate", "--env", "household", "--shift", "obs.missing-values", "--tasks", "2");
+        assertEquals(0, household.code(), household.err());
+        assertTrue(household.out().contains("not applicable: obs.missing-values: not for text-command environments"), household.out());
+        assertBad(run("validate", "--tasks", "0"), "--tasks must be at least 1");
+        assertBad(run("validate", "--env", "atlantis"), "atlantis");
+    }
+
+    @Test
+    void benchMeasuresTheEnvironmentAndRefusesBadInput() {
+        CliTest.Result r = run("bench", "--env", "travel", "--seconds", "0.2", "--json");
+        assertEquals(0, r.code(), r.err());
+        JsonNode b = r.json();
+        assertEquals("travel", b.path("env").asText(), b.toString());
+        for (String k : List.of("resets_per_cpu_second", "end_to_end_steps_per_cpu_second", "steps_per_episode")) {
+            assertTrue(b.path(k).asDouble() > 0, k + " in " + b);
+        }
+        // Only a number here: the step rate is replay time minus reset time, and at a small budget the
+        // difference can come out negative (seen: -78746 at --seconds 0.2 on a loaded machine).
+        assertTrue(b.path("step_calls_per_cpu_second").isNumber(), b.toString());
+        assertBad(run("bench", "--env", "atlantis"), "atlantis");
+    }
+
+    @Test
+    void reportOfAnUnknownRunNamesTheRunsThereAre() {
+        Path store = dir.resolve("runs.db");
+        CliTest.Result eval = run("eval", "--agent", "oracle", "--tasks", "2", "--store", store.toString(), "--no-progress", "--json");
+        assertEquals(0, eval.code(), eval.err());
+        String id = eval.json().path("run").asText();
+        assertBad(run("report", "--store", store.toString(), "--run", "no-such-run", "--out", dir.resolve("r").toString()),
+                "no run 'no-such-run' in " + store + " (runs: " + id + ")");
+        assertBad(run("report", "--store", store.toString(), "--run", id), "--out DIR is required");
+        CliTest.Result ok = run("report", "--store", store.toString(), "--run", id, "--out", dir.resolve("r").toString());
+        assertEquals(0, ok.code(), ok.err());
+    }
+}
