@@ -2,19 +2,19 @@ package dev.openagent.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.agent.OracleAgent;
-import dev.openagent.envs.Environments;
 import dev.openagent.episode.AgentSession;
 import dev.openagent.json.Json;
-import dev.openagent.run.Conditions;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.shift.ShiftStack;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Split;
+import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.TaskRequest;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.lang.management.ManagementFactory;
@@ -28,23 +28,23 @@ import java.util.Locale;
  * machine. The oracle's actions are recorded once and replayed, which separates the cost of
  * {@code reset} (world and task generation) from the cost of {@code step}.
  */
-@Command(name = "bench", description = "Measure environment steps per second in-process with the oracle, on one thread.")
+@Command(name = "bench", description = {"Measure environment steps per second in-process with the oracle, on one thread.",
+        "With --shift, compare the cost of a step under each condition of the spec with an unshifted step."})
 final class BenchCommand implements Runnable {
-    @Option(names = "--env", defaultValue = "poi", description = "Environment id (default: ${DEFAULT-VALUE}).")
-    String env;
+    @Mixin
+    Options.Env env;
 
     @Option(names = "--seconds", defaultValue = "5", description = "CPU seconds per measurement (default: ${DEFAULT-VALUE}).")
     double seconds;
 
-    @Option(names = "--episodes", defaultValue = "2000", description = "Distinct episodes recorded and replayed (default: ${DEFAULT-VALUE}).")
-    int episodes;
+    @Mixin
+    Options.Episodes episodes = new Options.Episodes(2000);
 
-    @Option(names = "--json", description = "Print one JSON object.")
-    boolean json;
+    @Mixin
+    Options.JsonOutput json;
 
-    @Option(names = "--shift", defaultValue = "none", description = "Compare the cost of a step under these shifts (a spec, e.g. all) "
-            + "with the cost of an unshifted step (default: ${DEFAULT-VALUE}).")
-    String shift;
+    @Mixin
+    Options.Shift shift;
 
     record Recorded(TaskRequest request, List<Action> actions) {}
 
@@ -56,24 +56,23 @@ final class BenchCommand implements Runnable {
     @Override
     public void run() {
         if (seconds <= 0) throw new Main.UserError("--seconds must be positive");
-        if (episodes < 1) throw new Main.UserError("--episodes must be at least 1");
-        Environment environment = Environments.get(env);
-        if (!shift.equals("none")) {
+        Environment environment = env.environment();
+        if (!shift.spec().equals("none")) {
             compare(environment);
             return;
         }
-        Figures f = measure(environment.create(), episodes, seconds);
-        if (json) {
+        Figures f = measure(environment.create(), episodes.count(), seconds);
+        if (json.on) {
             ObjectNode o = Json.object();
-            o.put("env", env);
+            o.put("env", env.id);
             o.put("step_calls_per_cpu_second", Math.round(f.stepsPerSecond()));
             o.put("resets_per_cpu_second", Math.round(f.resetsPerSecond()));
             o.put("end_to_end_steps_per_cpu_second", Math.round(f.endToEndStepsPerSecond()));
             o.put("steps_per_episode", Math.round(f.stepsPerEpisode() * 100) / 100.0);
-            System.out.println(Json.pretty(o));
+            json.print(o);
         } else {
             System.out.printf(Locale.ROOT, "%s, one thread, thread CPU time, %d distinct oracle episodes (%.2f steps each):%n",
-                    env, episodes, f.stepsPerEpisode());
+                    env.id, episodes.count(), f.stepsPerEpisode());
             System.out.printf(Locale.ROOT, "  Env.step          %,12.0f steps/s%n", f.stepsPerSecond());
             System.out.printf(Locale.ROOT, "  Env.reset         %,12.0f resets/s%n", f.resetsPerSecond());
             System.out.printf(Locale.ROOT, "  end to end        %,12.0f steps/s (reset + oracle + step)%n", f.endToEndStepsPerSecond());
@@ -86,15 +85,15 @@ final class BenchCommand implements Runnable {
      * machine load; a condition's ratio is the median of its rounds' ratios.
      */
     private void compare(Environment environment) {
-        List<ShiftStack> stacks = Conditions.of(shift, environment, false).stacks().stream().filter(s -> !s.isStatic()).toList();
+        List<ShiftStack> stacks = shift.conditions(environment, false).stacks().stream().filter(s -> !s.isStatic()).toList();
         Env base = environment.create();
-        List<Recorded> baseEpisodes = record(base, episodes);
+        List<Recorded> baseEpisodes = record(base, episodes.count());
         List<Env> envs = new ArrayList<>();
         List<List<Recorded>> recorded = new ArrayList<>();
         for (ShiftStack s : stacks) {
             Env e = s.apply(environment.create());
             envs.add(e);
-            recorded.add(record(e, episodes));
+            recorded.add(record(e, episodes.count()));
         }
         int rounds = 5;
         double slice = Math.max(0.2, seconds / rounds / 2);
@@ -115,8 +114,8 @@ final class BenchCommand implements Runnable {
         }
         ArrayNode rows = Json.array();
         double worst = 0;
-        if (!json) {
-            System.out.printf(Locale.ROOT, "%s, one thread, thread CPU time inside Env.step, %d rounds against the static environment:%n", env, rounds);
+        if (!json.on) {
+            System.out.printf(Locale.ROOT, "%s, one thread, thread CPU time inside Env.step, %d rounds against the static environment:%n", env.id, rounds);
             System.out.printf(Locale.ROOT, "  %-50s %10s %10s %14s%n", "condition", "us/step", "x static", "steps/episode");
             System.out.printf(Locale.ROOT, "  %-50s %10.2f %10.2f %14.2f%n", "none", bestBase / 1000, 1.0, stepsPerEpisode(baseEpisodes));
         }
@@ -130,18 +129,18 @@ final class BenchCommand implements Runnable {
             o.put("us_per_step", Math.round(best[i] / 10) / 100.0);
             o.put("ratio", Math.round(ratio * 100) / 100.0);
             o.put("steps_per_episode", Math.round(100 * stepsPerEpisode(recorded.get(i))) / 100.0);
-            if (!json) {
+            if (!json.on) {
                 System.out.printf(Locale.ROOT, "  %-50s %10.2f %10.2f %14.2f%n", stacks.get(i).label(), best[i] / 1000, ratio,
                         stepsPerEpisode(recorded.get(i)));
             }
         }
-        if (json) {
+        if (json.on) {
             ObjectNode out = Json.object();
-            out.put("env", env);
+            out.put("env", env.id);
             out.put("static_us_per_step", Math.round(bestBase / 10) / 100.0);
             out.put("max_ratio", Math.round(worst * 100) / 100.0);
             out.set("shifted", rows);
-            System.out.println(Json.pretty(out));
+            json.print(out);
         } else {
             System.out.printf(Locale.ROOT, "  worst ratio %.2f%n", worst);
         }
@@ -172,22 +171,26 @@ final class BenchCommand implements Runnable {
     }
 
     private static List<Recorded> record(Env env, int episodes) {
-        OracleAgent oracle = new OracleAgent();
         Split[] splits = Split.values();
         List<Recorded> out = new ArrayList<>(episodes);
         for (int i = 0; i < episodes; i++) {
             TaskRequest request = new TaskRequest(splits[i & 1], 1_000_000L + i, 0);
-            AgentSession session = oracle.begin(env.reset(request), env);
-            List<Action> actions = new ArrayList<>();
-            Step last = null;
-            do {
-                Action a = session.act(last);
-                actions.add(a);
-                last = env.step(a);
-            } while (!last.done());
-            out.add(new Recorded(request, List.copyOf(actions)));
+            out.add(new Recorded(request, oracleActions(env, env.reset(request))));
         }
         return out;
+    }
+
+    /** The oracle's actions through the episode {@code env} has just started (the environment is left at its end). */
+    static List<Action> oracleActions(Env env, Start start) {
+        AgentSession session = new OracleAgent().begin(start, env);
+        List<Action> actions = new ArrayList<>();
+        Step last = null;
+        do {
+            Action a = session.act(last);
+            actions.add(a);
+            last = env.step(a);
+        } while (!last.done());
+        return List.copyOf(actions);
     }
 
     /** {cpuNanos, episodes, steps} of running the oracle live. */

@@ -2,22 +2,22 @@ package dev.openagent.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.sandbox.EnvironmentInfo;
 import dev.openagent.sandbox.Interface;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 
 @Command(name = "envs", description = "List the environments.")
 final class EnvsCommand implements Runnable {
-    @Option(names = "--json", description = "Print a JSON array.")
-    boolean json;
+    @Mixin
+    Options.JsonOutput json;
 
     @Override
     public void run() {
-        if (json) {
+        if (json.on) {
             ArrayNode out = Json.array();
             for (Environment e : Environments.all()) {
                 EnvironmentInfo i = e.info();
@@ -28,7 +28,7 @@ final class EnvsCommand implements Runnable {
                 i.difficulties().forEach(o.putArray("difficulties")::add);
                 i.tools().forEach(o.putArray("tools")::add);
             }
-            System.out.println(Json.pretty(out));
+            json.print(out);
             return;
         }
         for (Environment e : Environments.all()) {

@@ -6,24 +6,31 @@ import dev.openagent.metrics.GroupMetrics;
 import dev.openagent.metrics.Scorecard;
 import dev.openagent.run.AgentSpec;
 import dev.openagent.run.EvalAgent;
+import dev.openagent.run.EpisodeResult;
 import dev.openagent.run.EvalRunner;
 import dev.openagent.run.Experiment;
 import dev.openagent.run.Progress;
 import dev.openagent.run.RunControl;
 import dev.openagent.store.ResultStore;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 @Command(name = "eval", sortOptions = false, mixinStandardHelpOptions = true,
-        description = {"Evaluate agents across environments, shift conditions, tasks and trials.",
+        description = {"Evaluate agents across environments, shift conditions, tasks and trials (the static condition is always run too).",
                 "Results go to a SQLite store; rerunning the same experiment resumes it (finished episodes are reused).",
                 "Exit code 0 when every planned episode is scored, 3 when some are missing or ended in infrastructure errors."})
 final class EvalCommand implements Callable<Integer> {
@@ -41,8 +48,8 @@ final class EvalCommand implements Callable<Integer> {
     @Option(names = "--env", split = ",", description = "Environments, comma-separated (default: poi).")
     List<String> envs;
 
-    @Option(names = "--shift", description = "Shift spec: none, ID[:k=v,...], A+B, tier:NAME, all; ';' joins several (default: none). The static condition is always run too.")
-    String shift;
+    @Mixin
+    Options.Shift shift;
 
     @Option(names = "--tasks", description = "Tasks per condition (default: 20).")
     Integer tasks;
@@ -50,11 +57,11 @@ final class EvalCommand implements Callable<Integer> {
     @Option(names = "--trials", description = "Trials per task, for pass^k (default: 1).")
     Integer trials;
 
-    @Option(names = "--seed", description = "Run seed: the same seed gives the same tasks (default: 1).")
-    Long seed;
+    @Mixin
+    Options.Seed seed;
 
-    @Option(names = "--split", description = "train or test (default: test).")
-    String split;
+    @Mixin
+    Options.SplitOption split;
 
     @Option(names = "--difficulty", description = "Difficulty level; 0 mixes all levels (default: 0).")
     Integer difficulty;
@@ -68,8 +75,8 @@ final class EvalCommand implements Callable<Integer> {
     @Option(names = "--max-tokens", description = "Stop after this many model tokens (prompt + completion).")
     Long maxTokens;
 
-    @Option(names = "--store", defaultValue = "runs/openagent.db", description = "Results store (default: ${DEFAULT-VALUE}).")
-    Path store;
+    @Mixin
+    Options.Store store;
 
     @Option(names = "--no-cache", description = "Ask the model again instead of replaying cached responses (new ones are still stored).")
     boolean noCache;
@@ -77,8 +84,11 @@ final class EvalCommand implements Callable<Integer> {
     @Option(names = "--no-progress", description = "Plain progress lines instead of a progress bar.")
     boolean noProgress;
 
-    @Option(names = "--json", description = "Print the summary as one JSON object.")
-    boolean json;
+    @Mixin
+    Options.JsonOutput json;
+
+    @Spec
+    CommandSpec spec;
 
     @Mixin
     OpenAiOptions openai;
@@ -88,10 +98,10 @@ final class EvalCommand implements Callable<Integer> {
         Experiment exp = experiment();
         RunControl control = new RunControl(exp.budget().requests(), exp.budget().tokens());
         List<AutoCloseable> opened = new ArrayList<>();
-        try (ResultStore results = ResultStore.open(store)) {
+        try (ResultStore results = ResultStore.open(store.file)) {
             Agents.RunContext ctx = new Agents.RunContext(results, !noCache, control, opened);
             List<EvalAgent> resolved = new ArrayList<>();
-            for (AgentSpec spec : exp.agents()) resolved.add(Agents.forEval(spec, exp.seed(), ctx));
+            for (AgentSpec a : exp.agents()) resolved.add(Agents.forEval(a, exp.seed(), ctx));
             EvalRunner.RunResult run;
             try (Progress progress = Progress.forConsole(!noProgress, System.err)) {
                 run = new EvalRunner(results, control, progress).run(exp, resolved);
@@ -100,10 +110,11 @@ final class EvalCommand implements Callable<Integer> {
                 System.err.println("openagent: an episode failed with an internal error (recorded as an error; please report it):");
                 run.internalError().printStackTrace(System.err);
             }
-            Scorecard card = new Scorecard(results.episodes(run.runId()));
-            ObjectNode summary = summary(run, card, results, control);
-            if (json) System.out.println(Json.pretty(summary));
-            else printText(run, card, control);
+            List<EpisodeResult> episodes = results.episodes(run.runId());
+            Scorecard card = new Scorecard(episodes);
+            Totals totals = Totals.of(episodes, resolved);
+            if (json.on) json.print(summary(run, card, totals, control));
+            else printText(run, card, totals, control);
             return run.complete() ? 0 : INCOMPLETE;
         } finally {
             for (AutoCloseable c : opened) {
@@ -113,6 +124,31 @@ final class EvalCommand implements Callable<Integer> {
                     // closing HTTP clients at exit
                 }
             }
+        }
+    }
+
+    /**
+     * What the run's episodes cost and why some did not finish. Requests and tokens are summed over
+     * the run's stored episodes, cached replies included, so a resumed run reports what an
+     * uninterrupted one would; what this invocation spent (the budget's measure) is apart.
+     *
+     * @param errorCauses the detail of each infrastructure error, most frequent first, with its count
+     */
+    record Totals(long modelRequests, long modelTokens, Map<String, Long> errorCauses) {
+        static Totals of(List<EpisodeResult> episodes, List<EvalAgent> agents) {
+            Set<String> models = new HashSet<>();
+            for (EvalAgent a : agents) if ("openai".equals(a.identity().get("kind"))) models.add(a.label());
+            long requests = 0, tokens = 0;
+            Map<String, Long> causes = new HashMap<>();
+            for (EpisodeResult e : episodes) {
+                if (models.contains(e.agent())) requests += e.stats().turns();   // one completion per turn
+                tokens += e.tokens();
+                if (e.infraError()) causes.merge(e.outcome().detail(), 1L, Long::sum);
+            }
+            Map<String, Long> sorted = new LinkedHashMap<>();
+            causes.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                    .forEach(c -> sorted.put(c.getKey(), c.getValue()));
+            return new Totals(requests, tokens, sorted);
         }
     }
 
@@ -131,33 +167,45 @@ final class EvalCommand implements Callable<Integer> {
         }
         Experiment.Budget budget = new Experiment.Budget(maxRequests != null ? maxRequests : base.budget().maxRequests(),
                 maxTokens != null ? maxTokens : base.budget().maxTokens());
+        List<String> shifts = given("--shift") ? List.of(shift.spec()) : base.shifts();
+        if (!given("--shift") && config != null) shifts.forEach(s -> Options.Shift.check(s, config + ": shifts:"));
         return new Experiment(name != null ? name : base.name(), specs, envs != null ? envs : base.envs(),
-                shift != null ? List.of(shift) : base.shifts(), tasks != null ? tasks : base.tasks(), trials != null ? trials : base.trials(),
-                seed != null ? seed : base.seed(), split != null ? split : base.split(), difficulty != null ? difficulty : base.difficulty(),
-                concurrency != null ? concurrency : base.concurrency(), budget);
+                shifts, tasks != null ? tasks : base.tasks(), trials != null ? trials : base.trials(),
+                given("--seed") ? seed.value : base.seed(), given("--split") ? split.name : base.split(),
+                difficulty != null ? difficulty : base.difficulty(), concurrency != null ? concurrency : base.concurrency(), budget);
     }
 
-    private ObjectNode summary(EvalRunner.RunResult run, Scorecard card, ResultStore results, RunControl control) {
+    /** Whether the option was on the command line (options an experiment file can also set override it only then). */
+    private boolean given(String option) {
+        return spec.commandLine().getParseResult().hasMatchedOption(option);
+    }
+
+    private ObjectNode summary(EvalRunner.RunResult run, Scorecard card, Totals totals, RunControl control) {
         ObjectNode o = Json.object();
         o.put("run", run.runId());
-        o.put("store", results.file().toString());
+        o.put("store", store.file.toString());
         o.put("planned", run.planned());
         o.put("reused", run.reused());
         o.put("ran", run.ran());
         o.put("complete", run.complete());
         if (run.stopReason() != null) o.put("stopped", run.stopReason());
-        o.put("model_requests", control.requests());
-        o.put("model_tokens", control.tokens());
+        o.put("model_requests", totals.modelRequests());
+        o.put("model_tokens", totals.modelTokens());
+        o.putObject("spent_now").put("model_requests", control.requests()).put("model_tokens", control.tokens());
+        if (!totals.errorCauses().isEmpty()) o.set("error_causes", Json.MAPPER.valueToTree(totals.errorCauses()));
         if (!run.notApplicable().isEmpty()) run.notApplicable().forEach(o.putArray("not_applicable")::add);
         o.setAll(card.toJson());
         return o;
     }
 
-    private void printText(EvalRunner.RunResult run, Scorecard card, RunControl control) {
+    private void printText(EvalRunner.RunResult run, Scorecard card, Totals totals, RunControl control) {
         GroupMetrics all = card.overall();
         System.out.printf(Locale.ROOT, "run %s (%s): %d episodes planned, %d reused, %d run now, %d infrastructure errors%n",
-                run.runId(), store, run.planned(), run.reused(), run.ran(), all.errors());
-        System.out.printf(Locale.ROOT, "model requests %d, tokens %d%n", control.requests(), control.tokens());
+                run.runId(), store.file, run.planned(), run.reused(), run.ran(), all.errors());
+        totals.errorCauses().entrySet().stream().limit(3).forEach(c -> System.out.printf(Locale.ROOT, "  %d x %s%n", c.getValue(), c.getKey()));
+        if (totals.errorCauses().size() > 3) System.out.printf("  and %d other causes%n", totals.errorCauses().size() - 3);
+        System.out.printf(Locale.ROOT, "model requests %d, tokens %d (this invocation asked the model %d times, %d tokens; cached replies are free)%n",
+                totals.modelRequests(), totals.modelTokens(), control.requests(), control.tokens());
         if (run.stopReason() != null) System.out.println("stopped early: " + run.stopReason() + " (rerun the same command to continue)");
         run.notApplicable().forEach(s -> System.out.println("not applicable: " + s));
         System.out.printf(Locale.ROOT, "%-36s %-15s %6s %8s %17s %9s %8s%n", "shift", "tier", "n", "success", "95% CI", "delta", "p");
@@ -171,7 +219,7 @@ final class EvalCommand implements Callable<Integer> {
                 fmt(all.successRate()), fmt(all.toolErrorRate()), fmt(all.refusalRate()), fmt(all.falseRefusalRate()),
                 all.avgTurns() == null ? 0 : all.avgTurns(), all.avgTokens() == null ? 0 : all.avgTokens());
         System.out.println("failures: " + all.failures());
-        System.out.println("report: openagent report --store " + store + " --run " + run.runId() + " --out DIR");
+        System.out.println("report: openagent report --store " + store.file + " --run " + run.runId() + " --out DIR");
     }
 
     private static String fmt(Double d) {

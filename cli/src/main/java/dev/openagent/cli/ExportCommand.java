@@ -1,12 +1,12 @@
 package dev.openagent.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.openagent.envs.Environments;
 import dev.openagent.export.TrainingExport;
 import dev.openagent.json.Json;
 import dev.openagent.policy.ShiftSampler;
 import dev.openagent.sandbox.Environment;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -18,8 +18,8 @@ import java.nio.file.Path;
         "  messages: messages + tools chat format (Hugging Face chat templates, TRL)",
         "With --alpha > 0, that fraction of the episodes runs under shifts drawn from the catalog (PAFT data)."})
 final class ExportCommand implements Runnable {
-    @Option(names = "--env", defaultValue = "poi", description = "Environment id (default: ${DEFAULT-VALUE}).")
-    String env;
+    @Mixin
+    Options.Env env;
 
     @Option(names = "--format", required = true, description = "openai, sharegpt or messages.")
     String format;
@@ -30,31 +30,31 @@ final class ExportCommand implements Runnable {
     @Option(names = "--n", required = true, description = "Number of examples.")
     int n;
 
-    @Option(names = "--seed", defaultValue = "1", description = "Seed of tasks and shifts (default: ${DEFAULT-VALUE}).")
-    long seed;
+    @Mixin
+    Options.Seed seed;
 
     @Option(names = "--out", required = true, description = "JSONL file to write.")
     Path out;
 
-    @Option(names = "--json", description = "Print one JSON object.")
-    boolean json;
+    @Mixin
+    Options.JsonOutput json;
 
     @Override
     public void run() {
         TrainingExport.Format f = TrainingExport.Format.parse(format);
-        Environment e = Environments.get(env);
+        Environment e = env.environment();
         if (n < 1) throw new Main.UserError("--n must be at least 1");
         if (alpha < 0 || alpha > 1) throw new Main.UserError("--alpha must be between 0 and 1");
         ShiftSampler shifts = ShiftSampler.catalog(e.info());
-        TrainingExport.Written w = TrainingExport.write(e, f, alpha, shifts, n, seed, out);
-        if (json) {
+        TrainingExport.Written w = TrainingExport.write(e, f, alpha, shifts, n, seed.value, out);
+        if (json.on) {
             ObjectNode o = Json.object();
-            o.put("env", env);
+            o.put("env", env.id);
             o.put("format", f.id());
             o.put("examples", w.examples());
             o.put("shifted", w.shifted());
             o.put("out", out.toString());
-            System.out.println(Json.pretty(o));
+            json.print(o);
         } else {
             System.out.printf("wrote %d %s examples (%d under shifts) to %s%n", w.examples(), f.id(), w.shifted(), out);
         }

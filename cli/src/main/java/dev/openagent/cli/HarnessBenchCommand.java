@@ -14,6 +14,7 @@ import dev.openagent.run.Progress;
 import dev.openagent.run.RunControl;
 import dev.openagent.store.ResultStore;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -30,14 +31,14 @@ import java.util.stream.Stream;
         "The openai agent, the runner and the results store against a zero-latency endpoint on 127.0.0.1",
         "(in this process, so it shares the CPU)."})
 final class HarnessBenchCommand implements Runnable {
-    @Option(names = "--env", defaultValue = "poi", description = "Environment id (default: ${DEFAULT-VALUE}).")
-    String env;
+    @Mixin
+    Options.Env env;
 
     @Option(names = "--concurrency", defaultValue = "64", description = "Episodes in flight (default: ${DEFAULT-VALUE}).")
     int concurrency;
 
-    @Option(names = "--episodes", defaultValue = "3000", description = "Measured episodes (default: ${DEFAULT-VALUE}).")
-    int episodes;
+    @Mixin
+    Options.Episodes episodes = new Options.Episodes(3000);
 
     @Option(names = "--warmup", defaultValue = "2000", description = "Warm-up episodes, not measured (default: ${DEFAULT-VALUE}).")
     int warmup;
@@ -45,12 +46,12 @@ final class HarnessBenchCommand implements Runnable {
     @Option(names = "--turns", defaultValue = "10", description = "Agent turns per episode (default: ${DEFAULT-VALUE}).")
     int turns;
 
-    @Option(names = "--json", description = "Print one JSON object.")
-    boolean json;
+    @Mixin
+    Options.JsonOutput json;
 
     @Override
     public void run() {
-        if (concurrency < 1 || episodes < 1 || warmup < 0 || turns < 1) throw new Main.UserError("counts must be positive");
+        if (concurrency < 1 || episodes.count() < 1 || warmup < 0 || turns < 1) throw new Main.UserError("counts must be positive");
         Path dir;
         try {
             dir = Files.createTempDirectory("openagent-bench-harness");
@@ -68,7 +69,7 @@ final class HarnessBenchCommand implements Runnable {
                 if (warmup > 0) runner.run(experiment(warmup, 1_000_003L), agents);
                 long cpu0 = processCpuNanos();
                 long t0 = System.nanoTime();
-                EvalRunner.RunResult r = runner.run(experiment(episodes, 1L), agents);
+                EvalRunner.RunResult r = runner.run(experiment(episodes.count(), 1L), agents);
                 double secs = (System.nanoTime() - t0) / 1e9;
                 double cpuSecs = (processCpuNanos() - cpu0) / 1e9;
                 if (r.errors() > 0) throw new IllegalStateException(r.errors() + " episodes failed during the benchmark: " + r.stopReason());
@@ -84,7 +85,7 @@ final class HarnessBenchCommand implements Runnable {
     }
 
     private Experiment experiment(int tasks, long seed) {
-        return new Experiment("bench-harness", List.of(AgentSpec.of("openai")), List.of(env), List.of("none"), tasks, 1, seed,
+        return new Experiment("bench-harness", List.of(AgentSpec.of("openai")), List.of(env.environment().id()), List.of("none"), tasks, 1, seed,
                 "test", 0, concurrency, Experiment.Budget.NONE);
     }
 
@@ -99,9 +100,9 @@ final class HarnessBenchCommand implements Runnable {
         // On a shared machine wall-clock throughput reflects the neighbours; CPU time spent per turn does not.
         double cpuMsPerTurn = cpuSecs > 0 ? cpuSecs * 1000 / turnsDone : Double.NaN;
         double dedicated = cpuSecs > 0 ? turnsDone / (cpuSecs / cores) : Double.NaN;
-        if (json) {
+        if (json.on) {
             ObjectNode o = Json.object();
-            o.put("env", env);
+            o.put("env", env.id);
             o.put("concurrency", concurrency);
             o.put("episodes", episodesDone);
             o.put("turns", turnsDone);
@@ -112,9 +113,9 @@ final class HarnessBenchCommand implements Runnable {
             o.put("cpu_seconds", Math.round(cpuSecs * 1000) / 1000.0);
             o.put("cpu_ms_per_turn", Math.round(cpuMsPerTurn * 1000) / 1000.0);
             o.put("turns_per_second_if_cores_dedicated", Math.round(dedicated));
-            System.out.println(Json.pretty(o));
+            json.print(o);
         } else {
-            System.out.printf(Locale.ROOT, "%s, openai agent vs zero-latency local endpoint, concurrency %d, %d cores:%n", env, concurrency, cores);
+            System.out.printf(Locale.ROOT, "%s, openai agent vs zero-latency local endpoint, concurrency %d, %d cores:%n", env.id, concurrency, cores);
             System.out.printf(Locale.ROOT, "  %,d episodes, %,d turns in %.2f s: %,.0f turns/s, %,.0f episodes/s%n",
                     episodesDone, turnsDone, secs, tps, episodesDone / secs);
             System.out.printf(Locale.ROOT, "  %.3f ms of CPU per turn (endpoint included): %,.0f turns/s if the %d cores were all ours%n",

@@ -9,6 +9,7 @@ import dev.openagent.policy.PolicyBench;
 import dev.openagent.policy.PolicyConfig;
 import dev.openagent.policy.Vocabulary;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -23,23 +24,22 @@ final class PolicyBenchCommand implements Runnable {
     @Option(names = "--policy", description = "Checkpoint directory (default: an untrained policy of the default size).")
     Path policy;
 
-    @Option(names = "--env", defaultValue = "poi", description = "Environment id (default: ${DEFAULT-VALUE}).")
-    String env;
+    @Mixin
+    Options.Env env;
 
-    @Option(names = "--episodes", defaultValue = "512", description = "Episodes of the batched run (default: ${DEFAULT-VALUE}).")
-    int episodes;
+    @Mixin
+    Options.Episodes episodes = new Options.Episodes(512);
 
-    @Option(names = "--json", description = "Print one JSON object.")
-    boolean json;
+    @Mixin
+    Options.JsonOutput json;
 
     @Override
     public void run() {
-        if (episodes < 1) throw new Main.UserError("--episodes must be at least 1");
         try (Policy p = policy != null ? Checkpoint.load(policy) : Policy.create(PolicyConfig.defaults(), Vocabulary.open(), 1)) {
-            List<PolicyBench.Figures> figures = PolicyBench.run(p, env, episodes, 1);
-            if (json) {
+            List<PolicyBench.Figures> figures = PolicyBench.run(p, env.environment().id(), episodes.count(), 1);
+            if (json.on) {
                 ObjectNode o = Json.object();
-                o.put("env", env);
+                o.put("env", env.id);
                 o.put("parameters", p.parameterCount());
                 ArrayNode runs = o.putArray("runs");
                 for (PolicyBench.Figures f : figures) {
@@ -48,9 +48,9 @@ final class PolicyBenchCommand implements Runnable {
                             .put("actions_per_second", Math.round(f.actionsPerSecond()))
                             .put("actions_per_cpu_second", Math.round(f.actionsPerCpuSecond()));
                 }
-                System.out.println(Json.pretty(o));
+                json.print(o);
             } else {
-                System.out.printf(Locale.ROOT, "policy (%d parameters) on %s, one intra-op thread per Java thread:%n", p.parameterCount(), env);
+                System.out.printf(Locale.ROOT, "policy (%d parameters) on %s, one intra-op thread per Java thread:%n", p.parameterCount(), env.id);
                 for (PolicyBench.Figures f : figures) {
                     System.out.printf(Locale.ROOT, "  %-32s %,8.0f actions/s  (%,.0f per CPU second; %d actions in %.1f s)%n", f.mode(),
                             f.actionsPerSecond(), f.actionsPerCpuSecond(), f.actions(), f.seconds());

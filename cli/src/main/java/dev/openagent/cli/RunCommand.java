@@ -1,7 +1,6 @@
 package dev.openagent.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.openagent.envs.Environments;
 import dev.openagent.episode.Agent;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.json.Json;
@@ -12,8 +11,8 @@ import dev.openagent.shift.ShiftStack;
 import dev.openagent.run.LocalRunner;
 import dev.openagent.run.TaskPlan;
 import dev.openagent.sandbox.Environment;
-import dev.openagent.sandbox.Split;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -29,8 +28,8 @@ import java.util.Map;
 
 @Command(name = "run", description = "Run an agent on an environment's tasks and summarise.")
 final class RunCommand implements Runnable {
-    @Option(names = "--env", defaultValue = "poi", description = "Environment id (default: ${DEFAULT-VALUE}).")
-    String env;
+    @Mixin
+    Options.Env env;
 
     @Option(names = "--agent", defaultValue = "oracle", description = "Agent: " + Agents.KNOWN + " (default: ${DEFAULT-VALUE}).")
     String agent;
@@ -38,65 +37,60 @@ final class RunCommand implements Runnable {
     @Option(names = "--tasks", defaultValue = "100", description = "Number of tasks (default: ${DEFAULT-VALUE}).")
     int tasks;
 
-    @Option(names = "--seed", defaultValue = "1", description = "Run seed: the same seed gives the same tasks (default: ${DEFAULT-VALUE}).")
-    long seed;
+    @Mixin
+    Options.Seed seed;
 
-    @Option(names = "--split", defaultValue = "test", description = "train or test (default: ${DEFAULT-VALUE}).")
-    String split;
+    @Mixin
+    Options.SplitOption split;
 
     @Option(names = "--difficulty", defaultValue = "0", description = "Difficulty level; 0 mixes all levels (default: ${DEFAULT-VALUE}).")
     int difficulty;
 
-    @Option(names = "--threads", description = "Worker threads (default: available processors).")
-    Integer threads;
+    @Mixin
+    Options.Threads threads;
 
-    @Option(names = "--json", description = "Print one JSON object.")
-    boolean json;
+    @Mixin
+    Options.JsonOutput json;
 
     @Option(names = "--out", description = "Directory to write trajectories.jsonl and summary.json into.")
     Path out;
 
-    @Option(names = "--shift", defaultValue = "none", description = "Shift spec: none, a.b[:k=v], a+b, tier:X, all (each shift "
-            + "separately); ';' joins specs (default: ${DEFAULT-VALUE}).")
-    String shift;
+    @Mixin
+    Options.Shift shift;
 
     @Override
     public void run() {
         if (tasks < 1) throw new Main.UserError("--tasks must be at least 1");
-        Environment environment = Environments.get(env);
-        if (difficulty != 0 && !environment.info().difficulties().contains(difficulty)) {
-            throw new Main.UserError(env + " has no difficulty " + difficulty + " (levels: " + environment.info().difficulties() + ")");
-        }
-        Agent a = Agents.resolve(agent, seed);
-        TaskPlan plan = new TaskPlan(Split.parse(split), tasks, seed, difficulty);
-        int workers = threads == null ? Runtime.getRuntime().availableProcessors() : Math.max(1, threads);
-        Conditions conditions = Conditions.of(shift, environment, false);
+        Environment environment = env.environment(difficulty);
+        Agent a = Agents.resolve(agent, seed.value);
+        TaskPlan plan = new TaskPlan(split.split(), tasks, seed.value, difficulty);
+        Conditions conditions = shift.conditions(environment, false);
         if (conditions.stacks().isEmpty()) {
-            throw new Main.UserError("no shift of '" + shift + "' applies to " + env + ": " + conditions.skipped());
+            throw new Main.UserError("no shift of '" + shift.spec + "' applies to " + env.id + ": " + conditions.skipped());
         }
         List<Trajectory> trajectories = new ArrayList<>();
         Map<String, ByShift> byShift = new LinkedHashMap<>();
         for (ShiftStack stack : conditions.stacks()) {
-            List<Trajectory> ts = LocalRunner.run(() -> stack.apply(environment.create()), a, plan.requests(), workers);
+            List<Trajectory> ts = LocalRunner.run(() -> stack.apply(environment.create()), a, plan.requests(), threads.workers());
             byShift.put(stack.label(), ByShift.of(ts));
             trajectories.addAll(ts);
         }
         Summary summary = Summary.of(trajectories);
         ObjectNode result = Json.MAPPER.valueToTree(summary);
-        result.put("env", env);
+        result.put("env", env.id);
         result.put("agent", a.name());
         result.put("split", plan.split().id());
-        result.put("seed", seed);
+        result.put("seed", seed.value);
         result.put("difficulty", difficulty);
-        result.put("shift", shift);
+        result.put("shift", shift.spec);
         result.set("by_shift", Json.MAPPER.valueToTree(byShift));
         if (!conditions.skipped().isEmpty()) result.set("not_applicable", Json.MAPPER.valueToTree(conditions.skipped()));
         if (out != null) write(out, trajectories, result);
-        if (json) {
-            System.out.println(Json.pretty(result));
+        if (json.on) {
+            json.print(result);
         } else {
-            System.out.printf("%s on %s (%s split, seed %d, difficulty %s, shift %s): %d episodes%n", a.name(), env, plan.split().id(), seed,
-                    difficulty == 0 ? "mixed" : difficulty, shift, summary.episodes());
+            System.out.printf("%s on %s (%s split, seed %d, difficulty %s, shift %s): %d episodes%n", a.name(), env.id, plan.split().id(),
+                    seed.value, difficulty == 0 ? "mixed" : difficulty, shift.spec, summary.episodes());
             System.out.printf("  success rate     %.4f  (%d/%d)%n", summary.successRate(), summary.successes(), summary.episodes() - summary.errors());
             System.out.printf("  tool error rate  %.4f  (%d of %d calls)%n", summary.toolErrorRate(), summary.toolErrors(), summary.toolCalls());
             System.out.printf("  average turns    %.2f%n", summary.avgTurns());

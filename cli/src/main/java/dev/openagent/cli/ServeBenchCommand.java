@@ -1,26 +1,27 @@
 package dev.openagent.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.json.Json;
 import dev.openagent.server.bench.EnvLoadBench;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 
-@Command(mixinStandardHelpOptions = true, name = "bench", description = "Load-test `serve env` over loopback with keep-alive: concurrent sessions stepping through oracle episodes, one connection each.")
+@Command(mixinStandardHelpOptions = true, name = "bench", description = "Load-test `serve env` over loopback: concurrent sessions stepping through oracle episodes over the OpenEnv WebSocket and the HTTP API, one connection each.")
 final class ServeBenchCommand implements Runnable {
     @Option(names = "--url", description = "A running `serve env` on loopback (default: start one in this process).")
     String url;
 
-    @Option(names = "--env", defaultValue = "poi", description = "Environment id (default: ${DEFAULT-VALUE}).")
-    String env;
+    @Mixin
+    Options.Env env;
 
-    @Option(names = "--shift", defaultValue = "none", description = "Shift stack (default: ${DEFAULT-VALUE}).")
-    String shift;
+    @Mixin
+    Options.Shift shift;
 
     @Option(names = "--sessions", defaultValue = "64", description = "Concurrent sessions (default: ${DEFAULT-VALUE}).")
     int sessions;
@@ -37,50 +38,62 @@ final class ServeBenchCommand implements Runnable {
     @Option(names = "--max-seconds", defaultValue = "300", description = "Stop after this long whatever is left (default: ${DEFAULT-VALUE}).")
     long maxSeconds;
 
-    @Option(names = "--json", description = "Print one JSON object.")
-    boolean json;
+    @Option(names = "--protocol", defaultValue = "both", description = "ws, http or both (measured one after the other; default: ${DEFAULT-VALUE}).")
+    String protocol;
+
+    /** With {@code --json}: a JSON array, one object per protocol. */
+    @Mixin
+    Options.JsonOutput json;
 
     @Override
     public void run() {
-        EnvLoadBench.Report r;
+        List<EnvLoadBench.Protocol> protocols = protocol.strip().equalsIgnoreCase("both")
+                ? List.of(EnvLoadBench.Protocol.WS, EnvLoadBench.Protocol.HTTP) : List.of(EnvLoadBench.Protocol.parse(protocol));
+        List<EnvLoadBench.Report> reports;
         try {
-            r = EnvLoadBench.run(new EnvLoadBench.Config(url, env, shift, sessions, steps, warmupSteps, tasks, Duration.ofSeconds(maxSeconds)));
+            reports = EnvLoadBench.run(new EnvLoadBench.Config(url, env.environment().id(), shift.spec(), sessions, steps, warmupSteps, tasks,
+                    Duration.ofSeconds(maxSeconds), protocols));
         } catch (IOException e) {
             throw new UncheckedIOException("load bench failed: " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new Main.UserError("interrupted");
         }
-        if (json) {
-            ObjectNode o = (ObjectNode) Json.tree(r);
-            System.out.println(Json.pretty(o));
+        if (json.on) {
+            json.print(Json.tree(reports));
         } else {
-            System.out.printf(Locale.ROOT, "serve env load: %d sessions x %d steps (after %d warm-up steps each) against %s%n",
-                    r.sessions(), steps, warmupSteps, r.target());
-            System.out.printf(Locale.ROOT, "  steps            %,d in %.2f s (+ %,d resets)%n", r.steps(), r.seconds(), r.resets());
-            System.out.printf(Locale.ROOT, "  throughput       %,.0f steps/s (%,.0f requests/s)%n", r.stepsPerSecond(), r.requestsPerSecond());
-            System.out.printf(Locale.ROOT, "  step latency     p50 %.2f ms, p99 %.2f ms, max %.2f ms%n", r.stepP50() / 1e3, r.stepP99() / 1e3, r.stepMax() / 1e3);
-            System.out.printf(Locale.ROOT, "  reset latency    p50 %.2f ms, p99 %.2f ms%n", r.resetP50() / 1e3, r.resetP99() / 1e3);
-            System.out.printf(Locale.ROOT, "  errors           %d%s%n", r.errors(), r.timedOut() ? " (time limit reached)" : "");
-            r.errorSamples().forEach(e -> System.out.println("    " + e));
-            if (r.cpuMicrosPerRequest() >= 0) {
-                System.out.printf(Locale.ROOT, "  CPU per request  %.1f us (this process: %s), i.e. %,.0f requests per CPU-second%n",
-                        r.cpuMicrosPerRequest(), url == null ? "client + server" : "client only", 1e6 / r.cpuMicrosPerRequest());
-            }
-            if (r.serverCpuMicrosPerRequest() >= 0) {
-                System.out.printf(Locale.ROOT, "    server         %.1f us (request handling), i.e. %,.0f requests/s on %d free cores%n",
-                        r.serverCpuMicrosPerRequest(), r.processors() * 1e6 / r.serverCpuMicrosPerRequest(), r.processors());
-            }
-            if (r.clientCpuMicrosPerRequest() >= 0) {
-                System.out.printf(Locale.ROOT, "    client         %.1f us (the bench's own threads)%n", r.clientCpuMicrosPerRequest());
-            }
-            if (r.jitCpuMicrosPerRequest() >= 0) {
-                System.out.printf(Locale.ROOT, "    JIT + GC       %.1f us + %.1f us (compiler and collector threads; mostly warm-up on a short run)%n",
-                        r.jitCpuMicrosPerRequest(), r.gcCpuMicrosPerRequest());
-            }
-            System.out.printf(Locale.ROOT, "  machine          %d processors, load average %.2f before, %.2f after%n",
-                    r.processors(), r.loadBefore(), r.loadAfter());
+            reports.forEach(this::print);
         }
-        if (r.errors() > 0) throw new Main.UserError(r.errors() + " errors during the load bench");
+        long errors = reports.stream().mapToLong(EnvLoadBench.Report::errors).sum();
+        if (errors > 0) throw new Main.UserError(errors + " errors during the load bench");
+    }
+
+    private void print(EnvLoadBench.Report r) {
+        System.out.printf(Locale.ROOT, "serve env load over %s: %d sessions x %d steps (after %d warm-up steps each) against %s%n",
+                r.protocol().equals("ws") ? "the OpenEnv WebSocket /ws" : "HTTP /reset + /step", r.sessions(), steps, warmupSteps, r.target());
+        System.out.printf(Locale.ROOT, "  steps            %,d in %.2f s (+ %,d resets)%n", r.steps(), r.seconds(), r.resets());
+        System.out.printf(Locale.ROOT, "  throughput       %,.0f steps/s (%,.0f requests/s)%n", r.stepsPerSecond(), r.requestsPerSecond());
+        System.out.printf(Locale.ROOT, "  step latency     p50 %.2f ms, p99 %.2f ms, max %.2f ms%n", r.stepP50Us() / 1e3, r.stepP99Us() / 1e3, r.stepMaxUs() / 1e3);
+        System.out.printf(Locale.ROOT, "  reset latency    p50 %.2f ms, p99 %.2f ms%n", r.resetP50Us() / 1e3, r.resetP99Us() / 1e3);
+        System.out.printf(Locale.ROOT, "  errors           %d%s%n", r.errors(), r.timedOut() ? " (time limit reached)" : "");
+        r.errorSamples().forEach(e -> System.out.println("    " + e));
+        if (r.cpuUsPerRequest() >= 0) {
+            System.out.printf(Locale.ROOT, "  CPU per request  %.1f us (this process: %s), i.e. %,.0f requests per CPU-second%n",
+                    r.cpuUsPerRequest(), url == null ? "client + server" : "client only", 1e6 / r.cpuUsPerRequest());
+        }
+        if (r.serverCpuUsPerRequest() >= 0) {
+            System.out.printf(Locale.ROOT, "    server         %.1f us (request handling), i.e. %,.0f requests/s on %d free cores; %.1f us per step%n",
+                    r.serverCpuUsPerRequest(), r.processors() * 1e6 / r.serverCpuUsPerRequest(), r.processors(),
+                    r.serverCpuUsPerStep());
+        }
+        if (r.clientCpuUsPerRequest() >= 0) {
+            System.out.printf(Locale.ROOT, "    client         %.1f us (the bench's own threads)%n", r.clientCpuUsPerRequest());
+        }
+        if (r.jitCpuUsPerRequest() >= 0) {
+            System.out.printf(Locale.ROOT, "    JIT + GC       %.1f us + %.1f us (compiler and collector threads; mostly warm-up on a short run)%n",
+                    r.jitCpuUsPerRequest(), r.gcCpuUsPerRequest());
+        }
+        System.out.printf(Locale.ROOT, "  machine          %d processors, load average %.2f before, %.2f after%n",
+                r.processors(), r.loadAverageBefore(), r.loadAverageAfter());
     }
 }

@@ -1,6 +1,5 @@
 package dev.openagent.cli;
 
-import dev.openagent.server.http.HttpService;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -35,12 +34,6 @@ final class ServeCommand implements Runnable {
             stopped.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    static void warnIfExposed(String name, String host, boolean tokenSet) {
-        if (!HttpService.isLoopback(host) && !tokenSet) {
-            System.err.println(name + ": WARNING: listening on " + host + " without --token-env: anyone who can reach this port can use it");
         }
     }
 }

@@ -2,7 +2,6 @@ package dev.openagent.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.json.Json;
-import dev.openagent.sandbox.Split;
 import dev.openagent.server.EnvChoice;
 import dev.openagent.server.EpisodeSink;
 import dev.openagent.server.JsonlEpisodeSink;
@@ -14,22 +13,22 @@ import dev.openagent.server.http.BearerAuth;
 import dev.openagent.server.mcp.McpEnvServer;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 
 @Command(mixinStandardHelpOptions = true, name = "mcp", description = "Serve a (shifted) environment's tools as an MCP server; each finished episode is recorded with its score (see docs/serve-mcp.md).")
 final class ServeMcpCommand implements Runnable {
-    @Option(names = "--env", required = true, description = "Environment id.")
-    String env;
+    @Mixin
+    Options.Env env;
 
-    @Option(names = "--shift", defaultValue = "none", description = "Shift stack, e.g. tool.semantic-rename+obs.format (default: ${DEFAULT-VALUE}).")
-    String shift;
+    @Mixin
+    Options.Shift shift;
 
     static final class Which {
         @Option(names = "--task", description = "First task index (the i-th task of `openagent run --seed RUN_SEED`); later episodes take the next indices. Default 0.")
@@ -42,8 +41,8 @@ final class ServeMcpCommand implements Runnable {
     @ArgGroup(exclusive = true)
     Which which;
 
-    @Option(names = "--split", defaultValue = "test", description = "train or test (default: ${DEFAULT-VALUE}).")
-    String split;
+    @Mixin
+    Options.SplitOption split;
 
     @Option(names = "--difficulty", defaultValue = "0", description = "Difficulty level; 0 lets each task choose (default: ${DEFAULT-VALUE}).")
     int difficulty;
@@ -62,14 +61,9 @@ final class ServeMcpCommand implements Runnable {
     @ArgGroup(exclusive = true, multiplicity = "1")
     Transport transport;
 
-    @Option(names = "--host", defaultValue = EnvServer.Config.DEFAULT_HOST, description = "Address to bind with --port (default: ${DEFAULT-VALUE}).")
-    String host;
-
-    @Option(names = "--token-env", paramLabel = "NAME", description = "With --port: require 'Authorization: Bearer <token>', the token read from this environment variable.")
-    String tokenEnv;
-
-    @Option(names = "--max-body", defaultValue = "" + EnvServer.Config.DEFAULT_MAX_BODY, paramLabel = "BYTES", description = "Largest HTTP request body (default: ${DEFAULT-VALUE}).")
-    long maxBody;
+    /** With --port. */
+    @Mixin
+    Options.Listen listen = new Options.Listen(EnvServer.Config.DEFAULT_MAX_BODY);
 
     @Option(names = "--store", description = "Results store to record the episodes in, as one run (default: runs/openagent.db).")
     Path store;
@@ -78,28 +72,27 @@ final class ServeMcpCommand implements Runnable {
     Path out;
 
     private EpisodeSink storeSink(EnvChoice choice, TaskChoice tasks, int first, Long seed) {
-        String runId = "mcp-" + env + "-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-"
+        String runId = "mcp-" + env.id + "-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-"
                 + java.util.HexFormat.of().toHexDigits((short) new java.security.SecureRandom().nextInt());
-        ObjectNode config = Json.object().put("server", "mcp").put("env", env).put("shift", choice.shiftLabel())
+        ObjectNode config = Json.object().put("server", "mcp").put("env", env.id).put("shift", choice.shiftLabel())
                 .put("split", tasks.split().id()).put("difficulty", tasks.difficulty()).put("run_seed", tasks.runSeed());
         if (seed != null) config.put("first_seed", seed);
         else config.put("first_task", first);
         ResultStore results = ResultStore.open(store != null ? store : ResultStore.DEFAULT);
-        String name = "serve mcp --env " + env + " --shift " + choice.shiftLabel();
+        String name = "serve mcp --env " + env.id + " --shift " + choice.shiftLabel();
         return new StoreEpisodeSink(results, true, runId, name, config, choice.shifts());
     }
 
     @Override
     public void run() {
-        EnvChoice choice = EnvChoice.of(env, shift);
-        if (difficulty != 0 && !choice.environment().info().difficulties().contains(difficulty)) {
-            throw new Main.UserError(env + " has no difficulty " + difficulty + " (levels: " + choice.environment().info().difficulties() + ")");
-        }
+        env.environment(difficulty);
+        EnvChoice choice = EnvChoice.of(env.id, shift.spec());
         int first = which == null || which.task == null ? 0 : which.task;
         if (first < 0) throw new Main.UserError("--task must be >= 0");
         Long seed = which == null ? null : which.seed;
-        TaskChoice tasks = new TaskChoice(Split.parse(split), difficulty, runSeed);
+        TaskChoice tasks = new TaskChoice(split.split(), difficulty, runSeed);
         if (store != null && out != null) throw new Main.UserError("give --store or --out, not both");
+        BearerAuth auth = transport.stdio ? BearerAuth.NONE : listen.auth();
         EpisodeSink sink = out != null ? new JsonlEpisodeSink(out) : storeSink(choice, tasks, first, seed);
         McpEnvServer.Options options = new McpEnvServer.Options(choice, tasks, first, seed, sink);
         McpEnvServer server;
@@ -109,18 +102,17 @@ final class ServeMcpCommand implements Runnable {
             System.setOut(System.err);
             server = McpEnvServer.stdio(options, System.in, protocol);
         } else {
-            BearerAuth auth = BearerAuth.fromEnv(tokenEnv);
             try {
-                server = McpEnvServer.http(options, host, transport.port, auth, maxBody);
+                server = McpEnvServer.http(options, listen.host, transport.port, auth, listen.maxBody);
             } catch (IOException e) {
                 sink.close();
-                throw new UncheckedIOException("cannot listen on " + host + ":" + transport.port + ": " + e.getMessage(), e);
+                throw listen.cannotListen(transport.port, e);
             }
-            ServeCommand.warnIfExposed("serve mcp", host, auth.enabled());
+            listen.warnIfExposed("serve mcp");
             System.out.println("serve mcp listening on " + server.url());
             System.out.flush();
         }
-        System.err.println("serve mcp: " + env + " (shift " + choice.shiftLabel() + ", " + tasks.split().id()
+        System.err.println("serve mcp: " + env.id + " (shift " + choice.shiftLabel() + ", " + tasks.split().id()
                 + " split), episodes recorded to " + sink.describe());
         java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
         Runnable stop = () -> {

@@ -1,15 +1,13 @@
 package dev.openagent.cli;
 
-import dev.openagent.server.http.BearerAuth;
 import dev.openagent.server.model.AgentChatPolicy;
 import dev.openagent.server.model.ChatPolicy;
 import dev.openagent.server.model.ModelServer;
-import dev.openagent.server.model.PolicyChatPolicy;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -21,34 +19,27 @@ final class ServeModelCommand implements Runnable {
     @Option(names = "--model-id", description = "The model id clients send (default: the directory's name, or the agent spec).")
     String modelId;
 
-    @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to bind (default: ${DEFAULT-VALUE}).")
-    String host;
+    @Mixin
+    Options.Listen listen = new Options.Listen(ModelServer.Config.DEFAULT_MAX_BODY);
 
     @Option(names = "--port", defaultValue = "8766", description = "Port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     int port;
 
-    @Option(names = "--token-env", paramLabel = "NAME", description = "Require 'Authorization: Bearer <token>', the token read from this environment variable.")
-    String tokenEnv;
-
     @Option(names = "--max-concurrent", defaultValue = "" + ModelServer.Config.DEFAULT_MAX_CONCURRENT, description = "Requests answered at once; more get 429 (default: ${DEFAULT-VALUE}).")
     int maxConcurrent;
-
-    @Option(names = "--max-body", defaultValue = "" + ModelServer.Config.DEFAULT_MAX_BODY, paramLabel = "BYTES", description = "Largest request body (default: ${DEFAULT-VALUE}).")
-    long maxBody;
 
     @Override
     public void run() {
         String id = modelId != null ? modelId : Files.isDirectory(Path.of(policy)) ? Path.of(policy).toAbsolutePath().normalize().getFileName().toString() : policy;
         ChatPolicy chat = resolve(policy, id);
-        BearerAuth auth = BearerAuth.fromEnv(tokenEnv);
         ModelServer server;
         try {
-            server = ModelServer.start(chat, new ModelServer.Config(host, port, auth, maxConcurrent, maxBody));
+            server = ModelServer.start(chat, new ModelServer.Config(listen.host, port, listen.auth(), maxConcurrent, listen.maxBody));
         } catch (IOException e) {
             chat.close();
-            throw new UncheckedIOException("cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
+            throw listen.cannotListen(port, e);
         }
-        ServeCommand.warnIfExposed("serve model", host, auth.enabled());
+        listen.warnIfExposed("serve model");
         System.out.println("serve model '" + id + "' listening on " + server.baseUrl());
         System.out.flush();
         ServeCommand.serveUntilShutdown(() -> {

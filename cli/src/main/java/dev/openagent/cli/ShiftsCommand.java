@@ -2,22 +2,22 @@ package dev.openagent.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.shift.Shift;
 import dev.openagent.shift.ShiftCatalog;
-import dev.openagent.shift.ShiftExamples;
 import dev.openagent.shift.ShiftParam;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.util.Optional;
 
 @Command(name = "shifts", description = "List the shift catalog (ids, tiers, dimensions, parameters, applicability).")
 final class ShiftsCommand implements Runnable {
-    @Option(names = "--json", description = "Print a JSON array.")
-    boolean json;
+    @Mixin
+    Options.JsonOutput json;
 
     @Option(names = "--env", description = "Also say whether each shift applies to this environment, and why not.")
     String env;
@@ -25,17 +25,17 @@ final class ShiftsCommand implements Runnable {
     @Option(names = "--examples", description = "Print Markdown with a before/after example of each shift on --env (default poi).")
     boolean examples;
 
-    @Option(names = "--seed", defaultValue = "7", description = "Task seed of the examples (default: ${DEFAULT-VALUE}).")
-    long seed;
+    @Mixin
+    Options.Seed seed = new Options.Seed(7);
 
     @Override
     public void run() {
         Environment e = env == null ? null : Environments.get(env);
         if (examples) {
-            System.out.print(ShiftExamples.markdown(e == null ? Environments.get("poi") : e, seed));
+            System.out.print(ShiftExamples.markdown(e == null ? Environments.get("poi") : e, seed.value));
             return;
         }
-        if (json) {
+        if (json.on) {
             ArrayNode out = Json.array();
             for (Shift s : ShiftCatalog.all()) {
                 ObjectNode o = out.addObject();
@@ -58,7 +58,7 @@ final class ShiftsCommand implements Runnable {
                     why.ifPresent(w -> o.put("reason", w));
                 }
             }
-            System.out.println(Json.pretty(out));
+            json.print(out);
             return;
         }
         String tier = "";

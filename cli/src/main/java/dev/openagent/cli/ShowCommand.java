@@ -1,13 +1,16 @@
 package dev.openagent.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.episode.Trajectory;
+import dev.openagent.json.Json;
 import dev.openagent.report.Transcript;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +33,8 @@ final class ShowCommand implements Runnable {
         List<String> lines;
         try {
             lines = Files.readAllLines(f, StandardCharsets.UTF_8).stream().filter(l -> !l.isBlank()).toList();
+        } catch (CharacterCodingException e) {
+            throw new Main.UserError(f + " is not a text file (show reads trajectories.jsonl as `run --out` writes it)");
         } catch (IOException e) {
             throw new Main.UserError("cannot read " + f + ": " + (e.getMessage() == null ? e : e.getMessage()));
         }
@@ -38,14 +43,24 @@ final class ShowCommand implements Runnable {
         }
         for (int i = 0; i < lines.size(); i++) {
             if (episode != null && i != episode) continue;
-            Trajectory t;
-            try {
-                t = Trajectory.fromJson(lines.get(i));
-            } catch (UncheckedIOException | IllegalArgumentException e) {
-                throw new Main.UserError(f + " line " + (i + 1) + " is not a trajectory: " + e.getMessage());
-            }
-            System.out.print(Transcript.render(t, system));
+            System.out.print(Transcript.render(trajectory(f, i + 1, lines.get(i)), system));
             System.out.println();
         }
+    }
+
+    /** One line as a trajectory; a line that is not one is an error naming the line, not the JSON parser's report. */
+    private static Trajectory trajectory(Path f, int line, String text) {
+        JsonNode node;
+        try {
+            node = Json.MAPPER.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new Main.UserError(f + " line " + line + " is not a trajectory: it is not JSON (show reads trajectories.jsonl as `run --out` writes it)");
+        }
+        try {
+            if (node.isObject() && node.has("messages")) return Json.MAPPER.treeToValue(node, Trajectory.class);
+        } catch (JsonProcessingException | IllegalArgumentException e) {
+            // falls through to the error below
+        }
+        throw new Main.UserError(f + " line " + line + " is not a trajectory: it is JSON, but not an episode as `run --out` writes one");
     }
 }

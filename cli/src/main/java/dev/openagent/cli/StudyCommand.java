@@ -1,7 +1,7 @@
 package dev.openagent.cli;
 
 import dev.openagent.json.Json;
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.policy.Trainer;
 import dev.openagent.run.EpisodeResult;
 import dev.openagent.study.EnvStudies;

@@ -1,12 +1,11 @@
 package dev.openagent.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.openagent.envs.Environments;
-import dev.openagent.json.Json;
 import dev.openagent.policy.Checkpoint;
 import dev.openagent.policy.PolicyEval;
 import dev.openagent.policy.Trainer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -20,8 +19,8 @@ final class TrainCommand implements Runnable {
     @Option(names = "--method", required = true, description = "sft, rl or paft.")
     String method;
 
-    @Option(names = "--env", defaultValue = "poi", description = "Environment id (default: ${DEFAULT-VALUE}).")
-    String env;
+    @Mixin
+    Options.Env env;
 
     @Option(names = "--alpha", description = "PAFT: fraction of shifted trajectories (default 0.3); RL: fraction of rollout groups run under a shift drawn from the catalog (default 0).")
     Double alpha;
@@ -35,8 +34,8 @@ final class TrainCommand implements Runnable {
     @Option(names = "--lr", description = "Peak learning rate (default 2e-3 for sft and paft, 5e-5 for rl).")
     Float lr;
 
-    @Option(names = "--seed", defaultValue = "1", description = "Seed of weights, data and sampling (default: ${DEFAULT-VALUE}).")
-    long seed;
+    @Mixin
+    Options.Seed seed;
 
     @Option(names = "--init", description = "Start from this checkpoint directory.")
     Path init;
@@ -47,18 +46,18 @@ final class TrainCommand implements Runnable {
     @Option(names = "--eval", defaultValue = "200", description = "Static test-split tasks to evaluate on after training; 0 skips (default: ${DEFAULT-VALUE}).")
     int eval;
 
-    @Option(names = "--json", description = "Print one JSON object (training record and evaluation).")
-    boolean json;
+    @Mixin
+    Options.JsonOutput json;
 
     @Override
     public void run() {
         Trainer.Method m = Trainer.Method.parse(method);
-        Environments.get(env);
+        env.environment();
         if (alpha != null && (alpha < 0 || alpha > 1)) throw new Main.UserError("--alpha must be between 0 and 1");
         if (init != null) Checkpoint.load(init).close(); // fail early on a bad checkpoint
         int n = steps != null ? steps : m == Trainer.Method.RL ? 60 : 1200;
         if (n < 1) throw new Main.UserError("--steps must be at least 1");
-        Trainer.Options o = Trainer.Options.of(m, env, n, seed).withInit(init);
+        Trainer.Options o = Trainer.Options.of(m, env.id, n, seed.value).withInit(init);
         if (alpha != null) o = o.withAlpha(alpha);
         if (batch != null && batch < 1) throw new Main.UserError("--batch must be at least 1");
         if (lr != null && !(lr > 0)) throw new Main.UserError("--lr must be positive");
@@ -67,7 +66,7 @@ final class TrainCommand implements Runnable {
         try (var policy = r.policy()) {
             ObjectNode info = r.info();
             if (eval > 0) {
-                PolicyEval.Figures f = PolicyEval.staticTest(policy, env, eval, seed);
+                PolicyEval.Figures f = PolicyEval.staticTest(policy, env.id, eval, seed.value);
                 ObjectNode e = info.putObject("static_test");
                 e.put("episodes", f.episodes());
                 e.put("success_rate", f.successRate());
@@ -75,8 +74,8 @@ final class TrainCommand implements Runnable {
                 e.put("ci_high", f.ciHigh());
             }
             Checkpoint.save(policy, out, info);
-            if (json) {
-                System.out.println(Json.pretty(info));
+            if (json.on) {
+                json.print(info);
             } else {
                 System.out.printf("%s policy (%d parameters) trained in %.1f s, saved to %s%n", m.id(), policy.parameterCount(),
                         info.path("seconds").asDouble(), out);

@@ -1,15 +1,14 @@
 package dev.openagent.cli;
 
-import dev.openagent.envs.Environments;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.report.Transcript;
 import dev.openagent.run.Conditions;
 import dev.openagent.run.TaskPlan;
 import dev.openagent.run.Validation;
 import dev.openagent.sandbox.Environment;
-import dev.openagent.sandbox.Split;
 import dev.openagent.shift.ShiftStack;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.util.ArrayList;
@@ -19,11 +18,11 @@ import java.util.concurrent.Callable;
 @Command(name = "validate", description = "Run the oracle under shifts: it must solve every solvable task and refuse every unsolvable one. "
         + "Exits 1 on any failure.")
 final class ValidateCommand implements Callable<Integer> {
-    @Option(names = "--env", defaultValue = "poi", description = "Environment id (default: ${DEFAULT-VALUE}).")
-    String env;
+    @Mixin
+    Options.Env env;
 
-    @Option(names = "--shift", defaultValue = "all", description = "Shift spec: none, a.b[:k=v], a+b, tier:X, all; ';' joins specs (default: ${DEFAULT-VALUE}).")
-    String shift;
+    @Mixin
+    Options.Shift shift = new Options.Shift("all");
 
     @Option(names = "--pairs", description = "Also compose every two distinct shifts of the spec.")
     boolean pairs;
@@ -31,14 +30,14 @@ final class ValidateCommand implements Callable<Integer> {
     @Option(names = "--tasks", defaultValue = "100", description = "Tasks per condition (default: ${DEFAULT-VALUE}).")
     int tasks;
 
-    @Option(names = "--seed", defaultValue = "1", description = "Run seed (default: ${DEFAULT-VALUE}).")
-    long seed;
+    @Mixin
+    Options.Seed seed;
 
-    @Option(names = "--split", defaultValue = "test", description = "train or test (default: ${DEFAULT-VALUE}).")
-    String split;
+    @Mixin
+    Options.SplitOption split;
 
-    @Option(names = "--threads", description = "Worker threads (default: available processors).")
-    Integer threads;
+    @Mixin
+    Options.Threads threads;
 
     @Option(names = "--verbose", description = "Print the transcript of the first failed episode of each failing condition.")
     boolean verbose;
@@ -46,17 +45,16 @@ final class ValidateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (tasks < 1) throw new Main.UserError("--tasks must be at least 1");
-        Environment environment = Environments.get(env);
-        Conditions conditions = Conditions.of(shift, environment, pairs);
-        TaskPlan plan = new TaskPlan(Split.parse(split), tasks, seed, 0);
-        int workers = threads == null ? Runtime.getRuntime().availableProcessors() : Math.max(1, threads);
-        System.out.printf("oracle on %s, %d tasks per condition (%s split, seed %d), %d conditions%n", env, tasks, plan.split().id(), seed,
-                conditions.stacks().size());
+        Environment environment = env.environment();
+        Conditions conditions = shift.conditions(environment, pairs);
+        TaskPlan plan = new TaskPlan(split.split(), tasks, seed.value, 0);
+        System.out.printf("oracle on %s, %d tasks per condition (%s split, seed %d), %d conditions%n", env.id, tasks, plan.split().id(),
+                seed.value, conditions.stacks().size());
         System.out.printf("%-60s %8s %15s %17s  %s%n", "condition", "episodes", "solved", "refused", "result");
         List<Validation.Result> failed = new ArrayList<>();
         int episodes = 0;
         for (ShiftStack stack : conditions.stacks()) {
-            Validation.Result r = Validation.run(environment, stack, plan, workers);
+            Validation.Result r = Validation.run(environment, stack, plan, threads.workers());
             episodes += r.episodes();
             System.out.printf("%-60s %8d %15s %17s  %s%n", r.condition(), r.episodes(), r.solved() + "/" + r.solvable(),
                     r.refused() + "/" + r.unsolvable(), r.passed() ? "ok" : "FAIL (" + r.failed() + ")");

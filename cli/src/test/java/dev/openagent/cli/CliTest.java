@@ -18,7 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The commands as a user runs them: output, exit codes, files. */
 class CliTest {
-    record Result(int code, String out, String err) {}
+    record Result(int code, String out, String err) {
+        JsonNode json() { return Json.parse(out); }
+    }
 
     static synchronized Result run(String... args) {
         PrintStream out = System.out, err = System.err;
@@ -90,13 +92,38 @@ class CliTest {
         assertBad(run("show", dir.resolve("missing.jsonl").toString()), "cannot read");
         Path junk = dir.resolve("junk.jsonl");
         Files.writeString(junk, "{not a trajectory\n");
-        assertBad(run("show", junk.toString()), "line 1 is not a trajectory");
+        assertBad(run("show", junk.toString()), "line 1 is not a trajectory: it is not JSON");
+        Files.writeString(junk, "[1, 2]\n");
+        assertBad(run("show", junk.toString()), "line 1 is not a trajectory: it is JSON, but not an episode");
+        Path binary = dir.resolve("binary.jsonl");
+        Files.write(binary, new byte[]{(byte) 0xC3, 0x28, 0x00, (byte) 0xFF});
+        assertBad(run("show", binary.toString()), "is not a text file");
         assertEquals(2, run("run", "--tasks", "many").code(), "picocli rejects a non-number");
     }
 
-    private static void assertBad(Result r, String message) {
+    /** Specs that core's parser reads as something else (no shift, no parameters) are errors in every command that takes --shift. */
+    @Test
+    void malformedShiftSpecsAreErrorsNotAnotherCondition() {
+        for (String command : new String[]{"run", "validate", "bench", "eval --agent oracle", "serve mcp --stdio"}) {
+            String[] words = command.split(" ");
+            for (String[] bad : new String[][]{{"+", "empty shift in '+'"}, {"obs.format:", "no parameters after ':' in 'obs.format:'"},
+                    {"none;", "empty condition in shift spec"}, {"obs.format:format=xml,", "empty parameter in 'obs.format:format=xml,'"}}) {
+                String[] args = java.util.Arrays.copyOf(words, words.length + 2);
+                args[words.length] = "--shift";
+                args[words.length + 1] = bad[0];
+                assertBad(run(args), "--shift '" + bad[0] + "': " + bad[1]);
+            }
+        }
+        assertBad(run("run", "--shift", "obs.format:colour=red"), "obs.format has no parameter 'colour'");
+        assertEquals(0, run("run", "--tasks", "2", "--shift", " obs.format:format=xml + tool.semantic-rename ;none").code(), "spaces are fine");
+    }
+
+    static void assertBad(Result r, String message) {
         assertEquals(2, r.code(), r.out() + r.err());
         assertTrue(r.err().contains(message), r.err());
         assertFalse(r.err().contains("\tat "), "no stack trace: " + r.err());
+        assertEquals(1, r.err().strip().lines().count(), "one line: " + r.err());
+        assertFalse(r.err().matches("(?s).*\\b(com|java|dev)\\.[a-z.]+\\.[A-Z].*"), "no Java class names: " + r.err());
+        assertFalse(r.err().contains("Unrecognized token") || r.err().contains("Cannot deserialize"), "no parser jargon: " + r.err());
     }
 }

@@ -28,15 +28,22 @@ class ServeCliTest {
         refused("unset or empty", "serve", "env", "--port", "0", "--token-env", "OPENAGENT_TEST_NO_SUCH_VARIABLE");
         refused("--idle-ttl", "serve", "env", "--idle-ttl", "0");
         refused("loopback", "serve", "bench", "--url", "http://192.0.2.1:8765");
+        refused("unknown environment 'nope'", "serve", "env", "--port", "0", "--env", "nope");
+        refused("--protocol", "serve", "bench", "--protocol", "udp");
     }
 
     @Test
     void benchReportsAsJson() {
         CliTest.Result r = CliTest.run("serve", "bench", "--sessions", "2", "--steps", "15", "--warmup-steps", "0", "--tasks", "8", "--json");
         assertEquals(0, r.code(), r.err());
-        JsonNode report = Json.parse(r.out());
-        assertEquals(0, report.get("errors").asInt());
-        assertEquals(30, report.get("steps").asInt());
-        assertTrue(report.has("step_p99_us"));
+        JsonNode reports = Json.parse(r.out());
+        assertEquals(2, reports.size(), r.out());
+        assertEquals("ws", reports.get(0).get("protocol").asText());
+        assertEquals("http", reports.get(1).get("protocol").asText());
+        for (JsonNode report : reports) {
+            assertEquals(0, report.get("errors").asInt());
+            assertEquals(30, report.get("steps").asInt());
+            assertTrue(report.has("step_p99_us") && report.has("server_cpu_us_per_step"));
+        }
     }
 }

@@ -1,8 +1,6 @@
 package dev.openagent.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.openagent.agent.OracleAgent;
-import dev.openagent.episode.AgentSession;
 import dev.openagent.run.EpisodeResult;
 import dev.openagent.store.ResultStore;
 import dev.openagent.store.RunInfo;
@@ -11,7 +9,6 @@ import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Start;
-import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.sandbox.ToolSpec;
 import dev.openagent.server.EnvChoice;
@@ -67,7 +64,7 @@ class ServeMcpTest {
         Env local = choice.create();
         TaskRequest request = new TaskChoice(Split.TEST, 0, 1).byIndex(TASK);
         Start start = local.reset(request);
-        List<Action> oracle = oracleActions(local, start);
+        List<Action> oracle = BenchCommand.oracleActions(local, start);   // checked below: it solves the episode through MCP
 
         Path storeFile = out.resolve("store.db");
         List<String> cmd = serverCommand(List.of("--store", storeFile.toString()), "--stdio");
@@ -181,19 +178,6 @@ class ServeMcpTest {
         assertTrue(term.waitFor(60, TimeUnit.SECONDS), "server still running after SIGTERM");
         pump.join(10_000);
         assertTrue(output.toString().contains("serve mcp: stopped"), output.toString());
-    }
-
-    private static List<Action> oracleActions(Env env, Start start) {
-        AgentSession oracle = new OracleAgent().begin(start, env);
-        List<Action> actions = new ArrayList<>();
-        Step last = null;
-        do {
-            Action a = oracle.act(last);
-            actions.add(a);
-            last = env.step(a);
-        } while (!last.done());
-        assertTrue(last.outcome().success(), "oracle must solve the task in-process: " + last.outcome());
-        return actions;
     }
 
     private static String text(McpSchema.CallToolResult r) {

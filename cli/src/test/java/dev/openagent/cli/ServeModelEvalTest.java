@@ -8,7 +8,6 @@ import dev.openagent.policy.PolicyConfig;
 import dev.openagent.policy.Trainer;
 import dev.openagent.run.EpisodeResult;
 import dev.openagent.server.model.ModelServer;
-import dev.openagent.server.model.PolicyChatPolicy;
 import dev.openagent.store.ResultStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -7,6 +7,4 @@ public record Usage(long promptTokens, long completionTokens, int requests) {
     public Usage plus(Usage o) {
         return new Usage(promptTokens + o.promptTokens, completionTokens + o.completionTokens, requests + o.requests);
     }
-
-    public long totalTokens() { return promptTokens + completionTokens; }
 }

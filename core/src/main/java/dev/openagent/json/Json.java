@@ -26,6 +26,29 @@ public final class Json {
 
     public static ObjectNode object() { return NODES.objectNode(); }
 
+    /**
+     * An object from name/value pairs, in order, as {@code put} would write them: text, whole and real
+     * numbers, booleans, nested JSON; a null value is JSON null.
+     */
+    public static ObjectNode object(Object... nameValues) {
+        if (nameValues.length % 2 != 0) throw new IllegalArgumentException("an object needs name/value pairs");
+        ObjectNode o = NODES.objectNode();
+        for (int i = 0; i < nameValues.length; i += 2) {
+            String name = (String) nameValues[i];
+            switch (nameValues[i + 1]) {
+                case null -> o.putNull(name);
+                case String s -> o.put(name, s);
+                case Integer n -> o.put(name, n);
+                case Long n -> o.put(name, n);
+                case Double d -> o.put(name, d);
+                case Boolean b -> o.put(name, b);
+                case JsonNode n -> o.set(name, n);
+                default -> throw new IllegalArgumentException("unsupported value type for " + name + ": " + nameValues[i + 1].getClass());
+            }
+        }
+        return o;
+    }
+
     public static ArrayNode array() { return NODES.arrayNode(); }
 
     /** Compact JSON text of any value (records included). */

@@ -26,4 +26,10 @@ public interface Env {
 
     /** The seed shifts derive their randomness from in the current episode. */
     long episodeSeed();
+
+    /**
+     * What the environment of the current episode declares for shifts to read (facts on its tools, its
+     * vocabulary, what its task kinds allow). Wrappers pass it through: a shift never unwraps.
+     */
+    EnvFacts facts();
 }

@@ -36,4 +36,7 @@ public abstract class EnvWrapper implements Env {
 
     @Override
     public long episodeSeed() { return inner.episodeSeed(); }
+
+    @Override
+    public EnvFacts facts() { return inner.facts(); }
 }

@@ -16,6 +16,9 @@ import java.util.regex.Pattern;
  */
 public record GoldPlan(List<Call> calls, String answerTemplate, boolean refuse) {
 
+    /** The pseudo-tool of a text command in the plans of text-command environments; its {@code text} argument is the command. */
+    public static final String COMMAND = "command";
+
     /** A reference to part of the result of an earlier call of the plan. */
     public record Ref(int call, String pointer) {
         public Ref {
@@ -35,6 +38,15 @@ public record GoldPlan(List<Call> calls, String answerTemplate, boolean refuse) 
         }
 
         public Call(String tool, ObjectNode args) { this(tool, args, Map.of()); }
+
+        /** A plan step that sends one text command. */
+        public static Call command(String text) {
+            ObjectNode args = dev.openagent.json.Json.object();
+            args.put("text", text);
+            return new Call(COMMAND, args);
+        }
+
+        public boolean isCommand() { return tool.equals(COMMAND); }
 
         @Override
         public ObjectNode args() { return args.deepCopy(); }

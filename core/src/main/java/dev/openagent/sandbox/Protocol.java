@@ -2,9 +2,8 @@ package dev.openagent.sandbox;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.json.Json;
-import dev.openagent.tool.Param;
-import dev.openagent.tool.Params;
 
 import java.util.Locale;
 
@@ -27,9 +26,30 @@ public final class Protocol {
 
     public static final ToolSpec ASK_USER_TOOL = new ToolSpec(ASK_USER,
             "Ask the user a clarifying question when a detail you need is missing or ambiguous. Returns the user's reply.",
-            Params.of(Param.string("question", "The question for the user.").describedAs("The question for the user.")).schema());
+            askUserSchema());
+
+    /** The command that lists the valid commands of a text-command environment (also "commands"). */
+    public static final String HELP = "help";
 
     private Protocol() {}
+
+    /** {@value #ASK_USER}'s parameters: one required string, {@code question}. */
+    private static ObjectNode askUserSchema() {
+        ObjectNode schema = Json.object();
+        schema.put("type", "object");
+        ObjectNode question = schema.putObject("properties").putObject("question");
+        question.put("type", "string");
+        question.put("description", "The question for the user.");
+        question.put("maxLength", 200);
+        schema.putArray("required").add("question");
+        schema.put("additionalProperties", false);
+        return schema;
+    }
+
+    /** Whether a normalised command ({@link Commands#normalize}) asks for the command list. */
+    public static boolean isHelp(String normalized) {
+        return normalized.equals(HELP) || normalized.equals("commands");
+    }
 
     /** The system prompt: the protocol, then the environment's own rules. */
     public static String systemPrompt(String domainRules, Interface iface) {

@@ -38,6 +38,13 @@ public class LayerGuide implements Guide {
         return inner.next(innerStep);
     }
 
+    /** The layer keeps the step as the answer to the inner guide's latest action, and the layers below do too. */
+    @Override
+    public void handDown(Step step) {
+        layer.innerStep = step;
+        inner.handDown(step);
+    }
+
     /** Translates an inner action into what the agent would do at this layer (default: unchanged). */
     protected Action outward(Action inner) { return inner; }
 }

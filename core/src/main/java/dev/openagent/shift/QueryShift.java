@@ -45,7 +45,7 @@ public abstract class QueryShift extends ShiftEnv {
         String question = switch (action) {
             case Action.AskUser q -> q.question();
             case Action.Command c -> {   // text-command environments: "ask <question>"
-                String q = dev.openagent.text.Commands.after(dev.openagent.text.Commands.normalize(c.text()), Protocol.ASK_COMMAND);
+                String q = dev.openagent.sandbox.Commands.after(dev.openagent.sandbox.Commands.normalize(c.text()), Protocol.ASK_COMMAND);
                 yield q == null || q.isEmpty() ? null : c.text();
             }
             default -> null;

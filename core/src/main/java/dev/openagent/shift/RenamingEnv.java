@@ -11,8 +11,7 @@ import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.ToolError;
 import dev.openagent.sandbox.ToolSpec;
-import dev.openagent.text.Commands;
-import dev.openagent.text.TextCommandEnv;
+import dev.openagent.sandbox.Commands;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -98,7 +97,7 @@ public abstract class RenamingEnv extends ShiftEnv {
     protected Step act(Action action) {
         if (verbsIn.isEmpty() || !(action instanceof Action.Command c)) return super.act(action);
         String text = Commands.normalize(c.text());
-        if (TextCommandEnv.isHelp(text)) {
+        if (Protocol.isHelp(text)) {
             Step s = forward(action);
             return s.withObservations(s.observations().stream().map(o -> o.isError() ? o : o.withText(TextVerbs.renameInHelp(o.text(), verbsOut))).toList());
         }
@@ -189,12 +188,5 @@ public abstract class RenamingEnv extends ShiftEnv {
                 };
             }
         };
-    }
-
-    /** Identity parameter map of a schema. */
-    protected static Map<String, String> sameParams(ToolSpec t) {
-        Map<String, String> m = new LinkedHashMap<>();
-        for (String p : Schemas.params(t.parameters())) m.put(p, p);
-        return m;
     }
 }

@@ -2,49 +2,65 @@ package dev.openagent.shift;
 
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.EnvironmentInfo;
+import dev.openagent.sandbox.Interface;
 
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
- * A catalog entry: one kind of open-world shift. {@link #wrap} puts it around an environment as
- * an {@link dev.openagent.sandbox.EnvWrapper} that records itself in the spec stack.
+ * A catalog entry: one kind of open-world shift, its catalog facts beside the factory of its wrapper.
+ * {@link #wrap} puts it around an environment as an {@link dev.openagent.sandbox.EnvWrapper} that
+ * records itself in the spec stack. Each shift class holds its entry as {@code SHIFT}; where it sits in
+ * a composed stack is {@link ShiftCatalog}'s composition order.
+ *
+ * @param id               the public id, for example {@code tool.semantic-rename}
+ * @param params           accepted parameters; every shift with a magnitude has {@code severity} (1..3)
+ * @param applicability    empty when the shift applies to the environment, else the reason it does not
+ * @param factory          the wrapper, given parameters already validated and completed with defaults
+ * @param environmentAfter the environment the layers above this one act on: the same one, except for a
+ *                         shift that swaps in another environment ({@code domain.transfer})
  */
-public interface Shift {
-    /** The public id, for example {@code tool.semantic-rename}. */
-    String id();
+public record Shift(String id, Tier tier, Dimension dimension, String description, List<ShiftParam> params,
+                    Function<EnvironmentInfo, Optional<String>> applicability,
+                    BiFunction<Env, Map<String, String>, Env> factory,
+                    BiFunction<EnvironmentInfo, Map<String, String>, EnvironmentInfo> environmentAfter) {
 
-    Tier tier();
+    /** The severity parameter every shift with a magnitude takes. */
+    public static final ShiftParam SEVERITY = new ShiftParam("severity", "1 slight, 2 moderate, 3 heavy", "2", List.of("1", "2", "3"));
 
-    Dimension dimension();
+    public Shift {
+        params = List.copyOf(params);
+    }
 
-    String description();
+    /** A shift that applies where {@code applicability} says and leaves the environment as it is. */
+    public Shift(String id, Tier tier, Dimension dimension, String description, List<ShiftParam> params,
+                 Function<EnvironmentInfo, Optional<String>> applicability, BiFunction<Env, Map<String, String>, Env> factory) {
+        this(id, tier, dimension, description, params, applicability, factory, (env, p) -> env);
+    }
 
-    /** Accepted parameters; every shift with a magnitude has {@code severity} (1..3). */
-    List<ShiftParam> params();
+    /** A shift that applies to every environment. */
+    public Shift(String id, Tier tier, Dimension dimension, String description, List<ShiftParam> params,
+                 BiFunction<Env, Map<String, String>, Env> factory) {
+        this(id, tier, dimension, description, params, env -> Optional.empty(), factory);
+    }
 
     /** Empty when the shift applies to the environment, else the reason it does not. */
-    default Optional<String> notApplicable(EnvironmentInfo env) { return Optional.empty(); }
+    public Optional<String> notApplicable(EnvironmentInfo env) { return applicability.apply(env); }
 
-    /**
-     * Where the shift sits in a composed stack, innermost first. Stacks are put in this canonical
-     * order whatever order they were written in, so {@code a+b} and {@code b+a} are one condition and
-     * a shift that injects calls by their base names always sits inside the shifts that rename,
-     * redirect or reformat them: task and query shifts, then call protocol, observation content,
-     * tool names, observation format.
-     */
-    default int order() { return 100; }
+    /** Wraps the environment. Parameters are already validated against {@link #params()} and completed with defaults. */
+    public Env wrap(Env inner, Map<String, String> params) { return factory.apply(inner, params); }
 
-    /**
-     * The environment the layers above this one act on: the same one, except for a shift that swaps
-     * in another environment ({@code domain.transfer}), whose target then decides what else applies.
-     */
-    default EnvironmentInfo environmentAfter(EnvironmentInfo env, Map<String, String> params) { return env; }
+    /** The environment the layers above this one act on. */
+    public EnvironmentInfo environmentAfter(EnvironmentInfo env, Map<String, String> params) { return environmentAfter.apply(env, params); }
 
-    /**
-     * Wraps the environment. Parameters are already validated against {@link #params()} and
-     * completed with defaults.
-     */
-    Env wrap(Env inner, Map<String, String> params);
+    /** Where the shift sits in a composed stack, innermost first (see {@link ShiftCatalog#order}). */
+    public int order() { return ShiftCatalog.order(id); }
+
+    /** Applicability of shifts that need a tool list or JSON observations: not text-command environments, for this reason. */
+    public static Optional<String> needsTools(EnvironmentInfo env, String why) {
+        return env.iface() == Interface.TEXT_COMMAND ? Optional.of("not for text-command environments: " + why) : Optional.empty();
+    }
 }

@@ -1,56 +1,87 @@
 package dev.openagent.shift;
 
+import dev.openagent.shift.action.VerificationChange;
+import dev.openagent.shift.domain.DomainTransfer;
+import dev.openagent.shift.domain.PolicyUpdate;
+import dev.openagent.shift.logic.Conflict;
+import dev.openagent.shift.logic.ExtraPrerequisite;
+import dev.openagent.shift.logic.Inversion;
+import dev.openagent.shift.logic.LongerChain;
+import dev.openagent.shift.obs.FormatChange;
+import dev.openagent.shift.obs.MissingValues;
+import dev.openagent.shift.obs.NonstandardFeedback;
+import dev.openagent.shift.obs.Pagination;
+import dev.openagent.shift.obs.Redirect;
+import dev.openagent.shift.obs.RuntimeErrors;
+import dev.openagent.shift.query.Ambiguous;
+import dev.openagent.shift.query.Paraphrase;
+import dev.openagent.shift.query.QueryNoise;
+import dev.openagent.shift.query.Redundant;
+import dev.openagent.shift.query.Underspecified;
+import dev.openagent.shift.task.Unsolvable;
+import dev.openagent.shift.tool.Distractors;
+import dev.openagent.shift.tool.IdentityErasure;
+import dev.openagent.shift.tool.NameNoise;
+import dev.openagent.shift.tool.SchemaNoise;
+import dev.openagent.shift.tool.SemanticRename;
+import dev.openagent.shift.tool.SemanticTrap;
+import dev.openagent.shift.tool.ToolRemoval;
+
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Every shift, in catalog order (docs/shifts.md). Adding a shift is one class plus one line here. */
+/**
+ * Every shift, in one place: the catalog in the order it is listed (docs/shifts.md, by tier), and the
+ * order shifts compose in. Adding a shift is its class plus one line in each list.
+ */
 public final class ShiftCatalog {
+
+    /** The catalog as it is listed, by tier. */
+    private static final List<Shift> LISTED = List.of(
+            // Perception
+            Paraphrase.SHIFT, QueryNoise.SHIFT, Redundant.SHIFT, NameNoise.SHIFT, IdentityErasure.SHIFT, SemanticRename.SHIFT,
+            SemanticTrap.SHIFT, Distractors.SHIFT, SchemaNoise.SHIFT,
+            // Interaction
+            FormatChange.SHIFT, MissingValues.SHIFT, NonstandardFeedback.SHIFT, RuntimeErrors.SHIFT, Redirect.SHIFT, Pagination.SHIFT,
+            VerificationChange.SHIFT,
+            // Reasoning
+            Inversion.SHIFT, ExtraPrerequisite.SHIFT, Conflict.SHIFT, LongerChain.SHIFT, Underspecified.SHIFT, Ambiguous.SHIFT,
+            // Internalization
+            DomainTransfer.SHIFT, Unsolvable.SHIFT, PolicyUpdate.SHIFT, ToolRemoval.SHIFT);
+
+    /**
+     * The order layers compose in, innermost first, whatever order a spec writes them in (so {@code a+b}
+     * and {@code b+a} are one condition): the environment swap, then what changes the task and the query,
+     * the tool set, the input rules, the call protocol, the observation content, the tool names, and the
+     * observation format outermost. A shift that injects calls by their base names or reads the
+     * environment's facts sits inside every shift that renames, redirects or reformats them.
+     */
+    private static final List<String> COMPOSITION = List.of(
+            "domain.transfer", "task.unsolvable", "logic.longer-chain", "query.underspecified", "query.ambiguous", "query.paraphrase",
+            "query.redundant", "query.noise", "tool.removal", "obs.missing-values", "domain.policy-update", "logic.inversion",
+            "logic.extra-prerequisite", "action.verification-change", "obs.redirect", "tool.distractors", "obs.pagination",
+            "logic.conflict", "obs.runtime-error", "tool.schema-noise", "tool.semantic-rename", "tool.semantic-trap",
+            "tool.identity-erasure", "tool.name-noise", "obs.format", "obs.nonstandard-feedback");
+
     private static final Map<String, Shift> ALL = new LinkedHashMap<>();
 
     static {
-        // Perception
-        register(dev.openagent.shift.perception.Paraphrase.SHIFT);
-        register(dev.openagent.shift.perception.QueryNoise.SHIFT);
-        register(dev.openagent.shift.perception.Redundant.SHIFT);
-        register(dev.openagent.shift.perception.NameNoise.SHIFT);
-        register(dev.openagent.shift.perception.IdentityErasure.SHIFT);
-        register(dev.openagent.shift.perception.SemanticRename.SHIFT);
-        register(dev.openagent.shift.perception.SemanticTrap.SHIFT);
-        register(dev.openagent.shift.perception.Distractors.SHIFT);
-        register(dev.openagent.shift.perception.SchemaNoise.SHIFT);
-        // Interaction
-        register(dev.openagent.shift.interaction.FormatChange.SHIFT);
-        register(dev.openagent.shift.interaction.MissingValues.SHIFT);
-        register(dev.openagent.shift.interaction.NonstandardFeedback.SHIFT);
-        register(dev.openagent.shift.interaction.RuntimeErrors.SHIFT);
-        register(dev.openagent.shift.interaction.Redirect.SHIFT);
-        register(dev.openagent.shift.interaction.Pagination.SHIFT);
-        register(dev.openagent.shift.interaction.VerificationChange.SHIFT);
-        // Reasoning
-        register(dev.openagent.shift.reasoning.Inversion.SHIFT);
-        register(dev.openagent.shift.reasoning.ExtraPrerequisite.SHIFT);
-        register(dev.openagent.shift.reasoning.Conflict.SHIFT);
-        register(dev.openagent.shift.reasoning.LongerChain.SHIFT);
-        register(dev.openagent.shift.reasoning.Underspecified.SHIFT);
-        register(dev.openagent.shift.reasoning.Ambiguous.SHIFT);
-        // Internalization
-        register(dev.openagent.shift.internalization.DomainTransfer.SHIFT);
-        register(dev.openagent.shift.internalization.Unsolvable.SHIFT);
-        register(dev.openagent.shift.internalization.PolicyUpdate.SHIFT);
-        register(dev.openagent.shift.internalization.ToolRemoval.SHIFT);
+        for (Shift s : LISTED) {
+            if (ALL.put(s.id(), s) != null) throw new IllegalStateException("duplicate shift " + s.id());
+        }
+        if (!new HashSet<>(COMPOSITION).equals(ALL.keySet()) || COMPOSITION.size() != ALL.size()) {
+            throw new IllegalStateException("the composition order must list every shift of the catalog once");
+        }
     }
 
     private ShiftCatalog() {}
 
-    static void register(Shift s) {
-        if (ALL.put(s.id(), s) != null) throw new IllegalStateException("duplicate shift " + s.id());
-    }
-
-    public static List<Shift> all() { return List.copyOf(ALL.values()); }
+    public static List<Shift> all() { return LISTED; }
 
     public static List<Shift> tier(Tier tier) {
-        return ALL.values().stream().filter(s -> s.tier() == tier).toList();
+        return LISTED.stream().filter(s -> s.tier() == tier).toList();
     }
 
     /** @throws IllegalArgumentException naming the known ids */
@@ -58,5 +89,11 @@ public final class ShiftCatalog {
         Shift s = ALL.get(id);
         if (s == null) throw new IllegalArgumentException("unknown shift '" + id + "' (see `openagent shifts`)");
         return s;
+    }
+
+    /** Where a shift sits in a composed stack, innermost first; shifts outside the catalog (tests) go outermost. */
+    public static int order(String id) {
+        int i = COMPOSITION.indexOf(id);
+        return i < 0 ? COMPOSITION.size() : i;
     }
 }

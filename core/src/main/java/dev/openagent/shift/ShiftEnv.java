@@ -15,8 +15,6 @@ import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.sandbox.ToolError;
-import dev.openagent.tool.FunctionCallEnv;
-import dev.openagent.tool.ShiftHooks;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -98,18 +96,6 @@ public abstract class ShiftEnv extends EnvWrapper {
      * turn is counted; inner layers pass it through untouched and do not keep its step.
      */
     static final Action.CallTools TICK = Action.CallTools.of("tick", "", "");
-
-    /**
-     * Hands the layers below a step they never saw (a result this layer put together from other
-     * calls) as the answer to their latest action, so their guides pass it down unchanged.
-     */
-    protected void handDown(Step synthetic) {
-        Env e = inner;
-        while (e instanceof ShiftEnv s) {
-            s.innerStep = synthetic;
-            e = s.inner;
-        }
-    }
 
     /** A turn this layer answers itself: the inner environment still counts it. */
     protected Step local(List<Observation> observations) {
@@ -226,18 +212,5 @@ public abstract class ShiftEnv extends EnvWrapper {
         List<String> names = outerStart.tools().stream().map(dev.openagent.sandbox.ToolSpec::name).toList();
         return error(call, ToolError.Code.UNKNOWN_TOOL, "no tool named '" + Texts.abbreviate(call.name(), 60)
                 + "'. Available tools: " + String.join(", ", names));
-    }
-
-    /** The environment-specific hooks of the environment at the bottom of the stack, bound to its world. */
-    protected ShiftHooks.Bound<?> hooks() {
-        Env e = this;
-        while (e instanceof EnvWrapper w) e = w.inner();
-        if (e instanceof FunctionCallEnv<?> f) return bind(f);
-        if (e instanceof ShiftHooks.Provider p) return p.shiftHooks();
-        return ShiftHooks.Bound.NONE;
-    }
-
-    private static <W> ShiftHooks.Bound<W> bind(FunctionCallEnv<W> f) {
-        return new ShiftHooks.Bound<>(f.domain().shiftHooks(), f.world());
     }
 }

@@ -22,8 +22,9 @@ public final class ShiftSpec {
     public static List<ShiftStack> expand(String spec) {
         if (spec == null || spec.isBlank()) throw new IllegalArgumentException("empty shift spec");
         List<ShiftStack> out = new ArrayList<>();
-        for (String part : spec.split(";")) {
+        for (String part : spec.split(";", -1)) {
             String s = part.strip();
+            if (s.isEmpty()) throw new IllegalArgumentException("empty condition in shift spec '" + spec + "' (specs are joined by ';')");
             if (s.equals("none") || s.equals("static")) {
                 out.add(ShiftStack.NONE);
             } else if (s.equals("all")) {
@@ -40,15 +41,18 @@ public final class ShiftSpec {
     /** One composed stack, such as {@code tool.semantic-rename+obs.format:format=xml}. */
     public static ShiftStack parseStack(String text) {
         List<ShiftStack.Layer> layers = new ArrayList<>();
-        for (String item : text.split("\\+")) {
+        for (String item : text.split("\\+", -1)) {
             String s = item.strip();
-            if (s.isEmpty()) throw new IllegalArgumentException("empty shift in '" + text + "'");
+            if (s.isEmpty()) throw new IllegalArgumentException("empty shift in '" + text + "' (shifts are composed with '+': a+b)");
             int colon = s.indexOf(':');
             String id = colon < 0 ? s : s.substring(0, colon);
             Map<String, String> params = new LinkedHashMap<>();
             if (colon >= 0) {
-                for (String kv : s.substring(colon + 1).split(",")) {
-                    if (kv.isBlank()) continue;
+                if (s.substring(colon + 1).isBlank()) {
+                    throw new IllegalArgumentException("no parameters after ':' in '" + s + "' (write " + id + " or " + id + ":key=value)");
+                }
+                for (String kv : s.substring(colon + 1).split(",", -1)) {
+                    if (kv.isBlank()) throw new IllegalArgumentException("empty parameter in '" + s + "' (parameters are key=value, joined by ',')");
                     int eq = kv.indexOf('=');
                     if (eq <= 0) throw new IllegalArgumentException("shift parameter '" + kv + "' is not key=value");
                     params.put(kv.substring(0, eq).strip(), kv.substring(eq + 1).strip());

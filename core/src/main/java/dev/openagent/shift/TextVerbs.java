@@ -4,7 +4,7 @@ import dev.openagent.sandbox.EnvironmentInfo;
 import dev.openagent.sandbox.Observation;
 import dev.openagent.sandbox.Protocol;
 import dev.openagent.sandbox.ToolError;
-import dev.openagent.text.Commands;
+import dev.openagent.sandbox.Commands;
 
 import java.util.ArrayList;
 import java.util.Collection;

@@ -9,7 +9,7 @@ import java.util.SplittableRandom;
 
 /**
  * A generic synonym table for the words tool, parameter and key names are made of (names are
- * split on '_'). Environments add their own through {@code ShiftHooks.synonyms()}.
+ * split on '_'). Environments add their own in their vocabulary ({@code EnvFacts.synonyms()}).
  */
 public final class Words {
     private Words() {}

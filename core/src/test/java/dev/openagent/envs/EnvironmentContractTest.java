@@ -1,5 +1,6 @@
 package dev.openagent.envs;
 
+import dev.openagent.registry.Environments;
 import dev.openagent.agent.OracleAgent;
 import dev.openagent.episode.Episodes;
 import dev.openagent.episode.Trajectory;

@@ -1,7 +1,7 @@
 package dev.openagent.episode;
 
 import dev.openagent.agent.OracleAgent;
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.TaskRequest;

@@ -1,7 +1,7 @@
 package dev.openagent.shift;
 
 import dev.openagent.agent.OracleAgent;
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.episode.Episodes;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.sandbox.Env;

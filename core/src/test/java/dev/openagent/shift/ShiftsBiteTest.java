@@ -1,6 +1,6 @@
 package dev.openagent.shift;
 
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.episode.Episodes;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.sandbox.Env;
@@ -9,8 +9,8 @@ import dev.openagent.sandbox.GoldPlan;
 import dev.openagent.sandbox.Interface;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.TaskRequest;
-import dev.openagent.tool.FunctionCallEnv;
-import dev.openagent.tool.ShiftHooks;
+import dev.openagent.domain.DomainEnv;
+import dev.openagent.sandbox.EnvFacts;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -80,8 +80,9 @@ class ShiftsBiteTest {
     @ParameterizedTest
     @MethodSource("functionCall")
     void theReplayAgentFailsEveryTaskUsingAPrerequisitePairUnderLogicInversion(String env) {
-        FunctionCallEnv<?> base = (FunctionCallEnv<?>) Environments.get(env).create();
-        List<ShiftHooks.Prerequisite> pairs = base.domain().shiftHooks().prerequisites();
+        Env base = Environments.get(env).create();
+        base.reset(new TaskRequest(Split.TEST, 0, 0));
+        List<EnvFacts.Prerequisite> pairs = base.facts().prerequisites();
         Env shifted = ShiftSpec.parseStack("logic.inversion").apply(Environments.get(env).create());
         StaticReplayAgent agent = new StaticReplayAgent();
         int using = 0;

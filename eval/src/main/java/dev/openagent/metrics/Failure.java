@@ -10,6 +10,8 @@ import java.util.Locale;
 public enum Failure {
     SUCCESS("the episode succeeded"),
     INFRA_ERROR("the model endpoint or the harness failed; not scored, run again on resume"),
+    AGENT_ERROR("the agent's own code threw (its model endpoint did not fail), ending the episode without its answer; "
+            + "a throw after a call of a tool that does not exist counts as hallucinated_tool"),
     FALSE_REFUSAL("refused a task that was solvable"),
     FORCED_COMPLETION("answered a task that has no valid completion instead of refusing it"),
     LOOP("hit the step limit having made one identical call (same tool, same arguments) at least 3 times"),

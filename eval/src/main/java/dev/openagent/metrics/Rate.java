@@ -1,7 +1,5 @@
 package dev.openagent.metrics;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
-
 /**
  * A proportion k/n with its 95% Wilson score interval, which (unlike the normal approximation)
  * stays inside [0, 1] and behaves at 0 and n successes and for small n.
@@ -23,7 +21,4 @@ public record Rate(int k, int n, double value, double lo, double hi) {
         double hi = k == n ? 1 : Math.min(1, Math.max(p, center + half));
         return new Rate((int) k, (int) n, p, lo, hi);
     }
-
-    @JsonIgnore
-    public double[] interval() { return new double[]{lo, hi}; }
 }

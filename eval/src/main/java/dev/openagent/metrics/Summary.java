@@ -1,6 +1,7 @@
 package dev.openagent.metrics;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.sandbox.Outcome;
 
@@ -10,16 +11,17 @@ import java.util.List;
  * The headline numbers of a set of episodes. Rates over scored episodes: infrastructure errors
  * are counted apart and never scored as failures.
  */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record Summary(int episodes,
                       int errors,
                       int successes,
-                      @JsonProperty("success_rate") double successRate,
-                      @JsonProperty("tool_calls") long toolCalls,
-                      @JsonProperty("tool_errors") long toolErrors,
-                      @JsonProperty("tool_error_rate") double toolErrorRate,
-                      @JsonProperty("avg_turns") double avgTurns,
-                      @JsonProperty("refusal_rate") Double refusalRate,
-                      @JsonProperty("false_refusal_rate") Double falseRefusalRate) {
+                      double successRate,
+                      long toolCalls,
+                      long toolErrors,
+                      double toolErrorRate,
+                      double avgTurns,
+                      Double refusalRate,
+                      Double falseRefusalRate) {
 
     public static Summary of(List<Trajectory> all) {
         List<Trajectory> scored = all.stream().filter(t -> t.outcome().end() != Outcome.End.INFRA_ERROR).toList();

@@ -2,6 +2,7 @@ package dev.openagent.metrics;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.openagent.agent.framework.AgentCrash;
 import dev.openagent.episode.Message;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.json.Json;
@@ -32,10 +33,14 @@ public final class Taxonomy {
     public static Failure classify(Outcome outcome, Trajectory t, GoldFacts gold) {
         if (outcome.end() == Outcome.End.INFRA_ERROR || t == null) return Failure.INFRA_ERROR;
         if (outcome.success()) return Failure.SUCCESS;
+        Calls calls = Calls.of(t.messages());
+        if (AgentCrash.crashed(t)) {
+            // frameworks throw on a tool name they do not know: the hallucination is the cause
+            return calls.codes.contains(ToolError.Code.UNKNOWN_TOOL.name()) ? Failure.HALLUCINATED_TOOL : Failure.AGENT_ERROR;
+        }
         if (outcome.end() == Outcome.End.REFUSED && t.solvable()) return Failure.FALSE_REFUSAL;
         if (outcome.end() == Outcome.End.ANSWERED && !t.solvable()) return Failure.FORCED_COMPLETION;
 
-        Calls calls = Calls.of(t.messages());
         if (outcome.end() == Outcome.End.STEP_LIMIT) return calls.maxRepeats >= LOOP_REPEATS ? Failure.LOOP : Failure.STEP_LIMIT;
         if (calls.codes.contains(ToolError.Code.UNKNOWN_TOOL.name())) return Failure.HALLUCINATED_TOOL;
         if (!calls.unrepairedArgumentErrors.isEmpty()) return Failure.INVALID_ARGUMENTS;

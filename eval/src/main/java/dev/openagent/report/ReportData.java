@@ -1,13 +1,20 @@
 package dev.openagent.report;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.agent.framework.AgentTranscript;
 import dev.openagent.episode.Message;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.json.Json;
 import dev.openagent.metrics.Failure;
 import dev.openagent.metrics.Scorecard;
 import dev.openagent.run.EpisodeResult;
+import dev.openagent.sandbox.ToolSpec;
 import dev.openagent.store.RunInfo;
 
 import java.time.Instant;
@@ -30,17 +37,18 @@ public final class ReportData {
      *                       over the cells so every condition is represented
      */
     public static ObjectNode build(RunInfo run, List<EpisodeResult> episodes, int maxTranscripts) {
+        return build(run, episodes, maxTranscripts, Map.of());
+    }
+
+    /**
+     * As {@link #build(RunInfo, List, int)}, with the agents' own transcripts (what an agent's framework
+     * sent to its model and got back) by episode id, shown beside the trajectories that carry one.
+     */
+    public static ObjectNode build(RunInfo run, List<EpisodeResult> episodes, int maxTranscripts, Map<String, AgentTranscript> agentTranscripts) {
         Scorecard card = new Scorecard(episodes);
         ObjectNode root = Json.object();
-        ObjectNode r = root.putObject("run");
-        r.put("id", run.id());
-        r.put("name", run.name());
-        r.put("status", run.status());
-        r.put("planned", run.planned());
-        r.put("created_at", run.createdAt());
-        r.put("updated_at", run.updatedAt());
-        if (run.note() != null) r.put("note", run.note());
-        r.set("config", Json.parse(run.config()));
+        root.set("run", Json.tree(new RunRow(run.id(), run.name(), run.status(), run.planned(), run.createdAt(), run.updatedAt(),
+                run.note(), Json.parse(run.config()))));
         root.put("generated_at", Instant.now().toString());
 
         Map<String, String> tierOf = card.tiers();
@@ -71,7 +79,7 @@ public final class ReportData {
         ArrayNode systems = root.putArray("system_prompts");
         Map<String, Integer> systemIndex = new HashMap<>();
         ArrayNode eps = root.putArray("episodes");
-        for (EpisodeResult e : chosen) eps.add(episode(card, e, systems, systemIndex));
+        for (EpisodeResult e : chosen) eps.add(episode(card, e, systems, systemIndex, agentTranscripts.get(e.id())));
         return root;
     }
 
@@ -88,45 +96,54 @@ public final class ReportData {
         });
     }
 
-    private static ObjectNode episode(Scorecard card, EpisodeResult e, ArrayNode systems, Map<String, Integer> systemIndex) {
-        ObjectNode o = Json.object();
-        o.put("id", e.id());
-        o.put("agent", e.agent());
-        o.put("env", e.env());
-        o.put("shift", e.shift());
-        o.put("tier", e.tier());
-        o.put("task_index", e.taskIndex());
-        o.put("task_seed", e.key().taskSeed());
-        o.put("trial", e.key().trial());
-        o.put("success", e.success());
-        o.put("end", e.outcome().end().name());
-        o.put("detail", e.outcome().detail());
-        o.put("failure", card.failure(e).id());
+    /** The run as the page shows it. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record RunRow(String id, String name, String status, int planned, String createdAt, String updatedAt,
+                  @JsonInclude(JsonInclude.Include.NON_NULL) String note, JsonNode config) {}
+
+    /**
+     * One episode in the trajectory browser; the transcript part is absent when the episode could not start.
+     *
+     * @param agentTranscript what a framework agent sent to its model and got back, absent for other agents
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record EpisodeRow(String id, String agent, String env, String shift, String tier, int taskIndex, long taskSeed, int trial,
+                      boolean success, String end, String detail, String failure, @JsonUnwrapped TranscriptPart transcript,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) AgentTranscript agentTranscript) {}
+
+    /**
+     * @param tools  the names of the tools shown (left out when there were none: text-command environments)
+     * @param system the index of the episode's system prompt in {@code system_prompts} (each is stored once)
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record TranscriptPart(String taskId, String kind, int difficulty, boolean solvable, int turns, int toolErrors, long tokens,
+                          @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> tools, List<Message> messages,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Integer system) {}
+
+    private static JsonNode episode(Scorecard card, EpisodeResult e, ArrayNode systems, Map<String, Integer> systemIndex, AgentTranscript own) {
         Trajectory t = e.trajectory();
-        if (t == null) return o;
-        o.put("task_id", t.taskId());
-        o.put("kind", t.kind());
-        o.put("difficulty", t.difficulty());
-        o.put("solvable", t.solvable());
-        o.put("turns", t.stats().turns());
-        o.put("tool_errors", t.stats().toolErrors());
-        o.put("tokens", t.stats().promptTokens() + t.stats().completionTokens());
-        t.tools().forEach(x -> o.withArray("tools").add(x.name()));
-        ArrayNode ms = o.putArray("messages");
-        for (Message m : t.messages()) {
-            if (m.role().equals("system")) {
-                Integer i = systemIndex.get(m.content());
-                if (i == null) {
-                    i = systems.size();
-                    systems.add(m.content());
-                    systemIndex.put(m.content(), i);
+        TranscriptPart transcript = null;
+        if (t != null) {
+            Integer system = null;
+            List<Message> messages = new ArrayList<>();
+            for (Message m : t.messages()) {
+                if (!m.role().equals("system")) {
+                    messages.add(m);
+                    continue;
                 }
-                o.put("system", i);
-                continue;
+                system = systemIndex.get(m.content());
+                if (system == null) {
+                    system = systems.size();
+                    systems.add(m.content());
+                    systemIndex.put(m.content(), system);
+                }
             }
-            ms.add(Json.MAPPER.valueToTree(m));
+            transcript = new TranscriptPart(t.taskId(), t.kind(), t.difficulty(), t.solvable(), t.stats().turns(), t.stats().toolErrors(),
+                    t.stats().promptTokens() + t.stats().completionTokens(), t.tools().stream().map(ToolSpec::name).toList(), messages, system);
         }
-        return o;
+        return Json.tree(new EpisodeRow(e.id(), e.agent(), e.env(), e.shift(), e.tier(), e.taskIndex(), e.key().taskSeed(), e.key().trial(),
+                e.success(), e.outcome().end().name(), e.outcome().detail(), card.failure(e).id(), transcript,
+                own == null || own.isEmpty() ? null : own));
     }
 
     /** Up to {@code max} episodes, taken round-robin over (agent, env, shift) so every cell shows up. */

@@ -1,6 +1,7 @@
 package dev.openagent.report;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.agent.framework.AgentTranscript;
 import dev.openagent.json.Json;
 import dev.openagent.run.EpisodeResult;
 import dev.openagent.store.RunInfo;
@@ -11,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /** Writes a run's reports into a directory: report.md, report.html (self-contained) and summary.json. */
 public final class Reports {
@@ -22,7 +24,13 @@ public final class Reports {
     public record Written(Path markdown, Path html, Path summary) {}
 
     public static Written write(Path dir, RunInfo run, List<EpisodeResult> episodes, int maxTranscripts) {
-        ObjectNode data = ReportData.build(run, episodes, maxTranscripts);
+        return write(dir, run, episodes, maxTranscripts, Map.of());
+    }
+
+    /** As {@link #write(Path, RunInfo, List, int)}, with the agents' own transcripts by episode id (see {@link ReportData}). */
+    public static Written write(Path dir, RunInfo run, List<EpisodeResult> episodes, int maxTranscripts,
+                                Map<String, AgentTranscript> agentTranscripts) {
+        ObjectNode data = ReportData.build(run, episodes, maxTranscripts, agentTranscripts);
         Written w = new Written(dir.resolve("report.md"), dir.resolve("report.html"), dir.resolve("summary.json"));
         try {
             Files.createDirectories(dir);

@@ -1,6 +1,6 @@
 package dev.openagent.run;
 
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.episode.Agent;
 import dev.openagent.episode.Episodes;
 import dev.openagent.episode.Trajectory;
@@ -238,7 +238,7 @@ public final class EvalRunner {
     }
 
     /** The experiment as stored with the run: what was asked, with each agent's identity (never a key). */
-    static Map<String, Object> describe(Experiment exp, List<EvalAgent> agents) {
+    public static Map<String, Object> describe(Experiment exp, List<EvalAgent> agents) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("name", exp.name());
         List<Object> as = new ArrayList<>();

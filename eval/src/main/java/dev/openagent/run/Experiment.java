@@ -2,13 +2,21 @@ package dev.openagent.run;
 
 import com.fasterxml.jackson.annotation.JsonFormat;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.openagent.sandbox.Split;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -72,26 +80,72 @@ public record Experiment(String name,
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .build();
 
-    /** Reads an experiment file; a typo in a key is an error naming the key, not a silently ignored setting. */
+    /**
+     * Reads an experiment file. Every problem is one line naming the file and what is wrong in the
+     * file's terms: a typo in a key names the key (never a silently ignored setting), a value of
+     * the wrong type names the key and the type it needs.
+     */
     public static Experiment read(Path file) {
+        JsonNode tree;
         try {
-            Experiment e = YAML.readValue(Files.readString(file), Experiment.class);
-            if (e == null) throw new IllegalArgumentException(file + " is empty");
-            return e;
-        } catch (NoSuchFileException e) {
-            throw new IllegalArgumentException("no such experiment file: " + file);
+            tree = YAML.readTree(text(file));
+        } catch (JsonProcessingException e) {
+            JsonLocation at = e.getLocation();
+            throw new IllegalArgumentException(file + " is not valid YAML" + (at == null || at.getLineNr() < 1 ? "" : " (line " + at.getLineNr() + ")"));
+        }
+        if (tree == null || tree.isMissingNode() || tree.isNull()) throw new IllegalArgumentException(file + " is empty");
+        if (!tree.isObject()) {
+            throw new IllegalArgumentException(file + " must be a mapping of settings (name:, agents:, envs:, shifts:, ...), not "
+                    + (tree.isArray() ? "a list" : "a single value"));
+        }
+        try {
+            return YAML.treeToValue(tree, Experiment.class);
         } catch (UnrecognizedPropertyException e) {
             throw new IllegalArgumentException(file + ": unknown key '" + e.getPropertyName() + "' (known: "
                     + String.join(", ", e.getKnownPropertyIds().stream().map(Object::toString).sorted().toList()) + ")");
-        } catch (IOException e) {
-            Throwable cause = e.getCause() instanceof IllegalArgumentException iae ? iae : e;
-            throw new IllegalArgumentException(file + ": " + firstLine(cause.getMessage()));
+        } catch (MismatchedInputException e) {
+            throw new IllegalArgumentException(file + ": " + key(e) + " must be " + kind(e.getTargetType()));
+        } catch (JsonMappingException e) {
+            // The record's own checks (tasks must be at least 1, ...) arrive wrapped.
+            if (e.getCause() instanceof IllegalArgumentException iae) throw new IllegalArgumentException(file + ": " + iae.getMessage());
+            throw new IllegalArgumentException(file + ": " + key(e) + " cannot be read");
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException(file + " cannot be read as an experiment");
         }
     }
 
-    private static String firstLine(String s) {
-        if (s == null) return "unreadable";
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
+    /** The file as text; a binary file is an error, not a YAML parser's complaint about its bytes. */
+    private static String text(Path file) {
+        try {
+            String s = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(Files.readAllBytes(file))).toString();
+            if (s.indexOf('\0') >= 0) throw new CharacterCodingException();
+            return s;
+        } catch (NoSuchFileException e) {
+            throw new IllegalArgumentException("no such experiment file: " + file);
+        } catch (CharacterCodingException e) {
+            throw new IllegalArgumentException(file + " is not a text file (an experiment file is YAML, see docs/evaluation.md)");
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage());
+        }
+    }
+
+    /** Where in the file a value is, as a user wrote it: {@code agents[0].temperature}. */
+    private static String key(JsonMappingException e) {
+        StringBuilder sb = new StringBuilder();
+        for (JsonMappingException.Reference r : e.getPath()) {
+            if (r.getFieldName() != null) sb.append(sb.isEmpty() ? "" : ".").append(r.getFieldName());
+            else if (r.getIndex() >= 0) sb.append('[').append(r.getIndex()).append(']');
+        }
+        return sb.isEmpty() ? "the file" : "'" + sb + "'";
+    }
+
+    private static String kind(Class<?> type) {
+        if (type == null) return "of another type";
+        if (type == Integer.class || type == Long.class || type == int.class || type == long.class) return "a whole number";
+        if (type == Double.class || type == double.class) return "a number";
+        if (type == Boolean.class || type == boolean.class) return "true or false";
+        if (type == String.class) return "text";
+        if (List.class.isAssignableFrom(type)) return "a list";
+        return "a mapping of settings";
     }
 }

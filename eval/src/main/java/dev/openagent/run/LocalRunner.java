@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -40,17 +41,23 @@ public final class LocalRunner {
             return out;
         }
         ThreadLocal<Env> local = ThreadLocal.withInitial(envs);
+        return inOrder(requests, threads, r -> {
+            Trajectory t = Episodes.run(local.get(), agent, r);
+            onDone.accept(t);
+            return t;
+        });
+    }
+
+    /**
+     * {@code work} applied to every item on {@code threads} threads, the results in the items' order;
+     * the first exception thrown is rethrown.
+     */
+    public static <T, R> List<R> inOrder(List<T> items, int threads, Function<T, R> work) {
         try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
-            List<Future<Trajectory>> futures = new ArrayList<>(requests.size());
-            for (TaskRequest r : requests) {
-                futures.add(pool.submit(() -> {
-                    Trajectory t = Episodes.run(local.get(), agent, r);
-                    onDone.accept(t);
-                    return t;
-                }));
-            }
-            List<Trajectory> out = new ArrayList<>(requests.size());
-            for (Future<Trajectory> f : futures) out.add(f.get());
+            List<Future<R>> futures = new ArrayList<>(items.size());
+            for (T item : items) futures.add(pool.submit(() -> work.apply(item)));
+            List<R> out = new ArrayList<>(items.size());
+            for (Future<R> f : futures) out.add(f.get());
             return out;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

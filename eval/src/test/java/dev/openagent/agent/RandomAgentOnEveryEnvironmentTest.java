@@ -1,6 +1,6 @@
 package dev.openagent.agent;
 
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.episode.Episodes;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.sandbox.Env;

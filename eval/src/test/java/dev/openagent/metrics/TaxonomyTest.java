@@ -1,7 +1,7 @@
 package dev.openagent.metrics;
 
 import dev.openagent.agent.OracleAgent;
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.episode.Agent;
 import dev.openagent.episode.AgentSession;
 import dev.openagent.episode.Episodes;
@@ -57,6 +57,11 @@ class TaxonomyTest {
                 GoldFacts.of(env.task()), 0);
     }
 
+    /** One call of {@code tool} with these arguments, then an answer. */
+    private static Script callThenAnswer(String tool, String arguments) {
+        return (i, last, g) -> i == 0 ? Action.CallTools.of("x", tool, arguments) : new Action.Answer("It is 42.");
+    }
+
     private static Failure classify(Script s) {
         return Taxonomy.classify(play(scripted(s)));
     }
@@ -78,14 +83,12 @@ class TaxonomyTest {
 
     @Test
     void callingAToolThatDoesNotExistIsAHallucinatedTool() {
-        assertEquals(Failure.HALLUCINATED_TOOL, classify((i, last, g) -> i == 0
-                ? Action.CallTools.of("x", "get_everything", "{}") : new Action.Answer("It is 42.")));
+        assertEquals(Failure.HALLUCINATED_TOOL, classify(callThenAnswer("get_everything", "{}")));
     }
 
     @Test
     void unrepairedBadArgumentsAreInvalidArgumentsButRepairedOnesAreNot() {
-        assertEquals(Failure.INVALID_ARGUMENTS, classify((i, last, g) -> i == 0
-                ? Action.CallTools.of("x", "get_place_details", "{\"place_id\": ") : new Action.Answer("It is 42.")));
+        assertEquals(Failure.INVALID_ARGUMENTS, classify(callThenAnswer("get_place_details", "{\"place_id\": ")));
         // Malformed first, then the oracle's calls (the first one is to the same tool): repaired, so the wrong answer is the failure.
         Failure repaired = classify((i, last, g) -> {
             if (i == 0) return Action.CallTools.of("x", "search_places", "{\"min_rating\": \"high\"}");
@@ -97,8 +100,7 @@ class TaxonomyTest {
 
     @Test
     void answeringRightAfterAnErrorIgnoresIt() {
-        assertEquals(Failure.IGNORED_ERROR, classify((i, last, g) -> i == 0
-                ? Action.CallTools.of("x", "get_place_details", "{\"place_id\": \"P-missing\"}") : new Action.Answer("It is 42.")));
+        assertEquals(Failure.IGNORED_ERROR, classify(callThenAnswer("get_place_details", "{\"place_id\": \"P-missing\"}")));
     }
 
     @Test

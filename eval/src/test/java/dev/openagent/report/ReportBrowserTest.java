@@ -1,5 +1,7 @@
 package dev.openagent.report;
 
+import dev.openagent.agent.framework.AgentTranscript;
+import dev.openagent.episode.Message;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -7,7 +9,9 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -43,7 +47,12 @@ class ReportBrowserTest {
         // CI installs Debian's chromium (.ci/run), so there the check is mandatory; elsewhere it needs a browser.
         if (System.getenv("CI") != null) assertTrue(browser != null, "CI=true but no chromium on PATH: .ci/run installs it");
         assumeTrue(browser != null, "no chromium on PATH");
-        Reports.Written w = Reports.write(dir.resolve("report"), ReportTest.RUN, ReportTest.episodes(), 1000);
+        // every episode carries an agent's own transcript, as an in-process framework agent's does
+        AgentTranscript own = new AgentTranscript(List.of(new AgentTranscript.Exchange(false, List.of("search_places"),
+                List.of(Message.system("my agent's own prompt"), Message.user("hello")), Message.assistant("done"))), null);
+        Map<String, AgentTranscript> transcripts = new HashMap<>();
+        ReportTest.episodes().forEach(e -> transcripts.put(e.id(), own));
+        Reports.Written w = Reports.write(dir.resolve("report"), ReportTest.RUN, ReportTest.episodes(), 1000, transcripts);
         Path dom = dir.resolve("dom.html");
         Path log = dir.resolve("console.log");
         Process p = new ProcessBuilder(browser.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -59,6 +68,7 @@ class ReportBrowserTest {
         assertEquals(3, drawn, "heatmap, agent bars and failure chart are drawn");
         assertTrue(html.contains("class=\"msg user\""), "the first episode's transcript is shown");
         assertTrue(html.contains("tool.semantic-rename"), "the shift table is filled");
+        assertTrue(html.contains("the agent's own transcript (1 model call)") && html.contains("my agent's own prompt"), "the agent's transcript is shown");
         assertFalse(console.contains("Uncaught"), "no script error:\n" + console);
     }
 }

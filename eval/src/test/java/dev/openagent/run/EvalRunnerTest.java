@@ -48,8 +48,8 @@ class EvalRunnerTest {
     static EvalRunner.RunResult run(Path store, ScriptedModel model, Experiment exp, int retries, ToolProtocol protocol) {
         RunControl control = new RunControl(exp.budget().requests(), exp.budget().tokens());
         try (ResultStore results = ResultStore.open(store)) {
-            OpenAiConfig config = OpenAiConfig.of(model.baseUrl(), "scripted").withProtocol(protocol)
-                    .withRetry(new RetryPolicy(retries, Duration.ofMillis(1), Duration.ofMillis(2)));
+            OpenAiConfig config = new OpenAiConfig(java.net.URI.create(model.baseUrl()), "scripted", null, protocol, null, null, null, null, null,
+                    new RetryPolicy(retries, Duration.ofMillis(1), Duration.ofMillis(2)), null);
             try (ChatEndpoint endpoint = new ChatEndpoint(config, results, true, control, ChatEndpoint.Sleeper.REAL)) {
                 OpenAiAgent agent = new OpenAiAgent(endpoint);
                 EvalAgent a = new EvalAgent(config.label(), config.identity(), agent::forTrial);

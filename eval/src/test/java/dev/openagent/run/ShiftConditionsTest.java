@@ -38,39 +38,25 @@ class ShiftConditionsTest {
     Path dir;
 
     /** A shift that rewrites the query's case; harmless to the oracle, so Δ must be 0. */
-    record CaseShift(String id, Tier tier, boolean applies) implements Shift {
-        @Override
-        public Dimension dimension() { return Dimension.Q; }
+    static Shift caseShift(String id, Tier tier, boolean applies) {
+        return new Shift(id, tier, Dimension.Q, "changes the case of the query",
+                List.of(new ShiftParam("severity", "how much", "1", List.of("1", "2", "3"))),
+                env -> applies ? Optional.empty() : Optional.of("not for " + env.id()),
+                (inner, params) -> new EnvWrapper(inner) {
+                    @Override
+                    protected ShiftRecord record() { return new ShiftRecord(id, params, 0); }
 
-        @Override
-        public String description() { return "changes the case of the query"; }
-
-        @Override
-        public List<ShiftParam> params() { return List.of(new ShiftParam("severity", "how much", "1", List.of("1", "2", "3"))); }
-
-        @Override
-        public Optional<String> notApplicable(EnvironmentInfo env) {
-            return applies ? Optional.empty() : Optional.of("not for " + env.id());
-        }
-
-        @Override
-        public Env wrap(Env inner, Map<String, String> params) {
-            return new EnvWrapper(inner) {
-                @Override
-                protected ShiftRecord record() { return new ShiftRecord(id, params, 0); }
-
-                @Override
-                public Start reset(TaskRequest request) {
-                    Start s = inner.reset(request);
-                    return s.withQuery(tier == Tier.PERCEPTION ? s.query().toUpperCase(Locale.ROOT) : s.query().toLowerCase(Locale.ROOT));
-                }
-            };
-        }
+                    @Override
+                    public Start reset(TaskRequest request) {
+                        Start s = inner.reset(request);
+                        return s.withQuery(tier == Tier.PERCEPTION ? s.query().toUpperCase(Locale.ROOT) : s.query().toLowerCase(Locale.ROOT));
+                    }
+                });
     }
 
-    static final Shift UPPER = new CaseShift("test.upper", Tier.PERCEPTION, true);
-    static final Shift LOWER = new CaseShift("test.lower", Tier.REASONING, true);
-    static final Shift NEVER = new CaseShift("test.never", Tier.INTERACTION, false);
+    static final Shift UPPER = caseShift("test.upper", Tier.PERCEPTION, true);
+    static final Shift LOWER = caseShift("test.lower", Tier.REASONING, true);
+    static final Shift NEVER = caseShift("test.never", Tier.INTERACTION, false);
 
     static List<ShiftStack> expand(String spec) {
         assertEquals("all", spec);

@@ -36,7 +36,6 @@ class ResultStoreTest {
         }
         try (ResultStore s = ResultStore.open(file)) {
             assertEquals(Optional.of("{\"v\":2}"), s.get("k"), "close commits what was queued");
-            assertEquals(1, s.cachedResponses());
         }
     }
 
@@ -88,7 +87,7 @@ class ResultStoreTest {
             }
             s.flush();
             assertEquals(2000, s.episodes("run").size());
-            assertEquals(2000, s.cachedResponses());
+            for (int i = 0; i < 2000; i++) assertEquals(Optional.of("body" + i), s.get("key" + i));
         }
     }
 

@@ -1,6 +1,6 @@
 package dev.openagent.server;
 
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.shift.ShiftSpec;

@@ -35,7 +35,7 @@ public final class LiveEpisode {
         this.request = request;
         this.taskIndex = taskIndex;
         this.start = env.reset(request);
-        this.conversation = new Conversation(start);
+        this.conversation = new Conversation(start, env.info().iface());   // text-command answers and questions as the agent writes them
     }
 
     public Start start() { return start; }

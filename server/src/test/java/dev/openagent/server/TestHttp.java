@@ -40,9 +40,15 @@ public final class TestHttp implements AutoCloseable {
     }
 
     public Response send(String method, String path, String body) {
+        return send(method, path, body, java.util.Map.of());
+    }
+
+    /** A request with extra headers (a session id, a Host or an Origin to test). */
+    public Response send(String method, String path, String body, java.util.Map<String, String> headers) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (body != null) b.header("Content-Type", "application/json");
+        headers.forEach(b::header);
         if (token != null) b.header("Authorization", "Bearer " + token);
         return send(b.build());
     }

@@ -1,10 +1,9 @@
 package dev.openagent.export;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.agent.OracleAgent;
+import dev.openagent.chat.ChatCodec;
 import dev.openagent.episode.Episodes;
 import dev.openagent.episode.Message;
 import dev.openagent.episode.Trajectory;
@@ -24,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -49,8 +49,8 @@ public final class TrainingExport {
         public String id() { return name().toLowerCase(Locale.ROOT); }
 
         public static Format parse(String s) {
-            for (Format f : values()) if (f.id().equals(s.toLowerCase(Locale.ROOT))) return f;
-            throw new IllegalArgumentException("unknown format '" + s + "' (openai, sharegpt, messages)");
+            return Arrays.stream(values()).filter(f -> f.id().equalsIgnoreCase(s.strip())).findFirst().orElseThrow(() ->
+                    new IllegalArgumentException("unknown format '" + s + "' (" + String.join(", ", Arrays.stream(values()).map(Format::id).toList()) + ")"));
         }
     }
 
@@ -98,49 +98,16 @@ public final class TrainingExport {
     /** One trajectory in the format. */
     public static ObjectNode convert(Trajectory t, Format format) {
         return switch (format) {
-            case OPENAI -> openai(t);
+            case OPENAI -> chat(t, ChatCodec.Dialect.FINE_TUNING).put("parallel_tool_calls", false);
             case SHAREGPT -> sharegpt(t);
-            case MESSAGES -> messages(t);
+            case MESSAGES -> chat(t, ChatCodec.Dialect.CHAT_TEMPLATE);
         };
     }
 
-    /** OpenAI fine-tuning: arguments as JSON text, tool messages answer a call id, no parallel calls. */
-    private static ObjectNode openai(Trajectory t) {
-        ObjectNode o = chat(t, false);
-        o.put("parallel_tool_calls", false);
-        return o;
-    }
-
-    /** Chat templates and TRL: arguments as JSON objects, tool messages also name their tool. */
-    private static ObjectNode messages(Trajectory t) {
-        return chat(t, true);
-    }
-
-    private static ObjectNode chat(Trajectory t, boolean objects) {
+    private static ObjectNode chat(Trajectory t, ChatCodec.Dialect dialect) {
         ObjectNode o = Json.object();
-        ArrayNode messages = o.putArray("messages");
-        for (Message m : t.messages()) {
-            ObjectNode x = messages.addObject();
-            x.put("role", m.role());
-            if (m.toolCalls() != null) {
-                ArrayNode calls = x.putArray("tool_calls");
-                for (Message.ToolCall c : m.toolCalls()) {
-                    ObjectNode call = calls.addObject();
-                    call.put("id", c.id());
-                    call.put("type", "function");
-                    ObjectNode f = call.putObject("function").put("name", c.function().name());
-                    if (objects) f.set("arguments", argumentsObject(c.function().arguments()));
-                    else f.put("arguments", c.function().arguments());
-                }
-            } else {
-                x.put("content", m.content() == null ? "" : m.content());
-            }
-            if (m.role().equals("tool")) {
-                x.put("tool_call_id", m.toolCallId());
-                if (objects) x.put("name", m.name());
-            }
-        }
-        o.set("tools", functionTools(t.tools()));
+        o.set("messages", ChatCodec.messages(t.messages(), dialect));
+        o.set("tools", ChatCodec.tools(t.tools()));
         return o;
     }
 
@@ -158,10 +125,7 @@ public final class TrainingExport {
                     } else {
                         List<ObjectNode> calls = new ArrayList<>();
                         for (Message.ToolCall c : m.toolCalls()) {
-                            ObjectNode call = Json.object();
-                            call.put("name", c.function().name());
-                            call.set("arguments", argumentsObject(c.function().arguments()));
-                            calls.add(call);
+                            calls.add(ChatCodec.namedCall(c.function().name(), ChatCodec.argumentsOrRaw(c.function().arguments())));
                         }
                         turn(conv, "function_call", Json.write(calls.size() == 1 ? calls.getFirst() : calls));
                     }
@@ -170,34 +134,12 @@ public final class TrainingExport {
             }
         }
         ArrayNode tools = Json.array();
-        for (ToolSpec s : t.tools()) tools.addObject().put("name", s.name()).put("description", s.description()).set("parameters", s.parameters());
+        for (ToolSpec s : t.tools()) tools.add(ChatCodec.function(s));
         o.put("tools", Json.write(tools));
         return o;
     }
 
     private static void turn(ArrayNode conv, String from, String value) {
         conv.addObject().put("from", from).put("value", value == null ? "" : value);
-    }
-
-    private static ArrayNode functionTools(List<ToolSpec> tools) {
-        ArrayNode out = Json.array();
-        for (ToolSpec s : tools) {
-            ObjectNode f = out.addObject().put("type", "function").putObject("function");
-            f.put("name", s.name());
-            f.put("description", s.description());
-            f.set("parameters", s.parameters());
-        }
-        return out;
-    }
-
-    /** Arguments as a JSON object; text that is not an object (a malformed call) is kept under "raw". */
-    private static JsonNode argumentsObject(String text) {
-        try {
-            JsonNode n = Json.MAPPER.readTree(text == null || text.isBlank() ? "{}" : text);
-            if (n != null && n.isObject()) return n;
-        } catch (JsonProcessingException e) {
-            // fall through
-        }
-        return Json.object().put("raw", text);
     }
 }

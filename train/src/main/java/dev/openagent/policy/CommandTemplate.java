@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.Protocol;
 import dev.openagent.sandbox.ToolSpec;
-import dev.openagent.text.Commands;
+import dev.openagent.sandbox.Commands;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

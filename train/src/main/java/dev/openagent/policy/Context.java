@@ -394,7 +394,7 @@ final class Context {
     private boolean used(int i, View.Turn t) {
         if (commands.isEmpty()) return t.calledTools().contains(tools.get(i).name());
         return t.action() instanceof dev.openagent.sandbox.Action.Command c
-                && commands.get(i).match(dev.openagent.text.Commands.normalize(c.text())) != null;
+                && commands.get(i).match(dev.openagent.sandbox.Commands.normalize(c.text())) != null;
     }
 
     private static List<ParamSpec> topicsOf(List<ToolSpec> tools, PolicyConfig c) {

@@ -50,9 +50,12 @@ public final class ShiftSampler {
     private final List<Shift> shifts;
     /** Cumulative weights, one per shift, the last 1. */
     private final double[] cumulative;
+    /** Every shift equally likely: drawn as before weights existed, so uniform draws (and exports) stay the same. */
+    private final boolean uniform;
 
-    private ShiftSampler(List<Shift> shifts, double[] weights) {
+    private ShiftSampler(List<Shift> shifts, double[] weights, boolean uniform) {
         this.shifts = List.copyOf(shifts);
+        this.uniform = uniform;
         this.cumulative = new double[shifts.size()];
         double total = 0;
         for (double w : weights) total += w;
@@ -98,7 +101,7 @@ public final class ShiftSampler {
                 weights[i] = split ? (1 - mix.unsolvableShare()) * w : w;
             }
         }
-        return new ShiftSampler(shifts, weights);
+        return new ShiftSampler(shifts, weights, !mix.byTier() && !split);
     }
 
     public boolean isEmpty() { return shifts.isEmpty(); }
@@ -117,9 +120,13 @@ public final class ShiftSampler {
     }
 
     public ShiftStack sample(SplittableRandom rnd) {
-        double u = rnd.nextDouble();
         int k = 0;
-        while (k < cumulative.length - 1 && u >= cumulative[k]) k++;
+        if (uniform) {
+            k = rnd.nextInt(shifts.size());
+        } else {
+            double u = rnd.nextDouble();
+            while (k < cumulative.length - 1 && u >= cumulative[k]) k++;
+        }
         Shift s = shifts.get(k);
         Map<String, String> params = new LinkedHashMap<>();
         for (ShiftParam p : s.params()) {

@@ -8,7 +8,7 @@ import dev.openagent.sandbox.Protocol;
 import dev.openagent.sandbox.SimulatedUser;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.ToolSpec;
-import dev.openagent.text.Commands;
+import dev.openagent.sandbox.Commands;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.ArrayList;

@@ -6,8 +6,7 @@ import dev.openagent.sandbox.Protocol;
 import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.ToolSpec;
-import dev.openagent.text.Commands;
-import dev.openagent.text.TextCommandEnv;
+import dev.openagent.sandbox.Commands;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -124,7 +123,7 @@ public record View(String query, String rules, List<ToolSpec> tools, List<String
 
     /** Whether a turn sent {@code help} (or {@code commands}) and read a list of command forms. */
     static boolean isHelp(Turn t) {
-        return t.action() instanceof Action.Command c && TextCommandEnv.isHelp(Commands.normalize(c.text())) && !t.failed()
+        return t.action() instanceof Action.Command c && Protocol.isHelp(Commands.normalize(c.text())) && !t.failed()
                 && !parsedHelp(t.observationText()).isEmpty();
     }
 

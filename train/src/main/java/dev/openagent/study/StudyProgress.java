@@ -1,6 +1,6 @@
 package dev.openagent.study;
 
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.policy.Trainer;
 import dev.openagent.run.Progress;
 import dev.openagent.sandbox.Interface;

@@ -1,6 +1,6 @@
 package dev.openagent.policy;
 
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.export.ExportFormats;
 import dev.openagent.export.TrainingExport;
 import dev.openagent.json.Json;
@@ -29,27 +29,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** PAFT plumbing, with a shift of this test's own (the catalog is filled elsewhere). */
 class PaftTest {
     /** A query shift for tests only: the agent reads the request in capitals. */
-    static final class Shouting implements Shift {
-        @Override
-        public String id() { return "test.shouting"; }
-
-        @Override
-        public Tier tier() { return Tier.PERCEPTION; }
-
-        @Override
-        public Dimension dimension() { return Dimension.Q; }
-
-        @Override
-        public String description() { return "the request in capitals"; }
-
-        @Override
-        public List<ShiftParam> params() { return List.of(new ShiftParam("severity", "unused", "1", List.of("1", "2"))); }
-
-        @Override
-        public Env wrap(Env inner, Map<String, String> params) {
-            return new EnvWrapper(inner) {
+    static final Shift SHOUTING_SHIFT = new Shift("test.shouting", Tier.PERCEPTION, Dimension.Q, "the request in capitals",
+            List.of(new ShiftParam("severity", "unused", "1", List.of("1", "2"))),
+            (inner, params) -> new EnvWrapper(inner) {
                 @Override
-                protected ShiftRecord record() { return new ShiftRecord(id(), params, episodeSeed()); }
+                protected ShiftRecord record() { return new ShiftRecord("test.shouting", params, episodeSeed()); }
 
                 @Override
                 public Start reset(TaskRequest request) {
@@ -62,11 +46,9 @@ class PaftTest {
                     Task t = inner.task();
                     return t.withQuery(t.query().toUpperCase(Locale.ROOT));
                 }
-            };
-        }
-    }
+            });
 
-    static final ShiftSampler SHOUTING = ShiftSampler.of(List.of(new Shouting()));
+    static final ShiftSampler SHOUTING = ShiftSampler.of(List.of(SHOUTING_SHIFT));
 
     @TempDir
     Path dir;

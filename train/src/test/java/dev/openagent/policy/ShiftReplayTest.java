@@ -1,6 +1,6 @@
 package dev.openagent.policy;
 
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Guide;

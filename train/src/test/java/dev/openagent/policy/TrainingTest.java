@@ -1,7 +1,7 @@
 package dev.openagent.policy;
 
 import dev.openagent.agent.RandomAgent;
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.run.LocalRunner;
 import dev.openagent.run.TaskPlan;

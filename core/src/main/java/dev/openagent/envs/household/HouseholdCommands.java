@@ -4,8 +4,8 @@ import dev.openagent.envs.household.HouseholdWorld.Receptacle;
 import dev.openagent.envs.household.HouseholdWorld.Thing;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.json.Json;
-import dev.openagent.text.Commands;
-import dev.openagent.text.Reply;
+import dev.openagent.sandbox.Commands;
+import dev.openagent.domain.Reply;
 
 import java.util.List;
 

@@ -86,6 +86,9 @@ public final class HouseholdWorld {
 
     Receptacle receptacle(int i) { return map.receptacles().get(i); }
 
+    /** The name of the room the receptacle stands in. */
+    String roomName(Receptacle r) { return map.rooms().get(r.room()); }
+
     Thing thing(int i) { return map.things().get(i); }
 
     /** Where a thing lies visibly or not; -1 while held. */

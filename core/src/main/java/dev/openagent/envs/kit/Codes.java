@@ -10,10 +10,13 @@ public final class Codes {
 
     /** A code such as {@code RX-7KQ2M9}: the prefix, a dash, then {@code length} characters. */
     public static String next(SplittableRandom rnd, String prefix, int length) {
-        char[] out = new char[prefix.length() + 1 + length];
-        prefix.getChars(0, prefix.length(), out, 0);
-        out[prefix.length()] = '-';
-        for (int i = 0; i < length; i++) out[prefix.length() + 1 + i] = ALPHABET.charAt(rnd.nextInt(ALPHABET.length()));
-        return new String(out);
+        return prefix + "-" + plain(rnd, "", length);
+    }
+
+    /** A code such as {@code V7KQ2M9}: the prefix, then {@code length} characters. */
+    public static String plain(SplittableRandom rnd, String prefix, int length) {
+        StringBuilder out = new StringBuilder(prefix.length() + length).append(prefix);
+        for (int i = 0; i < length; i++) out.append(ALPHABET.charAt(rnd.nextInt(ALPHABET.length())));
+        return out.toString();
     }
 }

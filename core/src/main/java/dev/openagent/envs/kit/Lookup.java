@@ -1,6 +1,6 @@
 package dev.openagent.envs.kit;
 
-import dev.openagent.tool.ToolFailure;
+import dev.openagent.domain.ToolFailure;
 
 import java.util.ArrayList;
 import java.util.List;

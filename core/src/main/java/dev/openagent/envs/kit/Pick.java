@@ -45,15 +45,4 @@ public final class Pick {
         for (T x : all) if (filter.test(x)) pool.add(x);
         return pool.isEmpty() ? null : pool.get(rnd.nextInt(pool.size()));
     }
-
-    /**
-     * Tries the kinds in a random order and returns the first that {@code pose} could set up. A kind
-     * the world cannot pose returns false having changed nothing, and gives way to a sibling.
-     *
-     * @throws IllegalStateException when no kind fits (a generator bug: every layout must pose every level)
-     */
-    public static String firstPosed(List<String> kinds, SplittableRandom rnd, Predicate<String> pose, String what) {
-        for (String kind : shuffled(kinds, rnd)) if (pose.test(kind)) return kind;
-        throw new IllegalStateException("no " + what + " fits this world (tried " + kinds + ")");
-    }
 }

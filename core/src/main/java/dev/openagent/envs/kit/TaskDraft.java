@@ -8,10 +8,9 @@ import dev.openagent.sandbox.GoldPlan;
 import dev.openagent.sandbox.GoldPlan.Ref;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
-import dev.openagent.tool.Tool;
+import dev.openagent.domain.Tool;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +25,7 @@ import java.util.Map;
  */
 public final class TaskDraft<W> {
     private final W world;
-    private final Map<String, Tool<W>> tools;
+    private final List<Tool<W>> tools;
     private final List<GoldPlan.Call> calls = new ArrayList<>();
     private final List<JsonNode> results = new ArrayList<>();
 
@@ -40,20 +39,13 @@ public final class TaskDraft<W> {
 
     public TaskDraft(W world, List<Tool<W>> tools) {
         this.world = world;
-        this.tools = index(tools);
-    }
-
-    private static <W> Map<String, Tool<W>> index(List<Tool<W>> tools) {
-        Map<String, Tool<W>> out = new HashMap<>();
-        for (Tool<W> t : tools) out.put(t.name(), t);
-        return out;
+        this.tools = tools;
     }
 
     /** Runs a read-only tool on the world without adding it to the plan (probing while choosing a task). */
     public JsonNode probe(String tool, ObjectNode args) {
-        Tool<W> t = tools.get(tool);
-        if (t == null) throw new IllegalStateException("no tool " + tool);
-        return t.behaviour().call(world, t.params().validate(args));
+        for (Tool<W> t : tools) if (t.name().equals(tool)) return t.behaviour().call(world, t.params().validate(args));
+        throw new IllegalStateException("no tool " + tool);
     }
 
     /** Adds a read-only call to the plan and returns its result (as the agent will see it). */
@@ -70,14 +62,36 @@ public final class TaskDraft<W> {
         return result;
     }
 
-    /** Adds a writing call: recorded, not run (the agent must make the change). Returns its index. */
-    public int commit(String tool, ObjectNode args, Map<String, Ref> refs) {
+    /**
+     * Adds a read-only call without running it, for a generator that computes what it returns from the
+     * functions the tool itself uses (cheaper than running it on every reset). Returns its index.
+     */
+    public int add(String tool, ObjectNode args) { return add(tool, args, Map.of()); }
+
+    /** As {@link #add(String, ObjectNode)}, with arguments filled in from earlier results. */
+    public int add(String tool, ObjectNode args, Map<String, Ref> refs) {
         GoldPlan.Call call = new GoldPlan.Call(tool, args, refs);
-        call.resolve(results); // fails now if a reference is wrong
+        checkRefs(call);
         calls.add(call);
         results.add(null);
-        writes = true;
         return calls.size() - 1;
+    }
+
+    /** Adds a writing call: recorded, not run (the agent must make the change). Returns its index. */
+    public int commit(String tool, ObjectNode args, Map<String, Ref> refs) {
+        int i = add(tool, args, refs);
+        writes = true;
+        return i;
+    }
+
+    /** Fails now if a reference is wrong: it must point at an earlier call, and into its result where that result is known. */
+    private void checkRefs(GoldPlan.Call call) {
+        boolean known = true;
+        for (Ref r : call.refs().values()) {
+            if (r.call() >= calls.size()) throw new IllegalStateException(call.tool() + " refers to call " + r.call() + ", which comes later");
+            known &= results.get(r.call()) != null;
+        }
+        if (known) call.resolve(results);
     }
 
     /**

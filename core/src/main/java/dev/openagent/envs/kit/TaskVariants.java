@@ -12,24 +12,11 @@ import java.util.SplittableRandom;
 import java.util.function.Function;
 
 /**
- * Helpers for the shift hooks of environments: making a task impossible or restating it, one value
- * of the request at a time (see {@code ShiftHooks}).
+ * Helpers for the ways environments declare to make a task impossible or restate it, one value of
+ * the request at a time (see {@link dev.openagent.domain.TaskKind}).
  */
 public final class TaskVariants {
     private TaskVariants() {}
-
-    /** One way a task can be made impossible (or restated); empty when this task does not allow it. */
-    public interface Way extends Function<SplittableRandom, Optional<Task>> {}
-
-    /** The first of the ways, tried in a random order, that fits the task. */
-    public static Optional<Task> first(List<Way> ways, SplittableRandom rnd) {
-        List<Way> left = new ArrayList<>(ways);
-        while (!left.isEmpty()) {
-            Optional<Task> t = left.remove(rnd.nextInt(left.size())).apply(rnd);
-            if (t.isPresent()) return t;
-        }
-        return Optional.empty();
-    }
 
     /**
      * The details with a value replaced in their spans and replies; {@code clearAmbiguity} when the new
@@ -62,10 +49,5 @@ public final class TaskVariants {
     public static boolean once(String text, String value) {
         int at = text.indexOf(value);
         return at >= 0 && text.indexOf(value, at + 1) < 0;
-    }
-
-    /** A random element. */
-    public static <T> T any(List<T> from, SplittableRandom rnd) {
-        return from.get(rnd.nextInt(from.size()));
     }
 }

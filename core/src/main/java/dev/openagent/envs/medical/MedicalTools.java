@@ -10,11 +10,11 @@ import dev.openagent.envs.medical.MedicalWorld.Patient;
 import dev.openagent.envs.medical.MedicalWorld.Prescription;
 import dev.openagent.envs.kit.Lookup;
 import dev.openagent.json.Json;
-import dev.openagent.tool.Args;
-import dev.openagent.tool.Param;
-import dev.openagent.tool.Params;
-import dev.openagent.tool.Tool;
-import dev.openagent.tool.ToolFailure;
+import dev.openagent.domain.Args;
+import dev.openagent.domain.Param;
+import dev.openagent.domain.Params;
+import dev.openagent.domain.Tool;
+import dev.openagent.domain.ToolFailure;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -23,7 +23,9 @@ import java.util.List;
 /**
  * The medical tools. Several overlap on purpose: a patient's chart and their medication list,
  * one doctor's schedule and a department's open slots, a drug's monograph and a patient-specific
- * interaction check; only the descriptions say which one a request needs.
+ * interaction check; only the descriptions say which one a request needs. Beside each tool, what shifts
+ * may know of it: whether it only looks things up, the record it returns by id, the parameter holding a
+ * person's name, another path to what it does ({@link MedicalPaths}), the tool that must come before it.
  */
 final class MedicalTools {
     private MedicalTools() {}
@@ -42,17 +44,21 @@ final class MedicalTools {
                             + "names, dates of birth and home campus. Several patients can share a name.",
                     Params.of(Param.string("name", "Patient name or part of it."),
                             Param.string("date_of_birth", "Date of birth as YYYY-MM-DD.").optional()),
-                    MedicalTools::findPatient),
+                    MedicalTools::findPatient)
+                    .readOnly().personName("name"),
             new Tool<>("get_patient_record",
                     "A patient's chart: date of birth, home campus, primary doctor, allergies and current medications (names only).",
-                    Params.of(PATIENT_ID), MedicalTools::patientRecord),
+                    Params.of(PATIENT_ID), MedicalTools::patientRecord)
+                    .readOnly().recordOf("patient_id", "name", "date_of_birth", "home_campus"),
             new Tool<>("get_medication_list",
                     "A patient's current medications with drug class, dose and drug ids.",
-                    Params.of(PATIENT_ID), MedicalTools::medicationList),
+                    Params.of(PATIENT_ID), MedicalTools::medicationList)
+                    .readOnly().orVia(MedicalPaths.MEDICATIONS_VIA_CHART),
             new Tool<>("list_departments",
                     "Departments of the hospital with campus, location (level and wing) and front-desk phone number.",
                     Params.of(CAMPUS.describedAs("Only departments of this campus; omit for every campus.").optional()),
-                    MedicalTools::departments),
+                    MedicalTools::departments)
+                    .readOnly(),
             new Tool<>("search_doctors",
                     "Find doctors by department, campus, name, spoken language or whether they accept new patients. "
                             + "Returns doctor ids, names, departments, campuses, languages and the new-patient flag.",
@@ -60,19 +66,23 @@ final class MedicalTools {
                             Param.string("name", "Doctor name or part of it.").optional(),
                             Param.oneOf("language", "A language the doctor speaks.", MedicalNames.LANGUAGES).optional(),
                             Param.bool("accepting_new_patients", "Only doctors who accept (true) or do not accept (false) new patients.").optional()),
-                    MedicalTools::searchDoctors),
+                    MedicalTools::searchDoctors)
+                    .readOnly(),
             new Tool<>("get_doctor_profile",
                     "One doctor's profile: department, campus, languages, weekly clinic days and clinic hours, new-patient flag.",
-                    Params.of(DOCTOR_ID), MedicalTools::doctorProfile),
+                    Params.of(DOCTOR_ID), MedicalTools::doctorProfile)
+                    .readOnly().recordOf("doctor_id", "name", "department", "campus"),
             new Tool<>("get_doctor_schedule",
                     "Free 30-minute appointment times of one doctor on one date, earliest first.",
-                    Params.of(DOCTOR_ID, DATE), MedicalTools::doctorSchedule),
+                    Params.of(DOCTOR_ID, DATE), MedicalTools::doctorSchedule)
+                    .readOnly(),
             new Tool<>("find_open_slots",
                     "Free 30-minute appointment times across all doctors of a department at a campus on a date, earliest "
                             + "first (at most 12), each with the doctor's id and new-patient flag.",
                     Params.of(DEPARTMENT, CAMPUS, DATE,
                             Param.bool("accepting_new_patients", "Only doctors who accept new patients (true).").optional()),
-                    MedicalTools::openSlots),
+                    MedicalTools::findOpenSlots)
+                    .readOnly(),
             new Tool<>("book_appointment",
                     "Book a 30-minute appointment for a patient with a doctor at a free time. Doctors who do not accept new "
                             + "patients only see patients they are the primary doctor of. Returns the appointment id and its confirmation code.",
@@ -81,7 +91,8 @@ final class MedicalTools {
                     MedicalTools::bookAppointment),
             new Tool<>("list_appointments",
                     "A patient's appointments this week: appointment id, doctor, department, campus, date, time and status.",
-                    Params.of(PATIENT_ID), MedicalTools::listAppointments),
+                    Params.of(PATIENT_ID), MedicalTools::listAppointments)
+                    .readOnly(),
             new Tool<>("cancel_appointment",
                     "Cancel an appointment. Needs its id and the confirmation code given when it was booked. Returns a cancellation reference.",
                     Params.of(Param.string("appointment_id", "Appointment id, e.g. AP-12345."),
@@ -91,10 +102,13 @@ final class MedicalTools {
                     "Search the formulary by drug name (full or partial) or drug class. Returns drug ids, names and classes.",
                     Params.of(Param.string("name", "Drug name or part of it.").optional(),
                             Param.oneOf("drug_class", "Drug class.", MedicalNames.CLASSES).optional()),
-                    MedicalTools::searchDrugs),
+                    MedicalTools::searchDrugs)
+                    .readOnly(),
             new Tool<>("get_drug_info",
                     "A drug's monograph: class, form, standard dose and every formulary drug it is known to interact with.",
-                    Params.of(DRUG_ID), MedicalTools::drugInfo),
+                    Params.of(DRUG_ID), MedicalTools::drugInfo)
+                    .readOnly().recordOf("drug_id", "name", "drug_class"),
+            // Not read-only: the check is recorded, and prescribing needs it.
             new Tool<>("check_interactions",
                     "Check one drug against a specific patient's current medications and allergies. Required before "
                             + "prescribing that drug to that patient. Lists conflicts with their severity (moderate or major).",
@@ -104,7 +118,8 @@ final class MedicalTools {
                             + "must have been run for this patient and drug; blocked on a major interaction or an allergy. "
                             + "Returns the prescription id and its verification code.",
                     Params.of(PATIENT_ID, DRUG_ID, DOCTOR_ID.describedAs("Prescribing doctor's id.")),
-                    MedicalTools::prescribe));
+                    MedicalTools::prescribe)
+                    .after("check_interactions"));
 
     // ---------------------------------------------------------------- lookups shared with the task generator
 
@@ -161,11 +176,9 @@ final class MedicalTools {
         out.put("count", found.size());
         ArrayNode list = out.putArray("patients");
         for (Patient p : found) {
-            ObjectNode o = list.addObject();
-            o.put("patient_id", p.id());
-            o.put("name", p.name());
-            o.put("date_of_birth", p.dob());
-            o.put("home_campus", p.campus() + " Campus");
+            ObjectNode o = Json.object("patient_id", p.id(), "name", p.name(), "date_of_birth", p.dob(),
+                    "home_campus", p.campus() + " Campus");
+            list.add(o);
         }
         return out;
     }
@@ -173,13 +186,8 @@ final class MedicalTools {
     private static ObjectNode patientRecord(MedicalWorld w, Args a) {
         Patient p = patient(w, a.string("patient_id"));
         Doctor primary = w.doctor(p.primaryDoctorId());
-        ObjectNode out = Json.object();
-        out.put("patient_id", p.id());
-        out.put("name", p.name());
-        out.put("date_of_birth", p.dob());
-        out.put("home_campus", p.campus() + " Campus");
-        out.put("primary_doctor_id", primary.id());
-        out.put("primary_doctor_name", primary.name());
+        ObjectNode out = Json.object("patient_id", p.id(), "name", p.name(), "date_of_birth", p.dob(),
+                "home_campus", p.campus() + " Campus", "primary_doctor_id", primary.id(), "primary_doctor_name", primary.name());
         ArrayNode allergies = out.putArray("allergies");
         p.allergies().forEach(allergies::add);
         ArrayNode meds = out.putArray("current_medications");
@@ -194,11 +202,8 @@ final class MedicalTools {
         ArrayNode meds = out.putArray("medications");
         for (String id : w.medications(p)) {
             Drug d = w.drug(id);
-            ObjectNode o = meds.addObject();
-            o.put("drug_id", d.id());
-            o.put("name", d.name());
-            o.put("drug_class", d.drugClass());
-            o.put("dose", d.dose());
+            ObjectNode o = Json.object("drug_id", d.id(), "name", d.name(), "drug_class", d.drugClass(), "dose", d.dose());
+            meds.add(o);
         }
         out.put("count", meds.size());
         return out;
@@ -210,11 +215,9 @@ final class MedicalTools {
         ArrayNode list = out.putArray("departments");
         for (Department d : w.map.departments()) {
             if (campus != null && !d.campus().equals(campus)) continue;
-            ObjectNode o = list.addObject();
-            o.put("department", d.name());
-            o.put("campus", d.campus() + " Campus");
-            o.put("location", d.location());
-            o.put("phone", d.phone());
+            ObjectNode o = Json.object("department", d.name(), "campus", d.campus() + " Campus", "location", d.location(),
+                    "phone", d.phone());
+            list.add(o);
         }
         return out;
     }
@@ -253,31 +256,23 @@ final class MedicalTools {
     private static ObjectNode doctorSchedule(MedicalWorld w, Args a) {
         Doctor d = doctor(w, a.string("doctor_id"));
         int day = day(a.string("date"));
-        ObjectNode out = Json.object();
-        out.put("doctor_id", d.id());
-        out.put("date", MedicalWorld.DATES.get(day));
-        out.put("in_clinic", d.days()[day]);
+        ObjectNode out = Json.object("doctor_id", d.id(), "date", MedicalWorld.DATES.get(day), "in_clinic", d.days()[day]);
         ArrayNode free = out.putArray("free_times");
         for (int s : w.freeSlots(d, day)) free.add(MedicalWorld.TIMES[s]);
         return out;
     }
 
-    private static ObjectNode openSlots(MedicalWorld w, Args a) {
+    private static ObjectNode findOpenSlots(MedicalWorld w, Args a) {
         String department = a.string("department");
         String campus = campus(w, a.string("campus"));
         int day = day(a.string("date"));
         List<Slot> slots = openSlots(w, department, campus, day, a.bool("accepting_new_patients", false));
-        ObjectNode out = Json.object();
-        out.put("department", department);
-        out.put("campus", campus + " Campus");
-        out.put("date", MedicalWorld.DATES.get(day));
+        ObjectNode out = Json.object("department", department, "campus", campus + " Campus", "date", MedicalWorld.DATES.get(day));
         ArrayNode list = out.putArray("slots");
         for (Slot s : slots) {
-            ObjectNode o = list.addObject();
-            o.put("time", MedicalWorld.TIMES[s.slot()]);
-            o.put("doctor_id", s.doctor().id());
-            o.put("doctor_name", s.doctor().name());
-            o.put("accepting_new_patients", s.doctor().acceptingNew());
+            ObjectNode o = Json.object("time", MedicalWorld.TIMES[s.slot()], "doctor_id", s.doctor().id(),
+                    "doctor_name", s.doctor().name(), "accepting_new_patients", s.doctor().acceptingNew());
+            list.add(o);
         }
         return out;
     }
@@ -304,16 +299,9 @@ final class MedicalTools {
 
     private static ObjectNode appointmentJson(MedicalWorld w, Appointment ap) {
         Doctor d = w.doctor(ap.doctorId());
-        ObjectNode o = Json.object();
-        o.put("appointment_id", ap.id());
-        o.put("patient_id", ap.patientId());
-        o.put("doctor_id", d.id());
-        o.put("doctor_name", d.name());
-        o.put("department", d.department());
-        o.put("campus", d.campus() + " Campus");
-        o.put("date", MedicalWorld.DATES.get(ap.day()));
-        o.put("time", MedicalWorld.TIMES[ap.slot()]);
-        o.put("status", ap.status());
+        ObjectNode o = Json.object("appointment_id", ap.id(), "patient_id", ap.patientId(), "doctor_id", d.id(), "doctor_name", d.name(),
+                "department", d.department(), "campus", d.campus() + " Campus", "date", MedicalWorld.DATES.get(ap.day()),
+                "time", MedicalWorld.TIMES[ap.slot()], "status", ap.status());
         return o;
     }
 
@@ -335,10 +323,7 @@ final class MedicalTools {
         }
         if (!ap.active()) throw ToolFailure.domain("appointment " + ap.id() + " is already cancelled");
         String reference = w.cancel(ap);
-        ObjectNode out = Json.object();
-        out.put("appointment_id", ap.id());
-        out.put("status", "cancelled");
-        out.put("cancellation_reference", reference);
+        ObjectNode out = Json.object("appointment_id", ap.id(), "status", "cancelled", "cancellation_reference", reference);
         return out;
     }
 
@@ -372,10 +357,8 @@ final class MedicalTools {
         for (Drug other : w.map.drugs()) {
             int s = w.severity(d, other);
             if (s == MedicalWorld.NONE) continue;
-            ObjectNode o = list.addObject();
-            o.put("drug_id", other.id());
-            o.put("name", other.name());
-            o.put("severity", MedicalWorld.SEVERITY[s]);
+            ObjectNode o = Json.object("drug_id", other.id(), "name", other.name(), "severity", MedicalWorld.SEVERITY[s]);
+            list.add(o);
         }
         return out;
     }
@@ -384,19 +367,13 @@ final class MedicalTools {
         Patient p = patient(w, a.string("patient_id"));
         Drug d = drug(w, a.string("drug_id"));
         w.checked.add(p.index() * 4096 + d.index());
-        ObjectNode out = Json.object();
-        out.put("patient_id", p.id());
-        out.put("drug_id", d.id());
-        out.put("drug_name", d.name());
+        ObjectNode out = Json.object("patient_id", p.id(), "drug_id", d.id(), "drug_name", d.name());
         ArrayNode conflicts = out.putArray("conflicts");
         for (String id : w.medications(p)) {
             Drug m = w.drug(id);
             int s = w.severity(d, m);
             if (s == MedicalWorld.NONE) continue;
-            ObjectNode o = conflicts.addObject();
-            o.put("drug_id", m.id());
-            o.put("name", m.name());
-            o.put("severity", MedicalWorld.SEVERITY[s]);
+            conflicts.add(Json.object("drug_id", m.id(), "name", m.name(), "severity", MedicalWorld.SEVERITY[s]));
         }
         out.put("already_taking", w.takes(p, d));
         if (w.allergic(p, d)) out.put("allergy", d.drugClass());
@@ -421,15 +398,8 @@ final class MedicalTools {
             throw ToolFailure.domain("blocked: " + d.name() + " has a major interaction with " + p.name() + "'s current medication");
         }
         Prescription rx = w.prescribe(p, d, by);
-        ObjectNode out = Json.object();
-        out.put("prescription_id", rx.id());
-        out.put("patient_id", p.id());
-        out.put("drug_id", d.id());
-        out.put("drug_name", d.name());
-        out.put("dose", d.dose());
-        out.put("doctor_id", by.id());
-        out.put("status", "active");
-        out.put("verification_code", rx.code());
+        ObjectNode out = Json.object("prescription_id", rx.id(), "patient_id", p.id(), "drug_id", d.id(), "drug_name", d.name(),
+                "dose", d.dose(), "doctor_id", by.id(), "status", "active", "verification_code", rx.code());
         return out;
     }
 }

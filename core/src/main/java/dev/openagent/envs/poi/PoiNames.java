@@ -1,5 +1,6 @@
 package dev.openagent.envs.poi;
 
+import dev.openagent.envs.kit.Names;
 import dev.openagent.sandbox.Split;
 
 import java.util.List;
@@ -41,12 +42,6 @@ final class PoiNames {
             "Ruiz", "Okafor", "Lindqvist", "Moreau", "Tanaka", "Kowalski", "Haddad", "Brennan", "Costa", "Novak",
             "Fischer", "Ibrahim", "Jensen", "Kim", "Laurent", "Mendes", "Nakamura", "Olsen", "Petrov", "Quinteros");
 
-    /** Pool entries of this split: even indices for train, odd for test. */
-    static List<String> of(List<String> pool, Split split) {
-        int parity = split == Split.TRAIN ? 0 : 1;
-        return java.util.stream.IntStream.range(0, pool.size()).filter(i -> i % 2 == parity).mapToObj(pool::get).toList();
-    }
-
     /** A place-name stem ("Blue Fig"): adjective/noun pairs split by the parity of their index sum. */
     static String stem(Split split, SplittableRandom rnd) {
         int parity = split == Split.TRAIN ? 0 : 1;
@@ -58,7 +53,7 @@ final class PoiNames {
     }
 
     static String guest(Split split, SplittableRandom rnd) {
-        List<String> first = of(FIRST, split);
+        List<String> first = Names.half(FIRST, split);
         return first.get(rnd.nextInt(first.size())) + " " + LAST.get(rnd.nextInt(LAST.size()));
     }
 }

@@ -1,21 +1,26 @@
 package dev.openagent.envs.poi;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.envs.poi.PoiWorld.Category;
 import dev.openagent.envs.poi.PoiWorld.Place;
 import dev.openagent.envs.poi.PoiWorld.Reservation;
+import dev.openagent.envs.kit.TaskDraft;
 import dev.openagent.json.Json;
-import dev.openagent.tool.Args;
-import dev.openagent.tool.Param;
-import dev.openagent.tool.Params;
-import dev.openagent.tool.Tool;
-import dev.openagent.tool.ToolFailure;
+import dev.openagent.sandbox.Alternative;
+import dev.openagent.sandbox.GoldPlan;
+import dev.openagent.domain.Args;
+import dev.openagent.domain.Param;
+import dev.openagent.domain.Params;
+import dev.openagent.domain.Tool;
+import dev.openagent.domain.ToolFailure;
 
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The POI tools: each one's name, description, parameters and behaviour side by side.
@@ -30,10 +35,9 @@ final class PoiTools {
     static final Param TIME = Param.string("time", "Time as HH:00 (whole hours, 24-hour clock).");
     static final Param PARTY = Param.integer("party_size", "Number of people.", 1, 20);
 
-    /** Built once: tools are immutable and shared by every episode. */
-    static final List<Tool<PoiWorld>> ALL = build();
 
-    static List<Tool<PoiWorld>> all() { return ALL; }
+    /** The rule a booking follows, stated in the domain rules and declared on make_reservation. */
+    static final String BOOK_AFTER_CHECK = "A booking needs a successful availability check (check_availability) of the same place, date, time and party size first.";
 
     private static List<Tool<PoiWorld>> build() {
         return List.of(
@@ -48,26 +52,28 @@ final class PoiTools {
                                 Param.string("name", "Part of the place's name, case-insensitive.").optional(),
                                 Param.number("min_rating", "Only places rated at least this (0-5).", 0, 5).optional(),
                                 Param.integer("max_price", "Only places with price level at most this (1 cheap - 4 expensive).", 1, 4).optional()),
-                        PoiTools::search),
+                        PoiTools::search).readOnly(),
                 new Tool<>("get_place_details",
                         "Full record of one place: address, phone, rating, price level, cuisine, capacity, coordinates and weekly opening hours.",
-                        Params.of(PLACE_ID), PoiTools::details),
+                        Params.of(PLACE_ID), PoiTools::details).readOnly()
+                        .recordOf("place_id", "name", "category", "cuisine", "city", "district", "address", "phone", "rating", "price_level"),
                 new Tool<>("get_opening_hours",
                         "Opening and closing time of one place on one day of the week.",
-                        Params.of(PLACE_ID, Param.oneOf("day", "Day of the week.", PoiWorld.DAYS)), PoiTools::openingHours),
+                        Params.of(PLACE_ID, Param.oneOf("day", "Day of the week.", PoiWorld.DAYS)), PoiTools::openingHours).readOnly()
+                        .orVia(HOURS_FROM_DETAILS),
                 new Tool<>("get_distance",
                         "Street distance in km and travel time between two places in the same city.",
                         Params.of(Param.string("from_place_id", "Place id of the origin."),
                                 Param.string("to_place_id", "Place id of the destination."),
                                 Param.oneOf("mode", "Travel mode (default walk).", List.of("walk", "drive", "transit")).optional()),
-                        PoiTools::distance),
+                        PoiTools::distance).readOnly().orVia(DISTANCE_FROM_NEARBY),
                 new Tool<>("find_nearby",
                         "Places of a category near a given place, nearest first, with their distance in km.",
                         Params.of(PLACE_ID,
                                 Param.oneOf("category", "Kind of place to look for.", Category.IDS),
                                 Param.oneOf("cuisine", "Cuisine (restaurants only).", PoiWorld.CUISINES).optional(),
                                 Param.number("radius_km", "Search radius in km (default 3).", 0.1, 20).optional()),
-                        PoiTools::nearby),
+                        PoiTools::nearby).readOnly(),
                 new Tool<>("check_availability",
                         "Whether a place can seat a party at a date and time; lists later free times that day. "
                                 + "A booking needs a successful check of the same slot first.",
@@ -75,13 +81,15 @@ final class PoiTools {
                 new Tool<>("make_reservation",
                         "Book a table. Requires a successful availability check of the same slot. Returns the reservation id and its verification code.",
                         Params.of(PLACE_ID, DATE, TIME, PARTY, Param.string("guest_name", "Name the booking is under.")),
-                        PoiTools::reserve),
+                        PoiTools::reserve).after("check_availability").personName("guest_name"),
                 new Tool<>("find_reservations",
                         "Reservations under a guest name: id, place, date, time, party size and status.",
-                        Params.of(Param.string("guest_name", "Name the booking is under.")), PoiTools::findReservations),
+                        Params.of(Param.string("guest_name", "Name the booking is under.")), PoiTools::findReservations).readOnly()
+                        .personName("guest_name"),
                 new Tool<>("get_reservation",
                         "One reservation by id: place, date, time, party size and status.",
-                        Params.of(Param.string("reservation_id", "Reservation id, e.g. R-12345.")), PoiTools::getReservation),
+                        Params.of(Param.string("reservation_id", "Reservation id, e.g. R-12345.")), PoiTools::getReservation).readOnly()
+                        .recordOf("reservation_id", "place_id", "place_name", "date", "time", "party_size", "guest_name", "status"),
                 new Tool<>("cancel_reservation",
                         "Cancel a reservation. Needs its id and the verification code issued when it was made. Returns a cancellation code.",
                         Params.of(Param.string("reservation_id", "Reservation id, e.g. R-12345."),
@@ -89,11 +97,50 @@ final class PoiTools {
                         PoiTools::cancel),
                 new Tool<>("get_reviews",
                         "Recent visitor reviews of a place with their star ratings.",
-                        Params.of(PLACE_ID), PoiTools::reviews),
+                        Params.of(PLACE_ID), PoiTools::reviews).readOnly(),
                 new Tool<>("list_districts",
                         "Districts of a city.",
-                        Params.of(Param.string("city", "City name.")), PoiTools::districts));
+                        Params.of(Param.string("city", "City name.")), PoiTools::districts).readOnly());
     }
+
+    // ---------------------------------------------------------------- other paths
+
+    /** Opening hours of one day: from the weekly hours in the place details. */
+    private static final Alternative HOURS_FROM_DETAILS = Alternative.of(
+            args -> List.of(new GoldPlan.Call("get_place_details", TaskDraft.args("place_id", args.path("place_id").asText("")))),
+            (args, results) -> {
+                String day = args.path("day").asText("");
+                String hours = results.getFirst().path("opening_hours").path(day).asText("closed");
+                ObjectNode out = Json.object("place_id", args.path("place_id").asText(""), "day", day, "open", !hours.equals("closed"));
+                if (!hours.equals("closed")) {
+                    out.put("opens", hours.substring(0, hours.indexOf('-')));
+                    out.put("closes", hours.substring(hours.indexOf('-') + 1));
+                }
+                return out;
+            });
+
+    /** Distance between two places: the destination's category, then a nearby search from the origin. */
+    private static final Alternative DISTANCE_FROM_NEARBY = Alternative.of(
+            args -> List.of(new GoldPlan.Call("get_place_details", TaskDraft.args("place_id", args.path("to_place_id").asText(""))),
+                    new GoldPlan.Call("find_nearby", TaskDraft.args("place_id", args.path("from_place_id").asText(""), "radius_km", 20),
+                            Map.of("category", new GoldPlan.Ref(0, "/category")))),
+            (args, results) -> {
+                String to = args.path("to_place_id").asText("");
+                ObjectNode out = Json.object();
+                out.put("from_place_id", args.path("from_place_id").asText(""));
+                out.put("to_place_id", to);
+                for (JsonNode r : results.get(1).path("results")) {
+                    if (!r.path("place_id").asText().equals(to)) continue;
+                    String mode = args.path("mode").asText("walk");
+                    out.set("distance_km", r.get("distance_km"));
+                    out.put("mode", mode);
+                    out.put("minutes", minutes(mode, r.path("distance_km").asDouble()));
+                }
+                return out;
+            });
+
+    /** Built once, after the other paths it names: tools are immutable and shared by every episode. */
+    static final List<Tool<PoiWorld>> ALL = build();
 
     // ---------------------------------------------------------------- behaviours
 
@@ -138,14 +185,8 @@ final class PoiTools {
         out.put("count", found.size());
         ArrayNode results = out.putArray("results");
         for (Place p : found) {
-            ObjectNode r = results.addObject();
-            r.put("place_id", p.id());
-            r.put("name", p.name());
-            r.put("city", p.city());
-            r.put("district", p.district());
-            r.put("category", p.category().id);
-            r.put("rating", p.rating());
-            r.put("price_level", p.price());
+            results.add(Json.object("place_id", p.id(), "name", p.name(), "city", p.city(), "district", p.district(),
+                    "category", p.category().id, "rating", p.rating(), "price_level", p.price()));
         }
         return out;
     }
@@ -158,10 +199,7 @@ final class PoiTools {
 
     private static ObjectNode details(PoiWorld w, Args a) {
         Place p = place(w, a.string("place_id"));
-        ObjectNode out = Json.object();
-        out.put("place_id", p.id());
-        out.put("name", p.name());
-        out.put("category", p.category().id);
+        ObjectNode out = Json.object("place_id", p.id(), "name", p.name(), "category", p.category().id);
         if (p.cuisine() != null) out.put("cuisine", p.cuisine());
         out.put("city", p.city());
         out.put("district", p.district());
@@ -188,10 +226,7 @@ final class PoiTools {
         Place p = place(w, a.string("place_id"));
         int day = PoiWorld.DAYS.indexOf(a.string("day"));
         int[] h = p.hours()[day];
-        ObjectNode out = Json.object();
-        out.put("place_id", p.id());
-        out.put("day", a.string("day"));
-        out.put("open", h != null);
+        ObjectNode out = Json.object("place_id", p.id(), "day", a.string("day"), "open", h != null);
         if (h != null) {
             out.put("opens", PoiWorld.time(h[0]));
             out.put("closes", h[1] == 24 ? "24:00" : PoiWorld.time(h[1]));
@@ -205,12 +240,8 @@ final class PoiTools {
         if (!from.city().equals(to.city())) throw ToolFailure.domain("the two places are in different cities");
         String mode = a.string("mode", "walk");
         double km = PoiWorld.distanceKm(from, to);
-        ObjectNode out = Json.object();
-        out.put("from_place_id", from.id());
-        out.put("to_place_id", to.id());
-        out.put("distance_km", km);
-        out.put("mode", mode);
-        out.put("minutes", minutes(mode, km));
+        ObjectNode out = Json.object("from_place_id", from.id(), "to_place_id", to.id(), "distance_km", km, "mode", mode,
+                "minutes", minutes(mode, km));
         return out;
     }
 
@@ -243,11 +274,8 @@ final class PoiTools {
         out.put("count", found.size());
         ArrayNode results = out.putArray("results");
         for (Place p : found) {
-            ObjectNode r = results.addObject();
-            r.put("place_id", p.id());
-            r.put("name", p.name());
-            r.put("distance_km", PoiWorld.distanceKm(origin, p));
-            r.put("rating", p.rating());
+            results.add(Json.object("place_id", p.id(), "name", p.name(), "distance_km", PoiWorld.distanceKm(origin, p),
+                    "rating", p.rating()));
         }
         return out;
     }
@@ -271,12 +299,8 @@ final class PoiTools {
         Slot s = slot(w, a);
         boolean ok = w.available(s.place(), s.day(), s.hour(), s.party());
         if (ok) w.checkedSlots.add(s.key());
-        ObjectNode out = Json.object();
-        out.put("place_id", s.place().id());
-        out.put("date", PoiWorld.DATES.get(s.day()));
-        out.put("time", PoiWorld.time(s.hour()));
-        out.put("party_size", s.party());
-        out.put("available", ok);
+        ObjectNode out = Json.object("place_id", s.place().id(), "date", PoiWorld.DATES.get(s.day()), "time", PoiWorld.time(s.hour()),
+                "party_size", s.party(), "available", ok);
         if (!ok) {
             out.put("reason", s.place().openAt(s.day(), s.hour()) ? "fully booked" : "closed at that time");
             ArrayNode later = out.putArray("later_times");
@@ -300,15 +324,8 @@ final class PoiTools {
     }
 
     private static ObjectNode reservationJson(PoiWorld w, Reservation r) {
-        ObjectNode out = Json.object();
-        out.put("reservation_id", r.id());
-        out.put("place_id", r.placeId());
-        out.put("place_name", w.place(r.placeId()).name());
-        out.put("date", r.date());
-        out.put("time", r.time());
-        out.put("party_size", r.party());
-        out.put("guest_name", r.guest());
-        out.put("status", r.status());
+        ObjectNode out = Json.object("reservation_id", r.id(), "place_id", r.placeId(), "place_name", w.place(r.placeId()).name(),
+                "date", r.date(), "time", r.time(), "party_size", r.party(), "guest_name", r.guest(), "status", r.status());
         return out;
     }
 
@@ -342,10 +359,7 @@ final class PoiTools {
         if (r.status().equals("cancelled")) throw ToolFailure.domain("reservation " + r.id() + " is already cancelled");
         String cancellation = "X" + w.newCode().substring(1);
         w.replace(r.cancelled(cancellation));
-        ObjectNode out = Json.object();
-        out.put("reservation_id", r.id());
-        out.put("status", "cancelled");
-        out.put("cancellation_code", cancellation);
+        ObjectNode out = Json.object("reservation_id", r.id(), "status", "cancelled", "cancellation_code", cancellation);
         return out;
     }
 

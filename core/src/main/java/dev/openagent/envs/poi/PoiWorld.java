@@ -1,5 +1,8 @@
 package dev.openagent.envs.poi;
 
+import dev.openagent.envs.kit.Codes;
+import dev.openagent.envs.kit.Layouts;
+import dev.openagent.envs.kit.Names;
 import dev.openagent.sandbox.Seeds;
 import dev.openagent.sandbox.Split;
 
@@ -12,7 +15,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The POI world of one episode: an immutable {@link Map} of cities and places (cached, shared by
@@ -103,7 +105,9 @@ public final class PoiWorld {
     public record Layout(long seed, Split split, List<City> cities, List<Place> places, Map<String, Place> byId,
                          Map<String, List<Place>> byCity, int[] twins, boolean[] uniqueName) {}
 
-    private static final Map<Long, Layout> CACHE = new ConcurrentHashMap<>();
+    /** Layouts keep the seeds poi had before the kit, so its worlds stay the same. */
+    private static final Layouts<Layout> LAYOUTS = new Layouts<>(WORLDS_PER_SPLIT, 17,
+            (split, index) -> Seeds.mix(index, split == Split.TRAIN ? 0x7A11 : 0x7E57), PoiWorld::generate);
 
     final Layout map;
     final List<Reservation> reservations = new ArrayList<>();
@@ -118,10 +122,7 @@ public final class PoiWorld {
 
     /** The world of an episode: a cached map chosen by the seed, with empty mutable state. */
     public static PoiWorld of(Split split, long episodeSeed) {
-        long index = Math.floorMod(Seeds.mix(episodeSeed, 17), WORLDS_PER_SPLIT);
-        long mapSeed = Seeds.mix(index, split == Split.TRAIN ? 0x7A11 : 0x7E57);
-        Layout map = CACHE.computeIfAbsent(mapSeed, s -> generate(split, s));
-        return new PoiWorld(map, episodeSeed);
+        return new PoiWorld(LAYOUTS.of(split, episodeSeed), episodeSeed);
     }
 
     public List<City> cities() { return map.cities(); }
@@ -199,10 +200,7 @@ public final class PoiWorld {
     }
 
     String newCode() {
-        String alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-        StringBuilder sb = new StringBuilder("V");
-        for (int i = 0; i < 6; i++) sb.append(alphabet.charAt(codes.nextInt(alphabet.length())));
-        return sb.toString();
+        return Codes.plain(codes, "V", 6);
     }
 
     private String newReservationId() {
@@ -231,7 +229,7 @@ public final class PoiWorld {
 
     static Layout generate(Split split, long seed) {
         SplittableRandom rnd = new SplittableRandom(seed);
-        List<String> cityPool = new ArrayList<>(PoiNames.of(PoiNames.CITIES, split));
+        List<String> cityPool = new ArrayList<>(Names.half(PoiNames.CITIES, split));
         List<City> cities = new ArrayList<>();
         for (int c = 0; c < 3; c++) {
             String name = cityPool.remove(rnd.nextInt(cityPool.size()));

@@ -12,11 +12,11 @@ import dev.openagent.envs.retail.RetailWorld.Return;
 import dev.openagent.envs.retail.RetailWorld.Variant;
 import dev.openagent.envs.kit.Lookup;
 import dev.openagent.json.Json;
-import dev.openagent.tool.Args;
-import dev.openagent.tool.Param;
-import dev.openagent.tool.Params;
-import dev.openagent.tool.Tool;
-import dev.openagent.tool.ToolFailure;
+import dev.openagent.domain.Args;
+import dev.openagent.domain.Param;
+import dev.openagent.domain.Params;
+import dev.openagent.domain.Tool;
+import dev.openagent.domain.ToolFailure;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +25,10 @@ import java.util.Locale;
 /**
  * The retail tools. Overlaps on purpose: an order's record and its shipment tracking both carry
  * delivery dates, the return policy and the eligibility check both speak of windows, a customer's
- * profile and their order list both list orders.
+ * profile and their order list both list orders. Each tool declares what shifts may know about it: whether
+ * it only looks things up, the record it returns by id, the tool it must follow, another path to what it does
+ * ({@link RetailPaths}), and which parameter holds a person's name (only find_customer's name: the other
+ * name parameters name products).
  */
 final class RetailTools {
     private RetailTools() {}
@@ -42,45 +45,46 @@ final class RetailTools {
                     Params.of(Param.string("name", "Customer name or part of it.").optional(),
                             Param.string("email", "Email address.").optional(),
                             Param.string("zip_code", "Five-digit zip code.").optional()),
-                    RetailTools::findCustomer),
+                    RetailTools::findCustomer).readOnly().personName("name"),
             new Tool<>("get_customer",
                     "A customer's profile: name, email, zip code, city, saved payment methods and the ids of their orders.",
-                    Params.of(CUSTOMER_ID), RetailTools::getCustomer),
+                    Params.of(CUSTOMER_ID), RetailTools::getCustomer).readOnly().recordOf("customer_id", "name", "email", "zip_code"),
             new Tool<>("list_orders",
                     "A customer's orders, newest first: order id, date placed, status, total and the product names in each. "
                             + "Optionally only orders with one status.",
                     Params.of(CUSTOMER_ID, Param.oneOf("status", "Only orders with this status.",
                             List.of("processing", "shipped", "delivered", "cancelled")).optional()),
-                    RetailTools::listOrders),
+                    RetailTools::listOrders).readOnly().orVia(RetailPaths.ORDERS_FROM_PROFILE),
             new Tool<>("get_order",
                     "One order in full: items (item id, product id and name, colour, size, price, item status), payment "
                             + "method, date placed, status and delivery date.",
-                    Params.of(ORDER_ID), RetailTools::getOrder),
+                    Params.of(ORDER_ID), RetailTools::getOrder).readOnly().recordOf("order_id", "placed", "total"),
             new Tool<>("track_shipment",
                     "Shipment tracking of an order: carrier, tracking number, shipping status and the delivery date (or the "
                             + "expected delivery date while in transit).",
-                    Params.of(ORDER_ID), RetailTools::track),
+                    Params.of(ORDER_ID), RetailTools::track).readOnly(),
             new Tool<>("search_products",
                     "Search the catalogue by product name (full or partial) or category. Returns product ids, names, "
                             + "categories, prices and whether they are final sale.",
                     Params.of(Param.string("name", "Product name or part of it.").optional(),
                             Param.oneOf("category", "Product category.", RetailNames.CATEGORIES).optional()),
-                    RetailTools::searchProducts),
+                    RetailTools::searchProducts).readOnly(),
             new Tool<>("get_product",
                     "One product: variants (variant id, colour, size, units in stock), price, return window and final-sale flag.",
-                    Params.of(Param.string("product_id", "Product id, e.g. PR-1234.")), RetailTools::getProduct),
+                    Params.of(Param.string("product_id", "Product id, e.g. PR-1234.")), RetailTools::getProduct)
+                    .readOnly().recordOf("product_id", "name", "category", "price"),
             new Tool<>("get_return_policy",
                     "The general return policy of a product category: the return window in days and the refund rules.",
-                    Params.of(Param.oneOf("category", "Product category.", RetailNames.CATEGORIES)), RetailTools::policy),
+                    Params.of(Param.oneOf("category", "Product category.", RetailNames.CATEGORIES)), RetailTools::policy).readOnly(),
             new Tool<>("check_return_eligibility",
                     "Whether one item of an order can still be returned or exchanged today, why not if not, the last day "
                             + "to return it, the refund amount and the refund methods allowed.",
-                    Params.of(ORDER_ID, ITEM_ID), RetailTools::eligibility),
+                    Params.of(ORDER_ID, ITEM_ID), RetailTools::eligibility).readOnly().orVia(RetailPaths.ELIGIBILITY_FROM_ORDER_AND_PRODUCT),
             new Tool<>("return_item",
                     "Return one delivered item for a refund: to the original payment method or as store credit (gift-card "
                             + "orders: store credit only). Returns the return id and its RMA code.",
                     Params.of(ORDER_ID, ITEM_ID, Param.oneOf("refund_to", "Where the refund goes.", REFUND_TO)),
-                    RetailTools::returnItem),
+                    RetailTools::returnItem).after("check_return_eligibility"),
             new Tool<>("exchange_item",
                     "Exchange one delivered item for another variant (colour or size) of the same product that is in "
                             + "stock, within the return window. Returns the exchange id and its exchange code.",
@@ -92,7 +96,7 @@ final class RetailTools {
                     Params.of(ORDER_ID), RetailTools::cancelOrder),
             new Tool<>("list_returns",
                     "Returns and exchanges a customer has requested, with their status and the refund method.",
-                    Params.of(CUSTOMER_ID), RetailTools::listReturns));
+                    Params.of(CUSTOMER_ID), RetailTools::listReturns).readOnly());
 
     // ---------------------------------------------------------------- lookups shared with the task generator
 
@@ -164,11 +168,9 @@ final class RetailTools {
         out.put("customer_id", c.id());
         ArrayNode list = out.putArray("orders");
         for (Order o : orders(w, c, a.string("status", null))) {
-            ObjectNode x = list.addObject();
-            x.put("order_id", o.id());
-            x.put("placed", RetailWorld.date(o.placedDay()));
-            x.put("status", w.status(o));
-            x.put("total", RetailWorld.money(o.totalCents()));
+            ObjectNode x = Json.object("order_id", o.id(), "placed", RetailWorld.date(o.placedDay()), "status", w.status(o),
+                    "total", RetailWorld.money(o.totalCents()));
+            list.add(x);
             ArrayNode names = x.putArray("products");
             for (Item it : o.items()) names.add(it.product().name());
         }
@@ -178,25 +180,17 @@ final class RetailTools {
 
     private static ObjectNode getOrder(RetailWorld w, Args a) {
         Order o = order(w, a.string("order_id"));
-        ObjectNode out = Json.object();
-        out.put("order_id", o.id());
-        out.put("customer_id", o.customerId());
-        out.put("placed", RetailWorld.date(o.placedDay()));
-        out.put("status", w.status(o));
+        ObjectNode out = Json.object("order_id", o.id(), "customer_id", o.customerId(), "placed", RetailWorld.date(o.placedDay()),
+                "status", w.status(o));
         if (o.deliveredDay() >= 0) out.put("delivered", RetailWorld.date(o.deliveredDay()));
         out.put("payment_method", o.payment());
         out.put("total", RetailWorld.money(o.totalCents()));
         ArrayNode items = out.putArray("items");
         for (Item it : o.items()) {
-            ObjectNode x = items.addObject();
-            x.put("item_id", it.id());
-            x.put("product_id", it.product().id());
-            x.put("product_name", it.product().name());
-            x.put("color", it.variant().color());
-            x.put("size", it.variant().size());
-            x.put("variant_id", it.variant().id());
-            x.put("price", RetailWorld.money(it.product().priceCents()));
-            x.put("status", w.status(it));
+            ObjectNode x = Json.object("item_id", it.id(), "product_id", it.product().id(), "product_name", it.product().name(),
+                    "color", it.variant().color(), "size", it.variant().size(), "variant_id", it.variant().id(),
+                    "price", RetailWorld.money(it.product().priceCents()), "status", w.status(it));
+            items.add(x);
         }
         return out;
     }
@@ -229,12 +223,9 @@ final class RetailTools {
         ObjectNode out = Json.object();
         ArrayNode list = out.putArray("products");
         for (Product p : products(w, a.string("name", null), a.string("category", null))) {
-            ObjectNode x = list.addObject();
-            x.put("product_id", p.id());
-            x.put("name", p.name());
-            x.put("category", p.category());
-            x.put("price", RetailWorld.money(p.priceCents()));
-            x.put("final_sale", p.finalSale());
+            ObjectNode x = Json.object("product_id", p.id(), "name", p.name(), "category", p.category(),
+                    "price", RetailWorld.money(p.priceCents()), "final_sale", p.finalSale());
+            list.add(x);
         }
         out.put("count", list.size());
         return out;
@@ -242,33 +233,21 @@ final class RetailTools {
 
     private static ObjectNode getProduct(RetailWorld w, Args a) {
         Product p = Lookup.byId(w.map.productById(), a.string("product_id"), "product");
-        ObjectNode out = Json.object();
-        out.put("product_id", p.id());
-        out.put("name", p.name());
-        out.put("category", p.category());
-        out.put("price", RetailWorld.money(p.priceCents()));
-        out.put("final_sale", p.finalSale());
-        out.put("return_window_days", p.windowDays());
+        ObjectNode out = Json.object("product_id", p.id(), "name", p.name(), "category", p.category(),
+                "price", RetailWorld.money(p.priceCents()), "final_sale", p.finalSale(), "return_window_days", p.windowDays());
         ArrayNode list = out.putArray("variants");
         for (Variant v : p.variants()) {
-            ObjectNode x = list.addObject();
-            x.put("variant_id", v.id());
-            x.put("color", v.color());
-            x.put("size", v.size());
-            x.put("in_stock", w.stock(v));
+            list.add(Json.object("variant_id", v.id(), "color", v.color(), "size", v.size(), "in_stock", w.stock(v)));
         }
         return out;
     }
 
     private static ObjectNode policy(RetailWorld w, Args a) {
         String category = a.string("category");
-        ObjectNode out = Json.object();
-        out.put("category", category);
-        out.put("return_window_days", RetailNames.WINDOW_DAYS.get(category));
-        out.put("counted_from", "delivery date");
-        out.put("final_sale_returnable", false);
-        out.put("refunds", "to the original payment method, or store credit on request; gift-card orders get store credit");
-        out.put("exchanges", "same product, another variant in stock, within the return window");
+        ObjectNode out = Json.object("category", category, "return_window_days", RetailNames.WINDOW_DAYS.get(category),
+                "counted_from", "delivery date", "final_sale_returnable", false,
+                "refunds", "to the original payment method, or store credit on request; gift-card orders get store credit",
+                "exchanges", "same product, another variant in stock, within the return window");
         return out;
     }
 
@@ -276,10 +255,7 @@ final class RetailTools {
         Order o = order(w, a.string("order_id"));
         Item it = item(o, a.string("item_id"));
         String why = w.ineligibility(o, it);
-        ObjectNode out = Json.object();
-        out.put("order_id", o.id());
-        out.put("item_id", it.id());
-        out.put("eligible", why == null);
+        ObjectNode out = Json.object("order_id", o.id(), "item_id", it.id(), "eligible", why == null);
         if (why != null) out.put("reason", why);
         if (o.deliveredDay() >= 0) out.put("return_by", RetailWorld.date(RetailWorld.returnBy(o, it)));
         out.put("refund_amount", RetailWorld.money(it.product().priceCents()));
@@ -300,13 +276,9 @@ final class RetailTools {
             throw ToolFailure.domain("order " + o.id() + " was paid with a gift card: refund_to must be store_credit");
         }
         Return r = w.returnItem(o, it, refundTo);
-        ObjectNode out = Json.object();
-        out.put("return_id", r.id());
-        out.put("order_id", o.id());
-        out.put("item_id", it.id());
-        out.put("refund_amount", RetailWorld.money(r.amountCents()));
-        out.put("refund_to", refundTo.equals("store_credit") ? "store credit" : o.payment());
-        out.put("rma_code", r.code());
+        ObjectNode out = Json.object("return_id", r.id(), "order_id", o.id(), "item_id", it.id(),
+                "refund_amount", RetailWorld.money(r.amountCents()),
+                "refund_to", refundTo.equals("store_credit") ? "store credit" : o.payment(), "rma_code", r.code());
         return out;
     }
 
@@ -320,14 +292,8 @@ final class RetailTools {
         if (why != null) throw ToolFailure.domain("item " + it.id() + " cannot be exchanged: " + why);
         if (w.stock(to) <= 0) throw ToolFailure.domain("variant " + to.id() + " (" + to.color() + ", " + to.size() + ") is out of stock");
         Exchange e = w.exchange(o, it, to);
-        ObjectNode out = Json.object();
-        out.put("exchange_id", e.id());
-        out.put("order_id", o.id());
-        out.put("item_id", it.id());
-        out.put("new_variant_id", to.id());
-        out.put("color", to.color());
-        out.put("size", to.size());
-        out.put("exchange_code", e.code());
+        ObjectNode out = Json.object("exchange_id", e.id(), "order_id", o.id(), "item_id", it.id(), "new_variant_id", to.id(),
+                "color", to.color(), "size", to.size(), "exchange_code", e.code());
         return out;
     }
 
@@ -336,12 +302,8 @@ final class RetailTools {
         String status = w.status(o);
         if (!status.equals("processing")) throw ToolFailure.domain("order " + o.id() + " is " + status + "; only processing orders can be cancelled");
         Cancellation c = w.cancel(o);
-        ObjectNode out = Json.object();
-        out.put("order_id", o.id());
-        out.put("status", "cancelled");
-        out.put("refund_amount", RetailWorld.money(c.amountCents()));
-        out.put("refund_to", o.payment());
-        out.put("cancellation_code", c.code());
+        ObjectNode out = Json.object("order_id", o.id(), "status", "cancelled", "refund_amount", RetailWorld.money(c.amountCents()),
+                "refund_to", o.payment(), "cancellation_code", c.code());
         return out;
     }
 
@@ -354,11 +316,8 @@ final class RetailTools {
             for (Item it : w.order(orderId).items()) {
                 String s = w.status(it);
                 if (s.equals("delivered") || s.equals("processing") || s.equals("shipped")) continue;
-                ObjectNode x = list.addObject();
-                x.put("order_id", orderId);
-                x.put("item_id", it.id());
-                x.put("product_name", it.product().name());
-                x.put("status", s);
+                ObjectNode x = Json.object("order_id", orderId, "item_id", it.id(), "product_name", it.product().name(), "status", s);
+                list.add(x);
                 for (Return r : w.returns) if (r.itemId().equals(it.id())) x.put("refund_to", r.refundTo());
             }
         }

@@ -152,8 +152,6 @@ public final class RetailWorld {
 
     static double money(int cents) { return cents / 100.0; }
 
-    static String moneyText(int cents) { return String.format(Locale.ROOT, "%.2f", cents / 100.0); }
-
     // ---------------------------------------------------------------- generation
 
     static Layout generate(Split split, long seed) {

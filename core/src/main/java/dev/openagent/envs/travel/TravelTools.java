@@ -10,19 +10,22 @@ import dev.openagent.envs.travel.TravelWorld.Hotel;
 import dev.openagent.envs.travel.TravelWorld.HotelBooking;
 import dev.openagent.envs.kit.Lookup;
 import dev.openagent.json.Json;
-import dev.openagent.tool.Args;
-import dev.openagent.tool.Param;
-import dev.openagent.tool.Params;
-import dev.openagent.tool.Tool;
-import dev.openagent.tool.ToolFailure;
+import dev.openagent.domain.Args;
+import dev.openagent.domain.Param;
+import dev.openagent.domain.Params;
+import dev.openagent.domain.Tool;
+import dev.openagent.domain.ToolFailure;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * The travel tools. Overlaps on purpose: nonstop search and connection search, a flight's details
- * and its fare rules, hotel search (a "from" price per night) and hotel rates (the real total).
+ * The travel tools and what shifts may know about them. Overlaps on purpose: nonstop search and
+ * connection search, a flight's details and its fare rules, hotel search (a "from" price per night)
+ * and hotel rates (the real total). No second path leads to what tasks need (rates, fares and
+ * schedules each have one source), so no tool declares one and tool.removal only removes tools a
+ * task does not use.
  */
 final class TravelTools {
     private TravelTools() {}
@@ -36,28 +39,33 @@ final class TravelTools {
     static final Param DESTINATION = Param.string("destination", "Three-letter code of the arrival airport.");
     static final Param PASSENGER = Param.string("passenger_name", "Traveller's full name.");
 
+    /** The order rule book_hotel declares ({@code after}), as the domain rules state it. */
+    static final String RATES_BEFORE_BOOKING = "Check a hotel's rates for the stay (get_hotel_rates) before booking it.";
+
     static final List<Tool<TravelWorld>> ALL = List.of(
             new Tool<>("list_airports",
                     "Airports with their three-letter codes and names; optionally only those of one city. Some cities have two airports.",
-                    Params.of(Param.string("city", "City name.").optional()), TravelTools::listAirports),
+                    Params.of(Param.string("city", "City name.").optional()), TravelTools::listAirports).readOnly(),
             new Tool<>("search_flights",
                     "Nonstop flights between two airports on a date, by departure time: flight id and number, airline, "
                             + "departure and arrival times, fare and seats left.",
                     Params.of(ORIGIN, DESTINATION, DATE,
                             Param.integer("max_price", "Only fares up to this many dollars.", 1, 10000).optional()),
-                    TravelTools::searchFlights),
+                    TravelTools::searchFlights).readOnly(),
             new Tool<>("search_connections",
                     "One-stop itineraries (two flights through the same airport) between two airports on a date, cheapest "
                             + "first: both flight ids, the connecting airport, layover minutes, total fare and arrival time.",
                     Params.of(ORIGIN, DESTINATION, DATE,
                             Param.integer("min_layover_minutes", "Shortest layover to allow (default and minimum 45).", 45, 300).optional()),
-                    TravelTools::searchConnections),
+                    TravelTools::searchConnections).readOnly(),
             new Tool<>("get_flight",
                     "Details of one flight: airline, airports, times, duration, aircraft, fare and seats left.",
-                    Params.of(FLIGHT_ID), TravelTools::getFlight),
+                    Params.of(FLIGHT_ID), TravelTools::getFlight).readOnly()
+                    .recordOf("flight_id", "flight_number", "airline", "origin", "destination", "date", "departs", "arrives", "fare")
+                    .recordFor("first_flight_id", "flight_id", "departs"),
             new Tool<>("get_fare_rules",
                     "Fare rules of one flight: whether the fare is refundable, the change fee and the checked-bag fee.",
-                    Params.of(FLIGHT_ID), TravelTools::fareRules),
+                    Params.of(FLIGHT_ID), TravelTools::fareRules).readOnly(),
             new Tool<>("search_hotels",
                     "Hotels in a city, optionally by name, neighbourhood and minimum stars. With check-in and check-out dates, "
                             + "only hotels with a room every night, each with its lowest nightly rate for the stay.",
@@ -66,26 +74,27 @@ final class TravelTools {
                             Param.oneOf("neighborhood", "Neighbourhood.", TravelNames.NEIGHBORHOODS).optional(),
                             Param.integer("min_stars", "Minimum star rating (1-5).", 1, 5).optional(),
                             CHECK_IN.optional(), CHECK_OUT.optional()),
-                    TravelTools::searchHotels),
+                    TravelTools::searchHotels).readOnly(),
             new Tool<>("get_hotel",
                     "One hotel's details: address, neighbourhood, stars, amenities and base rate.",
-                    Params.of(HOTEL_ID), TravelTools::getHotel),
+                    Params.of(HOTEL_ID), TravelTools::getHotel).readOnly()
+                    .recordOf("hotel_id", "name", "city", "neighborhood", "stars"),
             new Tool<>("get_hotel_rates",
                     "Night-by-night availability and prices of one hotel for a stay, and the total price of the stay.",
-                    Params.of(HOTEL_ID, CHECK_IN, CHECK_OUT), TravelTools::hotelRates),
+                    Params.of(HOTEL_ID, CHECK_IN, CHECK_OUT), TravelTools::hotelRates).readOnly(),
             new Tool<>("book_flight",
                     "Book a seat for a traveller on a flight, or on a one-stop itinerary by also giving the connecting flight "
                             + "(same date, leaving from the arrival airport at least 45 minutes later). Returns the record locator.",
                     Params.of(FLIGHT_ID, PASSENGER,
                             Param.string("connecting_flight_id", "Second flight of a one-stop itinerary.").optional()),
-                    TravelTools::bookFlight),
+                    TravelTools::bookFlight).personName("passenger_name"),
             new Tool<>("book_hotel",
                     "Book a room for a stay (every night must be available). Returns the hotel confirmation number and the total price.",
                     Params.of(HOTEL_ID, CHECK_IN, CHECK_OUT, Param.string("guest_name", "Name the room is booked under.")),
-                    TravelTools::bookHotel),
+                    TravelTools::bookHotel).after("get_hotel_rates").personName("guest_name"),
             new Tool<>("list_bookings",
                     "Flight and hotel bookings under a traveller's name: references, what and when, price and status.",
-                    Params.of(PASSENGER), TravelTools::listBookings),
+                    Params.of(PASSENGER), TravelTools::listBookings).readOnly().personName("passenger_name"),
             new Tool<>("cancel_booking",
                     "Cancel a flight booking (by record locator) or a hotel booking (by confirmation number). Needs the "
                             + "traveller's last name. Returns a cancellation code.",
@@ -143,10 +152,8 @@ final class TravelTools {
         ArrayNode list = out.putArray("airports");
         for (Airport ap : w.map.airports()) {
             if (city != null && !ap.city().equals(city)) continue;
-            ObjectNode o = list.addObject();
-            o.put("code", ap.code());
-            o.put("name", ap.name());
-            o.put("city", ap.city());
+            ObjectNode o = Json.object("code", ap.code(), "name", ap.name(), "city", ap.city());
+            list.add(o);
         }
         return out;
     }
@@ -187,15 +194,11 @@ final class TravelTools {
         ArrayNode list = out.putArray("itineraries");
         for (int i = 0; i < Math.min(8, found.size()); i++) {
             Connection c = found.get(i);
-            ObjectNode o = list.addObject();
-            o.put("first_flight_id", c.first().id());
-            o.put("second_flight_id", c.second().id());
-            o.put("via", c.first().destination());
-            o.put("departs", TravelWorld.CLOCK[c.first().dep()]);
-            o.put("arrives", TravelWorld.CLOCK[c.second().arr()]);
-            o.put("layover_minutes", c.layover());
-            o.put("total_fare", c.price());
-            o.put("seats_left", Math.min(w.seatsLeft(c.first()), w.seatsLeft(c.second())));
+            ObjectNode o = Json.object("first_flight_id", c.first().id(), "second_flight_id", c.second().id(),
+                    "via", c.first().destination(), "departs", TravelWorld.CLOCK[c.first().dep()],
+                    "arrives", TravelWorld.CLOCK[c.second().arr()], "layover_minutes", c.layover(), "total_fare", c.price(),
+                    "seats_left", Math.min(w.seatsLeft(c.first()), w.seatsLeft(c.second())));
+            list.add(o);
         }
         out.put("count", list.size());
         return out;
@@ -211,13 +214,8 @@ final class TravelTools {
 
     private static ObjectNode fareRules(TravelWorld w, Args a) {
         Flight f = flight(w, a.string("flight_id"));
-        ObjectNode out = Json.object();
-        out.put("flight_id", f.id());
-        out.put("fare", f.price());
-        out.put("refundable", f.refundable());
-        out.put("change_fee", f.changeFee());
-        out.put("checked_bag_fee", f.bagFee());
-        out.put("carry_on_included", true);
+        ObjectNode out = Json.object("flight_id", f.id(), "fare", f.price(), "refundable", f.refundable(), "change_fee", f.changeFee(),
+                "checked_bag_fee", f.bagFee(), "carry_on_included", true);
         return out;
     }
 
@@ -228,12 +226,9 @@ final class TravelTools {
         ObjectNode out = Json.object();
         ArrayNode list = out.putArray("hotels");
         for (Hotel h : hotels(w, city, a.string("name", null), a.string("neighborhood", null), a.integer("min_stars", 1), stay)) {
-            ObjectNode o = list.addObject();
-            o.put("hotel_id", h.id());
-            o.put("name", h.name());
-            o.put("city", h.city());
-            o.put("neighborhood", h.neighborhood());
-            o.put("stars", h.stars());
+            ObjectNode o = Json.object("hotel_id", h.id(), "name", h.name(), "city", h.city(), "neighborhood", h.neighborhood(),
+                    "stars", h.stars());
+            list.add(o);
             if (stay != null) {
                 int from = Integer.MAX_VALUE;
                 for (int n = stay[0]; n < stay[1]; n++) from = Math.min(from, w.nightlyPrice(h, n));
@@ -246,14 +241,8 @@ final class TravelTools {
 
     private static ObjectNode getHotel(TravelWorld w, Args a) {
         Hotel h = hotel(w, a.string("hotel_id"));
-        ObjectNode out = Json.object();
-        out.put("hotel_id", h.id());
-        out.put("name", h.name());
-        out.put("city", h.city());
-        out.put("neighborhood", h.neighborhood());
-        out.put("address", h.address());
-        out.put("stars", h.stars());
-        out.put("base_rate", h.basePrice());
+        ObjectNode out = Json.object("hotel_id", h.id(), "name", h.name(), "city", h.city(), "neighborhood", h.neighborhood(),
+                "address", h.address(), "stars", h.stars(), "base_rate", h.basePrice());
         ArrayNode am = out.putArray("amenities");
         h.amenities().forEach(am::add);
         return out;
@@ -314,14 +303,9 @@ final class TravelTools {
         if (guest.isEmpty()) throw ToolFailure.domain("guest_name is empty");
         if (!w.available(h, stay[0], stay[1])) throw ToolFailure.domain(h.name() + " has no room for every night of that stay");
         HotelBooking b = w.bookHotel(h, stay[0], stay[1], guest, false);
-        ObjectNode out = Json.object();
-        out.put("confirmation_number", b.confirmation());
-        out.put("hotel_name", h.name());
-        out.put("city", h.city());
-        out.put("check_in", TravelWorld.DATES.get(stay[0]));
-        out.put("check_out", TravelWorld.DATES.get(stay[1]));
-        out.put("guest_name", guest);
-        out.put("total_price", b.total());
+        ObjectNode out = Json.object("confirmation_number", b.confirmation(), "hotel_name", h.name(), "city", h.city(),
+                "check_in", TravelWorld.DATES.get(stay[0]), "check_out", TravelWorld.DATES.get(stay[1]), "guest_name", guest,
+                "total_price", b.total());
         return out;
     }
 
@@ -344,15 +328,9 @@ final class TravelTools {
         for (HotelBooking b : w.hotelBookings) {
             if (!b.passenger().equalsIgnoreCase(name)) continue;
             Hotel h = w.hotel(b.hotelId());
-            ObjectNode o = list.addObject();
-            o.put("reference", b.confirmation());
-            o.put("type", "hotel");
-            o.put("hotel_name", h.name());
-            o.put("city", h.city());
-            o.put("check_in", TravelWorld.DATES.get(b.checkIn()));
-            o.put("check_out", TravelWorld.DATES.get(b.checkOut()));
-            o.put("price", b.total());
-            o.put("status", b.status());
+            list.add(Json.object("reference", b.confirmation(), "type", "hotel", "hotel_name", h.name(), "city", h.city(),
+                    "check_in", TravelWorld.DATES.get(b.checkIn()), "check_out", TravelWorld.DATES.get(b.checkOut()), "price", b.total(),
+                    "status", b.status()));
         }
         out.put("count", list.size());
         return out;
@@ -381,10 +359,7 @@ final class TravelTools {
         }
         if (status.equals("cancelled")) throw ToolFailure.domain("booking " + reference + " is already cancelled");
         String code = w.cancel(reference);
-        ObjectNode out = Json.object();
-        out.put("reference", reference);
-        out.put("status", "cancelled");
-        out.put("cancellation_code", code);
+        ObjectNode out = Json.object("reference", reference, "status", "cancelled", "cancellation_code", code);
         return out;
     }
 }

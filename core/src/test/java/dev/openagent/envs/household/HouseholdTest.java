@@ -12,13 +12,21 @@ import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.sandbox.ToolError;
-import dev.openagent.text.Commands;
-import dev.openagent.text.TextCommandEnv;
+import dev.openagent.sandbox.Commands;
+import dev.openagent.sandbox.Chain;
+import dev.openagent.sandbox.Task;
+import dev.openagent.domain.TaskKind;
+import dev.openagent.domain.DomainEnv;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 import static dev.openagent.envs.EnvTesting.answerWith;
 import static dev.openagent.envs.EnvTesting.command;
@@ -31,12 +39,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class HouseholdTest {
-    private TextCommandEnv<HouseholdWorld> env;
+    private DomainEnv<HouseholdWorld> env;
     private Start start;
 
     @BeforeEach
     void setUp() {
-        env = new TextCommandEnv<>(new HouseholdDomain());
+        env = new DomainEnv<>(HouseholdDomain.DOMAIN);
         start = env.reset(new TaskRequest(Split.TEST, 42, 1));
     }
 
@@ -107,6 +115,50 @@ class HouseholdTest {
                 }
             }
         }
+    }
+
+    /** The kinds the domain declares are the kinds its tasks carry, each at its declared difficulty, and every one is posed. */
+    @Test
+    void tasksAreOfTheDeclaredKindsAtTheirDifficulties() {
+        Map<String, Integer> declared = new TreeMap<>();
+        for (TaskKind<HouseholdWorld, ?> k : HouseholdDomain.DOMAIN.kinds()) declared.put(k.name(), k.difficulty());
+        assertEquals(List.of(1, 2, 3, 4), env.info().difficulties());
+        Set<String> seen = new TreeSet<>();
+        for (long seed = 0; seed < 200; seed++) {
+            env.reset(new TaskRequest(Split.TEST, seed, 0));
+            Task task = env.task();
+            assertEquals(declared.get(task.kind()), task.difficulty(), task.kind());
+            seen.add(task.kind());
+        }
+        assertEquals(declared.keySet(), seen);
+    }
+
+    /**
+     * A question about where a thing is can only ask for a thing the house lacks; a count, or a search the
+     * request does not locate, only for a place it lacks. A request that names no place is not restated
+     * through a landmark; one that does usually is.
+     */
+    @Test
+    void kindsAreMadeImpossibleAndLongerOnlyWhereTheirRequestsAllow() {
+        int landmarks = 0;
+        for (long seed = 0; seed < 120; seed++) {
+            env.reset(new TaskRequest(Split.TEST, seed, 0));
+            Task task = env.task();
+            Optional<Task> impossible = env.facts().unsolvable(task, seed);
+            assertTrue(impossible.isPresent(), task.kind() + ": " + task.query());
+            boolean noSuchThing = impossible.get().plan().answerTemplate().endsWith("in this house.");
+            if (task.kind().equals("find_location")) assertTrue(noSuchThing, impossible.get().plan().answerTemplate());
+            if (task.kind().equals("count_in_container") || task.kind().equals("find_transform_place")) {
+                assertFalse(noSuchThing, impossible.get().plan().answerTemplate());
+            }
+            Optional<Chain> longer = env.facts().longerChain(task, seed, 1);
+            if (task.kind().equals("find_location")) assertTrue(longer.isEmpty(), task.query());
+            else if (longer.isPresent()) {
+                assertTrue(longer.get().query().contains(" in the room where the "), longer.get().query());
+                landmarks++;
+            }
+        }
+        assertTrue(landmarks > 60, "requests restated through a landmark: " + landmarks);
     }
 
     // ---------------------------------------------------------------- commands

@@ -7,16 +7,21 @@ import dev.openagent.envs.medical.MedicalWorld.Layout;
 import dev.openagent.envs.medical.MedicalWorld.Patient;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.sandbox.Action;
+import dev.openagent.sandbox.Env;
+import dev.openagent.sandbox.EnvFacts;
 import dev.openagent.sandbox.Observation;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.sandbox.ToolError;
-import dev.openagent.tool.FunctionCallEnv;
+import dev.openagent.domain.DomainEnv;
+import dev.openagent.shift.ShiftSpec;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static dev.openagent.envs.EnvTesting.answerWith;
@@ -31,11 +36,11 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class MedicalTest {
-    private FunctionCallEnv<MedicalWorld> env;
+    private DomainEnv<MedicalWorld> env;
 
     @BeforeEach
     void setUp() {
-        env = new FunctionCallEnv<>(new MedicalDomain());
+        env = new DomainEnv<>(MedicalDomain.DOMAIN);
         env.reset(new TaskRequest(Split.TEST, 42, 1));
     }
 
@@ -311,6 +316,78 @@ class MedicalTest {
         ok(env, "cancel_appointment", json("appointment_id", other.id(), "confirmation_code", other.code()));
         var end = env.step(new Action.Answer("Cancelled."));
         assertFalse(end.outcome().success());
+    }
+
+    // ---------------------------------------------------------------- what shifts may know
+
+    @Test
+    void toolsDeclareTheirFacts() {
+        EnvFacts facts = env.facts();
+        assertTrue(facts.personName("find_patient", "name"));
+        assertFalse(facts.personName("search_doctors", "name"), "a doctor search is not a patient's name");
+        assertFalse(facts.personName("search_drugs", "name"));
+        assertEquals(List.of(new EnvFacts.Prerequisite("check_interactions", "prescribe_medication")), facts.prerequisites());
+        assertEquals("get_patient_record", facts.lookup("patient_id").orElseThrow().tool());
+        assertEquals(Set.of("get_medication_list"), facts.alternatives().keySet());
+        Set<String> readOnly = facts.readOnlyTools();
+        assertEquals(11, readOnly.size(), readOnly.toString());
+        for (String writes : List.of("book_appointment", "cancel_appointment", "check_interactions", "prescribe_medication")) {
+            assertFalse(readOnly.contains(writes), writes);
+        }
+    }
+
+    /** Each kind is made impossible in one of its own ways (the reason says which), never by removing its tools. */
+    @Test
+    void eachKindIsMadeImpossibleItsOwnWay() {
+        String notRegistered = "No patient named .* is registered\\.";
+        String outsideWeek = ".* is outside the clinic week .*";
+        String noCampus = "The hospital has no .* Campus .*";
+        String notInFormulary = ".* is not in the hospital's formulary\\.";
+        Map<String, String> reasons = Map.ofEntries(
+                Map.entry("department_location", noCampus),
+                Map.entry("count_doctors", noCampus),
+                Map.entry("drug_class", notInFormulary),
+                Map.entry("current_medications", notRegistered),
+                Map.entry("first_free_time", outsideWeek + "|" + noCampus),
+                Map.entry("cancel_appointment", "There is no appointment with .* to cancel\\."),
+                Map.entry("interaction_question", notInFormulary + "|" + notRegistered),
+                Map.entry("book_specialist", outsideWeek + "|No .* doctor who accepts new patients has a free time .*|" + notRegistered),
+                Map.entry("checked_prescription", "Blocked: .*|" + notRegistered),
+                Map.entry("primary_doctor_booking", ".*'s primary doctor, holds no clinic on .*|" + notRegistered),
+                Map.entry("alternative_prescription", notRegistered),
+                Map.entry("earliest_matching_specialist", "No .* who accepts new patients speaks .*|" + notRegistered));
+        Env shifted = ShiftSpec.parseStack("task.unsolvable").apply(new DomainEnv<>(MedicalDomain.DOMAIN));
+        Set<String> seen = new HashSet<>();
+        for (long seed = 0; seed < 240; seed++) {
+            shifted.reset(new TaskRequest(Split.TEST, seed, 1 + (int) (seed % 4)));
+            String kind = shifted.task().kind();
+            String reason = shifted.task().plan().answerTemplate();
+            assertTrue(reason.matches(reasons.get(kind)), kind + " made impossible by: " + reason);
+            seen.add(kind);
+        }
+        assertEquals(reasons.keySet(), seen);
+    }
+
+    /** A campus is restated as a patient's (two hops further: their primary doctor's); a drug as one a patient takes. */
+    @Test
+    void longerChainsGoThroughAPatientsChart() {
+        Map<String, Set<String>> restated = new HashMap<>();
+        for (int severity = 1; severity <= 2; severity++) {
+            Env shifted = ShiftSpec.parseStack("logic.longer-chain:severity=" + severity).apply(new DomainEnv<>(MedicalDomain.DOMAIN));
+            for (long seed = 0; seed < 160; seed++) {
+                String query = shifted.reset(new TaskRequest(Split.TEST, seed, 1 + (int) (seed % 4))).query();
+                String how = query.contains(" the home campus of ") ? "home campus"
+                        : query.contains(" the campus where the primary doctor of ") ? "primary doctor's campus"
+                        : query.contains("the first medication on the list of ") ? "first medication"
+                        : query.matches(".*the .* that .* \\(born [-0-9]+\\) takes.*") ? "medication by class" : "ticket";
+                restated.computeIfAbsent(shifted.task().kind(), k -> new HashSet<>()).add(how + (how.endsWith("campus") ? "" : "@" + severity));
+            }
+        }
+        assertTrue(restated.get("department_location").containsAll(Set.of("home campus", "primary doctor's campus")), restated.toString());
+        assertTrue(restated.get("drug_class").contains("first medication@1"), restated.toString());
+        assertTrue(restated.get("interaction_question").contains("medication by class@1"), restated.toString());
+        assertFalse(restated.get("drug_class").contains("medication by class@1"), "naming the class would give the answer away");
+        assertEquals(Set.of("ticket@1", "ticket@2"), restated.get("current_medications"), "no campus, no drug: the generic chain");
     }
 
     // ---------------------------------------------------------------- helpers

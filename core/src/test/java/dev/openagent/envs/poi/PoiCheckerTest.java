@@ -8,7 +8,7 @@ import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
-import dev.openagent.tool.FunctionCallEnv;
+import dev.openagent.domain.DomainEnv;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The checker: right answers pass; missing values, near misses and wrong or extra state changes fail. */
 class PoiCheckerTest {
-    private final FunctionCallEnv<PoiWorld> env = new FunctionCallEnv<>(new PoiDomain());
+    private final DomainEnv<PoiWorld> env = new DomainEnv<>(PoiDomain.DOMAIN);
 
     /** Plays the oracle up to (not including) its final answer; returns that answer. */
     private String playUntilAnswer(String kind, int difficulty) {

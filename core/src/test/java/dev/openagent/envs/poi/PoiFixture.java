@@ -3,12 +3,12 @@ package dev.openagent.envs.poi;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.Split;
-import dev.openagent.tool.Tool;
-import dev.openagent.tool.ToolFailure;
+import dev.openagent.domain.Tool;
+import dev.openagent.domain.ToolFailure;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-/** Calls POI tools directly on a world, as FunctionCallEnv would after validation. */
+/** Calls POI tools directly on a world, as DomainEnv would after validation. */
 final class PoiFixture {
     final PoiWorld world;
 
@@ -17,7 +17,7 @@ final class PoiFixture {
     }
 
     JsonNode call(String tool, String argsJson) {
-        Tool<PoiWorld> t = PoiTools.all().stream().filter(x -> x.name().equals(tool)).findFirst().orElseThrow();
+        Tool<PoiWorld> t = PoiTools.ALL.stream().filter(x -> x.name().equals(tool)).findFirst().orElseThrow();
         return t.behaviour().call(world, t.params().validate(Json.parse(argsJson)));
     }
 

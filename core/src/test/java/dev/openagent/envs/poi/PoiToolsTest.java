@@ -20,8 +20,8 @@ class PoiToolsTest {
 
     @Test
     void everyToolHasADescriptionAndAnObjectSchema() {
-        assertEquals(12, PoiTools.all().size());
-        for (var t : PoiTools.all()) {
+        assertEquals(12, PoiTools.ALL.size());
+        for (var t : PoiTools.ALL) {
             assertFalse(t.description().isBlank(), t.name());
             JsonNode schema = t.spec().parameters();
             assertEquals("object", schema.get("type").asText());

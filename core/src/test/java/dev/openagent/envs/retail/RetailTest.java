@@ -9,15 +9,19 @@ import dev.openagent.envs.retail.RetailWorld.Product;
 import dev.openagent.envs.retail.RetailWorld.Variant;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.sandbox.Action;
+import dev.openagent.sandbox.EnvFacts;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.sandbox.ToolError;
-import dev.openagent.tool.FunctionCallEnv;
+import dev.openagent.domain.DomainEnv;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static dev.openagent.envs.EnvTesting.answerWith;
@@ -31,11 +35,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class RetailTest {
-    private FunctionCallEnv<RetailWorld> env;
+    private DomainEnv<RetailWorld> env;
 
     @BeforeEach
     void setUp() {
-        env = new FunctionCallEnv<>(new RetailDomain());
+        env = new DomainEnv<>(RetailDomain.DOMAIN);
         env.reset(new TaskRequest(Split.TEST, 42, 1));
     }
 
@@ -227,6 +231,43 @@ class RetailTest {
         assertTrue(ok(env, "cancel_order", json("order_id", processing.id())).get("cancellation_code").asText().startsWith("CAN-"));
         assertEquals("cancelled", ok(env, "get_order", json("order_id", processing.id())).get("status").asText());
         assertTrue(call(env, "cancel_order", json("order_id", processing.id())).isError());
+    }
+
+    // ---------------------------------------------------------------- what shifts may know
+
+    /** Shifts may call or drop a read-only tool freely: those declared so change nothing, and every other tool writes. */
+    @Test
+    void theToolsDeclaredReadOnlyChangeNothing() {
+        Order o = w().layout().orders().stream().filter(x -> x.items().stream().anyMatch(i -> w().ineligibility(x, i) == null)).findFirst().orElseThrow();
+        Item it = o.items().stream().filter(i -> w().ineligibility(o, i) == null).findFirst().orElseThrow();
+        Customer c = w().customer(o.customerId());
+        Map<String, String> calls = Map.of(
+                "find_customer", json("name", c.name()), "get_customer", json("customer_id", c.id()),
+                "list_orders", json("customer_id", c.id()), "list_returns", json("customer_id", c.id()),
+                "get_order", json("order_id", o.id()), "track_shipment", json("order_id", o.id()),
+                "search_products", json("name", it.product().name()), "get_product", json("product_id", it.product().id()),
+                "get_return_policy", json("category", it.product().category()),
+                "check_return_eligibility", json("order_id", o.id(), "item_id", it.id()));
+        assertEquals(calls.keySet(), env.facts().readOnlyTools());
+        Set<String> writing = new HashSet<>(RetailTools.ALL.stream().map(t -> t.name()).toList());
+        writing.removeAll(calls.keySet());
+        assertEquals(Set.of("return_item", "exchange_item", "cancel_order"), writing);
+        Map<String, Integer> stock = new HashMap<>();
+        for (Product p : w().layout().products()) for (Variant v : p.variants()) stock.put(v.id(), w().stock(v));
+        calls.forEach((tool, args) -> ok(env, tool, args));
+        assertTrue(w().returns().isEmpty() && w().exchanges().isEmpty() && w().cancellations().isEmpty());
+        assertEquals("delivered", w().status(it));
+        for (Product p : w().layout().products()) for (Variant v : p.variants()) assertEquals(stock.get(v.id()), w().stock(v), v.id());
+    }
+
+    /** A policy about people's names touches the customer search only: the other name parameters name products. */
+    @Test
+    void onlyTheCustomerSearchTakesAPersonsName() {
+        EnvFacts facts = env.facts();
+        assertTrue(facts.personName("find_customer", "name"));
+        assertFalse(facts.personName("search_products", "name"));
+        assertFalse(facts.personName("get_customer", "customer_id"));
+        assertEquals(List.of(new EnvFacts.Prerequisite("check_return_eligibility", "return_item")), facts.prerequisites());
     }
 
     // ---------------------------------------------------------------- checker

@@ -8,15 +8,22 @@ import dev.openagent.envs.travel.TravelWorld.Hotel;
 import dev.openagent.envs.travel.TravelWorld.Layout;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.sandbox.Action;
+import dev.openagent.sandbox.EnvFacts;
+import dev.openagent.sandbox.Guide;
+import dev.openagent.sandbox.RecordLookup;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.sandbox.ToolError;
-import dev.openagent.tool.FunctionCallEnv;
+import dev.openagent.domain.DomainEnv;
+import dev.openagent.domain.Tool;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import static dev.openagent.envs.EnvTesting.answerWith;
@@ -30,11 +37,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class TravelTest {
-    private FunctionCallEnv<TravelWorld> env;
+    private DomainEnv<TravelWorld> env;
 
     @BeforeEach
     void setUp() {
-        env = new FunctionCallEnv<>(new TravelDomain());
+        env = new DomainEnv<>(TravelDomain.DOMAIN);
         env.reset(new TaskRequest(Split.TEST, 42, 1));
     }
 
@@ -184,6 +191,51 @@ class TravelTest {
         assertTrue(ok(env, "get_hotel", json("hotel_id", h.id())).get("amenities").isArray());
     }
 
+    // ---------------------------------------------------------------- declared facts
+
+    @Test
+    void toolsDeclareTheirRecordsOrderAndPersonNames() {
+        EnvFacts facts = env.facts();
+        assertEquals(Optional.of(new RecordLookup("get_flight", "first_flight_id", "flight_id", Set.of("departs"))), facts.lookup("first_flight_id"));
+        assertEquals("get_hotel", facts.lookup("hotel_id").orElseThrow().tool());
+        assertTrue(facts.lookup("second_flight_id").isEmpty(), "no tool gives a connection's second leg by that name");
+        assertEquals(List.of(new EnvFacts.Prerequisite("get_hotel_rates", "book_hotel")), facts.prerequisites());
+        assertTrue(facts.personName("book_flight", "passenger_name") && facts.personName("book_hotel", "guest_name")
+                && facts.personName("list_bookings", "passenger_name"));
+        assertFalse(facts.personName("cancel_booking", "last_name"), "a last name alone is not a full name");
+        assertTrue(facts.alternatives().isEmpty(), "rates, fares and schedules each have one source");
+        assertEquals(Set.of("book_flight", "book_hotel", "cancel_booking"), new HashSet<>(TravelTools.ALL.stream().map(Tool::name)
+                .filter(n -> !facts.readOnlyTools().contains(n)).toList()));
+    }
+
+    /** On the oracle's plans, a tool declared read-only never changes the world and every other tool does. */
+    @Test
+    void readOnlyToolsChangeNothingAndTheOthersDo() {
+        Set<String> readOnly = env.facts().readOnlyTools();
+        Set<String> seen = new HashSet<>();
+        for (long seed = 0; seed < 40; seed++) {
+            env.reset(new TaskRequest(Split.TEST, seed, 0));
+            Guide guide = env.guide();
+            Step last = null;
+            do {
+                Action a = guide.next(last);
+                List<Object> before = state();
+                last = env.step(a);
+                if (a instanceof Action.CallTools c && !last.observations().getFirst().isError()) {
+                    String tool = c.calls().getFirst().name();
+                    seen.add(tool);
+                    assertEquals(readOnly.contains(tool), before.equals(state()),
+                            tool + (readOnly.contains(tool) ? " is declared read-only but changed the world" : " changed nothing but is not declared read-only"));
+                }
+            } while (!last.done());
+        }
+        assertTrue(seen.containsAll(Set.of("book_flight", "book_hotel", "cancel_booking", "get_hotel_rates", "list_airports")), seen.toString());
+    }
+
+    private List<Object> state() {
+        return List.of(w().flightBookings(), w().hotelBookings(), Map.copyOf(w().cancelled));
+    }
+
     // ---------------------------------------------------------------- checker
 
     @Test
@@ -212,7 +264,7 @@ class TravelTest {
         TaskRequest r = requestFor(env, "trip_package", 4, Split.TEST);
         assertTrue(runTampered(env, r, a -> a).success());
         env.reset(r);
-        dev.openagent.sandbox.Guide guide = env.guide();
+        Guide guide = env.guide();
         Step last = null;
         while (true) {
             Action a = guide.next(last);

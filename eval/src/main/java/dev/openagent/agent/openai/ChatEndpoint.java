@@ -1,13 +1,18 @@
 package dev.openagent.agent.openai;
 
+import dev.openagent.chat.ChatCompletion;
 import dev.openagent.episode.InfrastructureException;
 import dev.openagent.run.RunControl;
 
 import java.io.IOException;
+import java.net.ConnectException;
+import java.net.UnknownHostException;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -113,10 +118,8 @@ public final class ChatEndpoint implements AutoCloseable {
                 } else {
                     throw new InfrastructureException("HTTP " + status + " (not retried)" + said(response.body()));
                 }
-            } catch (HttpTimeoutException e) {
-                failure = "no response within " + config.timeout().toMillis() + " ms";
             } catch (IOException e) {
-                failure = "connection failed: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+                failure = failure(e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new InfrastructureException("interrupted while waiting for the model", e);
@@ -131,6 +134,18 @@ public final class ChatEndpoint implements AutoCloseable {
                 throw new InfrastructureException("interrupted while backing off", e);
             }
         }
+    }
+
+    /** What went wrong with the connection, in words (the JDK's exceptions often carry no message). */
+    private String failure(IOException e) {
+        String where = url.getHost() + (url.getPort() < 0 ? "" : ":" + url.getPort());
+        if (e instanceof HttpConnectTimeoutException) return "no connection to " + where + " within " + http.connectTimeout().orElseThrow().toMillis() + " ms";
+        if (e instanceof HttpTimeoutException) return "no response within " + config.timeout().toMillis() + " ms";
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof UnresolvedAddressException || c instanceof UnknownHostException) return "unknown host " + url.getHost();
+        }
+        if (e instanceof ConnectException) return "connection refused by " + where;
+        return "connection failed: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
     }
 
     private HttpRequest request(String body) {

@@ -2,6 +2,7 @@ package dev.openagent.agent.openai;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.chat.ChatCodec;
 import dev.openagent.episode.Message;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.ToolSpec;
@@ -11,7 +12,8 @@ import java.util.List;
 
 /**
  * Request bodies for {@code /chat/completions}, rendered from the episode's {@link Message}s (the
- * same messages its trajectory records). Natively, tool calls and results keep the OpenAI shape;
+ * same messages its trajectory records). Natively, tool calls and results keep the OpenAI shape
+ * ({@link ChatCodec.Dialect#REQUEST});
  * in the text protocol calls become {@code <tool_call>} text and results become user messages in
  * {@code <tool_response>} tags, for servers whose chat template knows no tool roles.
  * <p>
@@ -29,15 +31,7 @@ final class ChatRequests {
         this.protocol = config.protocol();
         this.head = "{\"model\":" + Json.write(config.model()) + ",\"messages\":[";
         ObjectNode rest = Json.object();
-        if (protocol == ToolProtocol.NATIVE && !tools.isEmpty()) {
-            ArrayNode ts = rest.putArray("tools");
-            for (ToolSpec t : tools) {
-                ObjectNode f = ts.addObject().put("type", "function").putObject("function");
-                f.put("name", t.name());
-                f.put("description", t.description());
-                f.set("parameters", t.parameters());
-            }
-        }
+        if (protocol == ToolProtocol.NATIVE && !tools.isEmpty()) rest.set("tools", ChatCodec.tools(tools));
         if (config.temperature() != null) rest.put("temperature", config.temperature());
         if (config.maxTokens() != null) rest.put("max_tokens", config.maxTokens());
         if (config.seed() != null) rest.put("seed", config.seed() + trial);
@@ -49,7 +43,9 @@ final class ChatRequests {
     String body(List<Message> messages) {
         StringBuilder sb = new StringBuilder(head);
         if (protocol == ToolProtocol.NATIVE) {
-            for (int i = rendered.size(); i < messages.size(); i++) rendered.add(Json.write(nativeMessage(messages.get(i))));
+            for (int i = rendered.size(); i < messages.size(); i++) {
+                rendered.add(Json.write(ChatCodec.message(messages.get(i), ChatCodec.Dialect.REQUEST)));
+            }
             for (int i = 0; i < messages.size(); i++) {
                 if (i > 0) sb.append(',');
                 sb.append(rendered.get(i));
@@ -59,23 +55,6 @@ final class ChatRequests {
             sb.append(array, 1, array.length() - 1);
         }
         return sb.append(tail).toString();
-    }
-
-    static ObjectNode nativeMessage(Message m) {
-        ObjectNode o = Json.object();
-        o.put("role", m.role());
-        if (m.toolCalls() != null) {
-            o.put("content", ""); // some servers' templates reject a null content
-            ArrayNode calls = o.putArray("tool_calls");
-            for (Message.ToolCall c : m.toolCalls()) {
-                ObjectNode call = calls.addObject().put("id", c.id()).put("type", "function");
-                call.putObject("function").put("name", c.function().name()).put("arguments", c.function().arguments());
-            }
-        } else {
-            o.put("content", m.content() == null ? "" : m.content());
-        }
-        if (m.toolCallId() != null) o.put("tool_call_id", m.toolCallId());
-        return o;
     }
 
     static ArrayNode textMessages(List<Message> messages) {

@@ -1,5 +1,7 @@
 package dev.openagent.agent.openai;
 
+import dev.openagent.chat.ChatCodec;
+import dev.openagent.chat.ChatCompletion;
 import dev.openagent.episode.Agent;
 import dev.openagent.episode.AgentSession;
 import dev.openagent.episode.Conversation;
@@ -112,10 +114,7 @@ public final class OpenAiAgent implements Agent {
                 ids.add(id);
                 calls.add(new Action.ToolCall(id, r.name(), r.arguments()));
             }
-            if (calls.size() == 1 && Protocol.ASK_USER.equals(calls.getFirst().name())) {
-                return new Action.AskUser(Protocol.question(calls.getFirst().arguments()));
-            }
-            return new Action.CallTools(calls);
+            return ChatCodec.toolCallsAction(calls);
         }
     }
 

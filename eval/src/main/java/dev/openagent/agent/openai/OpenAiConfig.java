@@ -47,20 +47,8 @@ public record OpenAiConfig(URI baseUrl, String model, String apiKey, ToolProtoco
         return new OpenAiConfig(URI.create(baseUrl), model, null, ToolProtocol.NATIVE, null, null, null, null, null, null, null);
     }
 
-    public OpenAiConfig withProtocol(ToolProtocol p) {
-        return new OpenAiConfig(baseUrl, model, apiKey, p, temperature, maxTokens, seed, systemPrompt, timeout, retry, label);
-    }
-
     public OpenAiConfig withRetry(RetryPolicy r) {
         return new OpenAiConfig(baseUrl, model, apiKey, protocol, temperature, maxTokens, seed, systemPrompt, timeout, r, label);
-    }
-
-    public OpenAiConfig withTimeout(Duration t) {
-        return new OpenAiConfig(baseUrl, model, apiKey, protocol, temperature, maxTokens, seed, systemPrompt, t, retry, label);
-    }
-
-    public OpenAiConfig withSampling(Double temp, Integer max, Long s) {
-        return new OpenAiConfig(baseUrl, model, apiKey, protocol, temp, max, s, systemPrompt, timeout, retry, label);
     }
 
     public OpenAiConfig withSystemPrompt(String template) {

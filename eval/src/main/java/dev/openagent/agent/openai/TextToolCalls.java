@@ -2,6 +2,9 @@ package dev.openagent.agent.openai;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.chat.ChatCodec;
+import dev.openagent.chat.ChatCompletion;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.ToolSpec;
 
@@ -84,8 +87,7 @@ public final class TextToolCalls {
         JsonNode args = first(fn, "arguments", "parameters", "args", "input");
         if (name == null || !name.isTextual()) return null;
         if (args == null && !lenient) return null;
-        String argText = args == null || args.isNull() ? "" : args.isTextual() ? args.asText() : args.toString();
-        return new ChatCompletion.Call("", name.asText(), argText);
+        return new ChatCompletion.Call("", name.asText(), ChatCodec.argumentsText(args));
     }
 
     private static JsonNode first(JsonNode o, String... keys) {
@@ -97,13 +99,7 @@ public final class TextToolCalls {
     public static String toolBlock(List<ToolSpec> tools) {
         StringBuilder sb = new StringBuilder("\n\n# Tools\n")
                 .append("You can call the tools below. Each tool's \"parameters\" is the JSON Schema of its arguments.\n<tools>\n");
-        for (ToolSpec t : tools) {
-            var o = Json.object();
-            o.put("name", t.name());
-            o.put("description", t.description());
-            o.set("parameters", t.parameters());
-            sb.append(Json.write(o)).append('\n');
-        }
+        for (ToolSpec t : tools) sb.append(Json.write(ChatCodec.function(t))).append('\n');
         return sb.append("</tools>\n\n")
                 .append("To call a tool, reply with nothing but:\n<tool_call>\n{\"name\": \"TOOL_NAME\", \"arguments\": {ARGUMENTS AS JSON}}\n</tool_call>\n")
                 .append("You may make several calls in one reply, each in its own <tool_call> tags. ")
@@ -111,18 +107,10 @@ public final class TextToolCalls {
                 .toString();
     }
 
-    /** An assistant tool call written back in the format the model was asked to use. */
+    /** An assistant tool call written back in the format the model was asked to use (arguments that are not a JSON object verbatim, as text). */
     public static String render(String name, String arguments) {
-        var o = Json.object();
-        o.put("name", name);
-        JsonNode args = null;
-        try {
-            args = arguments.isBlank() ? Json.object() : Json.MAPPER.readTree(arguments);
-        } catch (JsonProcessingException e) {
-            // not JSON: kept verbatim as a string below
-        }
-        if (args != null && args.isObject()) o.set("arguments", args);
-        else o.put("arguments", arguments);
-        return "<tool_call>\n" + Json.write(o) + "\n</tool_call>";
+        ObjectNode object = ChatCodec.argumentsObject(arguments).orElse(null);
+        JsonNode args = object != null ? object : Json.NODES.textNode(arguments);
+        return "<tool_call>\n" + Json.write(ChatCodec.namedCall(name, args)) + "\n</tool_call>";
     }
 }

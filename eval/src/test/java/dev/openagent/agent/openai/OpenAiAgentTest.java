@@ -1,7 +1,7 @@
 package dev.openagent.agent.openai;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.episode.Episodes;
 import dev.openagent.episode.Message;
 import dev.openagent.episode.Trajectory;
@@ -59,6 +59,12 @@ class OpenAiAgentTest {
                 base.temperature(), base.maxTokens(), base.seed(), base.systemPrompt(), base.timeout().equals(OpenAiConfig.DEFAULT_TIMEOUT) ? TIMEOUT : base.timeout(),
                 new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(5)), null);
         return new ChatEndpoint(config, cache, true, control, slept::add);
+    }
+
+    /** A config whose endpoint {@link #endpoint} replaces with the fake server's. */
+    private static OpenAiConfig config(ToolProtocol protocol, Double temperature, Integer maxTokens, Long seed, Duration timeout) {
+        return new OpenAiConfig(java.net.URI.create("http://127.0.0.1:1/v1"), "m", null, protocol, temperature, maxTokens, seed, null, timeout,
+                null, null);
     }
 
     private static Trajectory episode(ChatEndpoint endpoint) {
@@ -155,7 +161,7 @@ class OpenAiAgentTest {
 
     @Test
     void slowResponsesTimeOutAndAreRetried() throws IOException {
-        OpenAiConfig c = OpenAiConfig.of("http://127.0.0.1:1/v1", "m").withTimeout(Duration.ofSeconds(3));
+        OpenAiConfig c = config(ToolProtocol.NATIVE, null, null, null, Duration.ofSeconds(3));
         Trajectory t = episode(endpoint(c, ResponseCache.NONE, FakeOpenAiServer.slow(60_000, text("too late")), ok(text("in time"))));
         assertEquals(Outcome.End.ANSWERED, t.outcome().end());
         assertTrue(t.messages().getLast().content().contains("in time"));
@@ -217,7 +223,7 @@ class OpenAiAgentTest {
 
     @Test
     void samplingSettingsAreSentAndTheSeedVariesByTrial() throws IOException {
-        OpenAiConfig c = OpenAiConfig.of("http://127.0.0.1:1/v1", "m").withSampling(0.7, 256, 100L);
+        OpenAiConfig c = config(ToolProtocol.NATIVE, 0.7, 256, 100L, null);
         ChatEndpoint e = endpoint(c, ResponseCache.NONE, ok(text("a")), ok(text("b")));
         Episodes.run(Environments.get("poi").create(), new OpenAiAgent(e).forTrial(3), new TaskRequest(Split.TEST, 7, 2));
         JsonNode body = request(0);
@@ -229,7 +235,7 @@ class OpenAiAgentTest {
 
     @Test
     void textProtocolDescribesToolsInThePromptAndParsesCallsFromText() throws IOException {
-        OpenAiConfig c = OpenAiConfig.of("http://127.0.0.1:1/v1", "m").withProtocol(ToolProtocol.TEXT);
+        OpenAiConfig c = config(ToolProtocol.TEXT, null, null, null, null);
         Trajectory t = episode(endpoint(c, ResponseCache.NONE,
                 ok(text("Let me look.\n<tool_call>\n{\"name\": \"list_districts\", \"arguments\": {\"city\": \"Nowhere\"}}\n</tool_call>")),
                 ok(text("```json\n{\"name\": \"list_districts\", \"arguments\": {\"city\": \"Elsewhere\"}}\n```")),

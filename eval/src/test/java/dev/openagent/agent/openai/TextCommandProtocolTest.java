@@ -1,7 +1,7 @@
 package dev.openagent.agent.openai;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.episode.Episodes;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.fake.FakeOpenAiServer;

@@ -1,5 +1,6 @@
 package dev.openagent.agent.openai;
 
+import dev.openagent.chat.ChatCompletion;
 import dev.openagent.sandbox.Action;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,7 @@
 package dev.openagent.server.bench;
 
+import dev.openagent.server.env.EnvServer;
+
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
@@ -22,7 +24,7 @@ import java.util.Locale;
  */
 final class KeepAliveConnection implements AutoCloseable {
     /** A response: its status and its body. */
-    record Response(int status, byte[] body) {
+    record Response(int status, byte[] body, String sessionId) {
         String text() { return new String(body, StandardCharsets.UTF_8); }
     }
 
@@ -43,10 +45,14 @@ final class KeepAliveConnection implements AutoCloseable {
         this.readTimeoutMillis = readTimeoutMillis;
     }
 
-    /** The bytes of a request's head: request line, Host, Content-Type and Content-Length (when a body is sent). */
-    byte[] head(String method, String path, int bodyLength) {
+    /**
+     * The bytes of a request's head: request line, Host, the session header (when {@code session}
+     * is not null), Content-Type and Content-Length (when a body is sent).
+     */
+    byte[] head(String method, String path, int bodyLength, String session) {
         StringBuilder b = new StringBuilder(160).append(method).append(' ').append(path).append(" HTTP/1.1\r\n")
                 .append("Host: ").append(hostHeader).append("\r\n");
+        if (session != null) b.append(EnvServer.SESSION_HEADER).append(": ").append(session).append("\r\n");
         if (bodyLength >= 0) {
             b.append("Content-Type: application/json\r\nContent-Length: ").append(bodyLength).append("\r\n");
         }
@@ -98,6 +104,7 @@ final class KeepAliveConnection implements AutoCloseable {
         int code = Integer.parseInt(status.substring(9, 12));
         long length = -1;
         boolean chunked = false, close = status.startsWith("HTTP/1.0");
+        String session = null;
         for (String h = readLine(); !h.isEmpty(); h = readLine()) {
             int colon = h.indexOf(':');
             if (colon < 0) continue;
@@ -107,6 +114,7 @@ final class KeepAliveConnection implements AutoCloseable {
                 case "content-length" -> length = Long.parseLong(value);
                 case "transfer-encoding" -> chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
                 case "connection" -> close = value.equalsIgnoreCase("close");
+                case "session-id" -> session = value;
                 default -> { }
             }
         }
@@ -119,7 +127,7 @@ final class KeepAliveConnection implements AutoCloseable {
             close = true;
         }
         if (close) close();
-        return new Response(code, body);
+        return new Response(code, body, session);
     }
 
     private byte[] readFully(long length) throws IOException {

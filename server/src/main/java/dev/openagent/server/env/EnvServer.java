@@ -1,38 +1,53 @@
 package dev.openagent.server.env;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
-import dev.openagent.envs.Environments;
 import dev.openagent.json.Json;
-import dev.openagent.sandbox.Action;
-import dev.openagent.sandbox.Environment;
-import dev.openagent.sandbox.EnvironmentInfo;
 import dev.openagent.sandbox.Split;
 import dev.openagent.server.EnvChoice;
-import dev.openagent.server.TaskChoice;
 import dev.openagent.server.http.ApiError;
 import dev.openagent.server.http.BearerAuth;
 import dev.openagent.server.http.Fields;
+import dev.openagent.server.http.HttpCall;
 import dev.openagent.server.http.HttpService;
 import dev.openagent.server.http.JsonHttp;
-import dev.openagent.server.wire.OpenAiWire;
 
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Set;
 
 /**
- * {@code openagent serve env}: the environment over HTTP + JSON for external RL trainers.
- * Gym-style sessions (create, reset, step, close), one environment instance per session; see
- * docs/serve-env.md for the wire format.
+ * {@code openagent serve env}: environments over the OpenEnv protocol, for RL trainers. A
+ * WebSocket on {@code /ws} is one session per connection (what OpenEnv clients use); the same
+ * reset / step / state over HTTP keep a session by the {@value #SESSION_HEADER} header. Plus
+ * OpenEnv's {@code /health}, {@code /metadata} and {@code /schema}. See docs/serve-env.md.
  */
 public final class EnvServer implements AutoCloseable {
+    /** The HTTP session: returned by {@code POST /reset}, sent back on every later request of the session. */
+    public static final String SESSION_HEADER = "Session-Id";
+    public static final String VERSION = "0.1.0";
+
     /**
-     * @param allowOracle whether {@code GET /v1/sessions/{id}/oracle} answers (privileged: it solves the task)
+     * What a reset chooses when its data does not say (the server's flags).
+     *
+     * @param difficulty 0 lets each task choose
      */
+    public record Defaults(String env, String shift, Split split, int difficulty, long runSeed) {
+        public static final Defaults STANDARD = new Defaults("poi", "none", Split.TRAIN, 0, 1);
+
+        /** @throws IllegalArgumentException when the environment, shift or difficulty is not one the server can run */
+        public Defaults {
+            EnvChoice choice = EnvChoice.of(env, shift);
+            if (difficulty != 0 && !choice.environment().info().difficulties().contains(difficulty)) {
+                throw new IllegalArgumentException(env + " has no difficulty " + difficulty + " (levels: "
+                        + choice.environment().info().difficulties() + "; 0 mixes them)");
+            }
+        }
+    }
+
+    /** @param allowOracle whether observations carry the oracle's next action (privileged: it solves the task) */
     public record Config(String host, int port, BearerAuth auth, int maxSessions, Duration idleTtl, long maxBodyBytes,
-                         boolean allowOracle) {
+                         boolean allowOracle, Defaults defaults) {
         public static final String DEFAULT_HOST = "127.0.0.1";
         public static final int DEFAULT_MAX_SESSIONS = 1024;
         public static final Duration DEFAULT_IDLE_TTL = Duration.ofMinutes(10);
@@ -45,22 +60,32 @@ public final class EnvServer implements AutoCloseable {
 
         /** Loopback, any free port, defaults elsewhere: what tests and the bench use. */
         public static Config loopback(boolean allowOracle) {
-            return new Config(DEFAULT_HOST, 0, BearerAuth.NONE, DEFAULT_MAX_SESSIONS, DEFAULT_IDLE_TTL, DEFAULT_MAX_BODY, allowOracle);
+            return new Config(DEFAULT_HOST, 0, BearerAuth.NONE, DEFAULT_MAX_SESSIONS, DEFAULT_IDLE_TTL, DEFAULT_MAX_BODY,
+                    allowOracle, Defaults.STANDARD);
+        }
+
+        public Config withLimits(int sessions, Duration ttl, long body) {
+            return new Config(host, port, auth, sessions, ttl, body, allowOracle, defaults);
         }
     }
 
-    private static final Set<String> CREATE_FIELDS = Set.of("env", "shift", "split", "difficulty", "run_seed", "task", "seed");
-    private static final Set<String> RESET_FIELDS = Set.of("split", "difficulty", "task", "seed");
+    private static final Set<String> STEP_FIELDS = Set.of("action", "timeout_s", "request_id");
+    private static final String ROUTES = "GET /health, GET /metadata, GET /schema, GET /openapi.json, POST /reset, "
+            + "POST /step, GET /state, POST /close (HTTP sessions by the " + SESSION_HEADER + " header), GET /ws (WebSocket)";
 
     private final Config config;
     private final Sessions sessions;
+    private final OpenEnvDocs docs;
     private final HttpService http;
 
     private EnvServer(Config config) throws IOException {
         this.config = config;
         this.sessions = new Sessions(config.maxSessions(), config.idleTtl());
+        this.docs = new OpenEnvDocs(config.defaults(), config.allowOracle());
         try {
-            this.http = HttpService.start(config.host(), config.port(), config.auth(), "serve-env", this::route);
+            this.http = HttpService.start(config.host(), config.port(), config.auth(), "serve-env", this::route,
+                    new HttpService.WebSocketRoute("/ws", (request, response, callback) -> new EnvSocket(this),
+                            config.maxBodyBytes(), config.idleTtl()));
         } catch (IOException | RuntimeException e) {
             sessions.close();
             throw e;
@@ -73,12 +98,19 @@ public final class EnvServer implements AutoCloseable {
 
     public int port() { return http.port(); }
 
-    public String baseUrl() {
-        String host = http.host().contains(":") ? "[" + http.host() + "]" : http.host();
-        return "http://" + host + ":" + port();
-    }
+    public String baseUrl() { return http.baseUrl(); }
 
+    /** {@code ws://host:port/ws}, where OpenEnv clients connect. */
+    public String webSocketUrl() { return "ws" + baseUrl().substring("http".length()) + "/ws"; }
+
+    /** Sessions open now: WebSocket connections and HTTP sessions. */
     public int sessionCount() { return sessions.size(); }
+
+    Sessions sessions() { return sessions; }
+
+    Defaults defaults() { return config.defaults(); }
+
+    boolean oracleAllowed() { return config.allowOracle(); }
 
     @Override
     public void close() {
@@ -86,129 +118,86 @@ public final class EnvServer implements AutoCloseable {
         sessions.close();
     }
 
-    private void route(HttpExchange ex) throws IOException {
-        String path = ex.getRequestURI().getRawPath();
-        String method = ex.getRequestMethod();
-        String[] p = path.length() > 1 && path.endsWith("/") ? path.substring(1, path.length() - 1).split("/") : path.substring(1).split("/");
-        if (p.length < 2 || !p[0].equals("v1")) throw notFound(method, path);
-        switch (p[1]) {
-            case "health" -> {
-                if (p.length != 2) throw notFound(method, path);
-                JsonHttp.requireMethod(ex, "GET");
-                ObjectNode o = Json.object().put("status", "ok").put("sessions", sessions.size()).put("max_sessions", sessions.max());
-                JsonHttp.sendJson(ex, 200, o);
+    private void route(HttpCall c) throws IOException {
+        String path = c.path();
+        switch (path) {
+            case "/health" -> {
+                JsonHttp.requireMethod(c, "GET");
+                JsonHttp.sendJson(c, 200, Json.object().put("status", "healthy"));
             }
-            case "envs" -> {
-                if (p.length != 2) throw notFound(method, path);
-                JsonHttp.requireMethod(ex, "GET");
-                JsonHttp.sendJson(ex, 200, envs());
+            case "/metadata" -> {
+                JsonHttp.requireMethod(c, "GET");
+                JsonHttp.sendJson(c, 200, docs.metadata());
             }
-            case "sessions" -> sessions(ex, p, method, path);
-            default -> throw notFound(method, path);
-        }
-    }
-
-    private void sessions(HttpExchange ex, String[] p, String method, String path) throws IOException {
-        if (p.length == 2) {
-            JsonHttp.requireMethod(ex, "POST");
-            JsonHttp.sendJson(ex, 200, create(JsonHttp.readObject(ex, config.maxBodyBytes(), false)));
-            return;
-        }
-        String id = p[2];
-        if (p.length == 3) {
-            JsonHttp.requireMethod(ex, "GET", "DELETE");
-            if (method.equals("DELETE")) {
-                if (!sessions.remove(id)) sessions.get(id);   // 404 with the usual message
-                JsonHttp.sendJson(ex, 200, Json.object().put("session_id", id).put("closed", true));
-            } else {
-                JsonHttp.sendJson(ex, 200, sessions.get(id).describe());
+            case "/schema" -> {
+                JsonHttp.requireMethod(c, "GET");
+                JsonHttp.sendJson(c, 200, docs.schema());
             }
-            return;
-        }
-        if (p.length != 4) throw notFound(method, path);
-        switch (p[3]) {
-            case "reset" -> {
-                JsonHttp.requireMethod(ex, "POST");
-                Session s = sessions.get(id);
-                Fields f = Fields.of(JsonHttp.readObject(ex, config.maxBodyBytes(), true), "", RESET_FIELDS);
-                JsonHttp.sendJson(ex, 200, reset(s, f));
+            case "/openapi.json" -> {
+                JsonHttp.requireMethod(c, "GET");
+                JsonHttp.sendJson(c, 200, docs.openApi());
             }
-            case "step" -> {
-                JsonHttp.requireMethod(ex, "POST");
-                Session s = sessions.get(id);
-                Action action = OpenAiWire.parseAction(JsonHttp.readObject(ex, config.maxBodyBytes(), false), "call_");
-                JsonHttp.sendJson(ex, 200, s.step(action));
-            }
-            case "oracle" -> {
-                JsonHttp.requireMethod(ex, "GET");
-                if (!config.allowOracle()) {
-                    throw new ApiError(403, "oracle_disabled", "the oracle endpoint is off; start the server with --allow-oracle");
+            case "/reset" -> {
+                JsonHttp.requireMethod(c, "POST");
+                ResetData data = ResetData.parse(JsonHttp.readObject(c, config.maxBodyBytes(), true), "");
+                String id = c.header(SESSION_HEADER);
+                Session s = id == null ? sessions.createHttp(config.defaults(), config.allowOracle()) : sessions.get(id);
+                ObjectNode answer;
+                try {
+                    answer = s.reset(data);
+                } catch (RuntimeException e) {
+                    if (id == null) sessions.remove(s.id);   // a new session whose first reset fails is of no use to anyone
+                    throw e;
                 }
-                JsonHttp.sendJson(ex, 200, sessions.get(id).oracle());
+                c.setHeader(SESSION_HEADER, s.id);
+                JsonHttp.sendJson(c, 200, answer);
             }
-            case "trajectory" -> {
-                JsonHttp.requireMethod(ex, "GET");
-                JsonHttp.sendJson(ex, 200, sessions.get(id).trajectory());
+            case "/step" -> {
+                JsonHttp.requireMethod(c, "POST");
+                Session s = session(c);
+                Fields f = Fields.of(JsonHttp.readObject(c, config.maxBodyBytes(), false), "", STEP_FIELDS);
+                JsonNode action = f.raw("action");
+                if (action == null || action.isNull()) throw ApiError.invalid("the request body needs \"action\" (an object)");
+                stepOptions(f);
+                c.setHeader(SESSION_HEADER, s.id);
+                JsonHttp.sendJson(c, 200, s.step(Actions.parse(action)));
             }
-            default -> throw notFound(method, path);
-        }
-    }
-
-    private ObjectNode create(ObjectNode body) {
-        Fields f = Fields.of(body, "", CREATE_FIELDS);
-        String envId = f.string("env");
-        String shift = f.optString("shift", "none");
-        EnvChoice choice;
-        try {
-            choice = EnvChoice.of(envId, shift);
-        } catch (IllegalArgumentException e) {
-            String code = Environments.ids().contains(envId) ? "invalid_shift" : "unknown_env";
-            throw new ApiError(400, code, e.getMessage());
-        }
-        TaskChoice tasks = new TaskChoice(Split.TRAIN, 0, f.optLong("run_seed", 1));
-        int first = f.has("seed") ? 0 : f.optInt("task", 0, 0, Integer.MAX_VALUE);
-        Session s = sessions.create(id -> new Session(id, choice, tasks, first, config.allowOracle()));
-        try {
-            return reset(s, f);
-        } catch (RuntimeException e) {
-            sessions.remove(s.id);   // a session whose first reset fails is of no use to anyone
-            throw e;
-        }
-    }
-
-    private static ObjectNode reset(Session s, Fields f) {
-        if (f.has("task") && f.has("seed")) throw ApiError.invalid("give task (an index) or seed, not both");
-        Split split = null;
-        if (f.has("split")) {
-            try {
-                split = Split.parse(f.optString("split", null));
-            } catch (IllegalArgumentException e) {
-                throw ApiError.invalid(e.getMessage());
+            case "/state" -> {
+                JsonHttp.requireMethod(c, "GET");
+                Session s = session(c);
+                c.setHeader(SESSION_HEADER, s.id);
+                JsonHttp.sendJson(c, 200, s.state());
             }
+            case "/close" -> {
+                JsonHttp.requireMethod(c, "POST");
+                Session s = session(c);
+                sessions.remove(s.id);
+                JsonHttp.sendJson(c, 200, Json.object().put("session_id", s.id).put("closed", true));
+            }
+            case "/ws" -> {
+                c.setHeader("Upgrade", "websocket");
+                throw new ApiError(426, "upgrade_required", "/ws is a WebSocket: connect with a WebSocket client (Upgrade: websocket)");
+            }
+            default -> throw ApiError.notFound("not_found", "no route " + c.method() + " " + path + " (routes: " + ROUTES + ")");
         }
-        Integer difficulty = f.has("difficulty") ? f.optInt("difficulty", 0, 0, 1000) : null;
-        Integer index = f.has("task") ? f.optInt("task", 0, 0, Integer.MAX_VALUE) : null;
-        Long seed = f.has("seed") ? f.optLong("seed", 0) : null;
-        return s.reset(index, seed, split, difficulty);
     }
 
-    private static ArrayNode envs() {
-        ArrayNode out = Json.array();
-        for (Environment e : Environments.all()) {
-            EnvironmentInfo i = e.info();
-            ObjectNode o = out.addObject();
-            o.put("id", i.id());
-            o.put("description", i.description());
-            o.put("interface", i.iface().id());
-            i.difficulties().forEach(o.putArray("difficulties")::add);
+    /** OpenEnv's StepRequest options: validated; a step here takes microseconds, so timeout_s never applies. */
+    private static void stepOptions(Fields f) {
+        if (f.has("timeout_s")) {
+            JsonNode t = f.raw("timeout_s");
+            if (!t.isNumber() || t.asDouble() <= 0) throw ApiError.invalid("timeout_s must be a number > 0");
         }
-        return out;
+        String requestId = f.optString("request_id", null);
+        if (requestId != null && requestId.length() > 255) throw ApiError.invalid("request_id must have at most 255 characters");
     }
 
-    private static ApiError notFound(String method, String path) {
-        return ApiError.notFound("not_found", "no route " + method + " " + path
-                + " (routes: GET /v1/health, GET /v1/envs, POST /v1/sessions, GET|DELETE /v1/sessions/{id}, "
-                + "POST /v1/sessions/{id}/reset, POST /v1/sessions/{id}/step, GET /v1/sessions/{id}/oracle, "
-                + "GET /v1/sessions/{id}/trajectory)");
+    private Session session(HttpCall c) {
+        String id = c.header(SESSION_HEADER);
+        if (id == null || id.isBlank()) {
+            throw ApiError.invalid(c.method() + " " + c.path() + " needs the " + SESSION_HEADER
+                    + " header that POST /reset returned (or use the WebSocket /ws, one session per connection)");
+        }
+        return sessions.get(id.strip());
     }
 }

@@ -10,15 +10,16 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 
 /**
- * The live sessions: at most {@code max} at once, each dropped after {@code idleTtl} without a
- * request. Ids are 128 random bits, so one client cannot guess another's session.
+ * The live sessions: at most {@code max} at once, WebSocket connections and HTTP sessions
+ * together. HTTP sessions are kept here by id (128 random bits, so one client cannot guess
+ * another's) and dropped after {@code idleTtl} without a request; a WebSocket session lives as
+ * long as its connection (whose idle timeout is the same TTL) and only holds a slot here.
  */
 final class Sessions implements AutoCloseable {
     private final ConcurrentHashMap<String, Session> byId = new ConcurrentHashMap<>();
-    private final AtomicInteger reserved = new AtomicInteger();
+    private final AtomicInteger open = new AtomicInteger();
     private final int max;
     private final long ttlNanos;
     private final SecureRandom random = new SecureRandom();
@@ -34,36 +35,35 @@ final class Sessions implements AutoCloseable {
         sweeper.scheduleWithFixedDelay(this::sweep, every, every, TimeUnit.MILLISECONDS);
     }
 
-    /**
-     * Creates and registers a session.
-     *
-     * @throws ApiError 429 when the cap is reached
-     */
-    Session create(Function<String, Session> factory) {
-        if (reserved.incrementAndGet() > max) {
-            reserved.decrementAndGet();
-            sweep();
-            if (reserved.incrementAndGet() > max) {
-                reserved.decrementAndGet();
-                throw new ApiError(429, "too_many_sessions", "the server holds its maximum of " + max
-                        + " sessions; DELETE sessions you no longer use, or wait for idle ones to expire");
-            }
-        }
-        try {
-            String id = HexFormat.of().formatHex(randomBytes());
-            Session s = factory.apply(id);
-            byId.put(id, s);
-            return s;
-        } catch (RuntimeException e) {
-            reserved.decrementAndGet();
-            throw e;
-        }
+    /** Takes a slot; false when all {@code max} are in use (even after dropping expired HTTP sessions). */
+    boolean reserve() {
+        if (open.incrementAndGet() <= max) return true;
+        open.decrementAndGet();
+        sweep();
+        if (open.incrementAndGet() <= max) return true;
+        open.decrementAndGet();
+        return false;
     }
 
-    private byte[] randomBytes() {
+    /** Gives back a slot taken by {@link #reserve()}. */
+    void release() { open.decrementAndGet(); }
+
+    /** A new HTTP session with a fresh id, registered. @throws ApiError 429 when every slot is taken */
+    Session createHttp(EnvServer.Defaults defaults, boolean oracleAllowed) {
+        if (!reserve()) throw new ApiError(429, "too_many_sessions", capacityMessage());
+        Session s = new Session(newId(), defaults, oracleAllowed);
+        byId.put(s.id, s);
+        return s;
+    }
+
+    String capacityMessage() {
+        return "the server holds its maximum of " + max + " sessions; close sessions you no longer use, or wait for idle ones to expire";
+    }
+
+    private String newId() {
         byte[] b = new byte[16];
         random.nextBytes(b);
-        return b;
+        return HexFormat.of().formatHex(b);
     }
 
     /** @throws ApiError 404 for an unknown or expired id */
@@ -77,20 +77,21 @@ final class Sessions implements AutoCloseable {
 
     boolean remove(String id) {
         if (byId.remove(id) != null) {
-            reserved.decrementAndGet();
+            release();
             return true;
         }
         return false;
     }
 
-    int size() { return byId.size(); }
+    /** Sessions open now: HTTP sessions and WebSocket connections. */
+    int size() { return open.get(); }
 
     int max() { return max; }
 
     void sweep() {
         long now = System.nanoTime();
         byId.forEach((id, s) -> {
-            if (s.idleNanos(now) > ttlNanos && byId.remove(id, s)) reserved.decrementAndGet();
+            if (s.idleNanos(now) > ttlNanos && byId.remove(id, s)) release();
         });
     }
 

@@ -1,15 +1,14 @@
 package dev.openagent.server.http;
 
-import com.sun.net.httpserver.HttpExchange;
-
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
 /**
- * Optional bearer-token check. The expected header and the received one are compared as SHA-256
- * digests with {@link MessageDigest#isEqual}, so the comparison takes the same time whatever the
- * token's length or how many leading characters match.
+ * Optional bearer-token check. The scheme is matched case-insensitively ({@code bearer},
+ * {@code Bearer}, {@code BEARER}: RFC 9110 makes auth schemes case-insensitive); the token is
+ * compared as a SHA-256 digest with {@link MessageDigest#isEqual}, so the comparison takes the
+ * same time whatever the token's length or how many leading characters match.
  */
 public final class BearerAuth {
     private final byte[] expected;
@@ -37,21 +36,28 @@ public final class BearerAuth {
     }
 
     public static BearerAuth of(String token) {
-        return new BearerAuth(sha256("Bearer " + token));
+        return new BearerAuth(sha256(token));
     }
 
     public boolean enabled() { return expected != null; }
 
-    /** @throws ApiError 401 when a token is required and the request does not carry it */
-    public void check(HttpExchange exchange) {
+    /**
+     * @param authorization the request's {@code Authorization} header, or null
+     * @throws ApiError 401 when a token is required and the header does not carry it
+     */
+    public void check(String authorization) {
         if (expected == null) return;
-        String header = exchange.getRequestHeaders().getFirst("Authorization");
-        if (header == null || !MessageDigest.isEqual(expected, sha256(header.strip()))) {
-            exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
-            throw new ApiError(401, "unauthorized", header == null
-                    ? "missing Authorization: Bearer <token> header"
-                    : "wrong bearer token");
+        if (authorization == null) throw unauthorized("missing Authorization: Bearer <token> header");
+        String h = authorization.strip();
+        int space = h.indexOf(' ');
+        if (space < 0 || !h.substring(0, space).equalsIgnoreCase("Bearer")) {
+            throw unauthorized("the Authorization header must use the Bearer scheme");
         }
+        if (!MessageDigest.isEqual(expected, sha256(h.substring(space + 1).strip()))) throw unauthorized("wrong bearer token");
+    }
+
+    private static ApiError unauthorized(String message) {
+        return new ApiError(401, "unauthorized", message);
     }
 
     private static byte[] sha256(String s) {

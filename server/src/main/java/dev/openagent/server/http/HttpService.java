@@ -1,39 +1,65 @@
 package dev.openagent.server.http;
 
-import com.sun.net.httpserver.HttpExchange;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.websocket.server.WebSocketCreator;
+import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
 
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Executors;
 
 /**
- * One HTTP/1.1 server ({@link Http11Server}: a thread per keep-alive connection) with a
- * bearer-token check, and the guarantee that every failure becomes a JSON error response: a
- * handler's {@link ApiError} keeps its status, anything else is a 500 whose message is logged,
- * and the server keeps serving. Keep-alive works because every response carries its length.
+ * One HTTP/1.1 server (Jetty 12; handlers on virtual threads) with an optional bearer-token
+ * check and an optional WebSocket route, and the guarantee that every failure becomes a JSON
+ * error response: a handler's {@link ApiError} keeps its status, anything else is a 500 whose
+ * cause is logged, and requests Jetty refuses before a handler sees them (a malformed request
+ * line or chunked body, oversized headers, ambiguous lengths) get the same JSON shape from
+ * {@link JsonErrorHandler}. The server keeps serving after each.
  */
 public final class HttpService implements AutoCloseable {
     /** What the service does with one request (after the token check). */
     @FunctionalInterface
     public interface Endpoint {
-        void handle(HttpExchange exchange) throws IOException;
+        void handle(HttpCall call) throws IOException;
     }
+
+    /**
+     * A WebSocket route: upgrade requests on {@code path} get an endpoint from {@code creator}.
+     *
+     * @param maxMessageBytes a larger text message closes the connection with 1009 (message too big)
+     * @param idleTimeout     a connection without a frame for this long is closed
+     */
+    public record WebSocketRoute(String path, WebSocketCreator creator, long maxMessageBytes, Duration idleTimeout) {}
 
     /** Connections open at once; more wait to be accepted. */
     static final int MAX_CONNECTIONS = 4096;
-    /** A client has this long to send a request once its first byte arrived. */
-    static final long REQUEST_SECONDS = 30;
-    /** An idle keep-alive connection closes after this long. */
-    static final long IDLE_SECONDS = 60;
+    /** An idle connection (between requests, or stalled in one) closes after this long. */
+    static final Duration IDLE = Duration.ofSeconds(60);
+    /** The request line and headers together. */
+    static final int MAX_HEAD = 64 * 1024;
+    private static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT");
 
-    private final Http11Server server;
+    private final Server server;
+    private final ServerConnector connector;
     private volatile boolean closed;
 
-    private HttpService(Http11Server server) {
+    private HttpService(Server server, ServerConnector connector) {
         this.server = server;
+        this.connector = connector;
     }
 
     /**
@@ -42,59 +68,150 @@ public final class HttpService implements AutoCloseable {
      * @param port 0 picks a free port (see {@link #port()})
      */
     public static HttpService start(String host, int port, BearerAuth auth, String name, Endpoint endpoint) throws IOException {
-        InetSocketAddress address = new InetSocketAddress(resolve(host), port);
-        Http11Server server = new Http11Server(address, 1024, MAX_CONNECTIONS, TimeUnit.SECONDS.toNanos(IDLE_SECONDS),
-                TimeUnit.SECONDS.toNanos(REQUEST_SECONDS), connectionThreads(name), name,
-                exchange -> guard(exchange, auth, endpoint, name));
-        return new HttpService(server);
+        return start(host, port, auth, name, endpoint, null);
     }
 
-    /**
-     * A virtual thread per connection: thousands of idle keep-alive connections cost next to
-     * nothing, and a handler may block (a model's forward pass, an MCP tool call) without holding
-     * a platform thread. (Measured on the load bench, platform threads were no cheaper per request.)
-     */
-    private static ThreadFactory connectionThreads(String name) {
-        return Thread.ofVirtual().name(name + "-", 0).factory();
-    }
-
-    private static InetAddress resolve(String host) {
+    /** As {@link #start(String, int, BearerAuth, String, Endpoint)}, with a WebSocket route (or null). */
+    public static HttpService start(String host, int port, BearerAuth auth, String name, Endpoint endpoint,
+                                    WebSocketRoute socket) throws IOException {
+        resolve(host);
+        // Platform threads select and accept; every handler (and WebSocket message) runs on a
+        // virtual thread, so a handler may block without holding one of the few platform threads.
+        QueuedThreadPool threads = new QueuedThreadPool(32, 2);
+        threads.setName(name);
+        threads.setVirtualThreadsExecutor(Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name(name + "-", 0).factory()));
+        Server server = new Server(threads);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        http.setRequestHeaderSize(MAX_HEAD);
+        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+        connector.setHost(host);
+        connector.setPort(port);
+        connector.setIdleTimeout(IDLE.toMillis());
+        connector.setReuseAddress(true);
+        server.addConnector(connector);
+        server.addBean(new NetworkConnectionLimit(MAX_CONNECTIONS, connector));
+        server.setErrorHandler(new JsonErrorHandler());
+        Handler routes = new Routes(endpoint, name);
+        Handler inner = routes;
+        if (socket != null) {
+            WebSocketUpgradeHandler upgrade = WebSocketUpgradeHandler.from(server, container -> {
+                container.setMaxTextMessageSize(socket.maxMessageBytes());
+                container.setMaxBinaryMessageSize(socket.maxMessageBytes());
+                container.setIdleTimeout(socket.idleTimeout());
+                container.addMapping(socket.path(), socket.creator());
+            });
+            upgrade.setHandler(routes);
+            inner = upgrade;
+        }
+        Front front = new Front(auth);
+        front.setHandler(inner);
+        server.setHandler(front);
         try {
-            return InetAddress.getByName(host);
+            server.start();
+        } catch (IOException e) {
+            stopQuietly(server);
+            throw e;
+        } catch (Exception e) {
+            stopQuietly(server);
+            throw new IOException(e.getMessage(), e);
+        }
+        return new HttpService(server, connector);
+    }
+
+    private static void stopQuietly(Server server) {
+        try {
+            server.stop();
+        } catch (Exception ignored) {
+            // it did not start: nothing to stop
+        }
+    }
+
+    private static void resolve(String host) {
+        try {
+            InetAddress.getByName(host);
         } catch (UnknownHostException e) {
             throw new IllegalArgumentException("cannot resolve host '" + host + "'");
         }
     }
 
-    private static void guard(HttpExchange exchange, BearerAuth auth, Endpoint endpoint, String name) {
-        try (exchange) {
+    /** The token check and the method check, before any route (WebSocket upgrades included). */
+    private static final class Front extends Handler.Wrapper {
+        private final BearerAuth auth;
+
+        Front(BearerAuth auth) {
+            this.auth = auth;
+        }
+
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) throws Exception {
             try {
-                auth.check(exchange);
-                endpoint.handle(exchange);
+                auth.check(request.getHeaders().get(HttpHeader.AUTHORIZATION));
+                if (!METHODS.contains(request.getMethod())) {
+                    throw new ApiError(501, "not_implemented", "the method " + request.getMethod() + " is not implemented");
+                }
             } catch (ApiError e) {
-                JsonHttp.sendError(exchange, e);
-            } catch (RuntimeException e) {
-                System.err.println(name + ": internal error on " + exchange.getRequestMethod() + " "
-                        + exchange.getRequestURI().getRawPath() + ": " + e);
-                JsonHttp.sendError(exchange, new ApiError(500, "internal_error",
-                        "the server failed on this request: " + e.getClass().getSimpleName()
-                                + (e.getMessage() == null ? "" : ": " + e.getMessage())));
+                if (e.status() == 401) response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
+                JsonHttp.sendError(new HttpCall(request, response, callback), e);
+                return true;
             }
-        } catch (IOException | RuntimeException e) {
-            // The client went away (or headers were already sent): nothing left to tell it.
+            return super.handle(request, response, callback);
         }
     }
 
-    public int port() { return server.address().getPort(); }
+    /** Runs the endpoint; turns whatever it throws into a JSON error. */
+    private static final class Routes extends Handler.Abstract {
+        private final Endpoint endpoint;
+        private final String name;
 
-    public String host() { return server.address().getHostString(); }
+        Routes(Endpoint endpoint, String name) {
+            this.endpoint = endpoint;
+            this.name = name;
+        }
 
-    /** Stops accepting, gives requests in flight up to a second to finish, then stops. Idempotent. */
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) {
+            HttpCall call = new HttpCall(request, response, callback);
+            try {
+                endpoint.handle(call);
+                if (!call.responded()) throw new IllegalStateException("the handler sent no response");
+            } catch (ApiError e) {
+                answer(call, e);
+            } catch (IOException e) {
+                call.abort(e);   // the client went away mid-request: nothing left to tell it
+            } catch (RuntimeException e) {
+                System.err.println(name + ": internal error on " + call.method() + " " + call.path() + ": " + e);
+                answer(call, new ApiError(500, "internal_error", "the server failed on this request"));
+            }
+            return true;
+        }
+
+        private static void answer(HttpCall call, ApiError e) {
+            if (call.responded()) return;   // already answered: the connection carries on or fails on its own
+            try {
+                JsonHttp.sendError(call, e);
+            } catch (IOException | RuntimeException x) {
+                call.abort(x);
+            }
+        }
+    }
+
+    public int port() { return connector.getLocalPort(); }
+
+    public String host() { return connector.getHost(); }
+
+    /** The base URL, {@code http://host:port} (IPv6 hosts in brackets). */
+    public String baseUrl() {
+        String h = host();
+        return "http://" + (h.contains(":") ? "[" + h + "]" : h) + ":" + port();
+    }
+
+    /** Stops accepting and closes every connection. Idempotent. */
     @Override
     public void close() {
         if (closed) return;
         closed = true;
-        server.stop(1000);
+        stopQuietly(server);
     }
 
     /**
@@ -103,7 +220,7 @@ public final class HttpService implements AutoCloseable {
      */
     public static boolean isLoopback(String host) {
         if (host == null) return false;
-        String h = host.strip().toLowerCase(java.util.Locale.ROOT);
+        String h = host.strip().toLowerCase(Locale.ROOT);
         if (h.startsWith("[") && h.endsWith("]")) h = h.substring(1, h.length() - 1);
         if (h.equals("localhost") || h.equals("::1") || h.equals("0:0:0:0:0:0:0:1")) return true;
         return h.matches("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");

@@ -6,15 +6,15 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
 import dev.openagent.json.Json;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 
-/** Reading JSON requests and writing JSON responses over the JDK HTTP server. */
+/** Reading JSON requests and writing JSON responses, the same way in every server. */
 public final class JsonHttp {
     /** Rejects trailing garbage and duplicate keys: {@code {"answer":"a","answer":"b"}} is an error, not a guess. */
     private static final ObjectReader STRICT = Json.MAPPER.reader()
@@ -26,70 +26,64 @@ public final class JsonHttp {
     private JsonHttp() {}
 
     /**
-     * The request body, at most {@code maxBytes}.
+     * Text from bytes that must be UTF-8: every server (and the WebSocket, through its library)
+     * refuses invalid UTF-8 rather than guessing, so a client never gets an answer about text it
+     * did not send.
      *
-     * @throws ApiError 413 when the body is larger
+     * @throws ApiError 400 {@code malformed_json} naming the first bad byte's offset
      */
-    public static byte[] readBody(HttpExchange exchange, long maxBytes) throws IOException {
-        String declared = exchange.getRequestHeaders().getFirst("Content-Length");
-        InputStream in = exchange.getRequestBody();
-        if (declared != null) {
-            long length;
-            try {
-                length = Long.parseLong(declared.strip());
-            } catch (NumberFormatException e) {
-                throw ApiError.invalid("Content-Length is not a number");
-            }
-            if (length > maxBytes) throw tooLarge(maxBytes);
-            // The usual case: read exactly the declared bytes into one array of that size.
-            if (length >= 0) return in.readNBytes((int) length);
+    public static String utf8(byte[] bytes) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            throw new ApiError(400, "malformed_json", "the request body is not valid UTF-8 (at byte " + firstBadByte(bytes) + ")");
         }
-        // Chunked bodies have no declared length: read one byte past the cap to detect overflow.
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-        byte[] buf = new byte[8192];
-        long total = 0;
-        int n;
-        while ((n = in.read(buf)) > 0) {
-            total += n;
-            if (total > maxBytes) throw tooLarge(maxBytes);
-            out.write(buf, 0, n);
-        }
-        return out.toByteArray();
     }
 
-    private static ApiError tooLarge(long maxBytes) {
-        return new ApiError(413, "payload_too_large", "request body exceeds " + maxBytes + " bytes");
+    private static int firstBadByte(byte[] bytes) {
+        var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        var out = java.nio.CharBuffer.allocate(bytes.length + 1);
+        decoder.decode(in, out, true);
+        return in.position();
     }
 
     /**
      * The request body as a JSON object.
      *
      * @param emptyIsObject whether an empty body means {@code {}} (else it is an error)
-     * @throws ApiError 400 on malformed JSON or a body that is not an object, 413 when too large
+     * @throws ApiError 400 on malformed JSON, invalid UTF-8 or a body that is not an object, 413 when too large
      */
-    public static ObjectNode readObject(HttpExchange exchange, long maxBytes, boolean emptyIsObject) throws IOException {
-        byte[] body = readBody(exchange, maxBytes);
-        if (body.length == 0 || isBlank(body)) {
+    public static ObjectNode readObject(HttpCall call, long maxBytes, boolean emptyIsObject) throws IOException {
+        return parseObject(call.body(maxBytes), emptyIsObject, "the request body");
+    }
+
+    /**
+     * JSON bytes as an object, strictly: valid UTF-8, no trailing text, no duplicate keys.
+     *
+     * @param what how error messages name the text ("the request body", "the message")
+     */
+    public static ObjectNode parseObject(byte[] body, boolean emptyIsObject, String what) {
+        return parseObject(utf8(body), emptyIsObject, what);
+    }
+
+    /** As {@link #parseObject(byte[], boolean, String)}, for text already decoded. */
+    public static ObjectNode parseObject(String text, boolean emptyIsObject, String what) {
+        if (text.isBlank()) {
             if (emptyIsObject) return Json.object();
-            throw new ApiError(400, "malformed_json", "the request body is empty; expected a JSON object");
+            throw new ApiError(400, "malformed_json", what + " is empty; expected a JSON object");
         }
         JsonNode node;
         try {
-            node = STRICT.readTree(body);
+            node = STRICT.readTree(text);
         } catch (JsonProcessingException e) {
-            throw new ApiError(400, "malformed_json", "the request body is not valid JSON: " + e.getOriginalMessage());
-        } catch (IOException e) {
-            throw new ApiError(400, "malformed_json", "the request body is not valid JSON: " + e.getMessage());
+            throw new ApiError(400, "malformed_json", what + " is not valid JSON: " + e.getOriginalMessage());
         }
-        if (!(node instanceof ObjectNode o)) {
-            throw ApiError.invalid("the request body must be a JSON object, not " + kind(node));
-        }
+        if (!(node instanceof ObjectNode o)) throw ApiError.invalid(what + " must be a JSON object, not " + kind(node));
         return o;
-    }
-
-    private static boolean isBlank(byte[] body) {
-        for (byte b : body) if (b != ' ' && b != '\n' && b != '\r' && b != '\t') return false;
-        return true;
     }
 
     /** A JSON type's name for error messages. */
@@ -106,28 +100,17 @@ public final class JsonHttp {
         };
     }
 
-    public static void sendJson(HttpExchange exchange, int status, Object body) throws IOException {
+    public static void sendJson(HttpCall call, int status, Object body) throws IOException {
         byte[] bytes = body instanceof byte[] b ? b : Json.MAPPER.writeValueAsBytes(body);
-        send(exchange, status, bytes, JSON_TYPE);
+        call.respond(status, bytes, JSON_TYPE);
     }
 
-    /** Sends a complete body with its length, so the connection stays open for the next request. */
-    public static void send(HttpExchange exchange, int status, byte[] body, String contentType) throws IOException {
-        if (contentType != null) exchange.getResponseHeaders().set("Content-Type", contentType);
-        exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
-        if (body.length > 0) {
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
-            }
-        }
-    }
-
-    /** @throws ApiError 405 (with an Allow header) unless the request uses one of the methods */
-    public static void requireMethod(HttpExchange ex, String... methods) {
-        String m = ex.getRequestMethod();
-        for (String ok : methods) if (ok.equals(m)) return;
-        ex.getResponseHeaders().set("Allow", String.join(", ", methods));
-        throw new ApiError(405, "method_not_allowed", m + " is not allowed on " + ex.getRequestURI().getRawPath()
+    /** @throws ApiError 405 (with an Allow header) unless the request uses one of the methods; HEAD counts as GET */
+    public static void requireMethod(HttpCall call, String... methods) {
+        String m = call.method();
+        for (String ok : methods) if (ok.equals(m) || (m.equals("HEAD") && ok.equals("GET"))) return;
+        call.setHeader("Allow", String.join(", ", methods));
+        throw new ApiError(405, "method_not_allowed", m + " is not allowed on " + call.path()
                 + " (allowed: " + String.join(", ", methods) + ")");
     }
 
@@ -139,7 +122,7 @@ public final class JsonHttp {
         return root;
     }
 
-    public static void sendError(HttpExchange exchange, ApiError e) throws IOException {
-        sendJson(exchange, e.status(), errorBody(e.code(), e.getMessage()));
+    public static void sendError(HttpCall call, ApiError e) throws IOException {
+        sendJson(call, e.status(), errorBody(e.code(), e.getMessage()));
     }
 }

@@ -17,7 +17,6 @@ import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -67,7 +66,8 @@ public final class McpEnvServer implements AutoCloseable {
                 McpServerFeatures.SyncToolSpecification.builder().tool(tool(t))
                         .callHandler((ex, req) -> call(h, req, ex.getClientInfo() == null ? null : ex.getClientInfo().name())).build());
         McpEpisodeHost host = new McpEpisodeHost(o.choice(), o.tasks(), o.firstIndex(), o.seed(), o.sink(), registry::replace);
-        var transport = new StdioServerTransportProvider(mapper, new EofSignal(in, eof), out);
+        StdioGate gate = new StdioGate(in, out, eof);
+        var transport = new StdioServerTransportProvider(mapper, gate.input, gate.output);
         McpSyncServer server = McpServer.sync(transport)
                 .serverInfo(NAME, VERSION)
                 .instructions(INSTRUCTIONS)
@@ -89,7 +89,7 @@ public final class McpEnvServer implements AutoCloseable {
         Registry<McpStatelessServerFeatures.SyncToolSpecification> registry = new Registry<>((h, t) ->
                 McpStatelessServerFeatures.SyncToolSpecification.builder().tool(tool(t)).callHandler((ctx, req) -> call(h, req, null)).build());
         McpEpisodeHost host = new McpEpisodeHost(o.choice(), o.tasks(), o.firstIndex(), o.seed(), o.sink(), registry::replace);
-        StatelessHttpTransport transport = new StatelessHttpTransport(mapper, maxBodyBytes);
+        StatelessHttpTransport transport = new StatelessHttpTransport(mapper, maxBodyBytes, HttpService.isLoopback(bindHost));
         McpStatelessSyncServer server = McpServer.sync(transport)
                 .serverInfo(NAME, VERSION)
                 .instructions(INSTRUCTIONS + " This server is stateless: list the tools again after each episode.")
@@ -118,8 +118,7 @@ public final class McpEnvServer implements AutoCloseable {
     public int port() { return http == null ? -1 : http.port(); }
 
     public String url() {
-        return http == null ? "stdio" : "http://" + (http.host().contains(":") ? "[" + http.host() + "]" : http.host()) + ":" + http.port()
-                + StatelessHttpTransport.PATH;
+        return http == null ? "stdio" : http.baseUrl() + StatelessHttpTransport.PATH;
     }
 
     /** Blocks until stdin reaches its end (stdio servers) or {@link #close()} is called. */
@@ -213,46 +212,6 @@ public final class McpEnvServer implements AutoCloseable {
             tools.forEach(t -> add.accept(specOf.apply(host, t)));
             registered = tools.stream().map(ToolSpec::name).toList();
             notifyChanged.run();
-        }
-    }
-
-    /** Passes stdin through and counts down when it ends, so the server can exit when the client goes. */
-    private static final class EofSignal extends FilterInputStream {
-        private final CountDownLatch eof;
-
-        EofSignal(InputStream in, CountDownLatch eof) {
-            super(in);
-            this.eof = eof;
-        }
-
-        @Override
-        public int read() throws IOException {
-            try {
-                return check(super.read());
-            } catch (IOException e) {
-                eof.countDown();
-                throw e;
-            }
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            try {
-                return check(super.read(b, off, len));
-            } catch (IOException e) {
-                eof.countDown();
-                throw e;
-            }
-        }
-
-        private int check(int n) {
-            if (n < 0) eof.countDown();
-            return n;
-        }
-
-        @Override
-        public int read(byte[] b) throws IOException {
-            return read(b, 0, b.length);
         }
     }
 }

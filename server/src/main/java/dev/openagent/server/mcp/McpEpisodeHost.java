@@ -16,10 +16,10 @@ import dev.openagent.server.EnvChoice;
 import dev.openagent.server.EpisodeSink;
 import dev.openagent.server.LiveEpisode;
 import dev.openagent.server.TaskChoice;
-import dev.openagent.tool.Args;
-import dev.openagent.tool.Param;
-import dev.openagent.tool.Params;
-import dev.openagent.tool.ToolFailure;
+import dev.openagent.domain.Args;
+import dev.openagent.domain.Param;
+import dev.openagent.domain.Params;
+import dev.openagent.domain.ToolFailure;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -190,7 +190,7 @@ public final class McpEpisodeHost {
                     yield control(COMMAND_TOOL, args, a -> act(new Action.Command(a.string("command"))));
                 }
                 if (textCommands() && name.equals(Protocol.ASK_USER)) {
-                    yield control(ASK_TOOL, args, a -> act(new Action.AskUser(a.string("question"))));
+                    yield control(ASK_TOOL, args, a -> act(new Action.AskUser(Protocol.question(Json.write(args)))));
                 }
                 yield act(Action.CallTools.of("call_" + (calls++), name, Json.write(args)));
             }

@@ -1,7 +1,7 @@
 package dev.openagent.server.mcp;
 
-import com.sun.net.httpserver.HttpExchange;
 import dev.openagent.server.http.ApiError;
+import dev.openagent.server.http.HttpCall;
 import dev.openagent.server.http.HttpService;
 import dev.openagent.server.http.JsonHttp;
 import io.modelcontextprotocol.common.McpTransportContext;
@@ -18,11 +18,12 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * MCP's Streamable HTTP transport in its stateless form, on the JDK HTTP server (the SDK ships
- * only servlet transports): one endpoint, {@code POST /mcp}, a JSON-RPC request in, its JSON
- * response out; notifications get 202. No server-initiated stream, so {@code GET} answers 405 as
- * the specification allows. Requests whose {@code Origin} is not a loopback page are refused
- * (DNS-rebinding protection).
+ * MCP's Streamable HTTP transport in its stateless form (the SDK ships only servlet transports):
+ * one endpoint, {@code POST /mcp}, a JSON-RPC request in, its JSON response out; notifications
+ * get 202. No server-initiated stream, so {@code GET} answers 405 as the specification allows.
+ * DNS-rebinding protection: requests whose {@code Origin} is not a loopback page are refused, and
+ * so, when the server is bound to a loopback address, are requests whose {@code Host} is not a
+ * loopback name (a rebound name that resolves to 127.0.0.1 still carries its own Host).
  */
 final class StatelessHttpTransport implements McpStatelessServerTransport {
     static final String PATH = "/mcp";
@@ -30,11 +31,14 @@ final class StatelessHttpTransport implements McpStatelessServerTransport {
 
     private final McpJsonMapper mapper;
     private final long maxBodyBytes;
+    private final boolean loopbackOnly;
     private volatile McpStatelessServerHandler handler;
 
-    StatelessHttpTransport(McpJsonMapper mapper, long maxBodyBytes) {
+    /** @param loopbackOnly whether the server is bound to a loopback address (then Host must name one) */
+    StatelessHttpTransport(McpJsonMapper mapper, long maxBodyBytes, boolean loopbackOnly) {
         this.mapper = mapper;
         this.maxBodyBytes = maxBodyBytes;
+        this.loopbackOnly = loopbackOnly;
     }
 
     @Override
@@ -47,23 +51,33 @@ final class StatelessHttpTransport implements McpStatelessServerTransport {
         return Mono.empty();   // the HTTP server is closed by its owner
     }
 
-    void handle(HttpExchange ex) throws IOException {
-        if (!ex.getRequestURI().getRawPath().equals(PATH)) {
-            throw ApiError.notFound("not_found", "no route " + ex.getRequestURI().getRawPath() + " (the MCP endpoint is POST " + PATH + ")");
+    void handle(HttpCall ex) throws IOException {
+        if (!ex.path().equals(PATH)) {
+            throw ApiError.notFound("not_found", "no route " + ex.path() + " (the MCP endpoint is POST " + PATH + ")");
         }
-        JsonHttp.requireMethod(ex, "POST");   // stateless: no server-sent stream to GET
-        String origin = ex.getRequestHeaders().getFirst("Origin");
+        String host = ex.header("Host");
+        if (loopbackOnly && (host == null || !HttpService.isLoopback(hostName(host)))) {
+            throw new ApiError(403, "forbidden_host", "this server answers requests addressed to a loopback host only, not " + host);
+        }
+        String origin = ex.header("Origin");
         if (origin != null && !loopbackOrigin(origin)) {
             throw new ApiError(403, "forbidden_origin", "requests from origin " + origin + " are not accepted");
         }
+        JsonHttp.requireMethod(ex, "POST");   // stateless: no server-sent stream to GET
         McpStatelessServerHandler h = handler;
         if (h == null) throw new ApiError(503, "not_ready", "the MCP server is starting");
-        String body = new String(JsonHttp.readBody(ex, maxBodyBytes), StandardCharsets.UTF_8);
+        byte[] body = ex.body(maxBodyBytes);
+        JsonRpcCheck.Refusal refused = JsonRpcCheck.check(body);
+        if (refused != null) {
+            // A request we can answer by its id gets a JSON-RPC response; anything else is a bad HTTP request.
+            JsonHttp.sendJson(ex, refused.id() == null ? 400 : 200, refused.response());
+            return;
+        }
         McpSchema.JSONRPCMessage message;
         try {
-            message = McpSchema.deserializeJsonRpcMessage(mapper, body);
+            message = McpSchema.deserializeJsonRpcMessage(mapper, new String(body, StandardCharsets.UTF_8));
         } catch (IOException | RuntimeException e) {
-            rpcError(ex, McpSchema.ErrorCodes.PARSE_ERROR, "not a JSON-RPC message: " + e.getMessage());
+            JsonHttp.sendJson(ex, 400, new JsonRpcCheck.Refusal(McpSchema.ErrorCodes.INVALID_REQUEST, "not a JSON-RPC request or notification", null).response());
             return;
         }
         McpTransportContext context = McpTransportContext.create(Map.of());
@@ -73,28 +87,38 @@ final class StatelessHttpTransport implements McpStatelessServerTransport {
                 try {
                     response = h.handleRequest(context, request).block(REQUEST_TIMEOUT);
                 } catch (RuntimeException e) {
-                    response = McpSchema.JSONRPCResponse.error(request.id(), new McpSchema.JSONRPCResponse.JSONRPCError(
-                            McpSchema.ErrorCodes.INTERNAL_ERROR, String.valueOf(e.getMessage())));
+                    response = internalError(request.id(), e);
                 }
-                sendRpc(ex, 200, response);
+                if (response != null && response.error() != null && response.error().code() == McpSchema.ErrorCodes.INTERNAL_ERROR) {
+                    response = internalError(request.id(), new IllegalStateException(response.error().message()));
+                }
+                JsonHttp.sendJson(ex, 200, mapper.writeValueAsBytes(response));
             }
             case McpSchema.JSONRPCNotification notification -> {
                 h.handleNotification(context, notification).block(REQUEST_TIMEOUT);
-                JsonHttp.send(ex, 202, new byte[0], null);
+                ex.respond(202, new byte[0], null);
             }
-            default -> rpcError(ex, McpSchema.ErrorCodes.INVALID_REQUEST, "this server sends no requests, so it expects no responses");
+            default -> JsonHttp.sendJson(ex, 400, new JsonRpcCheck.Refusal(McpSchema.ErrorCodes.INVALID_REQUEST,
+                    "this server sends no requests, so it expects no responses", null).response());
         }
     }
 
-    private void sendRpc(HttpExchange ex, int status, McpSchema.JSONRPCResponse response) throws IOException {
-        JsonHttp.send(ex, status, mapper.writeValueAsBytes(response), JsonHttp.JSON_TYPE);
+    /** -32603 with a short message; the cause goes to stderr, never to the client. */
+    private static McpSchema.JSONRPCResponse internalError(Object id, Exception cause) {
+        System.err.println("serve mcp: internal error: " + cause);
+        return McpSchema.JSONRPCResponse.error(id, new McpSchema.JSONRPCResponse.JSONRPCError(
+                McpSchema.ErrorCodes.INTERNAL_ERROR, "internal error: the server failed on this request"));
     }
 
-    /** A JSON-RPC error without a request id (the SDK's response type requires one), as a 400. */
-    private static void rpcError(HttpExchange ex, int code, String message) throws IOException {
-        var body = dev.openagent.json.Json.object().put("jsonrpc", "2.0").putNull("id");
-        body.putObject("error").put("code", code).put("message", message);
-        JsonHttp.sendJson(ex, 400, body);
+    /** The host part of a Host header value ({@code 127.0.0.1:8765}, {@code [::1]:8765}, {@code localhost}). */
+    static String hostName(String hostHeader) {
+        String h = hostHeader.strip();
+        if (h.startsWith("[")) {
+            int close = h.indexOf(']');
+            return close < 0 ? h : h.substring(0, close + 1);
+        }
+        int colon = h.lastIndexOf(':');
+        return colon < 0 ? h : h.substring(0, colon);
     }
 
     private static boolean loopbackOrigin(String origin) {

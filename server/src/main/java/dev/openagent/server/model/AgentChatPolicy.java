@@ -5,6 +5,7 @@ import dev.openagent.episode.AgentSession;
 import dev.openagent.episode.Message;
 import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Env;
+import dev.openagent.sandbox.EnvFacts;
 import dev.openagent.sandbox.EnvSpec;
 import dev.openagent.sandbox.EnvironmentInfo;
 import dev.openagent.sandbox.Guide;
@@ -22,20 +23,9 @@ import java.util.List;
  * in-process ({@link ChatTranscript}) and replayed into a fresh session, one step per earlier
  * assistant turn; the session's next action becomes the reply. For an agent that is deterministic
  * given what it saw, the reply is exactly what it would do in-process. (The built-in policy needs
- * no replay: {@link PolicyChatPolicy} reads its view straight from the transcript.)
+ * no replay: the CLI's {@code PolicyChatPolicy} reads its view straight from the transcript.)
  */
-public final class AgentChatPolicy implements ChatPolicy {
-    private final String id;
-    private final Agent agent;
-
-    public AgentChatPolicy(String id, Agent agent) {
-        this.id = id;
-        this.agent = agent;
-    }
-
-    @Override
-    public String id() { return id; }
-
+public record AgentChatPolicy(String id, Agent agent) implements ChatPolicy {
     @Override
     public Message respond(List<Message> messages, List<ToolSpec> tools) {
         ChatTranscript transcript = ChatTranscript.of(messages, tools);
@@ -78,5 +68,8 @@ public final class AgentChatPolicy implements ChatPolicy {
 
         @Override
         public long episodeSeed() { throw new PrivilegedAccess(); }
+
+        @Override
+        public EnvFacts facts() { throw new PrivilegedAccess(); }
     };
 }

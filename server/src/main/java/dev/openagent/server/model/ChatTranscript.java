@@ -2,6 +2,7 @@ package dev.openagent.server.model;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.openagent.chat.ChatCodec;
 import dev.openagent.episode.Message;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.Action;
@@ -12,7 +13,7 @@ import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.ToolError;
 import dev.openagent.sandbox.ToolSpec;
-import dev.openagent.text.Commands;
+import dev.openagent.sandbox.Commands;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -31,13 +32,13 @@ import java.util.regex.Pattern;
  * environments print), and an error is read from the {@code Error [CODE]: message} form tool errors
  * take. A request without tools is a text-command episode, where assistant text is a command.
  */
-record ChatTranscript(Start start, List<Turn> turns) {
+public record ChatTranscript(Start start, List<Turn> turns) {
     /** One earlier assistant turn: what it did and what came back (possibly nothing yet). */
-    record Turn(Action action, Step step) {}
+    public record Turn(Action action, Step step) {}
 
     private static final Pattern ERROR = Pattern.compile("^Error \\[([A-Z_]+)]: (.*)$", Pattern.DOTALL);
 
-    ChatTranscript {
+    public ChatTranscript {
         turns = List.copyOf(turns);
     }
 
@@ -47,7 +48,7 @@ record ChatTranscript(Start start, List<Turn> turns) {
      *
      * @throws IllegalArgumentException when the messages are not in that order
      */
-    static ChatTranscript of(List<Message> messages, List<ToolSpec> tools) {
+    public static ChatTranscript of(List<Message> messages, List<ToolSpec> tools) {
         Interface iface = tools.isEmpty() ? Interface.TEXT_COMMAND : Interface.FUNCTION_CALL;
         int i = 0;
         String system = "";
@@ -79,12 +80,8 @@ record ChatTranscript(Start start, List<Turn> turns) {
      */
     private static Action action(Message m, Interface iface) {
         if (m.toolCalls() != null && !m.toolCalls().isEmpty()) {
-            List<Action.ToolCall> calls = m.toolCalls().stream()
-                    .map(c -> new Action.ToolCall(c.id(), c.function().name(), c.function().arguments())).toList();
-            if (calls.size() == 1 && Protocol.ASK_USER.equals(calls.getFirst().name())) {
-                return new Action.AskUser(Protocol.question(calls.getFirst().arguments()));
-            }
-            return new Action.CallTools(calls);
+            return ChatCodec.toolCallsAction(m.toolCalls().stream()
+                    .map(c -> new Action.ToolCall(c.id(), c.function().name(), c.function().arguments())).toList());
         }
         if (iface == Interface.FUNCTION_CALL) return Protocol.finalText(text(m));
         Action command = Protocol.command(text(m));
@@ -146,7 +143,7 @@ record ChatTranscript(Start start, List<Turn> turns) {
      * plain text is a command, so a question is {@code ask <question>} and the final answer carries
      * {@value Protocol#FINAL_ANSWER}, as the harness's chat agent reads them.
      */
-    Message reply(Action action) {
+    public Message reply(Action action) {
         List<ToolSpec> tools = start.tools();
         Interface iface = tools.isEmpty() ? Interface.TEXT_COMMAND : Interface.FUNCTION_CALL;
         return switch (action) {

@@ -1,15 +1,15 @@
 package dev.openagent.server.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
+import dev.openagent.chat.ChatCodec;
 import dev.openagent.episode.Message;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.ToolSpec;
 import dev.openagent.server.http.ApiError;
 import dev.openagent.server.http.BearerAuth;
 import dev.openagent.server.http.Fields;
+import dev.openagent.server.http.HttpCall;
 import dev.openagent.server.http.HttpService;
 import dev.openagent.server.http.JsonHttp;
 import dev.openagent.server.wire.OpenAiWire;
@@ -69,15 +69,15 @@ public final class ModelServer implements AutoCloseable {
 
     /** The base URL clients configure: {@code http://host:port/v1}. */
     public String baseUrl() {
-        return "http://" + (http.host().contains(":") ? "[" + http.host() + "]" : http.host()) + ":" + port() + "/v1";
+        return http.baseUrl() + "/v1";
     }
 
     @Override
     public void close() { http.close(); }
 
-    private void route(HttpExchange ex) throws IOException {
-        String path = ex.getRequestURI().getRawPath().replaceAll("/+$", "");
-        String method = ex.getRequestMethod();
+    private void route(HttpCall ex) throws IOException {
+        String path = ex.path().replaceAll("/+$", "");
+        String method = ex.method();
         switch (path) {
             case "/v1/health" -> {
                 JsonHttp.requireMethod(ex, "GET");
@@ -109,7 +109,7 @@ public final class ModelServer implements AutoCloseable {
                     JsonHttp.sendJson(ex, 200, model());
                     return;
                 }
-                throw ApiError.notFound("not_found", "no route " + method + " " + ex.getRequestURI().getRawPath()
+                throw ApiError.notFound("not_found", "no route " + method + " " + ex.path()
                         + " (routes: GET /v1/models, GET /v1/models/{id}, POST /v1/chat/completions, GET /v1/health)");
             }
         }
@@ -141,21 +141,10 @@ public final class ModelServer implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw ApiError.invalid(e.getMessage());
         }
-        ObjectNode out = Json.object();
         byte[] id = new byte[12];
         random.nextBytes(id);
-        out.put("id", "chatcmpl-" + HexFormat.of().formatHex(id));
-        out.put("object", "chat.completion");
-        out.put("created", System.currentTimeMillis() / 1000);
-        out.put("model", policy.id());
-        ArrayNode choices = out.putArray("choices");
-        ObjectNode c = choices.addObject();
-        c.put("index", 0);
-        c.set("message", OpenAiWire.message(reply));
-        c.putNull("logprobs");
-        c.put("finish_reason", reply.toolCalls() != null ? "tool_calls" : "stop");
-        long prompt = words(messages, tools), completion = words(reply);
-        out.putObject("usage").put("prompt_tokens", prompt).put("completion_tokens", completion).put("total_tokens", prompt + completion);
+        ObjectNode out = ChatCodec.completion("chatcmpl-" + HexFormat.of().formatHex(id), System.currentTimeMillis() / 1000, policy.id(),
+                reply, words(messages, tools), words(reply));
         return out;
     }
 

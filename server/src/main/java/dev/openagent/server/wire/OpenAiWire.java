@@ -3,6 +3,7 @@ package dev.openagent.server.wire;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.chat.ChatCodec;
 import dev.openagent.episode.Message;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.Action;
@@ -17,28 +18,14 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The OpenAI chat shapes on the wire: tools ({@code {"type":"function","function":{...}}}),
- * assistant tool calls, chat messages, and our actions. Parsing is strict: a wrong type is an
+ * Reading the OpenAI chat shapes a server is sent (tools, chat messages, assistant tool calls) and
+ * our actions; {@link ChatCodec} writes them. Parsing is strict: a wrong type is an
  * {@link ApiError} naming the field.
  */
 public final class OpenAiWire {
     private OpenAiWire() {}
 
     // ---- tools ----
-
-    /** Tools as the OpenAI {@code tools} request field shows them. */
-    public static ArrayNode tools(List<ToolSpec> tools) {
-        ArrayNode out = Json.array();
-        for (ToolSpec t : tools) {
-            ObjectNode o = out.addObject();
-            o.put("type", "function");
-            ObjectNode f = o.putObject("function");
-            f.put("name", t.name());
-            f.put("description", t.description());
-            f.set("parameters", t.parameters());
-        }
-        return out;
-    }
 
     private static final Set<String> TOOL_FIELDS = Set.of("type", "function");
     private static final Set<String> FUNCTION_FIELDS = Set.of("name", "description", "parameters", "strict");
@@ -142,15 +129,8 @@ public final class OpenAiWire {
     public static ObjectNode action(Action action) {
         ObjectNode o = Json.object();
         switch (action) {
-            case Action.CallTools c -> {
-                ArrayNode calls = o.putArray("tool_calls");
-                for (Action.ToolCall t : c.calls()) {
-                    ObjectNode call = calls.addObject();
-                    call.put("id", t.id());
-                    call.put("type", "function");
-                    call.putObject("function").put("name", t.name()).put("arguments", t.arguments());
-                }
-            }
+            case Action.CallTools c -> o.set("tool_calls", ChatCodec.toolCalls(c.calls().stream()
+                    .map(t -> Message.ToolCall.of(t.id(), t.name(), t.arguments())).toList(), ChatCodec.Dialect.RESPONSE));
             case Action.Answer a -> o.put("answer", a.text());
             case Action.Refuse r -> o.put("refuse", r.reason());
             case Action.AskUser q -> o.put("ask_user", q.question());
@@ -160,32 +140,6 @@ public final class OpenAiWire {
     }
 
     // ---- messages ----
-
-    /** A chat message in OpenAI shape (our {@code error} extension left out: strict APIs reject unknown fields). */
-    public static ObjectNode message(Message m) {
-        ObjectNode o = Json.object();
-        o.put("role", m.role());
-        if (m.content() != null) o.put("content", m.content());
-        else if (m.role().equals("assistant")) o.putNull("content");
-        if (m.toolCalls() != null) {
-            ArrayNode calls = o.putArray("tool_calls");
-            for (Message.ToolCall c : m.toolCalls()) {
-                ObjectNode call = calls.addObject();
-                call.put("id", c.id());
-                call.put("type", c.type() == null ? "function" : c.type());
-                call.putObject("function").put("name", c.function().name()).put("arguments", c.function().arguments());
-            }
-        }
-        if (m.toolCallId() != null) o.put("tool_call_id", m.toolCallId());
-        if (m.name() != null) o.put("name", m.name());
-        return o;
-    }
-
-    public static ArrayNode messages(List<Message> messages) {
-        ArrayNode out = Json.array();
-        messages.forEach(m -> out.add(message(m)));
-        return out;
-    }
 
     private static final Set<String> MESSAGE_FIELDS = Set.of("role", "content", "tool_calls", "tool_call_id", "name",
             "refusal", "reasoning_content", "function_call", "annotations", "audio");

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -13,22 +14,30 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The load bench's machinery at a small size (its figures are not asserted: the machine is shared). */
 class EnvLoadBenchTest {
+    private static final List<EnvLoadBench.Protocol> BOTH = List.of(EnvLoadBench.Protocol.WS, EnvLoadBench.Protocol.HTTP);
+
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void smallRunCompletesEveryStepWithoutErrors() throws Exception {
-        EnvLoadBench.Report r = EnvLoadBench.run(new EnvLoadBench.Config(null, "poi", "none", 4, 40, 5, 16, Duration.ofSeconds(90)));
-        assertEquals(0, r.errors(), r.errorSamples().toString());
-        assertFalse(r.timedOut());
-        assertEquals(4 * 40, r.steps());
-        assertTrue(r.resets() > 0, "episodes were completed and new ones started");
-        assertTrue(r.stepP50() > 0 && r.stepP99() >= r.stepP50());
+    void smallRunOverBothProtocolsCompletesEveryStepWithoutErrors() throws Exception {
+        List<EnvLoadBench.Report> reports = EnvLoadBench.run(new EnvLoadBench.Config(null, "poi", "none", 4, 40, 5, 16,
+                Duration.ofSeconds(90), BOTH));
+        assertEquals(List.of("ws", "http"), reports.stream().map(EnvLoadBench.Report::protocol).toList());
+        for (EnvLoadBench.Report r : reports) {
+            assertEquals(0, r.errors(), r.protocol() + ": " + r.errorSamples());
+            assertFalse(r.timedOut());
+            assertEquals(4 * 40, r.steps());
+            assertTrue(r.resets() > 4, "episodes were completed and new ones started");
+            assertTrue(r.stepP50Us() > 0 && r.stepP99Us() >= r.stepP50Us());
+            assertTrue(r.serverCpuUsPerStep() > 0, "the server's CPU per step is measured in process");
+        }
     }
 
     @Test
     void onlyLoopbackTargets() {
         assertThrows(IllegalArgumentException.class,
-                () -> new EnvLoadBench.Config("http://10.1.2.3:8765", "poi", "none", 1, 1, 0, 1, Duration.ofSeconds(1)));
+                () -> new EnvLoadBench.Config("http://10.1.2.3:8765", "poi", "none", 1, 1, 0, 1, Duration.ofSeconds(1), BOTH));
         assertThrows(IllegalArgumentException.class,
-                () -> new EnvLoadBench.Config("http://localhost.evil.example:8765", "poi", "none", 1, 1, 0, 1, Duration.ofSeconds(1)));
+                () -> new EnvLoadBench.Config("http://localhost.evil.example:8765", "poi", "none", 1, 1, 0, 1, Duration.ofSeconds(1), BOTH));
+        assertThrows(IllegalArgumentException.class, () -> EnvLoadBench.Protocol.parse("udp"));
     }
 }

@@ -56,4 +56,64 @@ class McpHttpTest {
             }
         }
     }
+
+    record Bad(String body, int status, int code) {}
+
+    /**
+     * Malformed JSON-RPC gets the code the specification names and a short message, never a Java
+     * exception's text; a request addressed to a non-loopback Host (DNS rebinding) is refused;
+     * the server keeps serving.
+     */
+    @Test
+    void malformedRequestsGetJsonRpcErrorsAndRebindingIsRefused() throws Exception {
+        var options = new McpEnvServer.Options(dev.openagent.server.EnvChoice.of("poi", "none"), McpEpisodeHostTest.TASKS, 0, null,
+                new McpEpisodeHostTest.ListSink());
+        try (McpEnvServer server = McpEnvServer.http(options, "127.0.0.1", 0, BearerAuth.NONE, 1 << 20);
+             TestHttp http = new TestHttp(server.url().substring(0, server.url().length() - "/mcp".length()))) {
+            List<Bad> cases = List.of(
+                    new Bad("{not json", 400, -32700),
+                    new Bad("", 400, -32700),
+                    new Bad("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]", 400, -32600),
+                    new Bad("{\"id\":1,\"method\":\"ping\"}", 200, -32600),
+                    new Bad("{\"jsonrpc\":\"2.0\",\"id\":1}", 200, -32600),
+                    new Bad("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":7}", 200, -32600),
+                    new Bad("{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"ping\"}", 400, -32600),
+                    new Bad("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}", 200, -32602),
+                    new Bad("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{}}", 200, -32602),
+                    new Bad("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":5}}", 200, -32602),
+                    new Bad("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"get_task\",\"arguments\":[1]}}", 200, -32602),
+                    new Bad("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":[1]}", 200, -32602),
+                    new Bad("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{}}", 200, -32602),
+                    new Bad("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"prompts/get\"}", 200, -32602),
+                    new Bad("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}", 200, -32602),
+                    new Bad("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"no/such/method\"}", 200, -32601));
+            for (Bad c : cases) {
+                TestHttp.Response r = http.post("/mcp", c.body());
+                String what = c.body() + " -> " + r.status() + " " + r.raw().body();
+                assertEquals(c.status(), r.status(), what);
+                assertEquals(c.code(), r.body().path("error").path("code").asInt(), what);
+                String message = r.body().path("error").path("message").asText();
+                assertTrue(!message.isBlank() && message.length() < 200, what);
+                assertTrue(!message.contains("Exception") && !message.contains("java.") && !message.contains("null"), "short, no exception text: " + what);
+            }
+            byte[] bad = {'{', '"', 'j', (byte) 0xff, '"', ':', '1', '}'};
+            TestHttp.Response utf8 = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(http.base() + "/mcp"))
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(bad)).build());
+            assertEquals(400, utf8.status());
+            assertEquals(-32700, utf8.body().path("error").path("code").asInt());
+            assertTrue(utf8.body().path("error").path("message").asText().contains("not valid UTF-8"), utf8.raw().body());
+            // A page on a rebound name reaches 127.0.0.1 but names its own host (the JDK client will not forge Host: a socket does).
+            try (java.net.Socket s = new java.net.Socket(java.net.InetAddress.getLoopbackAddress(), server.port())) {
+                s.setSoTimeout(10_000);
+                String ping = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+                s.getOutputStream().write(("POST /mcp HTTP/1.1\r\nHost: evil.example:" + server.port() + "\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: " + ping.length() + "\r\nConnection: close\r\n\r\n" + ping).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                String reply = new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                assertTrue(reply.startsWith("HTTP/1.1 403") && reply.contains("forbidden_host"), reply);
+            }
+            TestHttp.Response ping = http.post("/mcp", "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}");
+            assertEquals(200, ping.status(), "still serving: " + ping.raw().body());
+            assertEquals(9, ping.body().path("id").asInt());
+        }
+    }
 }

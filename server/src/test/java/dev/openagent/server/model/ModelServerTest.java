@@ -5,7 +5,7 @@ import dev.openagent.agent.RandomAgent;
 import dev.openagent.agent.openai.ChatEndpoint;
 import dev.openagent.agent.openai.OpenAiAgent;
 import dev.openagent.agent.openai.OpenAiConfig;
-import dev.openagent.envs.Environments;
+import dev.openagent.registry.Environments;
 import dev.openagent.episode.Agent;
 import dev.openagent.episode.Episodes;
 import dev.openagent.episode.Trajectory;
@@ -121,11 +121,20 @@ class ModelServerTest {
             bad.put("{\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],\"model\":\"other\"}", 404);
             bad.put("{\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],\"frobnicate\":1}", 400);
             bad.put("{\"messages\":[{\"role\":\"tool\",\"content\":\"x\"}]}", 400);
+            bad.put("{\"messages\":[{\"role\":\"assistant\",\"content\":\"hi\"}]}", 400);   // not a conversation: no request
+            bad.put("{\"messages\":[{\"role\":\"user\",\"content\":\"x\"},{\"role\":\"user\",\"content\":\"y\"}]}", 400);
             for (var e : bad.entrySet()) {
                 Response b = http.post("/chat/completions", e.getKey());
                 assertEquals(e.getValue(), b.status(), e.getKey() + " -> " + b.body());
                 assertFalse(b.errorMessage().isBlank(), e.getKey());
             }
+            // Invalid UTF-8 is answered as by every server: 400 malformed_json naming the byte.
+            byte[] notUtf8 = {'{', '"', 'm', (byte) 0xc3, '"', ':', '1', '}'};
+            Response utf8 = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(http.base() + "/chat/completions"))
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(notUtf8)).build());
+            assertEquals(400, utf8.status());
+            assertEquals("malformed_json", utf8.errorCode());
+            assertEquals("the request body is not valid UTF-8 (at byte 3)", utf8.errorMessage());
             assertEquals(405, http.get("/chat/completions").status());
             assertEquals(404, http.get("/completions").status());
             assertEquals(200, http.post("/chat/completions", ok).status(), "still serving");

@@ -1,12 +1,13 @@
 package dev.openagent.server.wire;
 
+import dev.openagent.chat.ChatCodec;
 import dev.openagent.episode.Message;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.ToolSpec;
 import dev.openagent.server.http.ApiError;
-import dev.openagent.tool.Param;
-import dev.openagent.tool.Params;
+import dev.openagent.domain.Param;
+import dev.openagent.domain.Params;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -66,11 +67,11 @@ class OpenAiWireTest {
     @Test
     void toolsAndMessagesRoundTrip() {
         ToolSpec t = new ToolSpec("find", "Finds things.", Params.of(Param.string("q", "Query."), Param.integer("n", "How many.", 1, 5).optional()).schema());
-        assertEquals(List.of(t), OpenAiWire.parseTools(OpenAiWire.tools(List.of(t))));
+        assertEquals(List.of(t), OpenAiWire.parseTools(ChatCodec.tools(List.of(t))));
         List<Message> messages = List.of(Message.system("s"), Message.user("u"),
                 Message.assistantCalls(List.of(Message.ToolCall.of("call_0", "find", "{\"q\":\"x\"}"))),
                 Message.tool("call_0", "find", "[]", null), Message.assistant("done"));
-        assertEquals(messages, OpenAiWire.parseMessages(OpenAiWire.messages(messages)));
+        assertEquals(messages, OpenAiWire.parseMessages(ChatCodec.messages(messages, ChatCodec.Dialect.RESPONSE)));
         ApiError e = assertThrows(ApiError.class, () -> OpenAiWire.parseMessages(Json.parse("[{\"role\":\"robot\",\"content\":\"x\"}]")));
         assertTrue(e.getMessage().contains("messages[0].role"), e.getMessage());
     }

@@ -1,0 +1,161 @@
+package dev.openagent.cli;
+
+import dev.openagent.registry.Environments;
+import dev.openagent.json.Json;
+import dev.openagent.run.Conditions;
+import dev.openagent.sandbox.Environment;
+import dev.openagent.sandbox.Split;
+import dev.openagent.server.http.BearerAuth;
+import dev.openagent.server.http.HttpService;
+import dev.openagent.shift.ShiftSpec;
+import dev.openagent.store.ResultStore;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+
+/**
+ * The options several commands share, as picocli mixins: each is declared, documented and checked
+ * once. A command that wants another default passes it to the constructor ({@code @Mixin
+ * Options.Shift shift = new Options.Shift("all")}); picocli shows that initial value as the default.
+ */
+final class Options {
+    private Options() {}
+
+    /** {@code --env}: one environment. */
+    static final class Env {
+        @Option(names = "--env", paramLabel = "ENV", description = "Environment id (default: ${DEFAULT-VALUE}).")
+        String id = "poi";
+
+        Environment environment() { return Environments.get(id); }
+
+        /** The environment, checked to have this difficulty level (0: any). */
+        Environment environment(int difficulty) {
+            Environment e = environment();
+            if (difficulty != 0 && !e.info().difficulties().contains(difficulty)) {
+                throw new Main.UserError(id + " has no difficulty " + difficulty + " (levels: " + e.info().difficulties() + ")");
+            }
+            return e;
+        }
+    }
+
+    /** {@code --seed}. */
+    static final class Seed {
+        @Option(names = "--seed", paramLabel = "SEED", description = "Seed of everything drawn at random (tasks, shifts, weights): the same seed gives "
+                + "the same results (default: ${DEFAULT-VALUE}).")
+        long value;
+
+        Seed() { this(1); }
+
+        Seed(long initial) { value = initial; }
+    }
+
+    /** {@code --split}. */
+    static final class SplitOption {
+        @Option(names = "--split", paramLabel = "SPLIT", description = "train or test (default: ${DEFAULT-VALUE}).")
+        String name;
+
+        SplitOption() { this("test"); }
+
+        SplitOption(String initial) { name = initial; }
+
+        Split split() { return Split.parse(name); }
+    }
+
+    /** {@code --shift}: a shift spec, checked before anything runs. */
+    static final class Shift {
+        @Option(names = "--shift", paramLabel = "SPEC", description = "Shift spec: none, ID[:k=v,...], A+B (composed), tier:NAME, "
+                + "all (each shift separately); ';' joins specs (default: ${DEFAULT-VALUE}).")
+        String spec;
+
+        Shift() { this("none"); }
+
+        Shift(String initial) { spec = initial; }
+
+        /** The spec given (checked), or the command's default; null when the default is none (eval: the experiment file's). */
+        String spec() { return spec == null ? null : check(spec, "--shift"); }
+
+        Conditions conditions(Environment environment, boolean pairs) {
+            return Conditions.of(spec(), environment, pairs);
+        }
+
+        /**
+         * The spec, checked as {@link ShiftSpec} reads it (typos such as {@code +}, {@code obs.format:}, an
+         * empty condition or parameter, unknown ids, tiers and parameters are its errors), as one line.
+         *
+         * @param source where the spec was written, for the error ({@code --shift}, a file's {@code shifts:})
+         */
+        static String check(String spec, String source) {
+            try {
+                ShiftSpec.expand(spec);
+            } catch (IllegalArgumentException e) {
+                throw new Main.UserError(source + " '" + spec + "': " + e.getMessage());
+            }
+            return spec;
+        }
+    }
+
+    /** {@code --threads}. */
+    static final class Threads {
+        @Option(names = "--threads", paramLabel = "N", description = "Worker threads (default: available processors).")
+        Integer count;
+
+        int workers() { return count == null ? Runtime.getRuntime().availableProcessors() : Math.max(1, count); }
+    }
+
+    /** {@code --json}: the result as JSON on standard output instead of text. */
+    static final class JsonOutput {
+        @Option(names = "--json", description = "Print the result as JSON on standard output.")
+        boolean on;
+
+        void print(Object value) { System.out.println(Json.pretty(value)); }
+    }
+
+    /** {@code --episodes} of a benchmark. */
+    static final class Episodes {
+        @Option(names = "--episodes", paramLabel = "N", description = "Episodes measured (default: ${DEFAULT-VALUE}).")
+        int count;
+
+        Episodes(int initial) { count = initial; }
+
+        int count() {
+            if (count < 1) throw new Main.UserError("--episodes must be at least 1");
+            return count;
+        }
+    }
+
+    /** {@code --store}: the results store. */
+    static final class Store {
+        @Option(names = "--store", paramLabel = "PATH", description = "Results store (default: ${DEFAULT-VALUE}).")
+        Path file = ResultStore.DEFAULT;
+    }
+
+    /** Where a server listens and whom it lets in: {@code --host}, {@code --token-env}, {@code --max-body}. */
+    static final class Listen {
+        @Option(names = "--host", paramLabel = "HOST", description = "Address to bind (default: ${DEFAULT-VALUE}).")
+        String host = "127.0.0.1";
+
+        @Option(names = "--token-env", paramLabel = "NAME",
+                description = "Require 'Authorization: Bearer <token>', the token read from this environment variable.")
+        String tokenEnv;
+
+        @Option(names = "--max-body", paramLabel = "BYTES", description = "Largest request body (default: ${DEFAULT-VALUE}).")
+        long maxBody;
+
+        Listen(long maxBody) { this.maxBody = maxBody; }
+
+        BearerAuth auth() { return BearerAuth.fromEnv(tokenEnv); }
+
+        /** Warns on stderr when the server is reachable from other machines without a token. */
+        void warnIfExposed(String server) {
+            if (!HttpService.isLoopback(host) && tokenEnv == null) {
+                System.err.println(server + ": WARNING: listening on " + host + " without --token-env: anyone who can reach this port can use it");
+            }
+        }
+
+        UncheckedIOException cannotListen(int port, IOException e) {
+            return new UncheckedIOException("cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
+        }
+    }
+}

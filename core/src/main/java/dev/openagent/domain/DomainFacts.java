@@ -1,0 +1,73 @@
+package dev.openagent.domain;
+
+import dev.openagent.sandbox.Chain;
+import dev.openagent.sandbox.EnvFacts;
+import dev.openagent.sandbox.Seeds;
+import dev.openagent.sandbox.Task;
+import dev.openagent.sandbox.ToolFacts;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SplittableRandom;
+
+/**
+ * A domain's declarations bound to the world of one episode: the facts of its tools, its vocabulary,
+ * and the ways its task kinds allow to make a task impossible or longer.
+ */
+final class DomainFacts<W> implements EnvFacts {
+    // Stream salts, kept from the environments' first versions so seeded episodes stay the same.
+    private static final long UNSOLVABLE = 0x0DD;
+    private static final long LONGER = 0xC4A1;
+    private static final long DISTRACTIONS = 0xD15;
+
+    private final Domain<W> domain;
+    private final W world;
+    private final List<ToolFacts> tools;
+
+    DomainFacts(Domain<W> domain, W world) {
+        this.domain = domain;
+        this.world = world;
+        this.tools = switch (domain.surface()) {
+            case Surface.FunctionCalls<W> f -> f.tools().stream().map(Tool::facts).filter(t -> !t.isEmpty()).toList();
+            case Surface.TextCommands<W> t -> List.of();
+        };
+    }
+
+    @Override
+    public List<ToolFacts> tools() { return tools; }
+
+    @Override
+    public Map<String, List<String>> synonyms() { return domain.vocabulary().synonyms(); }
+
+    @Override
+    public List<Rewrite> paraphrases() { return domain.vocabulary().paraphrases(); }
+
+    @Override
+    public List<String> distractions(Task task, long seed) {
+        return domain.vocabulary().distractions().of(task, world, new SplittableRandom(Seeds.mix(seed, DISTRACTIONS)));
+    }
+
+    /** The kind's declared ways, tried in a random order; the first that fits the task wins. */
+    @Override
+    public Optional<Task> unsolvable(Task task, long seed) {
+        SplittableRandom rnd = new SplittableRandom(Seeds.mix(seed, UNSOLVABLE));
+        List<TaskKind.Impossible<W>> left = new ArrayList<>(kind(task).map(TaskKind::impossible).orElse(List.of()));
+        while (!left.isEmpty()) {
+            Optional<Task> t = left.remove(rnd.nextInt(left.size())).apply(task, world, rnd);
+            if (t.isPresent()) return t;
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public Optional<Chain> longerChain(Task task, long seed, int extraHops) {
+        Optional<TaskKind.Restatement<W>> how = kind(task).map(TaskKind::longerChain);
+        return how.flatMap(r -> r.apply(task, world, new SplittableRandom(Seeds.mix(seed, LONGER)), extraHops));
+    }
+
+    private Optional<? extends TaskKind<W, ?>> kind(Task task) {
+        return domain.kinds().stream().filter(k -> k.name().equals(task.kind())).findFirst();
+    }
+}

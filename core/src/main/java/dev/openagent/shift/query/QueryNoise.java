@@ -1,0 +1,107 @@
+package dev.openagent.shift.query;
+
+import dev.openagent.sandbox.Env;
+import dev.openagent.sandbox.Task;
+import dev.openagent.shift.Dimension;
+import dev.openagent.shift.QueryShift;
+import dev.openagent.shift.Shift;
+import dev.openagent.shift.Tier;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * query.noise: typos, casing, spacing and abbreviations in the request. Values a tool needs
+ * exactly are protected: words with digits (dates, times, codes, ids) are never changed and
+ * capitalised words (names) never get typos. Severity 1: spacing and casing of a few words;
+ * 2: plus abbreviations and typos in about 10% of plain words; 3: plus 25% typos, everything but
+ * words with digits in lower case, no final punctuation.
+ */
+public final class QueryNoise extends QueryShift {
+    public static final Shift SHIFT = new Shift("query.noise", Tier.PERCEPTION, Dimension.Q,
+            "Typos, casing, spacing and abbreviations in the request; names, dates, times and codes stay intact.",
+            List.of(Shift.SEVERITY), QueryNoise::new);
+
+    private static final Map<String, String> ABBREVIATIONS = new HashMap<>();
+
+    static {
+        String[] pairs = {"please", "pls", "people", "ppl", "number", "no.", "you", "u", "are", "r", "with", "w/",
+                "about", "abt", "reservation", "resv", "appointment", "appt", "information", "info", "thanks", "thx",
+                "before", "b4", "telephone", "tel", "tomorrow", "tmrw", "because", "bc", "minutes", "mins",
+                "restaurant", "restaurnt", "booking", "bkng", "and", "&", "at least", "min.", "at most", "max."};
+        for (int i = 0; i < pairs.length; i += 2) ABBREVIATIONS.put(pairs[i], pairs[i + 1]);
+    }
+
+    private QueryNoise(Env inner, Map<String, String> params) {
+        super(inner, SHIFT, params);
+    }
+
+    @Override
+    protected Task rewrite(Task t) {
+        int sev = severity();
+        String q = t.query();
+        if (sev >= 2) {
+            for (var e : ABBREVIATIONS.entrySet()) {
+                if (e.getKey().contains(" ") && rnd.nextDouble() < 0.7) q = q.replace(e.getKey(), e.getValue());
+            }
+        }
+        String[] words = q.split(" ");
+        double typo = sev == 1 ? 0 : sev == 2 ? 0.10 : 0.25;
+        int recased = 0;
+        for (int i = 0; i < words.length; i++) {
+            String w = words[i];
+            if (w.isEmpty() || hasDigit(w)) continue;
+            String bare = w.replaceAll("[^A-Za-z]", "");
+            boolean name = !bare.isEmpty() && Character.isUpperCase(bare.charAt(0)) && i > 0;
+            String lower = w.toLowerCase(Locale.ROOT);
+            if (sev >= 2 && !name && ABBREVIATIONS.containsKey(stripPunct(lower)) && rnd.nextDouble() < 0.6) {
+                w = lower.replace(stripPunct(lower), ABBREVIATIONS.get(stripPunct(lower)));
+            } else if (!name && bare.length() >= 4 && bare.equals(bare.toLowerCase(Locale.ROOT)) && rnd.nextDouble() < typo) {
+                w = typo(w);
+            }
+            if (sev >= 3) w = w.toLowerCase(Locale.ROOT);
+            else if (!name && recased < 2 && rnd.nextDouble() < 0.15) {
+                w = w.toUpperCase(Locale.ROOT);
+                recased++;
+            }
+            words[i] = w;
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < words.length; i++) {
+            if (i > 0) sb.append(rnd.nextDouble() < 0.12 * sev ? "  " : " ");
+            sb.append(words[i]);
+        }
+        String out = sb.toString();
+        if (rnd.nextBoolean()) out = out.replace(", ", ",");
+        if (sev >= 3) out = out.replaceAll("[.?!]+$", "");
+        if (sev == 1 && rnd.nextBoolean()) out = "  " + out;
+        return t.withQuery(out);
+    }
+
+    private String typo(String w) {
+        char[] c = w.toCharArray();
+        int[] letters = java.util.stream.IntStream.range(0, c.length).filter(i -> Character.isLetter(c[i])).toArray();
+        if (letters.length < 4) return w;
+        int k = 1 + rnd.nextInt(letters.length - 2);
+        int i = letters[k];
+        int j = letters[k + 1];
+        if (rnd.nextBoolean() && j == i + 1) {
+            char x = c[i];
+            c[i] = c[j];
+            c[j] = x;
+            return new String(c);
+        }
+        return new StringBuilder(w).deleteCharAt(i).toString();
+    }
+
+    private static boolean hasDigit(String w) {
+        for (int i = 0; i < w.length(); i++) if (Character.isDigit(w.charAt(i))) return true;
+        return false;
+    }
+
+    private static String stripPunct(String w) {
+        return w.replaceAll("[^a-z]", "");
+    }
+}

@@ -1,0 +1,159 @@
+package dev.openagent.store;
+
+import dev.openagent.episode.Trajectory;
+import dev.openagent.json.Json;
+import dev.openagent.run.EpisodeKey;
+import dev.openagent.run.EpisodeResult;
+import dev.openagent.run.GoldFacts;
+import dev.openagent.sandbox.Outcome;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/** Runs and their episodes in the results store (tables {@code runs}, {@code episodes}, {@code run_episodes}). */
+record Runs(StoreWriter writer, StoreReader reader) {
+    private static final String SAVE_RUN = """
+            INSERT INTO runs(id, name, config, created_at, updated_at, planned, status, note) VALUES (?,?,?,?,?,?,?,?)
+            ON CONFLICT(id) DO UPDATE SET name=excluded.name, config=excluded.config, updated_at=excluded.updated_at,
+              planned=excluded.planned, status=excluded.status, note=excluded.note""";
+    private static final String LINK = "INSERT OR IGNORE INTO run_episodes(run_id, episode_id) VALUES (?, ?)";
+    private static final String SAVE_EPISODE = """
+            INSERT OR REPLACE INTO episodes(id, config_hash, agent, env, shift, tier, task_index, task_seed, trial, task_id, kind,
+              difficulty, solvable, success, end_reason, detail, turns, tool_calls, tool_errors, prompt_tokens, completion_tokens,
+              gold_calls, gold_tools, trajectory, duration_ms, finished_at)
+            VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""";
+
+    void save(String id, String name, String config, int planned, String status, String note) {
+        String now = Instant.now().toString();
+        writer.update(SAVE_RUN, true, p -> {
+            p.setString(1, id);
+            p.setString(2, name);
+            p.setString(3, config);
+            p.setString(4, now);
+            p.setString(5, now);
+            p.setInt(6, planned);
+            p.setString(7, status);
+            p.setString(8, note);
+        });
+    }
+
+    List<RunInfo> all() {
+        return reader.read(c -> {
+            List<RunInfo> out = new ArrayList<>();
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+                    "SELECT id, name, config, created_at, updated_at, planned, status, note FROM runs ORDER BY updated_at DESC, id")) {
+                while (rs.next()) {
+                    out.add(new RunInfo(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+                            rs.getInt(6), rs.getString(7), rs.getString(8)));
+                }
+            }
+            return out;
+        });
+    }
+
+    Optional<RunInfo> find(String id) {
+        return all().stream().filter(r -> r.id().equals(id)).findFirst();
+    }
+
+    Set<String> finishedEpisodes(String configHash) {
+        return reader.read(c -> {
+            Set<String> ids = new HashSet<>();
+            try (PreparedStatement p = c.prepareStatement("SELECT id FROM episodes WHERE config_hash = ? AND end_reason <> 'INFRA_ERROR'")) {
+                p.setString(1, configHash);
+                try (ResultSet rs = p.executeQuery()) {
+                    while (rs.next()) ids.add(rs.getString(1));
+                }
+            }
+            return ids;
+        });
+    }
+
+    void link(String runId, Collection<String> episodeIds) {
+        if (episodeIds.isEmpty()) return;
+        List<String> ids = List.copyOf(episodeIds);
+        writer.submit(s -> {
+            PreparedStatement p = s.prepare(LINK);
+            for (String id : ids) {
+                p.setString(1, runId);
+                p.setString(2, id);
+                p.addBatch();
+            }
+            p.executeBatch();
+        }, true);
+    }
+
+    void saveEpisode(String runId, EpisodeResult r) {
+        String trajectory = r.trajectory() == null ? null : r.trajectory().toJson();
+        String goldTools = Json.write(r.gold().tools());
+        String now = Instant.now().toString();
+        writer.submit(s -> {
+            s.update(SAVE_EPISODE, p -> {
+                EpisodeKey k = r.key();
+                Trajectory t = r.trajectory();
+                int i = 1;
+                p.setString(i++, k.id());
+                p.setString(i++, k.configHash());
+                p.setString(i++, k.agent());
+                p.setString(i++, k.env());
+                p.setString(i++, k.shift());
+                p.setString(i++, r.tier());
+                p.setInt(i++, r.taskIndex());
+                p.setLong(i++, k.taskSeed());
+                p.setInt(i++, k.trial());
+                p.setString(i++, t == null ? null : t.taskId());
+                p.setString(i++, t == null ? null : t.kind());
+                p.setInt(i++, t == null ? 0 : t.difficulty());
+                p.setInt(i++, r.solvable() ? 1 : 0);
+                p.setInt(i++, r.success() ? 1 : 0);
+                p.setString(i++, r.outcome().end().name());
+                p.setString(i++, r.outcome().detail());
+                p.setInt(i++, r.stats().turns());
+                p.setInt(i++, r.stats().toolCalls());
+                p.setInt(i++, r.stats().toolErrors());
+                p.setLong(i++, r.stats().promptTokens());
+                p.setLong(i++, r.stats().completionTokens());
+                p.setInt(i++, r.gold().calls());
+                p.setString(i++, goldTools);
+                p.setString(i++, trajectory);
+                p.setLong(i++, r.durationMs());
+                p.setString(i, now);
+            });
+            s.update(LINK, p -> {
+                p.setString(1, runId);
+                p.setString(2, r.id());
+            });
+        }, false);
+    }
+
+    List<EpisodeResult> episodes(String runId) {
+        return reader.read(c -> {
+            List<EpisodeResult> out = new ArrayList<>();
+            try (PreparedStatement p = c.prepareStatement("""
+                    SELECT e.config_hash, e.agent, e.env, e.shift, e.task_seed, e.trial, e.tier, e.task_index, e.success, e.end_reason,
+                           e.detail, e.trajectory, e.gold_calls, e.gold_tools, e.duration_ms
+                    FROM run_episodes r JOIN episodes e ON e.id = r.episode_id
+                    WHERE r.run_id = ? ORDER BY e.task_index, e.trial, e.agent, e.env, e.shift""")) {
+                p.setString(1, runId);
+                try (ResultSet rs = p.executeQuery()) {
+                    while (rs.next()) {
+                        EpisodeKey key = new EpisodeKey(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getLong(5), rs.getInt(6));
+                        Outcome outcome = new Outcome(rs.getInt(9) == 1, Outcome.End.valueOf(rs.getString(10)), rs.getString(11));
+                        String tj = rs.getString(12);
+                        Trajectory t = tj == null ? null : Trajectory.fromJson(tj);
+                        List<String> gold = List.of(Json.read(rs.getString(14), String[].class));
+                        out.add(new EpisodeResult(key, rs.getString(7), rs.getInt(8), outcome, t, new GoldFacts(rs.getInt(13), gold), rs.getLong(15)));
+                    }
+                }
+            }
+            return out;
+        });
+    }
+}

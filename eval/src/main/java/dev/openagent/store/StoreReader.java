@@ -1,0 +1,55 @@
+package dev.openagent.store;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The results store's read connection: planning, reports and the response cache read committed
+ * data through it, one query at a time.
+ */
+final class StoreReader {
+    /** A query on the read connection. */
+    interface Query<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    private final Path file;
+    private final Statements statements;
+    private final ReentrantLock lock = new ReentrantLock();
+    private volatile boolean closed;
+
+    StoreReader(Path file, Connection connection) {
+        this.file = file;
+        this.statements = new Statements(connection);
+    }
+
+    <T> T read(Query<T> q) {
+        if (closed) throw new IllegalStateException("results store " + file + " is closed");
+        lock.lock();
+        try {
+            return q.run(statements.connection);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read results store " + file + ": " + e.getMessage(), e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A statement prepared once and kept, for queries run often (call inside {@link #read}). */
+    PreparedStatement prepared(String sql) throws SQLException {
+        return statements.prepare(sql);
+    }
+
+    void close() {
+        closed = true;
+        lock.lock();
+        try {
+            statements.close();
+        } finally {
+            lock.unlock();
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package dev.openagent.server.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.json.Json;
+import dev.openagent.server.http.ApiError;
+import dev.openagent.server.http.JsonHttp;
+import io.modelcontextprotocol.spec.McpSchema.ErrorCodes;
+
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Checks a JSON-RPC message before the MCP SDK sees it, so that malformed requests get the
+ * JSON-RPC error the specification names with a short message, never a Java exception's text
+ * (the SDK answers {@code tools/call} without params with a NullPointerException's message):
+ * not JSON or not UTF-8: -32700; not a JSON-RPC 2.0 message: -32600; a known method with params
+ * of the wrong shape: -32602. Unknown methods are left to the SDK, which answers -32601.
+ */
+final class JsonRpcCheck {
+    /** What a message needs in its params, per method: field name to its JSON kind; a trailing '?' marks it optional. */
+    private static final Map<String, Map<String, String>> PARAMS = Map.of(
+            "initialize", Map.of("protocolVersion", "string", "capabilities", "object", "clientInfo", "object"),
+            "tools/call", Map.of("name", "string", "arguments?", "object"),
+            "prompts/get", Map.of("name", "string", "arguments?", "object"),
+            "resources/read", Map.of("uri", "string"),
+            "tools/list", Map.of("cursor?", "string"),
+            "prompts/list", Map.of("cursor?", "string"),
+            "resources/list", Map.of("cursor?", "string"),
+            "resources/templates/list", Map.of("cursor?", "string"));
+    /** Methods whose params must be present (an object). */
+    private static final Set<String> PARAMS_REQUIRED = Set.of("initialize", "tools/call", "prompts/get", "resources/read");
+
+    /** A refused message: the JSON-RPC error to answer, and the request's id when it had a usable one. */
+    record Refusal(int code, String message, JsonNode id) {
+        ObjectNode response() {
+            ObjectNode o = Json.object().put("jsonrpc", "2.0");
+            if (id == null) o.putNull("id");
+            else o.set("id", id);
+            o.putObject("error").put("code", code).put("message", message);
+            return o;
+        }
+    }
+
+    private JsonRpcCheck() {}
+
+    /** @return null when the message may go to the SDK */
+    static Refusal check(byte[] body) {
+        ObjectNode message;
+        try {
+            message = JsonHttp.parseObject(body, false, "the message");
+        } catch (ApiError e) {
+            int code = e.code().equals("malformed_json") ? ErrorCodes.PARSE_ERROR : ErrorCodes.INVALID_REQUEST;
+            String text = code == ErrorCodes.INVALID_REQUEST && body.length > 0 && firstNonBlank(body) == '['
+                    ? "batches are not supported: send one JSON-RPC message per request" : e.getMessage();
+            return new Refusal(code, text, null);
+        }
+        return check(message);
+    }
+
+    private static int firstNonBlank(byte[] body) {
+        for (byte b : body) if (b != ' ' && b != '\n' && b != '\r' && b != '\t') return b;
+        return -1;
+    }
+
+    static Refusal check(ObjectNode m) {
+        JsonNode id = m.get("id");
+        JsonNode usableId = id != null && (id.isTextual() || id.isIntegralNumber()) ? id : null;
+        if (!"2.0".equals(m.path("jsonrpc").asText(null)) || !m.path("jsonrpc").isTextual()) {
+            return new Refusal(ErrorCodes.INVALID_REQUEST, "not a JSON-RPC 2.0 message: \"jsonrpc\" must be \"2.0\"", usableId);
+        }
+        if (id != null && !id.isNull() && usableId == null) {
+            return new Refusal(ErrorCodes.INVALID_REQUEST, "\"id\" must be a string or an integer", null);
+        }
+        JsonNode method = m.get("method");
+        if (method == null) {
+            if (m.has("result") || m.has("error")) return null;   // a response: the transport decides what to do with it
+            return new Refusal(ErrorCodes.INVALID_REQUEST, "a JSON-RPC request needs \"method\"", usableId);
+        }
+        if (!method.isTextual() || method.asText().isEmpty()) {
+            return new Refusal(ErrorCodes.INVALID_REQUEST, "\"method\" must be a non-empty string", usableId);
+        }
+        String name = method.asText();
+        JsonNode params = m.get("params");
+        boolean absent = params == null || params.isNull();
+        if (!absent && !params.isObject()) {
+            return new Refusal(ErrorCodes.INVALID_PARAMS, name + ": params must be an object, not " + JsonHttp.kind(params), usableId);
+        }
+        Map<String, String> shape = PARAMS.get(name);
+        if (shape == null) return null;
+        if (absent) {
+            return PARAMS_REQUIRED.contains(name) ? new Refusal(ErrorCodes.INVALID_PARAMS, name + " needs params " + describe(shape), usableId) : null;
+        }
+        for (var e : shape.entrySet()) {
+            boolean optional = e.getKey().endsWith("?");
+            String field = optional ? e.getKey().substring(0, e.getKey().length() - 1) : e.getKey();
+            JsonNode v = params.get(field);
+            if (v == null || v.isNull()) {
+                if (optional) continue;
+                return new Refusal(ErrorCodes.INVALID_PARAMS, name + " needs params." + field + " (" + e.getValue() + ")", usableId);
+            }
+            boolean ok = e.getValue().equals("string") ? v.isTextual() : v.isObject();
+            if (!ok) {
+                return new Refusal(ErrorCodes.INVALID_PARAMS, name + ": params." + field + " must be " + article(e.getValue())
+                        + ", not " + JsonHttp.kind(v), usableId);
+            }
+        }
+        return null;
+    }
+
+    private static String describe(Map<String, String> shape) {
+        StringBuilder sb = new StringBuilder("{");
+        shape.keySet().stream().sorted().forEach(k -> sb.append(sb.length() > 1 ? ", " : "").append(k).append(": ").append(shape.get(k)));
+        return sb.append('}').toString();
+    }
+
+    private static String article(String kind) { return kind.equals("object") ? "an object" : "a string"; }
+}

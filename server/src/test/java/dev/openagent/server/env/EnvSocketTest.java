@@ -1,0 +1,283 @@
+package dev.openagent.server.env;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.openagent.registry.Environments;
+import dev.openagent.json.Json;
+import dev.openagent.server.bench.WebSocketConnection;
+import dev.openagent.server.http.BearerAuth;
+import dev.openagent.shift.Shift;
+import dev.openagent.shift.ShiftCatalog;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The OpenEnv WebSocket protocol of `serve env` over loopback: episodes, message shapes, every kind of bad message. */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class EnvSocketTest {
+    static EnvServer server;
+    static JsonNode schema;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = EnvServer.start(EnvServer.Config.loopback(true));
+        schema = new OpenEnvDocs(EnvServer.Defaults.STANDARD, true).schema();
+    }
+
+    @AfterAll
+    static void stop() { server.close(); }
+
+    /** Exactly OpenEnv's envelope, and an observation the published schema describes. */
+    static JsonNode checkedObservation(JsonNode message) {
+        assertEquals(Set.of("type", "data"), keys(message), message.toString());
+        assertEquals("observation", message.get("type").asText(), message.toString());
+        JsonNode data = message.get("data");
+        assertEquals(Set.of("observation", "reward", "done"), keys(data));
+        assertTrue(data.get("reward").isNull() || data.get("reward").isDouble(), data.toString());
+        assertTrue(data.get("done").isBoolean());
+        matchesSchema(data.get("observation"), schema.get("observation"));
+        return data;
+    }
+
+    /** The object's keys are the schema's properties, with every required one present. */
+    static void matchesSchema(JsonNode value, JsonNode objectSchema) {
+        Set<String> allowed = keys(objectSchema.get("properties"));
+        for (String k : keys(value)) assertTrue(allowed.contains(k), "'" + k + "' is not in the schema: " + value);
+        for (JsonNode r : objectSchema.get("required")) assertTrue(value.has(r.asText()), "missing " + r + ": " + value);
+    }
+
+    static Set<String> keys(JsonNode o) {
+        Set<String> out = new java.util.HashSet<>();
+        for (Iterator<String> it = o.fieldNames(); it.hasNext(); ) out.add(it.next());
+        return out;
+    }
+
+    static void checkedError(JsonNode message, String code, String context) {
+        assertEquals(Set.of("type", "data"), keys(message), context + " -> " + message);
+        assertEquals("error", message.get("type").asText(), context + " -> " + message);
+        assertEquals(Set.of("message", "code"), keys(message.get("data")), context + " -> " + message);
+        assertEquals(code, message.get("data").get("code").asText(), context + " -> " + message);
+        String text = message.get("data").get("message").asText();
+        assertFalse(text.isBlank(), context);
+        assertFalse(text.contains("Exception") || text.contains("java."), "no exception text: " + context + " -> " + text);
+    }
+
+    /**
+     * Every environment under every shift of the catalog that applies to it, on one connection
+     * whose resets switch environment and shift: the oracle (whose actions ride in each
+     * observation with --allow-oracle) gets reward 1; inapplicable shifts are a VALIDATION_ERROR.
+     */
+    @Test
+    void everyEnvironmentUnderEveryApplicableShiftIsSolvedByTheOracleOverOneConnection() throws IOException {
+        try (TestSocket ws = new TestSocket(server)) {
+            for (String env : Environments.ids()) {
+                List<String> specs = new ArrayList<>(List.of("none"));
+                ShiftCatalog.all().stream().map(Shift::id).forEach(specs::add);
+                for (String spec : specs) {
+                    JsonNode reset = ws.reset(Map.of("env", env, "shift", spec, "split", "test", "task", 1));
+                    boolean applies = spec.equals("none") || ShiftCatalog.get(spec).notApplicable(Environments.get(env).info()).isEmpty();
+                    if (!applies) {
+                        checkedError(reset, "VALIDATION_ERROR", env + " " + spec);
+                        continue;
+                    }
+                    JsonNode start = checkedObservation(reset);
+                    assertTrue(start.get("reward").isNull());
+                    JsonNode obs = start.get("observation");
+                    assertEquals(env, obs.get("env").asText());
+                    assertTrue(obs.get("shift").asText().startsWith(spec), obs.get("shift").asText());
+                    assertEquals(1, obs.get("task_index").asInt());
+                    assertEquals("system", obs.get("messages").get(0).get("role").asText());
+                    JsonNode last = ws.playWithOracle(reset);
+                    assertEquals(1.0, last.get("reward").asDouble(), env + " " + spec + ": " + last);
+                    assertTrue(last.get("observation").get("outcome").get("success").asBoolean());
+                    assertTrue(last.get("observation").get("oracle").isNull(), "no oracle action once done");
+                    JsonNode state = ws.state();
+                    assertEquals("state", state.get("type").asText());
+                    matchesSchema(state.get("data"), schema.get("state"));
+                    assertEquals(obs.get("episode_id"), state.get("data").get("episode_id"));
+                    assertTrue(state.get("data").get("done").asBoolean());
+                    assertEquals("remote", state.get("data").get("trajectory").get("agent").asText());
+                }
+            }
+        }
+    }
+
+    @Test
+    void episodesWalkTheTaskIndicesAndStepsCarryChatMessages() throws IOException {
+        try (TestSocket ws = new TestSocket(server)) {
+            JsonNode first = checkedObservation(ws.reset(Map.of("env", "poi", "episode_id", "mine-1")));
+            assertEquals("mine-1", first.get("observation").get("episode_id").asText());
+            assertEquals(0, first.get("observation").get("task_index").asInt());
+            assertEquals("train", first.get("observation").get("split").asText(), "the server's default split");
+            JsonNode tool = first.get("observation").get("tools").get(0);
+            assertEquals("function", tool.get("type").asText());
+            // An unknown tool is the environment's error, observed and counted, not the server's.
+            JsonNode step = checkedObservation(ws.step(Json.parse(
+                    "{\"tool_calls\":[{\"function\":{\"name\":\"no_such_tool\",\"arguments\":{}}}],\"metadata\":{}}")));
+            JsonNode obs = step.get("observation");
+            assertEquals("UNKNOWN_TOOL", obs.get("observations").get(0).get("error").get("code").asText());
+            assertEquals(1, obs.get("tool_errors").asInt());
+            assertEquals(0.0, step.get("reward").asDouble());
+            assertEquals("assistant", obs.get("messages").get(0).get("role").asText());
+            assertEquals("tool", obs.get("messages").get(1).get("role").asText());
+            assertFalse(obs.has("tools"), "tools come with the reset");
+            JsonNode refused = checkedObservation(ws.step(Json.parse("{\"role\":\"assistant\",\"content\":\"CANNOT COMPLETE: no\"}")));
+            assertTrue(refused.get("done").asBoolean());
+            assertEquals("refused", refused.get("observation").get("outcome").get("end").asText());
+            for (int e = 1; e <= 3; e++) {
+                JsonNode next = ws.reset(Map.of());
+                assertEquals(e, checkedObservation(next).get("observation").get("task_index").asInt(), "resets walk the indices");
+                assertEquals(1.0, ws.playWithOracle(next).get("reward").asDouble());
+            }
+        }
+    }
+
+    record Bad(String message, String code) {}
+
+    @Test
+    void everyBadMessageGetsAnOpenEnvErrorAndTheConnectionKeepsServing() throws IOException {
+        try (TestSocket ws = new TestSocket(server)) {
+            checkedError(ws.send("{\"type\":\"step\",\"data\":{\"answer\":\"x\"}}"), "SESSION_ERROR", "step before any reset");
+            List<Bad> cases = List.of(
+                    new Bad("not json", "INVALID_JSON"),
+                    new Bad("{\"type\":\"reset\"} trailing", "INVALID_JSON"),
+                    new Bad("[1,2]", "INVALID_JSON"),
+                    new Bad("{\"type\":\"reset\",\"type\":\"step\"}", "INVALID_JSON"),
+                    new Bad("{}", "UNKNOWN_TYPE"),
+                    new Bad("{\"type\":5}", "UNKNOWN_TYPE"),
+                    new Bad("{\"type\":\"dance\"}", "UNKNOWN_TYPE"),
+                    new Bad("{\"type\":\"reset\",\"data\":5}", "VALIDATION_ERROR"),
+                    new Bad("{\"type\":\"reset\",\"extra\":1}", "VALIDATION_ERROR"),
+                    new Bad("{\"type\":\"reset\",\"data\":{\"seeds\":1}}", "VALIDATION_ERROR"),
+                    new Bad("{\"type\":\"reset\",\"data\":{\"seed\":-1}}", "VALIDATION_ERROR"),
+                    new Bad("{\"type\":\"reset\",\"data\":{\"seed\":1.5}}", "VALIDATION_ERROR"),
+                    new Bad("{\"type\":\"reset\",\"data\":{\"task\":\"zero\"}}", "VALIDATION_ERROR"),
+                    new Bad("{\"type\":\"reset\",\"data\":{\"task\":1,\"seed\":2}}", "VALIDATION_ERROR"),
+                    new Bad("{\"type\":\"reset\",\"data\":{\"env\":\"nope\"}}", "VALIDATION_ERROR"),
+                    new Bad("{\"type\":\"reset\",\"data\":{\"shift\":\"tier:perception\"}}", "VALIDATION_ERROR"),
+                    new Bad("{\"type\":\"reset\",\"data\":{\"shift\":\"no.such-shift\"}}", "VALIDATION_ERROR"),
+                    new Bad("{\"type\":\"reset\",\"data\":{\"difficulty\":9}}", "VALIDATION_ERROR"),
+                    new Bad("{\"type\":\"reset\",\"data\":{\"split\":\"dev\"}}", "VALIDATION_ERROR"),
+                    new Bad("{\"type\":\"reset\",\"data\":{\"episode_id\":\"" + "e".repeat(256) + "\"}}", "VALIDATION_ERROR"),
+                    new Bad("{\"type\":\"state\",\"data\":{}}", "VALIDATION_ERROR"));
+            for (Bad c : cases) checkedError(ws.send(c.message()), c.code(), c.message());
+            checkedObservation(ws.reset(Map.of("env", "poi")));
+            List<Bad> steps = List.of(
+                    new Bad("{\"type\":\"step\"}", "VALIDATION_ERROR"),
+                    new Bad("{\"type\":\"step\",\"data\":{}}", "VALIDATION_ERROR"),
+                    new Bad("{\"type\":\"step\",\"data\":{\"act\":\"x\"}}", "VALIDATION_ERROR"),
+                    new Bad("{\"type\":\"step\",\"data\":{\"answer\":5}}", "VALIDATION_ERROR"),
+                    new Bad("{\"type\":\"step\",\"data\":{\"answer\":\"a\",\"refuse\":\"b\"}}", "VALIDATION_ERROR"),
+                    new Bad("{\"type\":\"step\",\"data\":{\"tool_calls\":\"x\"}}", "VALIDATION_ERROR"),
+                    new Bad("{\"type\":\"step\",\"data\":{\"tool_calls\":[{\"function\":{\"name\":\"a\",\"arguments\":5}}]}}", "VALIDATION_ERROR"),
+                    new Bad("{\"type\":\"step\",\"data\":{\"metadata\":5,\"answer\":\"x\"}}", "VALIDATION_ERROR"),
+                    new Bad("{\"type\":\"step\",\"data\":{\"role\":\"user\",\"content\":\"hi\"}}", "VALIDATION_ERROR"));
+            for (Bad c : steps) checkedError(ws.send(c.message()), c.code(), c.message());
+            JsonNode reset = ws.reset(Map.of("env", "poi", "task", 2));
+            assertEquals(1.0, ws.playWithOracle(reset).get("reward").asDouble(), "the session is unharmed");
+            checkedError(ws.send("{\"type\":\"step\",\"data\":{\"answer\":\"x\"}}"), "SESSION_ERROR", "step after the episode ended");
+        }
+        assertEquals(200, new dev.openagent.server.TestHttp(server.baseUrl()).get("/health").status());
+    }
+
+    @Test
+    void closeMessageEndsTheSessionAndFreesItsSlot() throws Exception {
+        int before = server.sessionCount();
+        TestSocket ws = new TestSocket(server);
+        checkedObservation(ws.reset(Map.of()));
+        assertEquals(before + 1, server.sessionCount());
+        ws.ws.send("{\"type\":\"close\"}".getBytes(StandardCharsets.US_ASCII));
+        WebSocketConnection.Closed closed = assertThrows(WebSocketConnection.Closed.class, ws.ws::receive);
+        assertEquals(1000, closed.code);
+        ws.close();
+        awaitSessions(server, before);
+    }
+
+    @Test
+    void invalidUtf8AndOversizedMessagesCloseTheConnectionTheWayRfc6455SaysAndTheServerKeepsServing() throws Exception {
+        EnvServer.Config d = EnvServer.Config.loopback(false);
+        try (EnvServer small = EnvServer.start(d.withLimits(8, d.idleTtl(), 1024))) {
+            try (TestSocket ws = new TestSocket(small)) {
+                ws.ws.sendFrame(0x1, new byte[] {'{', '"', (byte) 0xff, '"', '}'});
+                assertEquals(1007, assertThrows(WebSocketConnection.Closed.class, ws.ws::receive).code, "invalid UTF-8 in a text frame");
+            }
+            try (TestSocket ws = new TestSocket(small)) {
+                ws.ws.send(("{\"type\":\"reset\",\"data\":{\"episode_id\":\"" + "x".repeat(2000) + "\"}}").getBytes(StandardCharsets.UTF_8));
+                assertEquals(1009, assertThrows(WebSocketConnection.Closed.class, ws.ws::receive).code, "message over --max-body");
+            }
+            try (TestSocket ws = new TestSocket(small)) {
+                checkedObservation(ws.reset(Map.of()));
+            }
+            awaitSessions(small, 0);
+        }
+    }
+
+    @Test
+    void capacityIsSharedWithHttpSessionsAndAFullServerSaysSo() throws Exception {
+        EnvServer.Config d = EnvServer.Config.loopback(false);
+        try (EnvServer one = EnvServer.start(d.withLimits(1, d.idleTtl(), d.maxBodyBytes()));
+             dev.openagent.server.TestHttp http = new dev.openagent.server.TestHttp(one.baseUrl())) {
+            TestSocket first = new TestSocket(one);
+            checkedObservation(first.reset(Map.of()));
+            try (TestSocket second = new TestSocket(one)) {
+                checkedError(Json.MAPPER.readTree(second.ws.receive()), "CAPACITY_REACHED", "second connection");
+                assertEquals(1013, assertThrows(WebSocketConnection.Closed.class, second.ws::receive).code);
+            }
+            assertEquals(429, http.post("/reset", "{}").status());
+            first.close();
+            awaitSessions(one, 0);
+            try (TestSocket third = new TestSocket(one)) {
+                checkedObservation(third.reset(Map.of()));
+            }
+        }
+    }
+
+    @Test
+    void idleConnectionsCloseAfterTheTtlAndFreeTheirSlot() throws Exception {
+        EnvServer.Config d = EnvServer.Config.loopback(false);
+        try (EnvServer quick = EnvServer.start(d.withLimits(4, Duration.ofMillis(500), d.maxBodyBytes()))) {
+            try (TestSocket ws = new TestSocket(quick)) {
+                checkedObservation(ws.reset(Map.of()));
+                assertThrows(IOException.class, ws.ws::receive, "the server closes the idle connection");
+            }
+            awaitSessions(quick, 0);
+        }
+    }
+
+    @Test
+    void theTokenGuardsTheUpgradeAndTheOracleStaysBehindItsFlag() throws Exception {
+        EnvServer.Config d = EnvServer.Config.loopback(false);
+        EnvServer.Config locked = new EnvServer.Config(d.host(), 0, BearerAuth.of("s3cret"), 4, d.idleTtl(), d.maxBodyBytes(), false, d.defaults());
+        try (EnvServer server = EnvServer.start(locked)) {
+            IOException refused = assertThrows(IOException.class, () -> new TestSocket(server).close());
+            assertTrue(refused.getMessage().contains("401"), refused.getMessage());
+            assertThrows(IOException.class, () -> new TestSocket(server, "Bearer wrong").close());
+            try (TestSocket ws = new TestSocket(server, "bearer s3cret")) {
+                JsonNode obs = checkedObservation(ws.reset(Map.of())).get("observation");
+                assertNull(obs.get("oracle"), "no oracle without --allow-oracle");
+            }
+        }
+    }
+
+    static void awaitSessions(EnvServer s, int n) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (s.sessionCount() != n && System.nanoTime() < deadline) Thread.sleep(20);
+        assertEquals(n, s.sessionCount());
+    }
+}

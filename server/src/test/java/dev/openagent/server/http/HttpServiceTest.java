@@ -1,0 +1,231 @@
+package dev.openagent.server.http;
+
+import dev.openagent.json.Json;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The HTTP layer every server shares, over raw sockets: keep-alive, bodies, and each malformed or
+ * refused request answered with a 4xx/5xx JSON error while the server keeps serving.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class HttpServiceTest {
+    private HttpService http;
+
+    @BeforeEach
+    void start() throws IOException {
+        // GET /echo answers its path; POST /echo echoes a JSON object body (1 KiB at most).
+        http = HttpService.start("127.0.0.1", 0, BearerAuth.NONE, "test", HttpServiceTest::echo);
+    }
+
+    static void echo(HttpCall c) throws IOException {
+        if (c.path().startsWith("/get")) {
+            JsonHttp.requireMethod(c, "GET");
+            JsonHttp.sendJson(c, 200, Json.object().put("path", c.path()));
+            return;
+        }
+        JsonHttp.requireMethod(c, "POST");
+        JsonHttp.sendJson(c, 200, Json.object().put("path", c.path()).set("body", JsonHttp.readObject(c, 1024, true)));
+    }
+
+    @AfterEach
+    void stop() { http.close(); }
+
+    record Reply(int status, String head, String body) {
+        String code() { return Json.parse(body).path("error").path("code").asText(); }
+    }
+
+    private Socket connect(int port) throws IOException {
+        Socket s = new Socket(InetAddress.getLoopbackAddress(), port);
+        s.setSoTimeout(10_000);
+        return s;
+    }
+
+    private static void send(Socket s, byte[] request) throws IOException {
+        OutputStream out = s.getOutputStream();
+        out.write(request);
+        out.flush();
+    }
+
+    private static void send(Socket s, String request) throws IOException {
+        send(s, request.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Reads one response with a Content-Length body (every response of these servers has one); HEAD: no body. */
+    static Reply read(Socket s, boolean head) throws IOException {
+        InputStream in = s.getInputStream();
+        ByteArrayOutputStream h = new ByteArrayOutputStream();
+        while (!h.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+            int c = in.read();
+            if (c < 0) throw new IOException("closed after " + h);
+            h.write(c);
+        }
+        String text = h.toString(StandardCharsets.ISO_8859_1);
+        int length = 0;
+        for (String line : text.split("\r\n")) {
+            if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) length = Integer.parseInt(line.substring(15).strip());
+        }
+        String body = head ? "" : new String(in.readNBytes(length), StandardCharsets.UTF_8);
+        return new Reply(Integer.parseInt(text.substring(9, 12)), text, body);
+    }
+
+    private Reply once(byte[] request) throws IOException {
+        try (Socket s = connect(http.port())) {
+            send(s, request);
+            return read(s, false);
+        }
+    }
+
+    private void stillServing() throws IOException {
+        try (Socket s = connect(http.port())) {
+            send(s, "GET /get/alive HTTP/1.1\r\nHost: x\r\n\r\n");
+            Reply r = read(s, false);
+            assertEquals(200, r.status(), r.head());
+            assertEquals("/get/alive", Json.parse(r.body()).path("path").asText());
+        }
+    }
+
+    @Test
+    void oneConnectionCarriesManyRequestsIncludingChunkedAndPipelinedOnes() throws IOException {
+        try (Socket s = connect(http.port())) {
+            for (int i = 0; i < 3; i++) {
+                String body = "{\"i\":" + i + "}";
+                send(s, "POST /echo/" + i + " HTTP/1.1\r\nHost: x\r\nContent-Length: " + body.length() + "\r\n\r\n" + body);
+                Reply r = read(s, false);
+                assertEquals(200, r.status());
+                assertEquals(i, Json.parse(r.body()).path("body").path("i").asInt());
+            }
+            send(s, "POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n{\"a\"\r\n3;ext=1\r\n:1}\r\n0\r\n\r\n");
+            assertEquals(1, Json.parse(read(s, false).body()).path("body").path("a").asInt());
+            send(s, "GET /get/a HTTP/1.1\r\nHost: x\r\n\r\nGET /get/b HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertEquals("/get/a", Json.parse(read(s, false).body()).path("path").asText());
+            assertEquals("/get/b", Json.parse(read(s, false).body()).path("path").asText());
+        }
+    }
+
+    @Test
+    void headIsAnsweredLikeGetWithoutABodyOrRefusedWith405() throws IOException {
+        try (Socket s = connect(http.port())) {
+            send(s, "HEAD /get/x HTTP/1.1\r\nHost: x\r\n\r\n");
+            Reply get = read(s, true);
+            assertEquals(200, get.status(), get.head());
+            assertTrue(get.head().contains("application/json"), get.head());
+            send(s, "HEAD /echo HTTP/1.1\r\nHost: x\r\n\r\n");
+            Reply post = read(s, true);
+            assertEquals(405, post.status(), post.head());
+            assertTrue(post.head().contains("Allow: POST"), post.head());
+            assertTrue(post.head().contains("application/json"), post.head());
+            // No body came with either answer: the next response on the connection starts cleanly.
+            send(s, "GET /get/after HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertEquals("/get/after", Json.parse(read(s, false).body()).path("path").asText());
+        }
+    }
+
+    @Test
+    void oversizedBodiesAre413WhetherDeclaredOrChunked() throws IOException {
+        String big = "{\"x\":\"" + "y".repeat(5000) + "\"}";
+        Reply declared = once(("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: " + big.length() + "\r\n\r\n" + big).getBytes(StandardCharsets.UTF_8));
+        assertEquals(413, declared.status());
+        assertEquals("payload_too_large", declared.code());
+        Reply chunked = once(("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + Integer.toHexString(big.length()) + "\r\n" + big + "\r\n0\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+        assertEquals(413, chunked.status());
+        assertEquals("payload_too_large", chunked.code());
+        stillServing();
+    }
+
+    @Test
+    void malformedRequestsGetAJsonErrorAndTheServerKeepsServing() throws IOException {
+        String[][] cases = {
+                {"NOT A REQUEST LINE AT ALL\r\n\r\n", "400"},
+                {"POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n", "400"},
+                {"POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nabc", "400"},
+                {"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\nabc", "400"},
+                {"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: -4\r\n\r\n", "400"},
+                {"GET /get HTTP/1.1\r\nHost: x\r\nX-Big: " + "y".repeat(70_000) + "\r\n\r\n", "431"},
+                {"BREW /get HTTP/1.1\r\nHost: x\r\n\r\n", "501"},
+                {"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n{bad}", "400"},
+                {"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 6\r\n\r\n[1, 2]", "400"},
+        };
+        for (String[] c : cases) {
+            // A request chunked body cut short only ends when the client half-closes: read what comes back.
+            try (Socket s = connect(http.port())) {
+                send(s, c[0]);
+                if (c[0].endsWith("abc") && c[0].contains("chunked") && !c[0].contains("Content-Length")) s.shutdownOutput();
+                Reply r = read(s, false);
+                String what = c[0].substring(0, Math.min(60, c[0].length())).replace("\r\n", " | ") + " -> " + r.head() + r.body();
+                assertEquals(Integer.parseInt(c[1]), r.status(), what);
+                assertTrue(r.head().contains("application/json"), what);
+                assertFalse(Json.parse(r.body()).path("error").path("message").asText().isBlank(), what);
+                assertFalse(r.body().contains("Exception") || r.body().contains("java."), "no exception text: " + what);
+            }
+        }
+        stillServing();
+    }
+
+    @Test
+    void invalidUtf8IsRefusedNotGuessed() throws IOException {
+        byte[] head = "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 12\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+        byte[] body = {'{', '"', 'a', '"', ':', '"', (byte) 0xff, (byte) 0xfe, 'z', '"', '}', ' '};
+        byte[] request = new byte[head.length + body.length];
+        System.arraycopy(head, 0, request, 0, head.length);
+        System.arraycopy(body, 0, request, head.length, body.length);
+        Reply r = once(request);
+        assertEquals(400, r.status());
+        assertEquals("malformed_json", r.code());
+        assertTrue(r.body().contains("not valid UTF-8"), r.body());
+        assertEquals("the request body is not valid UTF-8 (at byte 6)", Json.parse(r.body()).path("error").path("message").asText());
+        stillServing();
+    }
+
+    @Test
+    void bearerTokenWithACaseInsensitiveScheme() throws IOException {
+        try (HttpService locked = HttpService.start("127.0.0.1", 0, BearerAuth.of("s3cret"), "locked", HttpServiceTest::echo)) {
+            String[][] cases = {
+                    {"", "401"},
+                    {"Authorization: Bearer s3cre\r\n", "401"},
+                    {"Authorization: Basic czNjcmV0\r\n", "401"},
+                    {"Authorization: Bearer\r\n", "401"},
+                    {"Authorization: Bearer s3cret\r\n", "200"},
+                    {"Authorization: bearer s3cret\r\n", "200"},
+                    {"Authorization: BEARER  s3cret \r\n", "200"},
+            };
+            for (String[] c : cases) {
+                try (Socket s = connect(locked.port())) {
+                    send(s, "GET /get/x HTTP/1.1\r\nHost: x\r\n" + c[0] + "\r\n");
+                    Reply r = read(s, false);
+                    assertEquals(Integer.parseInt(c[1]), r.status(), c[0] + " -> " + r.head() + r.body());
+                    if (r.status() == 401) {
+                        assertEquals("unauthorized", r.code());
+                        assertTrue(r.head().contains("WWW-Authenticate: Bearer"), r.head());
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void loopbackNamesAreRecognisedLiterally() {
+        assertTrue(HttpService.isLoopback("127.0.0.1"));
+        assertTrue(HttpService.isLoopback("[::1]"));
+        assertTrue(HttpService.isLoopback("LOCALHOST"));
+        assertFalse(HttpService.isLoopback("localhost.evil.example"));
+        assertFalse(HttpService.isLoopback("10.0.0.1"));
+    }
+}
