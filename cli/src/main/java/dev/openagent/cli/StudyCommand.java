@@ -39,9 +39,13 @@ final class StudyCommand implements Runnable {
         @CommandLine.Mixin
         PaperOptions options;
 
+        @Option(names = "--scaling", description = "With --quick: add the scaling ablation (sft-4x-steps, sft-4x-data), which about triples the "
+                + "study's time; the full study always runs it.")
+        boolean scaling;
+
         @Override
         public void run() {
-            options.run(PaperStudy.ID, PaperStudy::run);
+            options.run(PaperStudy.ID, PaperStudy::run, scaling);
         }
     }
 
@@ -55,7 +59,7 @@ final class StudyCommand implements Runnable {
 
         @Override
         public void run() {
-            options.run(PaftMixStudy.ID, PaftMixStudy::run);
+            options.run(PaftMixStudy.ID, PaftMixStudy::run, false);
         }
     }
 
@@ -77,8 +81,8 @@ final class StudyCommand implements Runnable {
             PaperStudy.Result run(PaperStudy.Budget budget, long seed, Path dir, StudyProgress progress, java.util.function.Consumer<List<EpisodeResult>> report);
         }
 
-        void run(String id, Study study) {
-            PaperStudy.Budget budget = quick ? PaperStudy.Budget.quick() : PaperStudy.Budget.full();
+        void run(String id, Study study, boolean scaling) {
+            PaperStudy.Budget budget = quick ? PaperStudy.Budget.quick().withScaling(scaling) : PaperStudy.Budget.full();
             Path dir = out != null ? out : Path.of("runs", "study-" + id);
             long t0 = System.nanoTime();
             List<EpisodeResult> episodes = new ArrayList<>();
