@@ -91,7 +91,10 @@ public final class PaperStudy {
     /** Peak learning rate of PAFT's continued training from the SFT policy. */
     static final float PAFT_LR = 1e-3f;
 
-    /** The PAFT mix, chosen by measurement (docs/training.md, "The PAFT mix"). */
+    /**
+     * The PAFT mix: every shift equally likely, the recipe of the earlier measurements. {@code study
+     * paft-mix} compares it with the other mixes; no measurement has chosen another one yet.
+     */
     static final ShiftSampler.Mix PAFT_MIX = ShiftSampler.Mix.UNIFORM;
 
     /** One cell of the results: an agent under a condition (shift null: the tier aggregate, or the static row). */
