@@ -32,7 +32,7 @@ final class StudyCommand implements Runnable {
 
     @Command(name = "paper", description = {
             "The paper's experiment on poi: train SFT, RL (from SFT, rollouts partly under shifts), PAFT (alpha 0.1, 0.3, 0.5)",
-            "and the scaling ablation (sft-4x-steps, sft-4x-data) on CPU, evaluate each on the static test split, on every",
+            "and the scaling ablation (sft-4x-steps, sft-4x-data; at --quick with --scaling) on CPU, evaluate each on the static test split, on every",
             "shift (grouped by tier) and on domain.transfer to medical when it exists, print the table, check the paper's",
             "findings and write report.html (every episode), study.html / study.md (these tables and the findings) and results.json."})
     static final class Paper implements Runnable {
