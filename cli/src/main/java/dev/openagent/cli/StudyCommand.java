@@ -6,7 +6,9 @@ import dev.openagent.policy.Trainer;
 import dev.openagent.run.EpisodeResult;
 import dev.openagent.study.EnvStudies;
 import dev.openagent.study.EnvStudyReport;
+import dev.openagent.study.PaftMixStudy;
 import dev.openagent.study.PaperStudy;
+import dev.openagent.study.StudyProgress;
 import dev.openagent.study.StudyReport;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -17,7 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 @Command(name = "study", description = "Run a study end to end (train, evaluate under shifts, report).",
-        subcommands = {StudyCommand.Paper.class, StudyCommand.Difficulty.class, StudyCommand.Transfer.class,
+        subcommands = {StudyCommand.Paper.class, StudyCommand.PaftMix.class, StudyCommand.Difficulty.class, StudyCommand.Transfer.class,
                 StudyCommand.Sequential.class, StudyCommand.Mixture.class})
 final class StudyCommand implements Runnable {
     @CommandLine.Spec
@@ -29,38 +31,74 @@ final class StudyCommand implements Runnable {
     }
 
     @Command(name = "paper", description = {
-            "The paper's experiment on poi: train SFT, RL (from SFT) and PAFT (alpha 0.1, 0.3, 0.5) on CPU, evaluate each",
-            "on the static test split, on every shift (grouped by tier) and on domain.transfer to medical when it exists,",
-            "print the table, check the paper's findings and write report.html (the evaluation report of every episode),",
-            "study.html / study.md (these tables and the findings) and results.json."})
+            "The paper's experiment on poi: train SFT, RL (from SFT, rollouts partly under shifts), PAFT (alpha 0.1, 0.3, 0.5)",
+            "and the scaling ablation (sft-4x-steps, sft-4x-data; at --quick with --scaling) on CPU, evaluate each on the static test split, on every",
+            "shift (grouped by tier) and on domain.transfer to medical when it exists, print the table, check the paper's",
+            "findings and write report.html (every episode), study.html / study.md (these tables and the findings) and results.json."})
     static final class Paper implements Runnable {
+        @CommandLine.Mixin
+        PaperOptions options;
+
+        @Option(names = "--scaling", description = "With --quick: add the scaling ablation (sft-4x-steps, sft-4x-data), which about triples the "
+                + "study's time; the full study always runs it.")
+        boolean scaling;
+
+        @Override
+        public void run() {
+            options.run(PaperStudy.ID, PaperStudy::run, scaling);
+        }
+    }
+
+    @Command(name = "paft-mix", description = {
+            "The PAFT mix ablation behind the paper study's recipe: from one SFT policy on poi, PAFT at alpha 0.3 with each",
+            "way of spreading perturbed episodes (over shifts or over tiers, with or without a share of refusal demonstrations),",
+            "each evaluated as the paper study evaluates an agent. Writes the same files as study paper."})
+    static final class PaftMix implements Runnable {
+        @CommandLine.Mixin
+        PaperOptions options;
+
+        @Override
+        public void run() {
+            options.run(PaftMixStudy.ID, PaftMixStudy::run, false);
+        }
+    }
+
+    /** The options of the paper study and its PAFT mix ablation. */
+    static final class PaperOptions {
         @Option(names = "--quick", description = "Smaller training and evaluation budgets (minutes instead of tens of minutes).")
         boolean quick;
 
         @Option(names = "--seed", defaultValue = "1", description = "Seed of training and test tasks (default: ${DEFAULT-VALUE}).")
         long seed;
 
-        @Option(names = "--out", defaultValue = "runs/study-paper", description = "Directory for the report and the policies (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--out", description = "Directory for the report and the policies (default: runs/study-<name>).")
         Path out;
 
         @Option(names = "--json", description = "Print {\"rows\": [...]} (and findings, notes, timings) as JSON on standard output; the table goes to standard error.")
         boolean json;
 
-        @Override
-        public void run() {
-            PaperStudy.Budget budget = quick ? PaperStudy.Budget.quick() : PaperStudy.Budget.full();
+        interface Study {
+            PaperStudy.Result run(PaperStudy.Budget budget, long seed, Path dir, StudyProgress progress, java.util.function.Consumer<List<EpisodeResult>> report);
+        }
+
+        void run(String id, Study study, boolean scaling) {
+            PaperStudy.Budget budget = quick ? PaperStudy.Budget.quick().withScaling(scaling) : PaperStudy.Budget.full();
+            Path dir = out != null ? out : Path.of("runs", "study-" + id);
             long t0 = System.nanoTime();
             List<EpisodeResult> episodes = new ArrayList<>();
-            PaperStudy.Result r = PaperStudy.run(budget, seed, out, line -> System.err.println(line), episodes::addAll);
+            PaperStudy.Result r;
+            try (StudyProgress progress = StudyProgress.console("study " + id, System.err)) {
+                r = study.run(budget, seed, dir, progress, episodes::addAll);
+            }
             r.seconds().put("total", Math.round((System.nanoTime() - t0) / 1e7) / 100.0);
             String md = StudyReport.markdown(r);
-            StudyReport.writeMarkdown(md, out.resolve("study.md"));
-            StudyReport.writeHtml(r, out.resolve("study.html"));
-            StudyReport.writeJson(Json.pretty(PaperStudy.json(r)), out.resolve("results.json"));
-            StudyReport.writeEvaluationReport(r, episodes, out);
+            StudyReport.writeMarkdown(md, dir.resolve("study.md"));
+            StudyReport.writeHtml(r, dir.resolve("study.html"));
+            StudyReport.writeJson(Json.pretty(PaperStudy.json(r)), dir.resolve("results.json"));
+            StudyReport.writeEvaluationReport(r, episodes, dir);
             show(json, md, Json.pretty(PaperStudy.json(r)),
-                    "report: " + out.resolve("report.html") + " (every episode; heatmap, bars, transcripts)",
-                    "study:  " + out.resolve("study.html") + " (these tables and the findings)");
+                    "report: " + dir.resolve("report.html") + " (every episode; heatmap, bars, transcripts)",
+                    "study:  " + dir.resolve("study.html") + " (these tables and the findings)");
         }
     }
 
@@ -114,7 +152,10 @@ final class StudyCommand implements Runnable {
             Path dir = out != null ? out : Path.of("runs", "study-" + kind.id());
             long t0 = System.nanoTime();
             List<EpisodeResult> episodes = new ArrayList<>();
-            EnvStudies.Result r = study.run(settings(), dir, line -> System.err.println(line), episodes::addAll);
+            EnvStudies.Result r;
+            try (StudyProgress progress = StudyProgress.console("study " + kind.id(), System.err)) {
+                r = study.run(settings(), dir, progress, episodes::addAll);
+            }
             r.seconds().put("total", Math.round((System.nanoTime() - t0) / 1e7) / 100.0);
             String md = EnvStudyReport.markdown(r);
             String js = Json.pretty(EnvStudies.json(r));
@@ -128,8 +169,7 @@ final class StudyCommand implements Runnable {
     }
 
     interface Study {
-        EnvStudies.Result run(EnvStudies.Settings s, Path dir, java.util.function.Consumer<String> log,
-                              java.util.function.Consumer<List<EpisodeResult>> report);
+        EnvStudies.Result run(EnvStudies.Settings s, Path dir, StudyProgress progress, java.util.function.Consumer<List<EpisodeResult>> report);
     }
 
     /** Environment ids from a comma-separated list, or every registered one. */
@@ -158,7 +198,7 @@ final class StudyCommand implements Runnable {
         @Override
         public void run() {
             List<String> list = environments();
-            options.run(kind(), (s, dir, log, report) -> EnvStudies.run(kind(), list, s, dir, log, report));
+            options.run(kind(), (s, dir, progress, report) -> EnvStudies.run(kind(), list, s, dir, progress, report));
         }
     }
 

@@ -22,11 +22,17 @@ final class TrainCommand implements Runnable {
     @Mixin
     Options.Env env;
 
-    @Option(names = "--alpha", defaultValue = "0.3", description = "PAFT: fraction of shifted trajectories (default: ${DEFAULT-VALUE}).")
-    double alpha;
+    @Option(names = "--alpha", description = "PAFT: fraction of shifted trajectories (default 0.3); RL: fraction of rollout groups run under a shift drawn from the catalog (default 0).")
+    Double alpha;
 
     @Option(names = "--steps", description = "Optimiser steps (sft, paft; default 1200) or iterations (rl; default 60).")
     Integer steps;
+
+    @Option(names = "--batch", description = "Examples per optimiser step (sft, paft; default 64).")
+    Integer batch;
+
+    @Option(names = "--lr", description = "Peak learning rate (default 2e-3 for sft and paft, 5e-5 for rl).")
+    Float lr;
 
     @Mixin
     Options.Seed seed;
@@ -47,11 +53,15 @@ final class TrainCommand implements Runnable {
     public void run() {
         Trainer.Method m = Trainer.Method.parse(method);
         env.environment();
-        if (alpha < 0 || alpha > 1) throw new Main.UserError("--alpha must be between 0 and 1");
+        if (alpha != null && (alpha < 0 || alpha > 1)) throw new Main.UserError("--alpha must be between 0 and 1");
         if (init != null) Checkpoint.load(init).close(); // fail early on a bad checkpoint
         int n = steps != null ? steps : m == Trainer.Method.RL ? 60 : 1200;
         if (n < 1) throw new Main.UserError("--steps must be at least 1");
-        Trainer.Options o = Trainer.Options.of(m, env.id, n, seed.value).withAlpha(alpha).withInit(init);
+        Trainer.Options o = Trainer.Options.of(m, env.id, n, seed.value).withInit(init);
+        if (alpha != null) o = o.withAlpha(alpha);
+        if (batch != null && batch < 1) throw new Main.UserError("--batch must be at least 1");
+        if (lr != null && !(lr > 0)) throw new Main.UserError("--lr must be positive");
+        o = o.withBatch(batch != null ? batch : o.batch(), lr != null ? lr : o.lr());
         Trainer.Result r = Trainer.train(o, line -> System.err.println(line));
         try (var policy = r.policy()) {
             ObjectNode info = r.info();

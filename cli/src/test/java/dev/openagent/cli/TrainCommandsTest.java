@@ -49,6 +49,9 @@ class TrainCommandsTest {
             for (String test : new String[]{"poi", "medical"}) assertTrue(matrix.path(train).path(test).isNumber(), train + " -> " + test);
         }
         assertTrue(r.err().contains("trained on"), r.err());
+        // Not a terminal (a test, like CI): plain progress lines over the whole study, the last at 100%.
+        assertTrue(r.err().contains("progress: 100% of the study, ETA 0s"), r.err());
+        assertTrue(r.err().lines().noneMatch(l -> l.contains("\r")), "no bar redraws off a terminal");
         assertTrue(r.err().contains(out.resolve("study.html").toString()), r.err());
         assertTrue(Files.isRegularFile(out.resolve("results.json")) && Files.isRegularFile(out.resolve("report.html")));
     }

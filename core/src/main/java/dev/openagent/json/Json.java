@@ -11,6 +11,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.function.Function;
 
 /** The one JSON mapper of the project and a few helpers around it. */
 public final class Json {
@@ -50,6 +52,17 @@ public final class Json {
     }
 
     public static ArrayNode array() { return NODES.arrayNode(); }
+
+    /**
+     * The common shape of a list result: {@code out} with {@code "count"} (the number of items) and then
+     * {@code key} (the items, each written by {@code item}); returns {@code out}.
+     */
+    public static <T> ObjectNode counted(ObjectNode out, String key, List<T> items, Function<T, ? extends JsonNode> item) {
+        out.put("count", items.size());
+        ArrayNode list = out.putArray(key);
+        for (T t : items) list.add(item.apply(t));
+        return out;
+    }
 
     /** Compact JSON text of any value (records included). */
     public static String write(Object value) {

@@ -19,15 +19,7 @@ import java.util.Set;
  * to the episode (the agent's transcript, the turn its tool calls make, tokens); a failing call is
  * an infrastructure error, a call after the episode ended stops the agent.
  */
-final class EpisodeChatModel implements ChatModel {
-    private final ChatModel model;
-    private final FrameworkEpisode episode;
-
-    EpisodeChatModel(ChatModel model, FrameworkEpisode episode) {
-        this.model = model;
-        this.episode = episode;
-    }
-
+record EpisodeChatModel(ChatModel model, FrameworkEpisode episode) implements ChatModel {
     @Override
     public ChatResponse chat(ChatRequest request, ChatRequestOptions options) {
         ChatResponse response = episode.modelCall(() -> model.chat(request, options));

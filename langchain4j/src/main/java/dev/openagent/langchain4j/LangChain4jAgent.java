@@ -27,24 +27,18 @@ import java.util.List;
  *
  * {@link #chatModel} wraps a bare {@link ChatModel} as an agent of the harness.
  */
-public final class LangChain4jAgent implements FrameworkAgent {
+public record LangChain4jAgent(String name, ChatModel model, EpisodeHandler handler) implements FrameworkAgent {
     /** What the agent does in one episode: build or look up the agent, run it, return its final message. */
     @FunctionalInterface
     public interface EpisodeHandler {
         String run(LangChain4jEpisode episode) throws Exception;
     }
 
-    private final String name;
-    private final ChatModel model;
-    private final EpisodeHandler handler;
-
-    private LangChain4jAgent(String name, ChatModel model, EpisodeHandler handler) {
+    /** @throws IllegalArgumentException when the name is blank or the model or handler is missing */
+    public LangChain4jAgent {
         if (name == null || name.isBlank()) throw new IllegalArgumentException("agent name is blank");
         if (model == null) throw new IllegalArgumentException("no chat model given");
         if (handler == null) throw new IllegalArgumentException("no episode handler given");
-        this.name = name;
-        this.model = model;
-        this.handler = handler;
     }
 
     /**
@@ -71,9 +65,6 @@ public final class LangChain4jAgent implements FrameworkAgent {
             return new ChatModelAgent.Exchange(Messages.of(sent), Messages.of(r.aiMessage()), Messages.usage(r.tokenUsage()));
         });
     }
-
-    @Override
-    public String name() { return name; }
 
     @Override
     public String run(FrameworkEpisode episode) throws Exception {

@@ -17,15 +17,7 @@ import java.util.List;
  * to the episode (the agent's transcript, the turn its tool calls make, tokens); a failing call is
  * an infrastructure error, a call after the episode ended stops the agent.
  */
-final class EpisodeChatModel implements ChatModel {
-    private final ChatModel model;
-    private final FrameworkEpisode episode;
-
-    EpisodeChatModel(ChatModel model, FrameworkEpisode episode) {
-        this.model = model;
-        this.episode = episode;
-    }
-
+record EpisodeChatModel(ChatModel model, FrameworkEpisode episode) implements ChatModel {
     @Override
     public ChatResponse call(Prompt prompt) {
         ChatResponse response = episode.modelCall(() -> model.call(prompt));

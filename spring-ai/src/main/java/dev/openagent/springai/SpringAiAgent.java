@@ -32,24 +32,18 @@ import java.util.List;
  *
  * {@link #chatModel} wraps a bare {@link ChatModel} as an agent of the harness.
  */
-public final class SpringAiAgent implements FrameworkAgent {
+public record SpringAiAgent(String name, ChatModel model, EpisodeHandler handler) implements FrameworkAgent {
     /** What the agent does in one episode: build or look up the client, run it, return its final message. */
     @FunctionalInterface
     public interface EpisodeHandler {
         String run(SpringAiEpisode episode) throws Exception;
     }
 
-    private final String name;
-    private final ChatModel model;
-    private final EpisodeHandler handler;
-
-    private SpringAiAgent(String name, ChatModel model, EpisodeHandler handler) {
+    /** @throws IllegalArgumentException when the name is blank or the model or handler is missing */
+    public SpringAiAgent {
         if (name == null || name.isBlank()) throw new IllegalArgumentException("agent name is blank");
         if (model == null) throw new IllegalArgumentException("no chat model given");
         if (handler == null) throw new IllegalArgumentException("no episode handler given");
-        this.name = name;
-        this.model = model;
-        this.handler = handler;
     }
 
     /**
@@ -100,9 +94,6 @@ public final class SpringAiAgent implements FrameworkAgent {
             throw new IllegalStateException("the sandbox executes " + definition.name() + ", not Spring AI");
         }
     }
-
-    @Override
-    public String name() { return name; }
 
     @Override
     public String run(FrameworkEpisode episode) throws Exception {

@@ -39,6 +39,10 @@ final class Batch {
     final float[] capitalJoin;
     final float[] capitalEnd;
     final float[] feat;
+    /** Record extremes per token slot [b * l * maxRelations]: the field name's piece, and 1 where smallest / largest. */
+    final long[] relPiece;
+    final float[] relMin;
+    final float[] relMax;
     /** Additive attention mask over keys: 0 for tokens, MASKED for padding. */
     final float[] attnMask;
     /** Additive mask of positions a pointer may choose (not CLS, not padding). */
@@ -187,6 +191,10 @@ final class Batch {
         capitalJoin = new float[b * l];
         capitalEnd = new float[b * l];
         feat = new float[b * l * Context.FEATURES];
+        int rm = c.maxRelations();
+        relPiece = new long[b * l * rm];
+        relMin = new float[b * l * rm];
+        relMax = new float[b * l * rm];
         attnMask = new float[b * l];
         pointerMask = new float[b * l];
         Arrays.fill(attnMask, MASKED);
@@ -209,6 +217,11 @@ final class Batch {
                 capitalJoin[at] = x.capitalJoin[i];
                 capitalEnd[at] = x.capitalEnd[i];
                 System.arraycopy(x.feat[i], 0, feat, at * Context.FEATURES, Context.FEATURES);
+                Records.Extreme[] ex = x.extremes[i];
+                for (int r = 0; r < ex.length; r++) {
+                    relPiece[at * rm + r] = pieces.id(Pieces.of(ex[r].key(), c, vocabulary));
+                    (ex[r].min() ? relMin : relMax)[at * rm + r] = 1;
+                }
                 attnMask[at] = 0;
                 if (i > 0) pointerMask[at] = 0;
                 for (int len = 0; len < ks && i > 0 && x.spanAllowed(i, i + len, ks); len++) spanMask[at * ks + len] = 0;

@@ -49,6 +49,8 @@ final class Context {
     /** The key a token is the value of ({@code "city":"Lakeside"}, {@code city: Lakeside}, {@code city=Lakeside}), or null. */
     final String[] keyBefore;
     final float[][] feat;
+    /** Per token, the fields whose smallest or largest value its record holds among a list's records (at most max_relations). */
+    final Records.Extreme[][] extremes;
     final String[] lower;
     /** Where each token's text came from, so a span maps back to the exact characters read. */
     final int[] source;
@@ -110,6 +112,7 @@ final class Context {
         this.commands = view.commandForms();
         this.topics = topicsOf(tools, c);
         this.feat = features(c);
+        this.extremes = extremes(c);
         this.toolFeat = toolFeatures();
     }
 
@@ -138,49 +141,54 @@ final class Context {
         tokens.add(new Tokenizer.Token("[cls]", 0, 5));
         src.add(0);
         segs.add(SEG_CLS);
-        poss.add(Math.min(view.turns().size(), PolicyConfig.MAX_POSITIONS - 1));
-        add(view.rules(), c.maxRulesTokens(), SEG_RULES, tokens, src, segs, poss, sources);
-        add(view.request(), c.maxRequestTokens(), SEG_REQUEST, tokens, src, segs, poss, sources);
+        poss.add(Math.min(view.turns().size(), c.maxPositions() - 1));
+        add(view.rules(), c.maxRulesTokens(), SEG_RULES, tokens, src, segs, poss, sources, c);
+        add(view.request(), c.maxRequestTokens(), SEG_REQUEST, tokens, src, segs, poss, sources, c);
         List<View.Turn> turns = view.turns();
         int observationTokens = observationBudget(view, c);
         int read = turnsRead(view, c);
         for (int k = 0; k < read; k++) {
             View.Turn t = turns.get(turns.size() - 1 - k);
             int segment = 3 + 2 * Math.min(k, c.historyTurns() - 1); // older turns of a text environment share the last segment
-            add(t.actionText(), c.maxActionTokens(), segment, tokens, src, segs, poss, sources);
-            add(observationRead(view, t), observationTokens, segment + 1, tokens, src, segs, poss, sources);
+            add(t.actionText(), c.maxActionTokens(), segment, tokens, src, segs, poss, sources, c);
+            add(observationRead(view, t), observationTokens, segment + 1, tokens, src, segs, poss, sources, c);
         }
         return new Context(view, tokens, src, segs, poss, sources, c, vocabulary);
     }
 
     /**
-     * How many of the most recent turns the policy reads: {@code historyTurns} in a function-call
-     * environment; in a text-command environment at least that many and then as many older ones as
-     * fit in {@link #proseHistoryTokens} (a room described four commands ago is still what the
-     * agent knows of the room: its short replies, such as "You open cabinet 1.", cost little).
+     * How many of the most recent turns the policy reads: at least {@code historyTurns}, then as
+     * many older ones as fit, with those, in {@link #historyTokens}. An id a tool returned four calls
+     * ago is still what the agent must pass on (a patient found first, booked last), and a room
+     * described four commands ago is still what the agent knows of the room.
      */
     static int turnsRead(View view, PolicyConfig c) {
         List<View.Turn> turns = view.turns();
         int k = Math.min(c.historyTurns(), turns.size());
-        if (!view.textCommands()) return k;
+        int budget = historyTokens(view, c);
+        if (budget <= 0 || k == turns.size()) return k;
         int used = 0;
-        for (int i = 0; i < k; i++) used += turnTokens(turns.get(turns.size() - 1 - i), c);
+        for (int i = 0; i < k; i++) used += turnTokens(view, turns.get(turns.size() - 1 - i), c);
         while (k < turns.size()) {
-            used += turnTokens(turns.get(turns.size() - 1 - k), c);
-            if (used > proseHistoryTokens(c)) break;
+            used += turnTokens(view, turns.get(turns.size() - 1 - k), c);
+            if (used > budget) break;
             k++;
         }
         return k;
     }
 
-    /** The token budget a text-command environment's older turns fill: two long observations. */
-    static int proseHistoryTokens(PolicyConfig c) {
-        return 2 * c.maxProseTokens();
+    /**
+     * The token budget of the turns read: {@code max_history_tokens} in a function-call environment;
+     * in a text-command one two long observations (its short replies, such as "You open cabinet 1.",
+     * cost little).
+     */
+    static int historyTokens(View view, PolicyConfig c) {
+        return view.textCommands() ? 2 * c.maxProseTokens() : c.maxHistoryTokens();
     }
 
-    private static int turnTokens(View.Turn t, PolicyConfig c) {
+    private static int turnTokens(View view, View.Turn t, PolicyConfig c) {
         return Tokenizer.tokenize(t.actionText(), c.maxActionTokens()).size()
-                + Tokenizer.tokenize(View.isHelp(t) ? "" : t.observationText(), c.maxProseTokens()).size();
+                + Tokenizer.tokenize(observationRead(view, t), observationBudget(view, c)).size();
     }
 
     /**
@@ -198,7 +206,7 @@ final class Context {
     }
 
     private static void add(String text, int max, int segment, List<Tokenizer.Token> tokens, List<Integer> src, List<Integer> segs,
-                            List<Integer> poss, List<String> sources) {
+                            List<Integer> poss, List<String> sources, PolicyConfig c) {
         if (max <= 0 || text == null || text.isEmpty()) return;
         int id = sources.size();
         sources.add(text);
@@ -207,7 +215,7 @@ final class Context {
             tokens.add(ts.get(i));
             src.add(id);
             segs.add(segment);
-            poss.add(Math.min(i, PolicyConfig.MAX_POSITIONS - 1));
+            poss.add(Math.min(i, c.maxPositions() - 1));
         }
     }
 
@@ -329,6 +337,26 @@ final class Context {
             }
         }
         return f;
+    }
+
+    private static final Records.Extreme[] NONE = new Records.Extreme[0];
+
+    /** Each observation token's record extremes ({@link Records}), at most {@code max_relations} per token. */
+    private Records.Extreme[][] extremes(PolicyConfig c) {
+        Records.Extreme[][] out = new Records.Extreme[n][];
+        java.util.Arrays.fill(out, NONE);
+        if (c.maxRelations() == 0) return out;
+        Map<Integer, List<Records.Span>> bySource = new HashMap<>();
+        for (int i = 1; i < n; i++) {
+            if (!isObservationSegment(seg[i])) continue;
+            List<Records.Span> spans = bySource.computeIfAbsent(source[i], k -> Records.of(sources.get(k)));
+            if (spans.isEmpty()) continue;
+            Records.Span span = Records.at(spans, start[i]);
+            if (span == null || span.extremes().isEmpty()) continue;
+            List<Records.Extreme> e = span.extremes();
+            out[i] = e.subList(0, Math.min(e.size(), c.maxRelations())).toArray(NONE);
+        }
+        return out;
     }
 
     private boolean capitalised(int i) {

@@ -36,6 +36,8 @@ public final class Demonstrations {
     private final List<Integer> levels;
     private final SplittableRandom rnd;
     private long count;
+    /** Distinct tasks drawn in turn (0: a new task every episode). */
+    private int pool;
 
     /**
      * @param alpha  the fraction of episodes run under a shift sampled from {@code shifts} (0 for SFT)
@@ -62,10 +64,22 @@ public final class Demonstrations {
         this.rnd = new SplittableRandom(Seeds.mix(seed, 0xDE40));
     }
 
+    /**
+     * Draws from {@code n} distinct training tasks, in turn, instead of a new task every episode (0);
+     * a task met again gets a freshly drawn shift. For data-scaling studies: the same steps over 4x
+     * the tasks.
+     */
+    public Demonstrations withTaskPool(int n) {
+        if (n < 0) throw new IllegalArgumentException("the task pool cannot be negative");
+        this.pool = n;
+        return this;
+    }
+
     /** The next training-split episode; oracle failures are skipped (they would teach failure). */
     public Episode next() {
         while (true) {
-            long taskSeed = Seeds.mix(seed, count++);
+            long index = count++;
+            long taskSeed = Seeds.mix(seed, pool > 0 ? index % pool : index);
             int difficulty = levels.isEmpty() ? 0 : levels.get(Math.floorMod(Seeds.mix(taskSeed, 0xD1FF), levels.size()));
             TaskRequest request = new TaskRequest(Split.TRAIN, taskSeed, difficulty);
             ShiftStack stack = alpha > 0 && rnd.nextDouble() < alpha ? shifts.sample(rnd) : ShiftStack.NONE;

@@ -1,6 +1,8 @@
 package dev.openagent.policy;
 
 import ai.djl.engine.Engine;
+import ai.djl.ndarray.NDArray;
+import ai.djl.pytorch.engine.PtNDArray;
 import ai.djl.pytorch.jni.JniUtils;
 
 import java.nio.file.Path;
@@ -31,6 +33,27 @@ final class Djl {
 
     private static void setDefault(String key, String value) {
         if (System.getProperty(key) == null) System.setProperty(key, value);
+    }
+
+    /**
+     * Records the autograd graph of {@code forward} on this thread and back-propagates the scalar it
+     * returns into the gradients of the parameters it used; returns the scalar's value. This is what
+     * DJL's {@code GradientCollector} does, without its one-collector-per-JVM flag: grad mode is per
+     * thread in libtorch, so policies with their own parameters train at once on separate threads
+     * (a study trains two on two cores).
+     */
+    static float backward(Supplier<NDArray> forward) {
+        boolean was = JniUtils.isGradMode();
+        JniUtils.setGradMode(true);
+        try {
+            NDArray loss = forward.get();
+            try (NDArray seed = loss.getManager().ones(loss.getShape(), loss.getDataType())) {
+                JniUtils.backward((PtNDArray) loss, (PtNDArray) seed, false, false);
+            }
+            return loss.getFloat();
+        } finally {
+            JniUtils.setGradMode(was);
+        }
     }
 
     /** Runs without recording the autograd graph (grad mode is per thread in libtorch). */

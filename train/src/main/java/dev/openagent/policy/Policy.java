@@ -1,9 +1,7 @@
 package dev.openagent.policy;
 
-import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
-import ai.djl.training.GradientCollector;
 import ai.djl.training.optimizer.Optimizer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -289,17 +287,13 @@ public final class Policy implements AutoCloseable {
         }
         Set<String> said = new LinkedHashSet<>();
         List<String> parts = new ArrayList<>();
-        if (x.commands.isEmpty()) {
-            for (int i : tokens) if (said.add(x.lower[i])) parts.add(x.tokenText(i));
-        } else {
-            // Text-command environments: runs of adjacent chosen tokens are said together ("dining room").
-            for (int r = 0; r < tokens.size(); ) {
-                int end = r;
-                while (end + 1 < tokens.size() && tokens.get(end + 1) == tokens.get(end) + 1 && x.source[tokens.get(end + 1)] == x.source[tokens.get(r)]) end++;
-                String run = x.spanText(tokens.get(r), tokens.get(end));
-                if (said.add(run.toLowerCase(Locale.ROOT))) parts.add(run);
-                r = end + 1;
-            }
+        // Runs of adjacent chosen tokens of one text are said together, exactly as read ("Level 4, East Wing").
+        for (int r = 0; r < tokens.size(); ) {
+            int end = r;
+            while (end + 1 < tokens.size() && tokens.get(end + 1) == tokens.get(end) + 1 && x.source[tokens.get(end + 1)] == x.source[tokens.get(r)]) end++;
+            String run = x.spanText(tokens.get(r), tokens.get(end));
+            if (said.add(run.toLowerCase(Locale.ROOT))) parts.add(run);
+            r = end + 1;
         }
         for (int k : words) if (said.add(config.answerWords().get(k))) parts.add(config.answerWords().get(k));
         List<Decision.Group> groups = new ArrayList<>();
@@ -370,6 +364,24 @@ public final class Policy implements AutoCloseable {
     }
 
     /**
+     * One optimiser step on the examples, run as a few forward passes over groups of similar context
+     * length ({@link LengthGroups}: one pass would pad every example to the longest) whose gradients
+     * add up before the step; returns the batch's loss.
+     */
+    public float trainGrouped(List<Example> examples, Optimizer optimizer) {
+        return writing(() -> {
+            int[] lengths = examples.stream().mapToInt(x -> length(x.view())).toArray();
+            float loss = 0;
+            for (int[] group : LengthGroups.of(lengths)) {
+                List<Example> part = java.util.Arrays.stream(group).mapToObj(examples::get).toList();
+                loss += accumulateLocked(part, examples.size());
+            }
+            step(optimizer);
+            return loss;
+        });
+    }
+
+    /**
      * Adds the gradient of {@code -sum(weight * log P(decision)) / divisor} over the examples to
      * the parameters' gradients (call {@link #step} once the whole batch is in); returns that loss.
      */
@@ -385,11 +397,8 @@ public final class Policy implements AutoCloseable {
         float[] weights = new float[examples.size()];
         for (int i = 0; i < weights.length; i++) weights[i] = examples.get(i).weight();
         Labels labels = new Labels(batch, examples.stream().map(Example::decision).toList(), weights);
-        try (NDManager m = net.manager.newSubManager();
-             GradientCollector gc = Engine.getInstance().newGradientCollector()) {
-            NDArray loss = net.new Forward(m, batch).params().loss(labels, divisor);
-            gc.backward(loss);
-            return loss.getFloat();
+        try (NDManager m = net.manager.newSubManager()) {
+            return Djl.backward(() -> net.new Forward(m, batch).params().loss(labels, divisor));
         }
     }
 

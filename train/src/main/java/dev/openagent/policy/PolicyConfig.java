@@ -23,6 +23,15 @@ import java.util.List;
  *                            description runs longer than a tool's JSON result); 0 in a checkpoint
  *                            written before it existed reads as {@code maxObservationTokens}
  * @param maxSpanTokens       longest value the policy copies out of its context
+ * @param maxHistoryTokens    a function-call environment's turns older than {@code historyTurns} are read
+ *                            too while all turns read fit in this many tokens (an id read four calls ago
+ *                            is still needed); 0 in a checkpoint written before it existed reads only
+ *                            {@code historyTurns} turns. Text-command environments use twice {@code maxProseTokens}.
+ * @param maxPositions        position slots per segment (a longer segment's later tokens share the last);
+ *                            0 in a checkpoint written before it existed reads as 128
+ * @param maxRelations        per token, the fields whose smallest or largest value its record holds among the
+ *                            records of a list ({@link Records}) that it reads; 0 (checkpoints written before
+ *                            it existed) reads none and has no weights for them
  * @param answerWords         answer words the checker needed in training that no context held (e.g. "closed")
  */
 public record PolicyConfig(int version,
@@ -46,34 +55,43 @@ public record PolicyConfig(int version,
                            @JsonProperty("max_params") int maxParams,
                            @JsonProperty("max_enum_values") int maxEnumValues,
                            @JsonProperty("max_span_tokens") int maxSpanTokens,
+                           @JsonProperty("max_history_tokens") int maxHistoryTokens,
+                           @JsonProperty("max_positions") int maxPositions,
+                           @JsonProperty("max_relations") int maxRelations,
                            @JsonProperty("answer_words") List<String> answerWords) {
     public static final int VERSION = 1;
-    /** Positions per segment; the CLS token uses its position slot for the turn number. */
-    public static final int MAX_POSITIONS = 128;
+    /** Position slots per segment of checkpoints written before {@code max_positions} existed. */
+    static final int OLD_MAX_POSITIONS = 128;
 
     public PolicyConfig {
         answerWords = answerWords == null ? List.of() : List.copyOf(answerWords);
         if (maxProseTokens <= 0) maxProseTokens = maxObservationTokens;
+        if (maxPositions <= 0) maxPositions = OLD_MAX_POSITIONS;
+        if (maxRelations < 0) throw new IllegalArgumentException("max_relations cannot be negative");
         if (dim % heads != 0) throw new IllegalArgumentException("dim must be a multiple of heads");
         if (version != VERSION) throw new IllegalArgumentException("unsupported policy config version " + version + " (this build reads " + VERSION + ")");
     }
 
-    /** The default policy: d=64, 2 pre-LayerNorm layers of 4 heads. */
+    /**
+     * The default policy: d=64, 2 pre-LayerNorm layers of 4 heads. An observation is read up to 128
+     * tokens (the longest static tool result, a product's variants, runs to 111), older turns while
+     * the turns fit in 256 tokens, and an enum of up to 24 values (medical's 13 departments).
+     */
     public static PolicyConfig defaults() {
         return new PolicyConfig(VERSION, 64, 4, 128, 2, 0x5EED, 4096, 8192, 12, 512,
-                3, 96, 0, 24, 80, 160, 6, 48, 10, 12, 8, List.of());
+                3, 96, 0, 24, 128, 160, 6, 48, 10, 24, 8, 256, 160, 4, List.of());
     }
 
     /** A smaller, faster configuration for tests. */
     public static PolicyConfig tiny() {
         return new PolicyConfig(VERSION, 32, 2, 64, 1, 0x5EED, 1024, 2048, 8, 256,
-                3, 64, 0, 16, 72, 160, 4, 32, 10, 12, 8, List.of());
+                3, 64, 0, 16, 128, 160, 4, 32, 10, 24, 8, 256, 160, 4, List.of());
     }
 
     public PolicyConfig withAnswerWords(List<String> words) {
         return new PolicyConfig(version, dim, heads, ffn, layers, hashSalt, wordBuckets, bagBuckets, bagSize, shapeBuckets,
                 historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxProseTokens, maxToolNameTokens,
-                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, words);
+                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, words);
     }
 
     /** Segments: CLS, rules, request, then an action and an observation segment per history turn. */

@@ -10,6 +10,7 @@ import dev.openagent.sandbox.Split;
 import dev.openagent.shift.ShiftStack;
 
 import java.util.List;
+import java.util.function.Consumer;
 
 /** Evaluates a policy with the batched runner: success with its 95% Wilson interval ({@link Rate}), refusal rate. */
 public final class PolicyEval {
@@ -41,7 +42,13 @@ public final class PolicyEval {
     /** As {@link #run}, keeping each episode's task (for reports). */
     public static List<PolicyRunner.Episode> episodes(Policy policy, String agent, Environment env, ShiftStack shifts, Split split,
                                                       int tasks, long seed) {
-        return PolicyRunner.run(policy, agent, jobs(env, shifts, split, tasks, seed), PARALLEL, null, false, e -> {});
+        return episodes(policy, agent, env, shifts, split, tasks, seed, e -> {});
+    }
+
+    /** As {@link #episodes}, handing each episode to {@code onDone} as it finishes (progress displays). */
+    public static List<PolicyRunner.Episode> episodes(Policy policy, String agent, Environment env, ShiftStack shifts, Split split,
+                                                      int tasks, long seed, Consumer<PolicyRunner.Episode> onDone) {
+        return PolicyRunner.run(policy, agent, jobs(env, shifts, split, tasks, seed), PARALLEL, null, false, onDone);
     }
 
     /** Static test-split success, on every core (for a policy evaluated on its own, as after {@code openagent train}). */

@@ -97,9 +97,13 @@ final class PolicyNet implements AutoCloseable {
         s.put("emb.shape", new long[]{c.shapeBuckets(), d});
         s.put("emb.bag", new long[]{c.bagBuckets(), d});
         s.put("emb.seg", new long[]{c.segments(), d});
-        s.put("emb.pos", new long[]{PolicyConfig.MAX_POSITIONS, d});
+        s.put("emb.pos", new long[]{c.maxPositions(), d});
         s.put("emb.gap", new long[]{2L * Context.GAP_BUCKETS, d});
         s.put("emb.feat", new long[]{Context.FEATURES, d});
+        if (c.maxRelations() > 0) {
+            s.put("emb.rel.min.w", new long[]{d, d});
+            s.put("emb.rel.max.w", new long[]{d, d});
+        }
         for (int i = 0; i < c.layers(); i++) {
             String p = "layer" + i + ".";
             s.put(p + "ln1.g", new long[]{d});
@@ -198,6 +202,7 @@ final class PolicyNet implements AutoCloseable {
                     .add(lookup("emb.gap", x.gapAfter))
                     .add(lookup("emb.gap", x.gapBefore))
                     .add(m.create(x.feat, new Shape((long) b * l, Context.FEATURES)).matMul(p("emb.feat")))
+                    .add(relations(table, b * l))
                     .reshape(b, l, d);
             NDArray mask = m.create(x.attnMask, new Shape(b, 1, 1, l));
             NDArray h = tokens;
@@ -388,6 +393,19 @@ final class PolicyNet implements AutoCloseable {
 
         private NDArray norm(NDArray h, String p) {
             return LayerNorm.layerNorm(h, new Shape(c.dim()), p(p + ".g"), p(p + ".b"), 1e-5f).singletonOrThrow();
+        }
+
+        /**
+         * What each token's record holds among its list's records, [b * l, d]: the embeddings of the
+         * fields whose smallest value it holds through one matrix, of those whose largest through another.
+         */
+        private NDArray relations(NDArray table, int tokens) {
+            int r = c.maxRelations();
+            if (r == 0) return m.zeros(new Shape(tokens, c.dim()));
+            NDArray keys = rows(table, x.relPiece).reshape(tokens, r, c.dim());
+            NDArray min = keys.mul(m.create(x.relMin, new Shape(tokens, r, 1))).sum(new int[]{1});
+            NDArray max = keys.mul(m.create(x.relMax, new Shape(tokens, r, 1))).sum(new int[]{1});
+            return min.matMul(p("emb.rel.min.w")).add(max.matMul(p("emb.rel.max.w")));
         }
 
         /** Sum of word, shape and bag embeddings of every piece of the table, [pieces, d]. */

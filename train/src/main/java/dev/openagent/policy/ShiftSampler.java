@@ -5,6 +5,7 @@ import dev.openagent.shift.Shift;
 import dev.openagent.shift.ShiftCatalog;
 import dev.openagent.shift.ShiftParam;
 import dev.openagent.shift.ShiftStack;
+import dev.openagent.shift.Tier;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,36 +14,120 @@ import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
- * Draws the shift of a perturbed training episode (PAFT): a shift chosen uniformly among those
- * that apply to the environment, each enumerated parameter (severity, format, ...) drawn
- * uniformly from its values, the others at their defaults.
+ * Draws the shift of a perturbed training episode (PAFT, shifted RL rollouts): a shift chosen
+ * among those that apply to the environment with a weight each, its enumerated parameters
+ * (severity, format, ...) drawn uniformly from their values, the others at their defaults.
+ * How the weights are spread is the PAFT mix ({@link Mix}): uniformly over shifts, uniformly over
+ * tiers, and an optional fixed share for one shift (the refusal demonstrations of
+ * {@code task.unsolvable}).
  */
 public final class ShiftSampler {
     /** Shifts PAFT does not draw: they replace the environment rather than perturb it. */
     public static final Set<String> NOT_FOR_TRAINING = Set.of("domain.transfer");
+    public static final String UNSOLVABLE = "task.unsolvable";
+
+    /**
+     * How perturbed episodes are spread over the catalog.
+     *
+     * @param byTier          each tier gets the same share, split evenly among its shifts (else each shift the same share)
+     * @param unsolvableShare the share of perturbed episodes drawn as {@code task.unsolvable} (refusal
+     *                        demonstrations); negative leaves it to the spread above
+     */
+    public record Mix(boolean byTier, double unsolvableShare) {
+        public Mix {
+            if (unsolvableShare >= 1) throw new IllegalArgumentException("the unsolvable share must be below 1");
+        }
+
+        /** Every shift equally likely (the first PAFT recipe). */
+        public static final Mix UNIFORM = new Mix(false, -1);
+
+        /** For logs and {@code training.json}: {@code by-shift}, {@code by-tier, unsolvable 0.25}. */
+        public String label() {
+            return (byTier ? "by-tier" : "by-shift") + (unsolvableShare >= 0 ? String.format(java.util.Locale.ROOT, ", unsolvable %.2f", unsolvableShare) : "");
+        }
+    }
 
     private final List<Shift> shifts;
+    /** Cumulative weights, one per shift, the last 1. */
+    private final double[] cumulative;
+    /** Every shift equally likely: drawn as before weights existed, so uniform draws (and exports) stay the same. */
+    private final boolean uniform;
 
-    private ShiftSampler(List<Shift> shifts) {
+    private ShiftSampler(List<Shift> shifts, double[] weights, boolean uniform) {
         this.shifts = List.copyOf(shifts);
+        this.uniform = uniform;
+        this.cumulative = new double[shifts.size()];
+        double total = 0;
+        for (double w : weights) total += w;
+        double sum = 0;
+        for (int i = 0; i < weights.length; i++) {
+            sum += weights[i] / total;
+            cumulative[i] = sum;
+        }
+        if (cumulative.length > 0) cumulative[cumulative.length - 1] = 1;
     }
 
-    /** The catalog's shifts that apply to the environment (empty while the catalog is). */
+    /** The catalog's shifts that apply to the environment, each equally likely. */
     public static ShiftSampler catalog(EnvironmentInfo env) {
-        return of(ShiftCatalog.all().stream()
-                .filter(s -> !NOT_FOR_TRAINING.contains(s.id()) && s.notApplicable(env).isEmpty()).toList());
+        return catalog(env, Mix.UNIFORM);
     }
 
+    /** The catalog's shifts that apply to the environment, weighted by the mix. */
+    public static ShiftSampler catalog(EnvironmentInfo env, Mix mix) {
+        return of(ShiftCatalog.all().stream()
+                .filter(s -> !NOT_FOR_TRAINING.contains(s.id()) && s.notApplicable(env).isEmpty()).toList(), mix);
+    }
+
+    /** These shifts, each equally likely. */
     public static ShiftSampler of(List<Shift> shifts) {
-        return new ShiftSampler(shifts);
+        return of(shifts, Mix.UNIFORM);
+    }
+
+    /** These shifts, weighted by the mix. */
+    public static ShiftSampler of(List<Shift> shifts, Mix mix) {
+        Map<Tier, Integer> perTier = new LinkedHashMap<>();
+        for (Shift s : shifts) perTier.merge(s.tier(), 1, Integer::sum);
+        boolean split = mix.unsolvableShare() >= 0 && shifts.stream().anyMatch(s -> s.id().equals(UNSOLVABLE)) && shifts.size() > 1;
+        List<Shift> rest = shifts.stream().filter(s -> !split || !s.id().equals(UNSOLVABLE)).toList();
+        Map<Tier, Integer> restPerTier = new LinkedHashMap<>();
+        for (Shift s : rest) restPerTier.merge(s.tier(), 1, Integer::sum);
+        double[] weights = new double[shifts.size()];
+        for (int i = 0; i < shifts.size(); i++) {
+            Shift s = shifts.get(i);
+            if (split && s.id().equals(UNSOLVABLE)) {
+                weights[i] = mix.unsolvableShare();
+            } else {
+                double w = mix.byTier() ? 1.0 / restPerTier.size() / restPerTier.get(s.tier()) : 1.0 / rest.size();
+                weights[i] = split ? (1 - mix.unsolvableShare()) * w : w;
+            }
+        }
+        return new ShiftSampler(shifts, weights, !mix.byTier() && !split);
     }
 
     public boolean isEmpty() { return shifts.isEmpty(); }
 
     public List<Shift> shifts() { return shifts; }
 
+    /** The probability of each shift, in order (for {@code training.json}). */
+    public Map<String, Double> weights() {
+        Map<String, Double> out = new LinkedHashMap<>();
+        double last = 0;
+        for (int i = 0; i < shifts.size(); i++) {
+            out.put(shifts.get(i).id(), Math.round((cumulative[i] - last) * 1e4) / 1e4);
+            last = cumulative[i];
+        }
+        return out;
+    }
+
     public ShiftStack sample(SplittableRandom rnd) {
-        Shift s = shifts.get(rnd.nextInt(shifts.size()));
+        int k = 0;
+        if (uniform) {
+            k = rnd.nextInt(shifts.size());
+        } else {
+            double u = rnd.nextDouble();
+            while (k < cumulative.length - 1 && u >= cumulative[k]) k++;
+        }
+        Shift s = shifts.get(k);
         Map<String, String> params = new LinkedHashMap<>();
         for (ShiftParam p : s.params()) {
             params.put(p.name(), p.values().isEmpty() ? p.defaultValue() : p.values().get(rnd.nextInt(p.values().size())));

@@ -133,7 +133,7 @@ final class Targets {
         }
         for (String need : task.mustContain()) for (Tokenizer.Token t : Tokenizer.tokenize(need)) wanted.add(t.lower());
         List<Decision.Group> groups = new ArrayList<>();
-        if (!ctx.commands.isEmpty()) wanted.removeAll(phrases(ctx, task, groups));
+        wanted.removeAll(phrases(ctx, task, groups));
         for (String w : wanted) {
             List<Integer> at = new ArrayList<>();
             for (int i = 1; i < ctx.n; i++) if (ctx.lower[i].equals(w)) at.add(i);
@@ -145,9 +145,11 @@ final class Targets {
     }
 
     /**
-     * Text-command environments: a required value of several words ("dining room") points at the
-     * places where the context says it whole, word by word, so the answer (said in runs of adjacent
-     * tokens, see {@link Policy}) keeps it together. Adds those groups; returns the words covered.
+     * A required value of several tokens ("dining room", "Level 4, East Wing", flight "MA 427")
+     * points at the places where the context says it whole, token by token, so the answer (said in
+     * runs of adjacent tokens, see {@link Policy}) keeps it together and in order, and the same words
+     * elsewhere ("West Wing" of another department) are what it must not say. Adds those groups;
+     * returns the words covered.
      */
     private static Set<String> phrases(Context ctx, Task task, List<Decision.Group> groups) {
         Set<String> covered = new java.util.HashSet<>();

@@ -24,6 +24,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -53,56 +54,65 @@ public final class Trainer {
     /**
      * @param env        the (first) training environment
      * @param steps      optimiser steps (SFT, PAFT) or policy-gradient iterations (RL)
-     * @param alpha      PAFT: fraction of shifted trajectories
+     * @param alpha      PAFT: fraction of shifted trajectories; RL: fraction of rollout groups run under a shift
      * @param init       start from this checkpoint (RL: usually an SFT policy); null for random weights
      * @param batch      examples per step (SFT, PAFT)
      * @param lr         peak learning rate (warm-up, then cosine decay to a tenth)
      * @param groupTasks RL: tasks per iteration
      * @param groupSize  RL: rollouts per task
-     * @param shifts     PAFT: where shifts are drawn from (null: the catalog's shifts for each environment)
+     * @param shifts     where shifts are drawn from (null: the catalog's shifts for each environment, spread by {@code mix})
+     * @param mix        how shifts are spread over the catalog when {@code shifts} is null
      * @param tasks      which training tasks: {@code env} alone by default; a mixture and/or a difficulty range
+     * @param taskPool   distinct training tasks drawn, in turn, per environment (0: a new task every episode)
      * @param growVocabulary with {@code init}: add the words of the new training data to the checkpoint's
      *                   vocabulary and answer words (continuing on another environment), instead of keeping them
      */
     public record Options(Method method, String env, int steps, long seed, double alpha, Path init, int batch, float lr,
-                          int groupTasks, int groupSize, PolicyConfig config, ShiftSampler shifts, TrainingTasks tasks,
-                          boolean growVocabulary) {
+                          int groupTasks, int groupSize, PolicyConfig config, ShiftSampler shifts, ShiftSampler.Mix mix,
+                          TrainingTasks tasks, int taskPool, boolean growVocabulary) {
         public Options {
             if (steps < 1) throw new IllegalArgumentException("steps must be at least 1");
             if (batch < 1) throw new IllegalArgumentException("batch must be at least 1");
             if (alpha < 0 || alpha > 1) throw new IllegalArgumentException("alpha must be in [0, 1]");
             if (groupSize < 2) throw new IllegalArgumentException("RL groups need at least 2 rollouts");
+            if (taskPool < 0) throw new IllegalArgumentException("the task pool cannot be negative");
+            if (mix == null) mix = ShiftSampler.Mix.UNIFORM;
             if (tasks == null) tasks = TrainingTasks.of(env);
             if (!tasks.envs().getFirst().equals(env)) throw new IllegalArgumentException("env must be the first of the training tasks' environments");
         }
 
         /**
-         * Defaults: SFT/PAFT 2e-3 with batch 64, RL 5e-5 with 16 tasks x 8 rollouts. From an SFT policy near
-         * 98% static, RL at 2e-4 cost 6-7 points of static success in 15 iterations and 1e-4 two; 5e-5 and
+         * Defaults: SFT/PAFT 2e-3 with batch 64 (PAFT: alpha 0.3), RL 5e-5 with 16 tasks x 8 static rollouts. From an SFT
+         * policy near 98% static, RL at 2e-4 cost 6-7 points of static success in 15 iterations and 1e-4 two; 5e-5 and
          * 2e-5 kept it (0.978 over 400 test tasks after 40 iterations, as SFT).
          */
         public static Options of(Method method, String env, int steps, long seed) {
-            return new Options(method, env, steps, seed, 0.3, null, 64, method == Method.RL ? 5e-5f : 2e-3f, 16, 8,
-                    PolicyConfig.defaults(), null, null, false);
+            return new Options(method, env, steps, seed, method == Method.RL ? 0 : 0.3, null, 64, method == Method.RL ? 5e-5f : 2e-3f, 16, 8,
+                    PolicyConfig.defaults(), null, ShiftSampler.Mix.UNIFORM, null, 0, false);
         }
 
-        public Options withAlpha(double a) { return new Options(method, env, steps, seed, a, init, batch, lr, groupTasks, groupSize, config, shifts, tasks, growVocabulary); }
+        public Options withAlpha(double a) { return new Options(method, env, steps, seed, a, init, batch, lr, groupTasks, groupSize, config, shifts, mix, tasks, taskPool, growVocabulary); }
 
-        public Options withInit(Path dir) { return new Options(method, env, steps, seed, alpha, dir, batch, lr, groupTasks, groupSize, config, shifts, tasks, growVocabulary); }
+        public Options withInit(Path dir) { return new Options(method, env, steps, seed, alpha, dir, batch, lr, groupTasks, groupSize, config, shifts, mix, tasks, taskPool, growVocabulary); }
 
-        public Options withConfig(PolicyConfig c) { return new Options(method, env, steps, seed, alpha, init, batch, lr, groupTasks, groupSize, c, shifts, tasks, growVocabulary); }
+        public Options withConfig(PolicyConfig c) { return new Options(method, env, steps, seed, alpha, init, batch, lr, groupTasks, groupSize, c, shifts, mix, tasks, taskPool, growVocabulary); }
 
-        public Options withShifts(ShiftSampler s) { return new Options(method, env, steps, seed, alpha, init, batch, lr, groupTasks, groupSize, config, s, tasks, growVocabulary); }
+        public Options withShifts(ShiftSampler s) { return new Options(method, env, steps, seed, alpha, init, batch, lr, groupTasks, groupSize, config, s, mix, tasks, taskPool, growVocabulary); }
 
-        public Options withBatch(int b, float learningRate) { return new Options(method, env, steps, seed, alpha, init, b, learningRate, groupTasks, groupSize, config, shifts, tasks, growVocabulary); }
+        public Options withMix(ShiftSampler.Mix m) { return new Options(method, env, steps, seed, alpha, init, batch, lr, groupTasks, groupSize, config, shifts, m, tasks, taskPool, growVocabulary); }
 
-        public Options withGroups(int tasks, int size) { return new Options(method, env, steps, seed, alpha, init, batch, lr, tasks, size, config, shifts, this.tasks, growVocabulary); }
+        public Options withBatch(int b, float learningRate) { return new Options(method, env, steps, seed, alpha, init, b, learningRate, groupTasks, groupSize, config, shifts, mix, tasks, taskPool, growVocabulary); }
+
+        public Options withGroups(int tasks, int size) { return new Options(method, env, steps, seed, alpha, init, batch, lr, tasks, size, config, shifts, mix, this.tasks, taskPool, growVocabulary); }
 
         /** Trains on these tasks ({@code env} becomes their first environment). */
-        public Options withTasks(TrainingTasks t) { return new Options(method, t.envs().getFirst(), steps, seed, alpha, init, batch, lr, groupTasks, groupSize, config, shifts, t, growVocabulary); }
+        public Options withTasks(TrainingTasks t) { return new Options(method, t.envs().getFirst(), steps, seed, alpha, init, batch, lr, groupTasks, groupSize, config, shifts, mix, t, taskPool, growVocabulary); }
+
+        /** Draws its episodes from this many distinct training tasks per environment (0: a new task every episode). */
+        public Options withTaskPool(int n) { return new Options(method, env, steps, seed, alpha, init, batch, lr, groupTasks, groupSize, config, shifts, mix, tasks, n, growVocabulary); }
 
         /** Continues from {@code dir}, adding the new training data's words to its vocabulary. */
-        public Options continuing(Path dir) { return new Options(method, env, steps, seed, alpha, dir, batch, lr, groupTasks, groupSize, config, shifts, tasks, true); }
+        public Options continuing(Path dir) { return new Options(method, env, steps, seed, alpha, dir, batch, lr, groupTasks, groupSize, config, shifts, mix, tasks, taskPool, true); }
     }
 
     /** A trained policy and what {@code training.json} records about it. */
@@ -111,6 +121,14 @@ public final class Trainer {
     private Trainer() {}
 
     public static Result train(Options o, Consumer<String> log) {
+        return train(o, log, step -> {});
+    }
+
+    /**
+     * Trains, logging every tenth of the run to {@code log} and telling {@code progress} the number of
+     * optimiser steps (RL: iterations) done after each one.
+     */
+    public static Result train(Options o, Consumer<String> log, IntConsumer progress) {
         o.tasks().validate();
         long t0 = System.nanoTime();
         ObjectNode info = Json.object();
@@ -123,27 +141,29 @@ public final class Trainer {
         info.put("steps", o.steps());
         info.put("seed", o.seed());
         if (o.init() != null) info.put("init", o.init().toString());
+        if (o.taskPool() > 0) info.put("task_pool", o.taskPool());
         Result r = switch (o.method()) {
-            case SFT -> clone(o, 0, info, log);
+            case SFT -> clone(o, 0, info, log, progress);
             case PAFT -> {
                 info.put("alpha", o.alpha());
                 int drawn = o.tasks().envs().stream().mapToInt(e -> shifts(o, e).shifts().size()).min().orElse(0);
                 info.put("shifts_drawn_from", drawn);
+                describeMix(o, info);
                 if (drawn == 0) {
                     log.accept("warning: the shift catalog has no shift for " + o.tasks().label() + ": PAFT reduces to SFT");
                 }
-                yield clone(o, drawn == 0 ? 0 : o.alpha(), info, log);
+                yield clone(o, drawn == 0 ? 0 : o.alpha(), info, log, progress);
             }
-            case RL -> reinforce(o, info, log);
+            case RL -> reinforce(o, info, log, progress);
         };
         info.put("seconds", Math.round((System.nanoTime() - t0) / 1e7) / 100.0);
         info.put("parameters", r.policy().parameterCount());
         return r;
     }
 
-    /** PAFT's shifts for one training environment: the options' own, else the catalog's that apply to it. */
+    /** The shifts of one training environment: the options' own, else the catalog's that apply to it, spread by the mix. */
     private static ShiftSampler shifts(Options o, String env) {
-        return o.shifts() != null ? o.shifts() : ShiftSampler.catalog(Environments.get(env).info());
+        return o.shifts() != null ? o.shifts() : ShiftSampler.catalog(Environments.get(env).info(), o.mix());
     }
 
     /**
@@ -156,7 +176,8 @@ public final class Trainer {
         for (int i = 0; i < envs.size(); i++) {
             Environment env = Environments.get(envs.get(i));
             ShiftSampler shifts = alpha > 0 ? shifts(o, envs.get(i)) : ShiftSampler.of(List.of());
-            sources.add(new Demonstrations(env, alpha, shifts, envs.size() == 1 ? seed : Seeds.mix(seed, i), o.tasks().levels(env.info())));
+            sources.add(new Demonstrations(env, alpha, shifts, envs.size() == 1 ? seed : Seeds.mix(seed, i), o.tasks().levels(env.info()))
+                    .withTaskPool(o.taskPool()));
         }
         if (sources.size() == 1) return sources.getFirst()::next;
         int[] turn = {0};
@@ -165,7 +186,7 @@ public final class Trainer {
 
     // ---------------------------------------------------------------- SFT and PAFT
 
-    private static Result clone(Options o, double alpha, ObjectNode info, Consumer<String> log) {
+    private static Result clone(Options o, double alpha, ObjectNode info, Consumer<String> log, IntConsumer progress) {
         Phases phases = new Phases();
         long mark = phases.start();
         Policy policy = initial(o, alpha, info);
@@ -186,7 +207,7 @@ public final class Trainer {
         for (int step = 1; step <= o.steps(); step++) {
             if (batches.isEmpty()) {
                 mark = phases.start();
-                // A pool of several batches, cut by context length so batches pad little, served in random order.
+                // A pool of several batches of demonstrated steps from fresh episodes.
                 List<Policy.Example> pool = new ArrayList<>();
                 while (pool.size() < POOL_BATCHES * o.batch()) {
                     Demonstrations.Episode e = demos.get();
@@ -199,28 +220,21 @@ public final class Trainer {
                         else skipped++;
                     }
                 }
-                // Each length once (a comparator calling length would tokenize every example ~2 log n times).
-                int[] lengths = pool.stream().mapToInt(x -> policy.length(x.view())).toArray();
-                for (int n : lengths) tokens += n;
-                examples += lengths.length;
-                Integer[] byLength = new Integer[lengths.length];
-                for (int i = 0; i < byLength.length; i++) byLength[i] = i;
-                java.util.Arrays.sort(byLength, Comparator.comparingInt(i -> lengths[i]));
-                List<Policy.Example> sorted = new ArrayList<>(pool.size());
-                for (int i : byLength) sorted.add(pool.get(i));
-                pool = sorted;
-                List<List<Policy.Example>> cut = new ArrayList<>();
-                for (int i = 0; i + o.batch() <= pool.size(); i += o.batch()) cut.add(pool.subList(i, i + o.batch()));
-                for (int i = cut.size() - 1; i > 0; i--) java.util.Collections.swap(cut, i, order.nextInt(i + 1));
-                batches.addAll(cut);
+                // Batches are drawn at random from the pool: a pool cut by length would give batches of one
+                // kind of decision each (the shortest contexts are all first calls, the longest all answers).
+                for (int i = pool.size() - 1; i > 0; i--) java.util.Collections.swap(pool, i, order.nextInt(i + 1));
+                for (Policy.Example x : pool) tokens += policy.length(x.view());
+                examples += pool.size();
+                for (int i = 0; i + o.batch() <= pool.size(); i += o.batch()) batches.add(pool.subList(i, i + o.batch()));
                 phases.stop("data", mark);
             }
             List<Policy.Example> batch = batches.poll();
             mark = phases.start();
-            float loss = policy.train(batch, opt);
+            float loss = policy.trainGrouped(batch, opt);
             phases.stop("optimiser", mark);
             if (!Float.isFinite(loss)) throw new IllegalStateException("training diverged at step " + step + " (loss " + loss + ")");
             recent = step == 1 ? loss : 0.9 * recent + 0.1 * loss;
+            progress.accept(step);
             if (step % every == 0 || step == o.steps()) {
                 log.accept(String.format(Locale.ROOT, "%s step %d/%d  loss %.4f  (%d episodes, %.1f s)", o.method().id(), step,
                         o.steps(), recent, episodes, (System.nanoTime() - t0) / 1e9));
@@ -345,17 +359,32 @@ public final class Trainer {
         };
     }
 
+    /** How a run's shifts were spread ({@code training.json}): the mix and each shift's probability. */
+    private static void describeMix(Options o, ObjectNode info) {
+        info.put("mix", o.shifts() != null ? "given" : o.mix().label());
+        info.set("shift_weights", Json.tree(shifts(o, o.env()).weights()));
+    }
+
     // ---------------------------------------------------------------- RL
 
-    private static Result reinforce(Options o, ObjectNode info, Consumer<String> log) {
+    private static Result reinforce(Options o, ObjectNode info, Consumer<String> log, IntConsumer progress) {
         Policy policy = initial(o, 0, info);
         List<Environment> envs = o.tasks().envs().stream().map(Environments::get).toList();
         List<List<Integer>> levels = envs.stream().map(e -> o.tasks().levels(e.info())).toList();
+        List<ShiftSampler> shifts = o.alpha() > 0 ? o.tasks().envs().stream().map(e -> shifts(o, e)).toList() : List.of();
+        if (o.alpha() > 0) {
+            info.put("alpha", o.alpha());
+            describeMix(o, info);
+        }
         Optimizer opt = Optimizer.adam().optLearningRateTracker(Tracker.fixed(o.lr())).optClipGrad(1f).build();
         SplittableRandom sampler = new SplittableRandom(Seeds.mix(o.seed(), 0x5A3F));
+        SplittableRandom shifting = new SplittableRandom(Seeds.mix(o.seed(), 0x5A5F));
         int every = Math.max(1, o.steps() / 10);
         double recentReward = 0;
         int updates = 0;
+        int groups = 0;
+        int signal = 0;
+        int shiftedGroups = 0;
         long t0 = System.nanoTime();
         for (int it = 1; it <= o.steps(); it++) {
             List<PolicyRunner.Job> jobs = new ArrayList<>();
@@ -366,7 +395,11 @@ public final class Trainer {
                 List<Integer> in = levels.get(e);
                 int difficulty = in.isEmpty() ? 0 : in.get(Math.floorMod(Seeds.mix(taskSeed, 0xD1FF), in.size()));
                 TaskRequest request = new TaskRequest(Split.TRAIN, taskSeed, difficulty);
-                for (int g = 0; g < o.groupSize(); g++) jobs.add(new PolicyRunner.Job(envs.get(e), ShiftStack.NONE, request));
+                // A group under a shift: from a policy that solves static tasks, shifted rollouts are where outcomes differ.
+                ShiftStack stack = !shifts.isEmpty() && !shifts.get(e).isEmpty() && shifting.nextDouble() < o.alpha()
+                        ? shifts.get(e).sample(shifting) : ShiftStack.NONE;
+                if (!stack.isStatic()) shiftedGroups++;
+                for (int g = 0; g < o.groupSize(); g++) jobs.add(new PolicyRunner.Job(envs.get(e), stack, request));
             }
             List<PolicyRunner.Episode> episodes = PolicyRunner.run(policy, "rl", jobs, jobs.size(), sampler, true, e -> {});
             List<Policy.Example> examples = new ArrayList<>();
@@ -377,7 +410,9 @@ public final class Trainer {
                 double mean = java.util.Arrays.stream(r).average().orElse(0);
                 double var = java.util.Arrays.stream(r).map(x -> (x - mean) * (x - mean)).average().orElse(0);
                 rewardSum += mean;
+                groups++;
                 if (var < 1e-12) continue; // all equal: no signal in this group
+                signal++;
                 double std = Math.sqrt(var);
                 for (int g = 0; g < group.size(); g++) {
                     float advantage = (float) ((r[g] - mean) / std);
@@ -394,13 +429,17 @@ public final class Trainer {
                 policy.step(opt);
                 updates++;
             }
+            progress.accept(it);
             if (it % every == 0 || it == o.steps()) {
-                log.accept(String.format(Locale.ROOT, "rl iteration %d/%d  reward %.3f  (%d updates, %.1f s)", it, o.steps(),
-                        recentReward, updates, (System.nanoTime() - t0) / 1e9));
+                log.accept(String.format(Locale.ROOT, "rl iteration %d/%d  reward %.3f  (%d updates, %d of %d groups with signal, %.1f s)", it,
+                        o.steps(), recentReward, updates, signal, groups, (System.nanoTime() - t0) / 1e9));
             }
         }
         info.put("final_reward", Math.round(recentReward * 1e4) / 1e4);
         info.put("updates", updates);
+        info.put("groups", groups);
+        info.put("groups_with_signal", signal);
+        info.put("shifted_groups", shiftedGroups);
         info.put("group_tasks", o.groupTasks());
         info.put("group_size", o.groupSize());
         info.put("lr", o.lr());

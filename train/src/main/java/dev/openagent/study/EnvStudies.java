@@ -4,23 +4,13 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.registry.Environments;
 import dev.openagent.json.Json;
-import dev.openagent.policy.Checkpoint;
-import dev.openagent.policy.Demonstrations;
-import dev.openagent.policy.Policy;
 import dev.openagent.policy.PolicyConfig;
-import dev.openagent.policy.PolicyEval;
-import dev.openagent.policy.PolicyRunner;
-import dev.openagent.policy.ShiftSampler;
 import dev.openagent.policy.Trainer;
 import dev.openagent.policy.TrainingTasks;
-import dev.openagent.policy.Vocabulary;
 import dev.openagent.run.EpisodeResult;
-import dev.openagent.run.TaskPlan;
 import dev.openagent.sandbox.Environment;
-import dev.openagent.sandbox.Seeds;
-import dev.openagent.sandbox.Split;
-import dev.openagent.sandbox.TaskRequest;
-import dev.openagent.shift.ShiftStack;
+import dev.openagent.study.Lab.Cell;
+import dev.openagent.study.Lab.Trained;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,9 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.SplittableRandom;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 
 /**
@@ -43,7 +31,7 @@ import java.util.function.Consumer;
  * </ul>
  * Every policy is evaluated on test-split tasks (disjoint entity seeds from training) and scored by
  * {@link Score}: avg@k with a 95% interval, turns and tokens per episode, the failure taxonomy.
- * Only environments whose oracle actions the policy can express take part ({@link #supported});
+ * Only environments whose oracle actions the policy can express take part ({@link Lab#supported});
  * the others are listed as excluded with the reason, never scored.
  */
 public final class EnvStudies {
@@ -150,76 +138,49 @@ public final class EnvStudies {
 
     private EnvStudies() {}
 
-    // ---------------------------------------------------------------- environments
-
-    /** Share of the oracle's actions the policy must be able to express for an environment to take part. */
-    static final double EXPRESSIBLE = 0.9;
-
-    /**
-     * The environments among {@code requested} the built-in policy can be trained and scored on:
-     * those where it can express (point at) at least 90% of the oracle's actions on training tasks.
-     * The rest go to {@code excluded} with the reason.
-     */
-    public static List<String> supported(List<String> requested, List<Excluded> excluded) {
-        List<String> out = new ArrayList<>();
-        try (Policy probe = Policy.create(PolicyConfig.tiny(), Vocabulary.open(), 0)) {
-            for (String id : requested) {
-                Environment env = Environments.get(id);
-                Demonstrations demos = new Demonstrations(env, 0, ShiftSampler.of(List.of()), 0x5C0FE);
-                int steps = 0;
-                int expressible = 0;
-                for (int i = 0; i < 10; i++) {
-                    for (Demonstrations.Demo d : demos.next().steps()) {
-                        steps++;
-                        if (probe.target(d.view(), d.action(), d.task()).isPresent()) expressible++;
-                    }
-                }
-                if (expressible >= EXPRESSIBLE * steps) {
-                    out.add(id);
-                } else {
-                    excluded.add(new Excluded(id, String.format(Locale.ROOT,
-                            "the built-in policy cannot express the oracle's actions in %s (%s interface): %d of %d demonstrated "
-                                    + "steps are expressible, so it can neither be trained nor fairly scored there", id,
-                            env.info().iface().id(), expressible, steps)));
-                }
-            }
-        }
-        return out;
-    }
-
     // ---------------------------------------------------------------- protocols
 
     /** Runs a protocol: {@code envs} is the one environment of a difficulty study, else the environments in order. */
-    public static Result run(Kind kind, List<String> envs, Settings s, Path dir, Consumer<String> log, Consumer<List<EpisodeResult>> report) {
+    public static Result run(Kind kind, List<String> envs, Settings s, Path dir, StudyProgress progress, Consumer<List<EpisodeResult>> report) {
         return switch (kind) {
             case DIFFICULTY -> {
                 if (envs.size() != 1) throw new IllegalArgumentException("the difficulty study runs on one environment, got " + envs);
-                yield difficulty(envs.getFirst(), s, dir, log, report);
+                yield difficulty(envs.getFirst(), s, dir, progress, report);
             }
-            case TRANSFER -> transfer(envs, s, dir, log, report);
-            case SEQUENTIAL -> sequential(envs, s, dir, log, report);
-            case MIXTURE -> mixture(envs, s, dir, log, report);
+            case TRANSFER -> transfer(envs, s, dir, progress, report);
+            case SEQUENTIAL -> sequential(envs, s, dir, progress, report);
+            case MIXTURE -> mixture(envs, s, dir, progress, report);
         };
     }
 
-    public static Result difficulty(String env, Settings s, Path dir, Consumer<String> log, Consumer<List<EpisodeResult>> report) {
-        Lab lab = new Lab(Kind.DIFFICULTY, s, dir, log, report, List.of(env));
+    public static Result difficulty(String env, Settings s, Path dir, StudyProgress progress, Consumer<List<EpisodeResult>> report) {
+        Lab lab = new Lab(Kind.DIFFICULTY, s, dir, progress, report, List.of(env));
         String only = lab.envs.getFirst();
         Environment e = Environments.get(only);
         TrainingTasks easy = TrainingTasks.of(only).difficulty(1, EASY_MAX);
         TrainingTasks hard = TrainingTasks.of(only).difficulty(HARD_MIN, java.util.Collections.max(e.info().difficulties()));
         List<Cell> cells = List.of(new Cell(only, "easy", easy.levels(e.info())), new Cell(only, "hard", hard.levels(e.info())));
+        // The curriculum spends the same steps: half on easy tasks, then half on hard ones from there.
+        int first = Math.max(1, s.steps() / 2);
+        lab.planEvaluation(UNTRAINED, cells);
+        for (String name : List.of("easy-only", "hard-only", "mixed")) {
+            lab.planTraining(name, name.equals("easy-only") ? easy : name.equals("hard-only") ? hard : TrainingTasks.of(only), false, s.steps());
+            lab.planEvaluation(name, cells);
+        }
+        lab.planTraining("curriculum-easy", easy, false, first);
+        lab.planTraining("curriculum", hard, true, Math.max(1, s.steps() - first));
+        lab.planEvaluation("curriculum", cells);
         try (StudyKit.Pipeline pipe = lab.pipeline) {
             lab.evaluateUntrained(cells);
-            lab.evaluate("easy-only", null, easy.label(), lab.train("easy-only", easy, null, s.steps()).policy(), cells);
-            lab.evaluate("hard-only", null, hard.label(), lab.train("hard-only", hard, null, s.steps()).policy(), cells);
-            lab.evaluate("mixed", null, only + " (every level)", lab.train("mixed", TrainingTasks.of(only), null, s.steps()).policy(), cells);
-            // The curriculum spends the same steps: half on easy tasks, then half on hard ones from there.
-            int first = Math.max(1, s.steps() / 2);
-            Trained warm = lab.train("curriculum-easy", easy, null, first);
-            warm.policy().close();
-            Trained cur = lab.train("curriculum", hard, warm.dir(), Math.max(1, s.steps() - first));
-            lab.evaluate("curriculum", null, easy.label() + " then " + hard.label(), cur.policy(), cells);
+            var easyOnly = lab.train("easy-only", easy, null, s.steps(), true);
+            var hardOnly = lab.train("hard-only", hard, null, s.steps(), true);
+            var mixed = lab.train("mixed", TrainingTasks.of(only), null, s.steps(), true);
+            var warm = lab.train("curriculum-easy", easy, null, first, false);
+            var cur = lab.train("curriculum", hard, warm, Math.max(1, s.steps() - first), true);
+            lab.evaluate("easy-only", null, easy.label(), easyOnly, cells);
+            lab.evaluate("hard-only", null, hard.label(), hardOnly, cells);
+            lab.evaluate("mixed", null, only + " (every level)", mixed, cells);
+            lab.evaluate("curriculum", null, easy.label() + " then " + hard.label(), cur, cells);
             pipe.await();
         }
         List<Row> rows = lab.rows();
@@ -233,13 +194,18 @@ public final class EnvStudies {
         return lab.result(rows, grid, summary);
     }
 
-    public static Result transfer(List<String> envs, Settings s, Path dir, Consumer<String> log, Consumer<List<EpisodeResult>> report) {
-        Lab lab = new Lab(Kind.TRANSFER, s, dir, log, report, envs);
+    public static Result transfer(List<String> envs, Settings s, Path dir, StudyProgress progress, Consumer<List<EpisodeResult>> report) {
+        Lab lab = new Lab(Kind.TRANSFER, s, dir, progress, report, envs);
         lab.atLeast(2);
         List<Cell> cells = lab.envs.stream().map(Cell::all).toList();
+        lab.planEvaluation(UNTRAINED, cells);
+        for (String e : lab.envs) {
+            lab.planTraining(e, TrainingTasks.of(e), false, s.steps());
+            lab.planEvaluation(e, cells);
+        }
         try (StudyKit.Pipeline pipe = lab.pipeline) {
             lab.evaluateUntrained(cells);
-            for (String e : lab.envs) lab.evaluate(e, null, e, lab.train(e, TrainingTasks.of(e), null, s.steps()).policy(), cells);
+            for (String e : lab.envs) lab.evaluate(e, null, e, lab.train(e, TrainingTasks.of(e), null, s.steps(), true), cells);
             pipe.await();
         }
         List<Row> rows = lab.rows();
@@ -256,10 +222,12 @@ public final class EnvStudies {
         return lab.result(rows, grid, summary);
     }
 
-    public static Result sequential(List<String> order, Settings s, Path dir, Consumer<String> log, Consumer<List<EpisodeResult>> report) {
-        Lab lab = new Lab(Kind.SEQUENTIAL, s, dir, log, report, order);
+    public static Result sequential(List<String> order, Settings s, Path dir, StudyProgress progress, Consumer<List<EpisodeResult>> report) {
+        Lab lab = new Lab(Kind.SEQUENTIAL, s, dir, progress, report, order);
         lab.atLeast(2);
         List<Cell> cells = lab.envs.stream().map(Cell::all).toList();
+        lab.planEvaluation(UNTRAINED, cells);
+        planStages(lab, "stage", cells, true, false);
         try (StudyKit.Pipeline pipe = lab.pipeline) {
             lab.evaluateUntrained(cells);
             stages(lab, "stage", cells, true, null);
@@ -289,21 +257,29 @@ public final class EnvStudies {
         return lab.result(rows, grid, summary);
     }
 
-    public static Result mixture(List<String> envs, Settings s, Path dir, Consumer<String> log, Consumer<List<EpisodeResult>> report) {
-        Lab lab = new Lab(Kind.MIXTURE, s, dir, log, report, envs);
+    public static Result mixture(List<String> envs, Settings s, Path dir, StudyProgress progress, Consumer<List<EpisodeResult>> report) {
+        Lab lab = new Lab(Kind.MIXTURE, s, dir, progress, report, envs);
         lab.atLeast(2);
         List<Cell> cells = lab.envs.stream().map(Cell::all).toList();
         int n = lab.envs.size();
+        lab.planEvaluation(UNTRAINED, cells);
+        for (String e : lab.envs) {
+            lab.planTraining("single-" + e, TrainingTasks.of(e), false, s.steps());
+            lab.planEvaluation("single:" + e, cells);
+        }
+        lab.planTraining("mixture", TrainingTasks.mixture(lab.envs), false, s.steps() * n);
+        lab.planEvaluation("mixture", cells);
+        planStages(lab, "sequential", cells, false, true);
         try (StudyKit.Pipeline pipe = lab.pipeline) {
             lab.evaluateUntrained(cells);
-            Path first = null;
+            Future<Trained> first = null;
             for (String e : lab.envs) {
-                Trained single = lab.train("single-" + e, TrainingTasks.of(e), null, s.steps());
-                if (first == null) first = single.dir();
-                lab.evaluate("single:" + e, null, e, single.policy(), cells);
+                Future<Trained> single = lab.train("single-" + e, TrainingTasks.of(e), null, s.steps(), true);
+                if (first == null) first = single;
+                lab.evaluate("single:" + e, null, e, single, cells);
             }
             lab.evaluate("mixture", null, String.join("+", lab.envs),
-                    lab.train("mixture", TrainingTasks.mixture(lab.envs), null, s.steps() * n).policy(), cells);
+                    lab.train("mixture", TrainingTasks.mixture(lab.envs), null, s.steps() * n, true), cells);
             stages(lab, "sequential", cells, false, first);
             pipe.await();
         }
@@ -336,8 +312,8 @@ public final class EnvStudies {
      * {@code everyStage} each stage is evaluated (named {@code stage N: env}), else only the last
      * (named {@code prefix}).
      */
-    private static void stages(Lab lab, String prefix, List<Cell> cells, boolean everyStage, Path firstStage) {
-        Path previous = null;
+    private static void stages(Lab lab, String prefix, List<Cell> cells, boolean everyStage, Future<Trained> firstStage) {
+        Future<Trained> previous = null;
         List<String> done = new ArrayList<>();
         for (int i = 0; i < lab.envs.size(); i++) {
             String e = lab.envs.get(i);
@@ -346,14 +322,26 @@ public final class EnvStudies {
             if (i == 0 && firstStage != null && !last) {
                 // Stage 1 would be the single-environment run already trained (same seed, tasks, steps and start).
                 previous = firstStage;
-                lab.log.accept(lab.kind.id() + ": " + prefix + " stage 1 (" + e + ") is the single-environment run " + firstStage.getFileName());
+                lab.progress.log(lab.kind.id() + ": " + prefix + " stage 1 (" + e + ") is the single-environment run of " + e);
                 continue;
             }
-            Trained t = lab.train(prefix + "-" + (i + 1) + "-" + e, TrainingTasks.of(e), previous, lab.settings.steps());
-            previous = t.dir();
-            if (everyStage) lab.evaluate("stage " + (i + 1) + ": " + e, i + 1, String.join(" > ", done), t.policy(), cells);
-            else if (last) lab.evaluate(prefix, null, String.join(" > ", done), t.policy(), cells);
-            else t.policy().close();
+            boolean evaluated = everyStage || last;
+            Future<Trained> t = lab.train(prefix + "-" + (i + 1) + "-" + e, TrainingTasks.of(e), previous, lab.settings.steps(), evaluated);
+            previous = t;
+            if (everyStage) lab.evaluate("stage " + (i + 1) + ": " + e, i + 1, String.join(" > ", done), t, cells);
+            else if (last) lab.evaluate(prefix, null, String.join(" > ", done), t, cells);
+        }
+    }
+
+    /** Plans what {@link #stages} will train and evaluate (with {@code firstTrained}, stage 1 is reused, not trained). */
+    private static void planStages(Lab lab, String prefix, List<Cell> cells, boolean everyStage, boolean firstTrained) {
+        for (int i = 0; i < lab.envs.size(); i++) {
+            String e = lab.envs.get(i);
+            boolean last = i == lab.envs.size() - 1;
+            if (i == 0 && firstTrained && !last) continue;
+            lab.planTraining(prefix + "-" + (i + 1) + "-" + e, TrainingTasks.of(e), i > 0, lab.settings.steps());
+            if (everyStage) lab.planEvaluation("stage " + (i + 1) + ": " + e, cells);
+            else if (last) lab.planEvaluation(prefix, cells);
         }
     }
 
@@ -388,161 +376,6 @@ public final class EnvStudies {
             values.add(line);
         }
         return new Grid(rowsName, columnsName, rl, cl, values);
-    }
-
-    // ---------------------------------------------------------------- training and evaluation
-
-    /** Test tasks of one environment: all of them, or only some difficulty levels (drawn in turn). */
-    record Cell(String env, String difficulty, List<Integer> levels) {
-        static Cell all(String env) { return new Cell(env, "all", List.of()); }
-
-        List<TaskRequest> requests(int n, long seed) {
-            TaskPlan plan = new TaskPlan(Split.TEST, n, seed, 0);
-            List<TaskRequest> out = new ArrayList<>();
-            for (int i = 0; i < n; i++) out.add(new TaskRequest(Split.TEST, plan.taskSeed(i), levels.isEmpty() ? 0 : levels.get(i % levels.size())));
-            return out;
-        }
-    }
-
-    /** A trained policy and where its checkpoint is. */
-    record Trained(Policy policy, Path dir) {}
-
-    /** One study's run: its settings, environments, pipeline, and what it collects. */
-    private static final class Lab {
-        final Kind kind;
-        final Settings settings;
-        final Path dir;
-        final Consumer<String> log;
-        final Consumer<List<EpisodeResult>> report;
-        final List<String> envs;
-        final List<Excluded> excluded = new ArrayList<>();
-        final List<String> notes = new ArrayList<>();
-        final StudyKit.Pipeline pipeline = new StudyKit.Pipeline();
-        final Map<String, ObjectNode> training = new LinkedHashMap<>();
-        final Map<String, Double> seconds = new ConcurrentHashMap<>();
-        final List<String> order = new ArrayList<>();
-        /** Rows and episodes per evaluated policy, in submission order. */
-        final Map<Integer, List<Row>> rows = new ConcurrentHashMap<>();
-        final Map<Integer, List<EpisodeResult>> episodes = new ConcurrentHashMap<>();
-
-        Lab(Kind kind, Settings settings, Path dir, Consumer<String> log, Consumer<List<EpisodeResult>> report, List<String> requested) {
-            this.kind = kind;
-            this.settings = settings;
-            this.dir = dir;
-            this.log = log;
-            this.report = report;
-            if (new java.util.HashSet<>(requested).size() != requested.size()) {
-                throw new IllegalArgumentException("an environment is listed twice: " + String.join(",", requested));
-            }
-            this.envs = supported(requested, excluded);
-            for (Excluded e : excluded) {
-                notes.add("excluded " + e.env() + ": " + e.reason());
-                log.accept("excluded " + e.env() + ": " + e.reason());
-            }
-            if (envs.isEmpty()) throw new IllegalArgumentException("no environment the built-in policy supports among " + requested);
-            if (settings.init() != null) Checkpoint.load(settings.init()).close(); // fail early on a bad checkpoint
-        }
-
-        void atLeast(int n) {
-            if (envs.size() < n) {
-                throw new IllegalArgumentException("the " + kind.id() + " study needs at least " + n + " environments the policy supports, got "
-                        + envs + (excluded.isEmpty() ? "" : " (excluded: " + excluded.stream().map(Excluded::env).toList() + ")"));
-            }
-        }
-
-        /**
-         * Trains one policy on {@code tasks} for {@code steps}, from {@code from} (continuing, its
-         * vocabulary grown with the new data) or else from the settings' start, and saves it.
-         * RL without a start begins from an SFT warm start on the same tasks.
-         */
-        Trained train(String name, TrainingTasks tasks, Path from, int steps) {
-            long t = System.nanoTime();
-            Settings s = settings;
-            Path start = from != null ? from : s.init();
-            if (s.method() == Trainer.Method.RL && start == null) {
-                Trained warm = train(name + "-warmup", tasks, null, s.warmupSteps(), Trainer.Method.SFT);
-                warm.policy().close();
-                start = warm.dir();
-            }
-            Trained out = train(name, tasks, start, steps, s.method());
-            seconds.put("train " + name, StudyKit.since(t));
-            return out;
-        }
-
-        private Trained train(String name, TrainingTasks tasks, Path start, int steps, Trainer.Method method) {
-            Settings s = settings;
-            Trainer.Options o = Trainer.Options.of(method, tasks.envs().getFirst(), steps, s.seed()).withTasks(tasks)
-                    .withConfig(s.config()).withAlpha(s.alpha());
-            if (method != Trainer.Method.RL) o = o.withBatch(s.batch(), o.lr());
-            if (start != null) o = o.continuing(start);
-            log.accept(kind.id() + ": training " + name + " (" + method.id() + " on " + tasks.label() + ", " + steps
-                    + (method == Trainer.Method.RL ? " iterations" : " steps") + (start == null ? "" : ", from " + start.getFileName()) + ")");
-            Trainer.Result r = Trainer.train(o, line -> log.accept("  " + line));
-            Path to = dir.resolve("policies").resolve(name.replaceAll("[^A-Za-z0-9._-]", "_"));
-            Checkpoint.save(r.policy(), to, r.info());
-            synchronized (training) {
-                training.put(name, r.info());
-            }
-            return new Trained(r.policy(), to);
-        }
-
-        void evaluateUntrained(List<Cell> cells) {
-            Policy p = Policy.create(settings.config(), Vocabulary.open(), Seeds.mix(settings.seed(), 0x0B));
-            evaluate(UNTRAINED, null, "-", p, cells);
-        }
-
-        /** Queues the policy's evaluation on every cell (it runs beside the next training) and closes the policy after. */
-        void evaluate(String name, Integer stage, String trainedOn, Policy policy, List<Cell> cells) {
-            int slot = order.size();
-            order.add(name);
-            pipeline.evaluate(() -> {
-                long t = System.nanoTime();
-                List<Row> out = new ArrayList<>();
-                List<EpisodeResult> eps = new ArrayList<>();
-                try (policy) {
-                    for (Cell c : cells) {
-                        List<PolicyRunner.Episode> done = run(policy, name, c);
-                        Score score = Score.of(done, settings.k());
-                        out.add(new Row(name, stage, trainedOn, c.env(), c.difficulty(), score));
-                        String hash = "study " + kind.id() + " " + settings.budget() + " seed " + settings.seed() + " " + c.difficulty();
-                        for (int i = 0; i < done.size(); i++) {
-                            eps.add(StudyKit.result(hash, name, EpisodeResult.STATIC, "none", i / settings.k(), i % settings.k(), done.get(i)));
-                        }
-                    }
-                }
-                rows.put(slot, out);
-                episodes.put(slot, eps);
-                seconds.put("evaluate " + name, StudyKit.since(t));
-                StringBuilder line = new StringBuilder(kind.id() + ": " + name + " →");
-                for (Row r : out) line.append(String.format(Locale.ROOT, " %s/%s %.3f", r.env(), r.difficulty(), r.score().successRate()));
-                log.accept(line.toString());
-            });
-        }
-
-        private List<PolicyRunner.Episode> run(Policy policy, String name, Cell c) {
-            Environment env = Environments.get(c.env());
-            List<PolicyRunner.Job> jobs = new ArrayList<>();
-            for (TaskRequest r : c.requests(settings.tasks(), settings.seed())) {
-                for (int trial = 0; trial < settings.k(); trial++) jobs.add(new PolicyRunner.Job(env, ShiftStack.NONE, r));
-            }
-            SplittableRandom sampler = settings.k() > 1 ? new SplittableRandom(Seeds.mix(settings.seed(), c.env().hashCode())) : null;
-            return PolicyRunner.run(policy, name, jobs, PolicyEval.PARALLEL, sampler, false, e -> {});
-        }
-
-        List<Row> rows() {
-            return new TreeMap<>(rows).values().stream().flatMap(List::stream).toList();
-        }
-
-        List<EpisodeResult> episodes() {
-            return new TreeMap<>(episodes).values().stream().flatMap(List::stream).toList();
-        }
-
-        Result result(List<Row> rows, Grid grid, ObjectNode summary) {
-            report.accept(episodes());
-            Map<String, Double> ordered = new LinkedHashMap<>();
-            new TreeMap<>(seconds).forEach(ordered::put);
-            return new Result(kind, settings, envs, excluded, rows, grid, summary, notes, training, ordered);
-        }
     }
 
     /** What {@code --json} prints: the settings, environments, rows, the protocol's figures, grid, notes, training records, timings. */

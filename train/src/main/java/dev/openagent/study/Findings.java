@@ -3,9 +3,11 @@ package dev.openagent.study;
 import dev.openagent.study.PaperStudy.Finding;
 import dev.openagent.study.PaperStudy.Row;
 import dev.openagent.shift.Tier;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -23,6 +25,11 @@ final class Findings {
     private Findings() {}
 
     static List<Finding> check(List<Row> rows, List<Double> alphas) {
+        return check(rows, alphas, Map.of());
+    }
+
+    /** The findings; {@code training} (each agent's training.json) adds what RL's rollouts held. */
+    static List<Finding> check(List<Row> rows, List<Double> alphas, Map<String, ObjectNode> training) {
         List<Finding> out = new ArrayList<>();
         out.add(staticNearPerfect(rows));
         out.add(sftDrops(rows));
@@ -30,6 +37,8 @@ final class Findings {
         double mid = alphas.stream().min((a, b) -> Double.compare(Math.abs(a - 0.3), Math.abs(b - 0.3))).orElse(0.3);
         out.add(paftRecovers(rows, PaperStudy.paftName(mid)));
         out.add(flattening(rows, alphas));
+        out.add(scalingDoesNotCure(rows));
+        out.add(boundaryBlindness(rows, training.get("rl")));
         return out;
     }
 
@@ -124,6 +133,61 @@ final class Findings {
         String verdict = above <= 0.02 && above < below ? HOLDS : above < below ? PARTLY : FAILS;
         evidence.add(String.format(Locale.ROOT, "gain up to 0.3: %+.1f points, above: %+.1f points", 100 * below, 100 * above));
         return new Finding(claim, verdict, String.join("; ", evidence));
+    }
+
+    /**
+     * The paper's scaling ablation: SFT with 4x the steps or 4x the training tasks still drops under
+     * Perception and Interaction shifts. Each (agent, tier) recovers a share of SFT's drop; the
+     * degradation is cured where a share reaches half (PAFT's bar), untouched below a quarter.
+     */
+    private static Finding scalingDoesNotCure(List<Row> rows) {
+        String claim = "More static data or longer training does not cure the degradation (here: SFT with 4x the steps and SFT with "
+                + "4x the training tasks each recover less than a quarter of SFT's Perception and Interaction drop)";
+        Optional<Row> sftStatic = find(rows, "sft", PaperStudy.STATIC, null);
+        if (sftStatic.isEmpty()) return new Finding(claim, UNMEASURED, "static row missing");
+        List<String> evidence = new ArrayList<>();
+        int measured = 0;
+        int untouched = 0;
+        int cured = 0;
+        for (String agent : List.of(PaperStudy.SFT_4X_STEPS, PaperStudy.SFT_4X_DATA)) {
+            Optional<Row> st = find(rows, agent, PaperStudy.STATIC, null);
+            if (st.isEmpty()) continue;
+            List<String> parts = new ArrayList<>();
+            parts.add("static " + rate(st.get()));
+            for (Tier tier : List.of(Tier.PERCEPTION, Tier.INTERACTION)) {
+                Optional<Row> s = find(rows, "sft", tier.id(), null);
+                Optional<Row> a = find(rows, agent, tier.id(), null);
+                if (s.isEmpty() || a.isEmpty()) continue;
+                measured++;
+                double drop = sftStatic.get().successRate() - s.get().successRate();
+                double share = drop > 0 ? (a.get().successRate() - s.get().successRate()) / drop : 0;
+                if (share < 0.25) untouched++;
+                if (share >= 0.5) cured++;
+                parts.add(String.format(Locale.ROOT, "%s %s (%.0f%% of sft's drop)", tier.id(), rate(a.get()), 100 * share));
+            }
+            evidence.add(agent + ": " + String.join(", ", parts));
+        }
+        if (measured == 0) return new Finding(claim, UNMEASURED, "no rows for " + PaperStudy.SFT_4X_STEPS + " or " + PaperStudy.SFT_4X_DATA);
+        String verdict = cured > 0 ? FAILS : untouched == measured && measured == 4 ? HOLDS : PARTLY;
+        return new Finding(claim, verdict, String.join("; ", evidence));
+    }
+
+    /**
+     * RL's "boundary blindness": trained from outcome reward, it does not learn to refuse, even with
+     * unsolvable tasks among its rollouts (a refusal it never samples earns no reward).
+     */
+    private static Finding boundaryBlindness(List<Row> rows, ObjectNode rl) {
+        String claim = "RL from outcome reward is boundary-blind: refusal on unsolvable tasks stays near 0% (here: <= 5%) "
+                + "even when its rollouts run under shifts";
+        Optional<Row> r = find(rows, "rl", Tier.INTERNALIZATION.id(), UNSOLVABLE);
+        if (r.isEmpty()) return new Finding(claim, UNMEASURED, UNSOLVABLE + " was not evaluated");
+        String rollouts = rl == null || !rl.has("groups") ? "" : String.format(Locale.ROOT,
+                "; rollouts: %d groups, %d under a shift, %d with signal (outcomes differing within the group)",
+                rl.path("groups").asInt(), rl.path("shifted_groups").asInt(), rl.path("groups_with_signal").asInt());
+        boolean shifted = rl != null && rl.path("shifted_groups").asInt() > 0;
+        String verdict = r.get().refusalRate() > 0.05 ? FAILS : shifted ? HOLDS : PARTLY;
+        return new Finding(claim, verdict, String.format(Locale.ROOT, "rl refusal rate %.3f over %d episodes", r.get().refusalRate(),
+                r.get().episodes()) + rollouts + (shifted ? "" : " (no shifted rollouts: blindness untested)"));
     }
 
     static Optional<Row> find(List<Row> rows, String agent, String tier, String shift) {

@@ -9,6 +9,7 @@ import dev.openagent.policy.Checkpoint;
 import dev.openagent.policy.Policy;
 import dev.openagent.policy.PolicyEval;
 import dev.openagent.policy.PolicyRunner;
+import dev.openagent.policy.ShiftSampler;
 import dev.openagent.run.EpisodeResult;
 import dev.openagent.policy.Trainer;
 import dev.openagent.sandbox.Environment;
@@ -25,40 +26,76 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 
 /**
  * The paper's experiment end to end on the {@code poi} environment: train SFT, RL (from the SFT
- * policy) and PAFT at several mixing ratios; evaluate each on the static test split, on every
- * shift of the catalog (grouped by tier) and on {@code domain.transfer} to {@code medical} when
- * that environment exists; check the paper's findings against the numbers.
+ * policy), PAFT at several mixing ratios and the scaling ablation (SFT with 4x the steps, SFT with
+ * 4x the training tasks); evaluate each on the static test split, on every shift of the catalog
+ * (grouped by tier) and on {@code domain.transfer} to {@code medical} when that environment exists;
+ * check the paper's findings against the numbers.
  * <p>
- * To fit a laptop's minutes, PAFT continues from the SFT policy on the mixture (a fraction alpha of
- * shifted episodes, the rest static) rather than training from scratch; {@code openagent train
- * --method paft} without {@code --init} trains from scratch.
+ * SFT and its variants draw from a fixed pool of training tasks ({@link Budget#sftTasks}), so that
+ * "4x the data" means something. To fit a laptop's minutes, PAFT continues from the SFT policy on
+ * the mixture (a fraction alpha of shifted episodes over the same tasks, the rest static) rather
+ * than training from scratch; {@code openagent train --method paft} without {@code --init} trains
+ * from scratch.
  */
 public final class PaperStudy {
+    public static final String ID = "paper";
     public static final String ENV = "poi";
     public static final String TRANSFER_ENV = "medical";
     public static final String TRANSFER_SHIFT = "domain.transfer";
     public static final String STATIC = "static";
+    /** The scaling ablation's agents: SFT with 4x the steps, SFT with 4x the training tasks (same steps). */
+    public static final String SFT_4X_STEPS = "sft-4x-steps";
+    public static final String SFT_4X_DATA = "sft-4x-data";
+    static final int SCALE = 4;
 
     /**
      * How much to train and evaluate.
      *
-     * @param sftSteps  SFT optimiser steps
-     * @param paftSteps PAFT optimiser steps, continuing from the SFT policy on the mixture
-     * @param tasks     test tasks per condition (static, each shift)
+     * @param sftSteps     SFT optimiser steps (the 4x-steps agent trains four times as many)
+     * @param sftTasks     distinct training tasks SFT draws from, in turn (the 4x-data agent draws from four times as many)
+     * @param rlShifted    fraction of RL's rollout groups run under a shift drawn as PAFT draws them (groups with signal:
+     *                     from an SFT policy near 100% static, static groups almost all succeed in every rollout)
+     * @param paftSteps    PAFT optimiser steps, continuing from the SFT policy on the mixture
+     * @param mix          how PAFT (and shifted RL rollouts) spread shifts over the catalog
+     * @param tasks        test tasks per condition (static, each shift)
+     * @param scaling      whether to train and evaluate the scaling ablation ({@link #SFT_4X_STEPS}, {@link #SFT_4X_DATA})
      */
-    public record Budget(String name, int sftSteps, int rlIterations, int rlGroupTasks, int rlGroupSize, int paftSteps, int tasks,
-                         List<Double> alphas) {
-        public static Budget quick() { return new Budget("quick", 700, 15, 16, 8, 150, 100, List.of(0.1, 0.3, 0.5)); }
+    public record Budget(String name, int sftSteps, int sftTasks, int rlIterations, int rlGroupTasks, int rlGroupSize, double rlShifted,
+                         int paftSteps, ShiftSampler.Mix mix, int tasks, List<Double> alphas, boolean scaling) {
+        /**
+         * Minutes on two cores. The scaling ablation is left out (add it with {@link #withScaling}):
+         * {@code sft-4x-steps} alone trains four times SFT's 700 steps, which would triple the study's time.
+         */
+        public static Budget quick() {
+            return new Budget("quick", 700, 1000, 15, 16, 8, 0.5, 150, PAFT_MIX, 100, List.of(0.1, 0.3, 0.5), false);
+        }
 
-        public static Budget full() { return new Budget("full", 1500, 60, 16, 8, 600, 400, List.of(0.1, 0.3, 0.5)); }
+        public static Budget full() {
+            return new Budget("full", 1500, 2000, 60, 16, 8, 0.5, 600, PAFT_MIX, 400, List.of(0.1, 0.3, 0.5), true);
+        }
+
+        public Budget withMix(ShiftSampler.Mix m) {
+            return new Budget(name, sftSteps, sftTasks, rlIterations, rlGroupTasks, rlGroupSize, rlShifted, paftSteps, m, tasks, alphas, scaling);
+        }
+
+        public Budget withScaling(boolean on) {
+            return new Budget(name, sftSteps, sftTasks, rlIterations, rlGroupTasks, rlGroupSize, rlShifted, paftSteps, mix, tasks, alphas, on);
+        }
     }
 
     /** Peak learning rate of PAFT's continued training from the SFT policy. */
     static final float PAFT_LR = 1e-3f;
+
+    /**
+     * The PAFT mix: every shift equally likely, the recipe of the earlier measurements. {@code study
+     * paft-mix} compares it with the other mixes; no measurement has chosen another one yet.
+     */
+    static final ShiftSampler.Mix PAFT_MIX = ShiftSampler.Mix.UNIFORM;
 
     /** One cell of the results: an agent under a condition (shift null: the tier aggregate, or the static row). */
     public record Row(String agent, String tier, String shift,
@@ -71,9 +108,14 @@ public final class PaperStudy {
     /** A condition to evaluate on. */
     record Condition(String tier, String shift, Environment env, ShiftStack stack) {}
 
-    /** The study's outcome: rows, how each agent was trained, the paper's findings checked, notes, timings. */
-    public record Result(String budget, long seed, List<Row> rows, Map<String, ObjectNode> training, List<Finding> findings,
-                         List<String> notes, Map<String, Double> seconds) {}
+    /**
+     * The study's outcome: which study ({@code paper}, or {@code paft-mix} for the PAFT mix ablation),
+     * rows, how each agent was trained, the paper's findings checked, notes, timings.
+     */
+    public record Result(String study, String budget, long seed, List<Row> rows, Map<String, ObjectNode> training, List<Finding> findings,
+                         List<String> notes, Map<String, Double> seconds) {
+        public boolean isPaftMix() { return study.equals(PaftMixStudy.ID); }
+    }
 
     /** What one agent's evaluation produced: its rows, and its episodes for the HTML report. */
     record Evaluated(List<Row> rows, List<EpisodeResult> episodes) {}
@@ -81,50 +123,96 @@ public final class PaperStudy {
     /** A claim of the paper and what this run shows about it. */
     public record Finding(String claim, String verdict, String evidence) {}
 
+    /** One agent to train: its name, its options, and whether it continues from the SFT policy. */
+    record Plan(String agent, Trainer.Options options, boolean fromSft) {}
+
     private PaperStudy() {}
 
     /**
-     * Runs the study. Training is sequential (one gradient collector per JVM); each trained policy
-     * is evaluated on a second thread while the next one trains, so two cores are both used.
+     * The agents in the order they are trained ({@code dir}: where the SFT checkpoint will be): SFT
+     * and the long 4x-steps run first, side by side, then what continues from SFT.
+     */
+    static List<Plan> plan(Budget budget, long seed, Path dir) {
+        Path sftDir = dir.resolve("policies/sft");
+        List<Plan> plan = new ArrayList<>();
+        Trainer.Options sft = Trainer.Options.of(Trainer.Method.SFT, ENV, budget.sftSteps(), seed).withTaskPool(budget.sftTasks());
+        plan.add(new Plan("sft", sft, false));
+        if (budget.scaling()) {
+            plan.add(new Plan(SFT_4X_STEPS, Trainer.Options.of(Trainer.Method.SFT, ENV, SCALE * budget.sftSteps(), seed)
+                    .withTaskPool(budget.sftTasks()), false));
+            plan.add(new Plan(SFT_4X_DATA, sft.withTaskPool(SCALE * budget.sftTasks()), false));
+        }
+        plan.add(new Plan("rl", Trainer.Options.of(Trainer.Method.RL, ENV, budget.rlIterations(), seed).withInit(sftDir)
+                .withGroups(budget.rlGroupTasks(), budget.rlGroupSize()).withAlpha(budget.rlShifted()).withMix(budget.mix()), true));
+        for (double alpha : budget.alphas()) {
+            Trainer.Options paft = Trainer.Options.of(Trainer.Method.PAFT, ENV, budget.paftSteps(), seed).withAlpha(alpha).withInit(sftDir)
+                    .withTaskPool(budget.sftTasks()).withMix(budget.mix());
+            plan.add(new Plan(paftName(alpha), paft.withBatch(paft.batch(), PAFT_LR), true));
+        }
+        return plan;
+    }
+
+    /** The agents as the tables list them: SFT, RL, PAFT by alpha, then the scaling ablation. */
+    static List<String> agents(List<Plan> plan) {
+        List<String> out = new ArrayList<>(plan.stream().map(Plan::agent).filter(a -> !a.startsWith("sft-")).toList());
+        for (String a : List.of(SFT_4X_DATA, SFT_4X_STEPS)) if (plan.stream().anyMatch(p -> p.agent().equals(a))) out.add(a);
+        return out;
+    }
+
+    /**
+     * Runs the study with plain log lines. Two trainings run at once (SFT beside its 4x-steps
+     * variant, then what continues from SFT) while trained policies are evaluated on a third thread.
      */
     public static Result run(Budget budget, long seed, Path dir, Consumer<String> log) {
-        return run(budget, seed, dir, log, episodes -> {});
+        return run(budget, seed, dir, StudyProgress.lines(log), episodes -> {});
     }
 
     /**
      * Runs the study and hands every evaluated episode (all agents, all conditions) to
      * {@code report}, for the evaluation report's heatmap, bars and trajectory browser.
      */
-    public static Result run(Budget budget, long seed, Path dir, Consumer<String> log, Consumer<List<EpisodeResult>> report) {
+    public static Result run(Budget budget, long seed, Path dir, StudyProgress progress, Consumer<List<EpisodeResult>> report) {
         Environment poi = Environments.get(ENV);
         List<String> notes = new ArrayList<>();
         List<Condition> conditions = conditions(poi, notes);
         if (ShiftCatalog.all().isEmpty()) notes.add("the shift catalog is empty: PAFT trains on static data only and equals SFT");
-        Map<String, ObjectNode> training = new LinkedHashMap<>();
+        if (!budget.scaling()) notes.add("the scaling ablation (" + SFT_4X_STEPS + ", " + SFT_4X_DATA + ") was not run at this budget (--scaling adds it)");
+        Map<String, ObjectNode> training = new java.util.concurrent.ConcurrentHashMap<>();
         Map<String, Double> seconds = new java.util.concurrent.ConcurrentHashMap<>();
         Map<String, Evaluated> byAgent = new java.util.concurrent.ConcurrentHashMap<>();
-        List<String> agents = new ArrayList<>();
+        List<Plan> plan = plan(budget, seed, dir);
+        List<String> agents = agents(plan);
+        Map<String, StudyProgress.Phase> trainPhase = new LinkedHashMap<>();
+        Map<String, StudyProgress.Phase> evalPhase = new LinkedHashMap<>();
+        int episodesPerAgent = conditions.size() * budget.tasks();
+        for (Plan p : plan) {
+            trainPhase.put(p.agent(), progress.phase("train " + p.agent(), StudyProgress.trainingWork(p.options()), p.options().steps()));
+        }
+        for (String a : agents) {
+            evalPhase.put(a, progress.phase("evaluate " + a, StudyProgress.evaluationWork(ENV, episodesPerAgent), episodesPerAgent));
+        }
         try (StudyKit.Pipeline pipeline = new StudyKit.Pipeline()) {
-            Path sftDir = dir.resolve("policies/sft");
-            List<Trainer.Options> plan = new ArrayList<>();
-            plan.add(Trainer.Options.of(Trainer.Method.SFT, ENV, budget.sftSteps(), seed));
-            plan.add(Trainer.Options.of(Trainer.Method.RL, ENV, budget.rlIterations(), seed).withInit(sftDir)
-                    .withGroups(budget.rlGroupTasks(), budget.rlGroupSize()));
-            for (double alpha : budget.alphas()) {
-                Trainer.Options paft = Trainer.Options.of(Trainer.Method.PAFT, ENV, budget.paftSteps(), seed).withAlpha(alpha).withInit(sftDir);
-                plan.add(paft.withBatch(paft.batch(), PAFT_LR));
+            Map<String, Future<Trainer.Result>> trained = new LinkedHashMap<>();
+            for (Plan p : plan) {
+                Future<Trainer.Result> sft = trained.get("sft");
+                trained.put(p.agent(), pipeline.train(() -> {
+                    if (p.fromSft()) StudyKit.get(sft);
+                    long t = System.nanoTime();
+                    StudyProgress.Phase phase = trainPhase.get(p.agent());
+                    progress.log("training " + p.agent());
+                    Trainer.Result r = Trainer.train(p.options(), line -> progress.log(p.agent() + ": " + line), phase::advanceTo);
+                    phase.done();
+                    Checkpoint.save(r.policy(), dir.resolve("policies/" + p.agent()), r.info());
+                    training.put(p.agent(), r.info());
+                    seconds.put("train " + p.agent(), StudyKit.since(t));
+                    return r;
+                }));
             }
-            for (Trainer.Options o : plan) {
-                String name = o.method() == Trainer.Method.PAFT ? paftName(o.alpha()) : o.method().id();
-                agents.add(name);
-                long t = System.nanoTime();
-                Trainer.Result r = Trainer.train(o, log);
-                Checkpoint.save(r.policy(), dir.resolve("policies/" + name), r.info());
-                training.put(name, r.info());
-                seconds.put("train " + name, StudyKit.since(t));
+            for (String a : agents) {
+                Future<Trainer.Result> r = trained.get(a);
                 pipeline.evaluate(() -> {
-                    try (Policy p = r.policy()) {
-                        byAgent.put(name, evaluate(name, p, conditions, budget, seed, seconds, log));
+                    try (Policy policy = StudyKit.get(r).policy()) {
+                        byAgent.put(a, evaluate(a, policy, conditions, budget, seed, seconds, progress, evalPhase.get(a)));
                     }
                 });
             }
@@ -138,11 +226,13 @@ public final class PaperStudy {
         }
         report.accept(episodes);
         Map<String, Double> ordered = new LinkedHashMap<>();
+        Map<String, ObjectNode> trainedInfo = new LinkedHashMap<>();
         for (String a : agents) {
             ordered.put("train " + a, seconds.get("train " + a));
             ordered.put("evaluate " + a, seconds.get("evaluate " + a));
+            trainedInfo.put(a, training.get(a));
         }
-        return new Result(budget.name(), seed, rows, training, Findings.check(rows, budget.alphas()), notes, ordered);
+        return new Result(ID, budget.name(), seed, rows, trainedInfo, Findings.check(rows, budget.alphas(), trainedInfo), notes, ordered);
     }
 
     static String paftName(double alpha) {
@@ -179,7 +269,7 @@ public final class PaperStudy {
 
     /** The agent's rows (static first, then one per tier with its shifts pooled, then one per shift) and its episodes. */
     static Evaluated evaluate(String agent, Policy policy, List<Condition> conditions, Budget budget, long seed,
-                              Map<String, Double> seconds, Consumer<String> log) {
+                              Map<String, Double> seconds, StudyProgress progress, StudyProgress.Phase phase) {
         long t = System.nanoTime();
         List<Row> rows = new ArrayList<>();
         List<EpisodeResult> results = new ArrayList<>();
@@ -187,7 +277,8 @@ public final class PaperStudy {
         List<Row> shiftRows = new ArrayList<>();
         String configHash = "study paper " + budget.name() + " seed " + seed;
         for (Condition c : conditions) {
-            List<PolicyRunner.Episode> eps = PolicyEval.episodes(policy, agent, c.env(), c.stack(), Split.TEST, budget.tasks(), seed);
+            List<PolicyRunner.Episode> eps = PolicyEval.episodes(policy, agent, c.env(), c.stack(), Split.TEST, budget.tasks(), seed,
+                    e -> phase.advance(1));
             List<Trajectory> ts = eps.stream().map(PolicyRunner.Episode::trajectory).toList();
             for (int i = 0; i < eps.size(); i++) {
                 results.add(StudyKit.result(configHash, agent, c.tier(), c.shift() == null ? "none" : c.stack().label(), i, 0, eps.get(i)));
@@ -199,6 +290,7 @@ public final class PaperStudy {
                 byTier.computeIfAbsent(c.tier(), k -> new ArrayList<>()).addAll(ts);
             }
         }
+        phase.done();
         for (Tier tier : Tier.values()) {
             List<Trajectory> ts = byTier.get(tier.id());
             if (ts != null) rows.add(row(agent, tier.id(), null, ts));
@@ -206,7 +298,7 @@ public final class PaperStudy {
         rows.addAll(shiftRows);
         seconds.put("evaluate " + agent, StudyKit.since(t));
         Row st = rows.getFirst();
-        log.accept(String.format(Locale.ROOT, "%s: static %.3f [%.3f, %.3f]; %d conditions in %.1f s", agent, st.successRate(),
+        progress.log(String.format(Locale.ROOT, "%s: static %.3f [%.3f, %.3f]; %d conditions in %.1f s", agent, st.successRate(),
                 st.ciLow(), st.ciHigh(), conditions.size(), StudyKit.since(t)));
         return new Evaluated(rows, results);
     }
@@ -219,6 +311,7 @@ public final class PaperStudy {
     /** The rows as {@code --json} prints them. */
     public static ObjectNode json(Result r) {
         ObjectNode o = Json.object();
+        o.put("study", r.study());
         o.set("rows", Json.tree(r.rows()));
         o.put("budget", r.budget());
         o.put("seed", r.seed());

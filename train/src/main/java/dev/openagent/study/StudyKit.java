@@ -8,6 +8,7 @@ import dev.openagent.run.GoldFacts;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -18,33 +19,61 @@ final class StudyKit {
     private StudyKit() {}
 
     /**
-     * Trains on the calling thread while trained policies are evaluated on one other thread, so two
-     * cores are both used (training cannot run in parallel: one gradient collector per JVM).
+     * Trains policies on {@link #TRAINERS} threads while trained policies are evaluated on one more,
+     * so both cores of a laptop are busy. A training that continues from another waits for it inside
+     * its job: jobs start in the order they are submitted, so a job's predecessors (submitted before
+     * it) are running or done, and no job waits on one queued behind it.
      */
     static final class Pipeline implements AutoCloseable {
+        /** Trainings at once: two cores. Each runs on its own thread with its own policy (see Djl.backward). */
+        static final int TRAINERS = 2;
+        private final ExecutorService trainers = Executors.newFixedThreadPool(TRAINERS);
         private final ExecutorService evaluator = Executors.newSingleThreadExecutor();
         private final List<Future<?>> pending = new ArrayList<>();
 
-        /** Queues an evaluation; it runs while the caller trains the next policy. */
-        void evaluate(Runnable job) {
+        /** Queues a training; it starts when a training thread is free. */
+        synchronized <T> Future<T> train(Callable<T> job) {
+            Future<T> f = trainers.submit(job);
+            pending.add(f);
+            return f;
+        }
+
+        /** Queues an evaluation; evaluations run one at a time, in the order queued, beside the trainings. */
+        synchronized void evaluate(Runnable job) {
             pending.add(evaluator.submit(job));
         }
 
-        /** Waits for every queued evaluation; the first failure is rethrown as it was. */
+        /** Waits for every queued job; the first failure is rethrown as it was. */
         void await() {
-            try {
-                for (Future<?> f : pending) f.get();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted", e);
-            } catch (ExecutionException e) {
-                throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+            for (int i = 0; ; i++) {
+                Future<?> f;
+                synchronized (this) {
+                    if (i >= pending.size()) return;
+                    f = pending.get(i);
+                }
+                get(f);
             }
         }
 
         @Override
         public void close() {
+            trainers.shutdownNow();
             evaluator.shutdownNow();
+        }
+    }
+
+    /** A job's result; its failure is rethrown as it was (a runtime exception), an interruption as such. */
+    static <T> T get(Future<T> f) {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException re) throw re;
+            if (cause instanceof Error err) throw err;
+            throw new IllegalStateException(cause);
         }
     }
 

@@ -58,7 +58,7 @@ public final class StudyReport {
 
     public static String markdown(Result r) {
         StringBuilder sb = new StringBuilder();
-        sb.append("# Paper study on poi (").append(r.budget()).append(", seed ").append(r.seed()).append(")\n\n");
+        sb.append("# ").append(title(r)).append(" (").append(r.budget()).append(", seed ").append(r.seed()).append(")\n\n");
         sb.append("Success rate [95% Wilson CI] on test tasks; tiers pool their shifts.\n\n");
         List<String> tiers = tiers();
         sb.append("| agent | ").append(String.join(" | ", tiers)).append(" |\n|---|");
@@ -84,7 +84,7 @@ public final class StudyReport {
                 sb.append('\n');
             }
         }
-        sb.append("\n## The paper's findings, checked\n\n");
+        sb.append("\n## ").append(findingsHeading(r)).append("\n\n");
         for (Finding f : r.findings()) sb.append("- **").append(f.verdict()).append("**: ").append(f.claim()).append(". ").append(f.evidence()).append('\n');
         if (!r.notes().isEmpty()) {
             sb.append("\n## Notes\n\n");
@@ -95,14 +95,22 @@ public final class StudyReport {
         return sb.toString();
     }
 
+    static String title(Result r) {
+        return r.isPaftMix() ? "PAFT mix ablation on poi (alpha " + PaftMixStudy.ALPHA + ")" : "Paper study on poi";
+    }
+
+    private static String findingsHeading(Result r) {
+        return r.isPaftMix() ? "Each mix against SFT: the drop recovered, the static cost, refusal" : "The paper's findings, checked";
+    }
+
     private static String cell(Row x) {
         if (x == null) return "-";
         return String.format(Locale.ROOT, "%.3f [%.3f, %.3f]", x.successRate(), x.ciLow(), x.ciHigh());
     }
 
     public static void writeHtml(Result r, Path file) {
-        StringBuilder sb = new StringBuilder(head("OpenAgent paper study", ""));
-        sb.append("<h1>Paper study on poi</h1>\n<p>Budget <b>").append(esc(r.budget())).append("</b>, seed ").append(r.seed())
+        StringBuilder sb = new StringBuilder(head("OpenAgent " + title(r), ""));
+        sb.append("<h1>").append(esc(title(r))).append("</h1>\n<p>Budget <b>").append(esc(r.budget())).append("</b>, seed ").append(r.seed())
                 .append(". Success rate with 95% Wilson interval on test tasks; a tier pools its shifts.</p>\n");
         List<String> tiers = tiers();
         sb.append("<table><tr><th>agent</th>");
@@ -126,7 +134,7 @@ public final class StudyReport {
             }
             sb.append("</table>\n");
         }
-        sb.append("<h2>The paper's findings, checked</h2>\n<ul>\n");
+        sb.append("<h2>").append(esc(findingsHeading(r))).append("</h2>\n<ul>\n");
         for (Finding f : r.findings()) {
             String css = f.verdict().equals(Findings.HOLDS) ? "holds" : f.verdict().equals(Findings.FAILS) ? "fails" : "partly";
             sb.append("<li><b class=\"").append(css).append("\">").append(esc(f.verdict())).append("</b>: ").append(esc(f.claim()))
@@ -171,8 +179,8 @@ public final class StudyReport {
 
     /** The evaluation module's report of every episode of the study: report.html, report.md, summary.json in {@code dir}. */
     public static Reports.Written writeEvaluationReport(Result r, List<EpisodeResult> episodes, Path dir) {
-        ObjectNode config = Json.object().put("study", "paper").put("budget", r.budget()).put("seed", r.seed());
-        return evaluationReport("study-paper-" + r.budget() + "-" + r.seed(), "Paper study on poi (" + r.budget() + ", seed " + r.seed() + ")",
+        ObjectNode config = Json.object().put("study", r.study()).put("budget", r.budget()).put("seed", r.seed());
+        return evaluationReport("study-" + r.study() + "-" + r.budget() + "-" + r.seed(), title(r) + " (" + r.budget() + ", seed " + r.seed() + ")",
                 config, agents(r), episodes, dir);
     }
 

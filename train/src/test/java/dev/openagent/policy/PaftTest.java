@@ -88,6 +88,38 @@ class PaftTest {
         }
     }
 
+    /**
+     * The PAFT mix: spread by tier, each tier gets the same share whatever its number of shifts; a
+     * fixed share of refusal demonstrations is drawn as often as asked.
+     */
+    @Test
+    void theMixSpreadsShiftsByTierAndGivesRefusalItsShare() {
+        var poi = Environments.get("poi").info();
+        ShiftSampler byTier = ShiftSampler.catalog(poi, new ShiftSampler.Mix(true, -1));
+        Map<Tier, Double> perTier = new java.util.EnumMap<>(Tier.class);
+        byTier.shifts().forEach(x -> perTier.merge(x.tier(), byTier.weights().get(x.id()), Double::sum));
+        perTier.values().forEach(w -> assertEquals(0.25, w, 0.001, perTier.toString()));
+        ShiftSampler refusing = ShiftSampler.catalog(poi, new ShiftSampler.Mix(true, 0.3));
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(3);
+        int unsolvable = 0;
+        for (int i = 0; i < 4000; i++) if (refusing.sample(rnd).label().startsWith(ShiftSampler.UNSOLVABLE)) unsolvable++;
+        assertEquals(0.3, unsolvable / 4000.0, 0.03);
+        assertEquals(1.0, refusing.weights().values().stream().mapToDouble(Double::doubleValue).sum(), 0.001);
+        double uniform = ShiftSampler.catalog(poi).weights().get(ShiftSampler.UNSOLVABLE);
+        assertEquals(1.0 / ShiftSampler.catalog(poi).shifts().size(), uniform, 0.001);
+    }
+
+    /** A task pool of n draws the same n training tasks over and over (the data-scaling ablation's unit). */
+    @Test
+    void aTaskPoolCyclesThroughItsTasks() {
+        Demonstrations pooled = new Demonstrations(Environments.get("poi"), 0, ShiftSampler.of(List.of()), 4).withTaskPool(5);
+        List<String> ids = new java.util.ArrayList<>();
+        for (int i = 0; i < 15; i++) ids.add(pooled.next().steps().getFirst().task().id());
+        assertEquals(ids.subList(0, 5), ids.subList(5, 10));
+        assertEquals(ids.subList(0, 5), ids.subList(10, 15));
+        assertEquals(5, new java.util.HashSet<>(ids).size());
+    }
+
     @Test
     void paftWithoutAnyShiftFallsBackToSftAndSaysSo() {
         StringBuilder log = new StringBuilder();

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -41,7 +42,10 @@ class TargetsTest {
 
     /** An untrained tiny policy with the vocabulary and answer words of an environment's demonstrations. */
     static Policy untrained(String env) {
-        PolicyConfig c = PolicyConfig.tiny();
+        return untrained(env, PolicyConfig.tiny());
+    }
+
+    static Policy untrained(String env, PolicyConfig c) {
         Trainer.Reading r = Trainer.read(c, new Demonstrations(Environments.get(env), 0, ShiftSampler.of(List.of()), 99), 400);
         return Policy.create(c.withAnswerWords(r.answerWords()), r.vocabulary(), 1);
     }
@@ -84,12 +88,34 @@ class TargetsTest {
     }
 
     /**
+     * Every other environment's static tasks replay too, with the default context budgets: ids four
+     * calls back (a patient found first and booked last), a product's variant listed past the 80th
+     * token of its observation, a department's "Level 4, East Wing" said in order, an enum of 13
+     * departments. One task kind is the exception: travel's trip_package needs a check-out date the
+     * policy would have to compute (check-in plus the nights asked for), which no tool returns.
+     */
+    @Test
+    void everyOtherEnvironmentsStaticTrajectoriesReplayExceptAComputedDate() {
+        for (var env : Map.of("medical", 12, "retail", 11, "travel", 12).entrySet()) {
+            try (Policy p = untrained(env.getKey(), PolicyConfig.defaults())) {
+                Map<String, Integer> kinds = replayAll(p, env.getKey(), 48, false, Set.of("trip_package"));
+                assertEquals(env.getValue(), kinds.size(), env.getKey() + ": every task kind is met: " + kinds);
+            }
+        }
+    }
+
+    static Map<String, Integer> replayAll(Policy policy, String environment, int n, boolean unsayableCounts) {
+        return replayAll(policy, environment, n, unsayableCounts, Set.of());
+    }
+
+    /**
      * Replays n tasks of each split and difficulty cycle through the decoded targets; returns the
      * task kinds seen.
      *
      * @param unsayableCounts whether an answer may miss a required number that is not an answer word
+     * @param unexpressible   task kinds known to need a value no context holds: they must fail (else the exception is stale)
      */
-    static Map<String, Integer> replayAll(Policy policy, String environment, int n, boolean unsayableCounts) {
+    static Map<String, Integer> replayAll(Policy policy, String environment, int n, boolean unsayableCounts, Set<String> unexpressible) {
         Env env = Environments.get(environment).create();
         Map<String, Integer> kinds = new TreeMap<>();
         for (int i = 0; i < n; i++) {
@@ -98,6 +124,8 @@ class TargetsTest {
                 Guide oracle = env.guide();
                 View view = View.start(start);
                 Step last = null;
+                boolean known = unexpressible.contains(env.task().kind());
+                boolean diverged = false;
                 while (last == null || !last.done()) {
                     Action gold = oracle.next(last);
                     Decision d = policy.target(view, gold, env.task()).orElseThrow(() -> new AssertionError("not expressible: " + gold));
@@ -105,8 +133,17 @@ class TargetsTest {
                     last = env.step(mine);
                     view = view.after(mine, last);
                     if (last.observations().stream().anyMatch(o -> o.isError())) {
+                        if (known) {
+                            diverged = true;
+                            break;
+                        }
                         fail(env.task().kind() + ": replay of " + gold + " gave " + mine + " -> " + last.observations());
                     }
+                }
+                if (known) {
+                    assertTrue(diverged || !last.outcome().success(), env.task().kind() + " replayed although it needs a computed value");
+                    kinds.merge(env.task().kind(), 1, Integer::sum);
+                    continue;
                 }
                 String detail = last.outcome().detail() == null ? "" : last.outcome().detail();
                 boolean unsayable = unsayableCounts && detail.startsWith("answer lacks '")

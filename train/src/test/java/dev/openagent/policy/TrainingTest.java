@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -76,6 +77,26 @@ class TrainingTest {
         assertFalse(java.util.Arrays.equals(weights[0], weights[2]), "another seed gives other weights");
     }
 
+    /**
+     * Studies train two policies at once on two threads (grad mode is per thread in libtorch, see
+     * Djl.backward): each comes out bit for bit as it does alone.
+     */
+    @Test
+    void twoTrainingsAtOnceGiveTheWeightsEachGivesAlone() throws Exception {
+        Trainer.Result alone = Trainer.train(tiny(Trainer.Method.SFT, 8, 5), line -> {});
+        try (Policy p = alone.policy()) {
+            Checkpoint.save(p, dir.resolve("alone"), alone.info());
+        }
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(2)) {
+            var a = pool.submit(() -> Trainer.train(tiny(Trainer.Method.SFT, 8, 5), line -> {}));
+            var b = pool.submit(() -> Trainer.train(tiny(Trainer.Method.SFT, 8, 6), line -> {}));
+            try (Policy p = a.get().policy(); Policy q = b.get().policy()) {
+                Checkpoint.save(p, dir.resolve("together"), a.get().info());
+            }
+        }
+        assertArrayEquals(Files.readAllBytes(dir.resolve("alone/weights.bin")), Files.readAllBytes(dir.resolve("together/weights.bin")));
+    }
+
     @Test
     void rlFromACheckpointRunsGroupsAndUpdates() {
         Path sft = dir.resolve("sft");
@@ -83,10 +104,15 @@ class TrainingTest {
         try (Policy p = r.policy()) {
             Checkpoint.save(p, sft, r.info());
         }
-        Trainer.Result rl = Trainer.train(tiny(Trainer.Method.RL, 3, 2).withInit(sft).withGroups(4, 4).withBatch(32, 2e-4f), line -> {});
+        Trainer.Result rl = Trainer.train(tiny(Trainer.Method.RL, 3, 2).withInit(sft).withGroups(4, 4).withBatch(32, 2e-4f).withAlpha(0.5),
+                line -> {});
         try (Policy p = rl.policy()) {
             assertTrue(rl.info().has("final_reward"));
             assertTrue(rl.info().path("updates").asInt() >= 0);
+            assertEquals(12, rl.info().path("groups").asInt());
+            int shifted = rl.info().path("shifted_groups").asInt();
+            assertTrue(shifted > 0 && shifted < 12, "about half the groups under a shift: " + shifted);
+            assertTrue(rl.info().path("groups_with_signal").asInt() <= 12);
         }
     }
 }

@@ -53,7 +53,7 @@ class EnvStudiesTest {
     void transferGivesAFullMatrixOverTheSupportedEnvironmentsAndNamesTheExcludedOnes() throws Exception {
         List<EpisodeResult> episodes = new ArrayList<>();
         List<String> asked = List.of("poi", "medical", "household");
-        EnvStudies.Result r = EnvStudies.transfer(asked, tiny(), dir, line -> {}, episodes::addAll);
+        EnvStudies.Result r = EnvStudies.transfer(asked, tiny(), dir, StudyProgress.none(), episodes::addAll);
         JsonNode j = written(r, episodes);
         Set<String> envs = new HashSet<>();
         j.path("envs").forEach(e -> envs.add(e.asText()));
@@ -94,7 +94,7 @@ class EnvStudiesTest {
     @Test
     void sequentialEvaluatesEveryEnvironmentAfterEveryStage() throws Exception {
         List<EpisodeResult> episodes = new ArrayList<>();
-        EnvStudies.Result r = EnvStudies.sequential(TWO, tiny().withTasks(2, 2), dir, line -> {}, episodes::addAll);
+        EnvStudies.Result r = EnvStudies.sequential(TWO, tiny().withTasks(2, 2), dir, StudyProgress.none(), episodes::addAll);
         JsonNode j = written(r, episodes);
         assertEquals(3 * 2, j.path("rows").size(), "untrained, then one row per environment after each of 2 stages");
         assertEquals(2, j.path("stages").size());
@@ -110,7 +110,7 @@ class EnvStudiesTest {
     @Test
     void mixtureStandsBesideSequentialAndSingleEnvironmentTraining() throws Exception {
         List<EpisodeResult> episodes = new ArrayList<>();
-        EnvStudies.Result r = EnvStudies.mixture(TWO, tiny(), dir, line -> {}, episodes::addAll);
+        EnvStudies.Result r = EnvStudies.mixture(TWO, tiny(), dir, StudyProgress.none(), episodes::addAll);
         JsonNode j = written(r, episodes);
         Set<String> policies = new HashSet<>();
         j.path("rows").forEach(x -> policies.add(x.path("policy").asText()));
@@ -127,7 +127,7 @@ class EnvStudiesTest {
     @Test
     void difficultyComparesEasyOnlyHardOnlyMixedAndCurriculumOnEasyAndHardTasks() throws Exception {
         List<EpisodeResult> episodes = new ArrayList<>();
-        EnvStudies.Result r = EnvStudies.difficulty("poi", tiny(), dir, line -> {}, episodes::addAll);
+        EnvStudies.Result r = EnvStudies.difficulty("poi", tiny(), dir, StudyProgress.none(), episodes::addAll);
         JsonNode j = written(r, episodes);
         assertEquals(Set.of("untrained", "easy-only", "hard-only", "mixed", "curriculum"), keys(j.path("table")));
         for (JsonNode p : j.path("table")) assertEquals(Set.of("easy", "hard"), keys(p));
@@ -142,8 +142,8 @@ class EnvStudiesTest {
 
     @Test
     void badInputGetsAClearError() {
-        assertThrows(IllegalArgumentException.class, () -> EnvStudies.transfer(List.of("poi"), tiny(), dir, l -> {}, e -> {}));
-        assertThrows(IllegalArgumentException.class, () -> EnvStudies.sequential(List.of("poi", "poi"), tiny(), dir, l -> {}, e -> {}));
-        assertThrows(IllegalArgumentException.class, () -> EnvStudies.transfer(List.of("poi", "nowhere"), tiny(), dir, l -> {}, e -> {}));
+        assertThrows(IllegalArgumentException.class, () -> EnvStudies.transfer(List.of("poi"), tiny(), dir, StudyProgress.none(), e -> {}));
+        assertThrows(IllegalArgumentException.class, () -> EnvStudies.sequential(List.of("poi", "poi"), tiny(), dir, StudyProgress.none(), e -> {}));
+        assertThrows(IllegalArgumentException.class, () -> EnvStudies.transfer(List.of("poi", "nowhere"), tiny(), dir, StudyProgress.none(), e -> {}));
     }
 }

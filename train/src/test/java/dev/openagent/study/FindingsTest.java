@@ -1,6 +1,8 @@
 package dev.openagent.study;
 
 import dev.openagent.study.PaperStudy.Row;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.json.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +34,8 @@ class FindingsTest {
         agents.put("paft-0.1", new double[]{0.99, 0.75, 0.78, 0.50, 0.60, 0.80});
         agents.put("paft-0.3", new double[]{0.985, 0.90, 0.88, 0.55, 0.70, 0.98});
         agents.put("paft-0.5", new double[]{0.98, 0.91, 0.885, 0.55, 0.70, 0.99});
+        agents.put("sft-4x-data", new double[]{0.99, 0.57, 0.61, 0.40, 0.30, 0.0});
+        agents.put("sft-4x-steps", new double[]{0.995, 0.58, 0.60, 0.41, 0.31, 0.0});
         for (var e : agents.entrySet()) {
             double[] v = e.getValue();
             rows.add(row(e.getKey(), "static", null, v[0], 0));
@@ -46,11 +50,38 @@ class FindingsTest {
         return rows;
     }
 
+    /** RL's training record with rollouts under shifts, as the paper study writes it. */
+    static Map<String, ObjectNode> rlShifted() {
+        ObjectNode rl = Json.object().put("groups", 240).put("shifted_groups", 120).put("groups_with_signal", 70);
+        return Map.of("rl", rl);
+    }
+
     @Test
     void paperLikeNumbersConfirmEveryFinding() {
-        List<PaperStudy.Finding> f = Findings.check(paperLike(), List.of(0.1, 0.3, 0.5));
-        assertEquals(5, f.size());
+        List<PaperStudy.Finding> f = Findings.check(paperLike(), List.of(0.1, 0.3, 0.5), rlShifted());
+        assertEquals(7, f.size());
         f.forEach(x -> assertEquals(Findings.HOLDS, x.verdict(), x.claim() + ": " + x.evidence()));
+        assertTrue(f.get(6).evidence().contains("120 under a shift, 70 with signal"), f.get(6).evidence());
+    }
+
+    /** The scaling ablation: longer training that recovers half of SFT's drop cures it, and the finding says so. */
+    @Test
+    void scalingThatRecoversTheDropIsReportedAsCuring() {
+        List<Row> rows = paperLike().stream()
+                .map(r -> r.agent().equals("sft-4x-steps") && r.shift() == null && (r.tier().equals("perception") || r.tier().equals("interaction"))
+                        ? row(r.agent(), r.tier(), null, 0.9, 0) : r)
+                .toList();
+        PaperStudy.Finding scaling = Findings.check(rows, List.of(0.1, 0.3, 0.5), rlShifted()).get(5);
+        assertEquals(Findings.FAILS, scaling.verdict(), scaling.evidence());
+        assertTrue(scaling.evidence().contains("sft-4x-steps: static 0.995"), scaling.evidence());
+    }
+
+    /** Boundary blindness is only confirmed when RL's rollouts met shifted (and so unsolvable) tasks. */
+    @Test
+    void boundaryBlindnessNeedsShiftedRollouts() {
+        ObjectNode staticOnly = Json.object().put("groups", 240).put("shifted_groups", 0).put("groups_with_signal", 3);
+        PaperStudy.Finding f = Findings.check(paperLike(), List.of(0.1, 0.3, 0.5), Map.of("rl", staticOnly)).get(6);
+        assertEquals(Findings.PARTLY, f.verdict(), f.evidence());
     }
 
     @Test
@@ -59,7 +90,7 @@ class FindingsTest {
                 .map(r -> r.agent().equals("sft") && r.shift() != null && r.shift().equals("task.unsolvable") ? row("sft", r.tier(), r.shift(), 0.6, 0.6) : r)
                 .map(r -> r.agent().equals("sft") && r.shift() == null && !r.tier().equals("static") ? row("sft", r.tier(), null, 0.97, 0) : r)
                 .toList());
-        List<PaperStudy.Finding> f = Findings.check(rows, List.of(0.1, 0.3, 0.5));
+        List<PaperStudy.Finding> f = Findings.check(rows, List.of(0.1, 0.3, 0.5), rlShifted());
         assertEquals(Findings.FAILS, f.get(1).verdict(), f.get(1).evidence());
         assertEquals(Findings.PARTLY, f.get(2).verdict(), f.get(2).evidence());
     }
@@ -74,10 +105,12 @@ class FindingsTest {
 
     @Test
     void reportsRenderEveryAgentAndTier() throws Exception {
-        PaperStudy.Result r = new PaperStudy.Result("quick", 1, paperLike(), Map.of(), Findings.check(paperLike(), List.of(0.1, 0.3, 0.5)),
+        PaperStudy.Result r = new PaperStudy.Result(PaperStudy.ID, "quick", 1, paperLike(), Map.of(), Findings.check(paperLike(), List.of(0.1, 0.3, 0.5)),
                 List.of("a note"), new LinkedHashMap<>(Map.of("total", 1.0)));
         String md = StudyReport.markdown(r);
-        for (String a : List.of("sft", "rl", "paft-0.1", "paft-0.3", "paft-0.5")) assertTrue(md.contains("| " + a + " |"), a);
+        for (String a : List.of("sft", "rl", "paft-0.1", "paft-0.3", "paft-0.5", "sft-4x-data", "sft-4x-steps")) {
+            assertTrue(md.contains("| " + a + " |"), a);
+        }
         assertTrue(md.contains("| agent | static | perception | interaction | reasoning | internalization |"));
         assertTrue(md.contains("(refused 0.980)"));
         StudyReport.writeHtml(r, dir.resolve("report.html"));
@@ -85,7 +118,8 @@ class FindingsTest {
         assertTrue(html.startsWith("<!DOCTYPE html>") && html.contains("task.unsolvable") && html.contains("a note"));
         assertTrue(!html.contains("<script") && !html.contains("http"), "self-contained");
         var json = PaperStudy.json(r);
-        assertEquals(40, json.path("rows").size());
+        assertEquals(56, json.path("rows").size());
+        assertEquals("paper", json.path("study").asText());
         var first = json.path("rows").get(0);
         for (String k : List.of("agent", "tier", "shift", "success_rate", "ci_low", "ci_high", "refusal_rate")) assertTrue(first.has(k), k);
         assertTrue(first.path("shift").isNull());

@@ -38,10 +38,9 @@ public final class HouseholdWorld {
     /** What a task asks for: these things in the target receptacle with exactly these state bits. */
     record Goal(int[] things, int target, int state) {}
 
-    private static final Layouts<Layout> LAYOUTS = new Layouts<>(512, 0x40053L, HouseholdWorld::generate);
+    /** Layouts cached per split (tests build worlds on a chosen one). */
+    static final Layouts<Layout> LAYOUTS = new Layouts<>(512, 0x40053L, HouseholdWorld::generate);
 
-    /** Layouts cached per split. */
-    static int layoutsPerSplit() { return LAYOUTS.perSplit(); }
 
     final Layout map;
     int room;
@@ -52,7 +51,7 @@ public final class HouseholdWorld {
     Goal goal;
     String code;
 
-    private HouseholdWorld(Layout map) {
+    HouseholdWorld(Layout map) {
         this.map = map;
         this.loc = new int[map.things().size()];
         for (Thing t : map.things()) loc[t.index()] = t.start();
@@ -73,10 +72,6 @@ public final class HouseholdWorld {
 
     public static HouseholdWorld of(Split split, long episodeSeed) {
         return new HouseholdWorld(LAYOUTS.of(split, episodeSeed));
-    }
-
-    static HouseholdWorld on(Split split, int layoutIndex) {
-        return new HouseholdWorld(LAYOUTS.get(split, layoutIndex));
     }
 
     /** An independent copy of this episode's state (the task generator rehearses its script on one). */

@@ -172,15 +172,8 @@ final class MedicalTools {
         if (a.string("name").isBlank()) throw ToolFailure.domain("name is empty");
         String dob = a.has("date_of_birth") ? a.string("date_of_birth").strip() : null;
         List<Patient> found = Lookup.named(w.map.patients(), a.string("name"), Patient::lowerName, p -> dob == null || p.dob().equals(dob));
-        ObjectNode out = Json.object();
-        out.put("count", found.size());
-        ArrayNode list = out.putArray("patients");
-        for (Patient p : found) {
-            ObjectNode o = Json.object("patient_id", p.id(), "name", p.name(), "date_of_birth", p.dob(),
-                    "home_campus", p.campus() + " Campus");
-            list.add(o);
-        }
-        return out;
+        return Json.counted(Json.object(), "patients", found, p -> Json.object("patient_id", p.id(), "name", p.name(),
+                "date_of_birth", p.dob(), "home_campus", p.campus() + " Campus"));
     }
 
     private static ObjectNode patientRecord(MedicalWorld w, Args a) {
@@ -226,11 +219,7 @@ final class MedicalTools {
         String campus = a.has("campus") ? campus(w, a.string("campus")) : null;
         Boolean accepting = a.has("accepting_new_patients") ? a.bool("accepting_new_patients", true) : null;
         List<Doctor> found = doctors(w, a.string("department", null), campus, a.string("name", null), a.string("language", null), accepting);
-        ObjectNode out = Json.object();
-        out.put("count", found.size());
-        ArrayNode list = out.putArray("doctors");
-        for (Doctor d : found) doctorJson(d, list.addObject());
-        return out;
+        return Json.counted(Json.object(), "doctors", found, d -> doctorJson(d, Json.object()));
     }
 
     private static ObjectNode doctorJson(Doctor d, ObjectNode o) {
@@ -334,11 +323,7 @@ final class MedicalTools {
     private static ObjectNode searchDrugs(MedicalWorld w, Args a) {
         if (!a.has("name") && !a.has("drug_class")) throw ToolFailure.domain("give a name, a drug_class or both");
         List<Drug> found = drugs(w, a.string("name", null), a.string("drug_class", null));
-        ObjectNode out = Json.object();
-        out.put("count", found.size());
-        ArrayNode list = out.putArray("drugs");
-        for (Drug d : found) drugJson(d, list.addObject());
-        return out;
+        return Json.counted(Json.object(), "drugs", found, d -> drugJson(d, Json.object()));
     }
 
     private static ObjectNode drugJson(Drug d, ObjectNode o) {

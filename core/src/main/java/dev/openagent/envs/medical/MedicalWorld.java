@@ -71,10 +71,9 @@ public final class MedicalWorld {
 
     public record Prescription(String id, String patientId, String drugId, String doctorId, String code) {}
 
-    private static final Layouts<Layout> LAYOUTS = new Layouts<>(256, 0x3ED1CA1L, MedicalWorld::generate);
+    /** Layouts cached per split (tests build worlds on a chosen one). */
+    static final Layouts<Layout> LAYOUTS = new Layouts<>(256, 0x3ED1CA1L, MedicalWorld::generate);
 
-    /** Layouts cached per split. */
-    static int layoutsPerSplit() { return LAYOUTS.perSplit(); }
 
     final Layout map;
     final List<Appointment> appointments = new ArrayList<>();
@@ -83,18 +82,13 @@ public final class MedicalWorld {
     final Set<Integer> checked = new HashSet<>();
     private final SplittableRandom codes;
 
-    private MedicalWorld(Layout map, long episodeSeed) {
+    MedicalWorld(Layout map, long episodeSeed) {
         this.map = map;
         this.codes = new SplittableRandom(Seeds.mix(episodeSeed, 0xC0DE));
     }
 
     public static MedicalWorld of(Split split, long episodeSeed) {
         return new MedicalWorld(LAYOUTS.of(split, episodeSeed), episodeSeed);
-    }
-
-    /** A world on a given layout (tests). */
-    static MedicalWorld on(Split split, int layoutIndex, long episodeSeed) {
-        return new MedicalWorld(LAYOUTS.get(split, layoutIndex), episodeSeed);
     }
 
     public Layout layout() { return map; }

@@ -181,14 +181,8 @@ final class PoiTools {
 
     private static ObjectNode search(PoiWorld w, Args a) {
         List<Place> found = searchResults(w, filter(a));
-        ObjectNode out = Json.object();
-        out.put("count", found.size());
-        ArrayNode results = out.putArray("results");
-        for (Place p : found) {
-            results.add(Json.object("place_id", p.id(), "name", p.name(), "city", p.city(), "district", p.district(),
-                    "category", p.category().id, "rating", p.rating(), "price_level", p.price()));
-        }
-        return out;
+        return Json.counted(Json.object(), "results", found, p -> Json.object("place_id", p.id(), "name", p.name(), "city", p.city(),
+                "district", p.district(), "category", p.category().id, "rating", p.rating(), "price_level", p.price()));
     }
 
     static Place place(PoiWorld w, String id) {
@@ -269,15 +263,8 @@ final class PoiTools {
     private static ObjectNode nearby(PoiWorld w, Args a) {
         Place origin = place(w, a.string("place_id"));
         List<Place> found = nearbyResults(w, origin, a.string("category"), a.string("cuisine", null), a.number("radius_km", 3));
-        ObjectNode out = Json.object();
-        out.put("origin", origin.id());
-        out.put("count", found.size());
-        ArrayNode results = out.putArray("results");
-        for (Place p : found) {
-            results.add(Json.object("place_id", p.id(), "name", p.name(), "distance_km", PoiWorld.distanceKm(origin, p),
-                    "rating", p.rating()));
-        }
-        return out;
+        return Json.counted(Json.object("origin", origin.id()), "results", found, p -> Json.object("place_id", p.id(), "name", p.name(),
+                "distance_km", PoiWorld.distanceKm(origin, p), "rating", p.rating()));
     }
 
     private record Slot(Place place, int day, int hour, int party) {

@@ -52,10 +52,9 @@ public final class RetailWorld {
 
     public record Cancellation(String orderId, String code, int amountCents) {}
 
-    private static final Layouts<Layout> LAYOUTS = new Layouts<>(128, 0x5E7A11L, RetailWorld::generate);
+    /** Layouts cached per split (tests build worlds on a chosen one). */
+    static final Layouts<Layout> LAYOUTS = new Layouts<>(128, 0x5E7A11L, RetailWorld::generate);
 
-    /** Layouts cached per split. */
-    static int layoutsPerSplit() { return LAYOUTS.perSplit(); }
 
     final Layout map;
     final List<Return> returns = new ArrayList<>();
@@ -65,17 +64,13 @@ public final class RetailWorld {
     private final Map<String, Integer> stockTaken = new HashMap<>();
     private final SplittableRandom codes;
 
-    private RetailWorld(Layout map, long episodeSeed) {
+    RetailWorld(Layout map, long episodeSeed) {
         this.map = map;
         this.codes = new SplittableRandom(Seeds.mix(episodeSeed, 0xC0DE));
     }
 
     public static RetailWorld of(Split split, long episodeSeed) {
         return new RetailWorld(LAYOUTS.of(split, episodeSeed), episodeSeed);
-    }
-
-    static RetailWorld on(Split split, int layoutIndex, long episodeSeed) {
-        return new RetailWorld(LAYOUTS.get(split, layoutIndex), episodeSeed);
     }
 
     public Layout layout() { return map; }

@@ -63,10 +63,9 @@ public final class TravelWorld {
     public record HotelBooking(String confirmation, String passenger, String hotelId, int checkIn, int checkOut, int total,
                                String status, boolean preexisting) {}
 
-    private static final Layouts<Layout> LAYOUTS = new Layouts<>(128, 0x7EA7E1L, TravelWorld::generate);
+    /** Layouts cached per split (tests build worlds on a chosen one). */
+    static final Layouts<Layout> LAYOUTS = new Layouts<>(128, 0x7EA7E1L, TravelWorld::generate);
 
-    /** Layouts cached per split. */
-    static int layoutsPerSplit() { return LAYOUTS.perSplit(); }
 
     final Layout map;
     final List<FlightBooking> flightBookings = new ArrayList<>();
@@ -76,17 +75,13 @@ public final class TravelWorld {
     private final Map<String, Integer> seatsSold = new HashMap<>();
     private final SplittableRandom codes;
 
-    private TravelWorld(Layout map, long episodeSeed) {
+    TravelWorld(Layout map, long episodeSeed) {
         this.map = map;
         this.codes = new SplittableRandom(Seeds.mix(episodeSeed, 0xC0DE));
     }
 
     public static TravelWorld of(Split split, long episodeSeed) {
         return new TravelWorld(LAYOUTS.of(split, episodeSeed), episodeSeed);
-    }
-
-    static TravelWorld on(Split split, int layoutIndex, long episodeSeed) {
-        return new TravelWorld(LAYOUTS.get(split, layoutIndex), episodeSeed);
     }
 
     public Layout layout() { return map; }

@@ -82,8 +82,8 @@ class HouseholdTest {
         Set<String> train = new HashSet<>();
         Set<String> test = new HashSet<>();
         for (int i = 0; i < 60; i++) {
-            HouseholdWorld.on(Split.TRAIN, i).layout().things().forEach(t -> train.add(t.name()));
-            HouseholdWorld.on(Split.TEST, i).layout().things().forEach(t -> test.add(t.name()));
+            new HouseholdWorld(HouseholdWorld.LAYOUTS.get(Split.TRAIN, i)).layout().things().forEach(t -> train.add(t.name()));
+            new HouseholdWorld(HouseholdWorld.LAYOUTS.get(Split.TEST, i)).layout().things().forEach(t -> test.add(t.name()));
         }
         train.retainAll(test);
         assertTrue(train.isEmpty(), "things in both splits: " + train);
@@ -107,9 +107,9 @@ class HouseholdTest {
     @Test
     void everyLayoutPosesATaskAtEveryDifficulty() {
         for (Split split : Split.values()) {
-            for (int i = 0; i < HouseholdWorld.layoutsPerSplit(); i++) {
+            for (int i = 0; i < HouseholdWorld.LAYOUTS.perSplit(); i++) {
                 for (int d = 1; d <= 4; d++) {
-                    HouseholdWorld world = HouseholdWorld.on(split, i);
+                    HouseholdWorld world = new HouseholdWorld(HouseholdWorld.LAYOUTS.get(split, i));
                     var task = HouseholdTasks.generate(world, new TaskRequest(split, i, d), i * 7919L + d);
                     assertEquals(d, task.difficulty());
                 }

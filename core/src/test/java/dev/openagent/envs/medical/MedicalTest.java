@@ -56,8 +56,8 @@ class MedicalTest {
         assertEquals(a.departments(), b.departments());
         assertEquals(a.drugs(), b.drugs());
         assertEquals(a.doctors().stream().map(Doctor::id).toList(), b.doctors().stream().map(Doctor::id).toList());
-        assertTrue(MedicalWorld.on(Split.TRAIN, 3, 1).layout() == MedicalWorld.on(Split.TRAIN, 3, 2).layout(), "layouts are shared");
-        assertTrue(MedicalWorld.on(Split.TRAIN, 3, 1).appointments() != null);
+        assertTrue(new MedicalWorld(MedicalWorld.LAYOUTS.get(Split.TRAIN, 3), 1).layout() == new MedicalWorld(MedicalWorld.LAYOUTS.get(Split.TRAIN, 3), 2).layout(), "layouts are shared");
+        assertTrue(new MedicalWorld(MedicalWorld.LAYOUTS.get(Split.TRAIN, 3), 1).appointments() != null);
     }
 
     @Test
@@ -72,7 +72,7 @@ class MedicalTest {
     private static Set<String> names(Split split) {
         Set<String> out = new HashSet<>();
         for (int i = 0; i < 40; i++) {
-            Layout l = MedicalWorld.on(split, i, 0).layout();
+            Layout l = new MedicalWorld(MedicalWorld.LAYOUTS.get(split, i), 0).layout();
             out.addAll(l.campuses());
             l.patients().forEach(p -> out.add(p.name()));
             l.doctors().forEach(d -> out.add(d.name()));
@@ -104,9 +104,9 @@ class MedicalTest {
     @Test
     void everyLayoutPosesATaskAtEveryDifficulty() {
         for (Split split : Split.values()) {
-            for (int i = 0; i < MedicalWorld.layoutsPerSplit(); i++) {
+            for (int i = 0; i < MedicalWorld.LAYOUTS.perSplit(); i++) {
                 for (int d = 1; d <= 4; d++) {
-                    MedicalWorld world = MedicalWorld.on(split, i, i * 31L);
+                    MedicalWorld world = new MedicalWorld(MedicalWorld.LAYOUTS.get(split, i), i * 31L);
                     var task = MedicalTasks.generate(world, new TaskRequest(split, i, d), i * 7919L + d);
                     assertEquals(d, task.difficulty());
                 }

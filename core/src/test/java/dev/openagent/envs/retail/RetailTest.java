@@ -67,7 +67,7 @@ class RetailTest {
     private static Set<String> names(Split split) {
         Set<String> out = new HashSet<>();
         for (int i = 0; i < 40; i++) {
-            Layout l = RetailWorld.on(split, i, 0).layout();
+            Layout l = new RetailWorld(RetailWorld.LAYOUTS.get(split, i), 0).layout();
             l.customers().forEach(c -> {
                 out.add(c.name());
                 out.add(c.email());
@@ -99,9 +99,9 @@ class RetailTest {
     @Test
     void everyLayoutPosesATaskAtEveryDifficulty() {
         for (Split split : Split.values()) {
-            for (int i = 0; i < RetailWorld.layoutsPerSplit(); i++) {
+            for (int i = 0; i < RetailWorld.LAYOUTS.perSplit(); i++) {
                 for (int d = 1; d <= 4; d++) {
-                    RetailWorld world = RetailWorld.on(split, i, i * 31L);
+                    RetailWorld world = new RetailWorld(RetailWorld.LAYOUTS.get(split, i), i * 31L);
                     var task = RetailTasks.generate(world, new TaskRequest(split, i, d), i * 7919L + d);
                     assertEquals(d, task.difficulty());
                 }

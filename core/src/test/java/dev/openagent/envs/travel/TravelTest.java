@@ -69,7 +69,7 @@ class TravelTest {
     private static Set<String> names(Split split) {
         Set<String> out = new HashSet<>();
         for (int i = 0; i < 40; i++) {
-            Layout l = TravelWorld.on(split, i, 0).layout();
+            Layout l = new TravelWorld(TravelWorld.LAYOUTS.get(split, i), 0).layout();
             out.addAll(l.cities());
             l.flights().forEach(f -> out.add(f.airline()));
             l.hotels().forEach(h -> out.add(h.name()));
@@ -94,9 +94,9 @@ class TravelTest {
     @Test
     void everyLayoutPosesATaskAtEveryDifficulty() {
         for (Split split : Split.values()) {
-            for (int i = 0; i < TravelWorld.layoutsPerSplit(); i++) {
+            for (int i = 0; i < TravelWorld.LAYOUTS.perSplit(); i++) {
                 for (int d = 1; d <= 4; d++) {
-                    TravelWorld world = TravelWorld.on(split, i, i * 31L);
+                    TravelWorld world = new TravelWorld(TravelWorld.LAYOUTS.get(split, i), i * 31L);
                     var task = TravelTasks.generate(world, new TaskRequest(split, i, d), i * 7919L + d);
                     assertEquals(d, task.difficulty());
                 }

@@ -1,0 +1,141 @@
+package dev.openagent.policy;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import dev.openagent.json.Json;
+
+import java.io.IOException;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The records of a JSON tool result that sit in a list beside others, and which of them holds the
+ * smallest or largest value of a field ("the cheapest flight", "the nearest cafe", "the earliest
+ * free time"): numbers, times ({@code 09:30}) and dates compare. The policy reads this as a
+ * feature of every token of such a record, so "the cheapest one's flight number" does not have to
+ * be found by comparing fares across records through attention alone. Text that is not JSON (a
+ * result in prose, XML or a table under a shift) has no records.
+ */
+final class Records {
+    /** The record at {@code [start, end)} of its text holds the smallest ({@code min}) or largest value of {@code key}. */
+    record Extreme(String key, boolean min) {}
+
+    /** One record of a list, where its text is, and the extremes it holds (empty when none). */
+    record Span(int start, int end, List<Extreme> extremes) {}
+
+    private Records() {}
+
+    /** Parsed observations; an episode re-reads the same few texts at every step, so this stays small. */
+    private static final Map<String, List<Span>> CACHE = new ConcurrentHashMap<>();
+
+    /** The records in lists of two or more of a JSON text, innermost last; empty for any other text. */
+    static List<Span> of(String text) {
+        if (text == null || text.isEmpty()) return List.of();
+        char first = text.stripLeading().isEmpty() ? ' ' : text.stripLeading().charAt(0);
+        if (first != '{' && first != '[') return List.of();
+        if (CACHE.size() > 5_000) CACHE.clear();
+        return CACHE.computeIfAbsent(text, Records::parse);
+    }
+
+    /** The innermost record holding character {@code at}, or null. */
+    static Span at(List<Span> spans, int at) {
+        Span best = null;
+        for (Span s : spans) {
+            if (s.start() <= at && at < s.end() && (best == null || s.end() - s.start() < best.end() - best.start())) best = s;
+        }
+        return best;
+    }
+
+    private static List<Span> parse(String text) {
+        List<Span> out = new ArrayList<>();
+        try (JsonParser p = Json.MAPPER.getFactory().createParser(text)) {
+            JsonToken t = p.nextToken();
+            if (t == JsonToken.START_OBJECT) object(p, out, null);
+            else if (t == JsonToken.START_ARRAY) array(p, out);
+        } catch (IOException | RuntimeException e) {
+            return List.of(); // not JSON after all (a prose reply starting with a brace): no records
+        }
+        return List.copyOf(out);
+    }
+
+    /** One object's fields (comparable scalars only), after its START_OBJECT; nested lists add their own spans. */
+    private static Map<String, Double> object(JsonParser p, List<Span> out, int[] end) throws IOException {
+        Map<String, Double> fields = new LinkedHashMap<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String key = p.currentName();
+            JsonToken v = p.nextToken();
+            switch (v) {
+                case START_OBJECT -> object(p, out, null);
+                case START_ARRAY -> array(p, out);
+                case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> fields.put(key, p.getDoubleValue());
+                case VALUE_STRING -> {
+                    double c = comparable(p.getText());
+                    if (!Double.isNaN(c)) fields.put(key, c);
+                }
+                default -> { }
+            }
+        }
+        if (end != null) end[0] = (int) p.currentLocation().getCharOffset();
+        return fields;
+    }
+
+    /** A list, after its START_ARRAY: its objects become spans with the extremes each holds. */
+    private static void array(JsonParser p, List<Span> out) throws IOException {
+        List<int[]> ranges = new ArrayList<>();
+        List<Map<String, Double>> records = new ArrayList<>();
+        JsonToken t;
+        while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+            if (t == JsonToken.START_OBJECT) {
+                int start = (int) p.currentTokenLocation().getCharOffset();
+                int[] end = new int[1];
+                records.add(object(p, out, end));
+                ranges.add(new int[]{start, end[0]});
+            } else if (t == JsonToken.START_ARRAY) {
+                array(p, out);
+            }
+        }
+        if (records.size() < 2) return;
+        Map<String, double[]> range = new LinkedHashMap<>();
+        for (Map<String, Double> r : records) {
+            r.forEach((k, v) -> {
+                double[] mm = range.computeIfAbsent(k, x -> new double[]{Double.MAX_VALUE, -Double.MAX_VALUE, 0});
+                mm[0] = Math.min(mm[0], v);
+                mm[1] = Math.max(mm[1], v);
+                mm[2]++;
+            });
+        }
+        for (int i = 0; i < records.size(); i++) {
+            List<Extreme> extremes = new ArrayList<>();
+            for (var e : records.get(i).entrySet()) {
+                double[] mm = range.get(e.getKey());
+                if (mm[2] < 2 || mm[0] >= mm[1]) continue;
+                if (e.getValue() == mm[0]) extremes.add(new Extreme(e.getKey(), true));
+                if (e.getValue() == mm[1]) extremes.add(new Extreme(e.getKey(), false));
+            }
+            out.add(new Span(ranges.get(i)[0], ranges.get(i)[1], List.copyOf(extremes)));
+        }
+    }
+
+    /** A value that orders: a number, a time of day (minutes), a date (days); NaN for anything else. */
+    static double comparable(String s) {
+        double n = Tokenizer.number(s);
+        if (!Double.isNaN(n)) return n;
+        if (s.length() == 5 && s.charAt(2) == ':' && Character.isDigit(s.charAt(0)) && Character.isDigit(s.charAt(1))
+                && Character.isDigit(s.charAt(3)) && Character.isDigit(s.charAt(4))) {
+            return Integer.parseInt(s.substring(0, 2)) * 60 + Integer.parseInt(s.substring(3));
+        }
+        if (s.length() == 10 && s.charAt(4) == '-' && s.charAt(7) == '-') {
+            try {
+                return LocalDate.parse(s).toEpochDay();
+            } catch (DateTimeParseException e) {
+                return Double.NaN;
+            }
+        }
+        return Double.NaN;
+    }
+}

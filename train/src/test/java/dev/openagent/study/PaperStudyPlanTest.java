@@ -1,0 +1,53 @@
+package dev.openagent.study;
+
+import dev.openagent.policy.Trainer;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** What the paper study trains: the scaling ablation's agents are SFT with 4x the steps and SFT over 4x the tasks. */
+class PaperStudyPlanTest {
+    private static Map<String, PaperStudy.Plan> plan(PaperStudy.Budget b) {
+        return PaperStudy.plan(b, 1, Path.of("runs/x")).stream().collect(Collectors.toMap(PaperStudy.Plan::agent, Function.identity()));
+    }
+
+    @Test
+    void theScalingAblationScalesStepsOrTasksAndNothingElse() {
+        PaperStudy.Budget b = PaperStudy.Budget.quick().withScaling(true);
+        Map<String, PaperStudy.Plan> p = plan(b);
+        Trainer.Options sft = p.get("sft").options();
+        Trainer.Options steps = p.get(PaperStudy.SFT_4X_STEPS).options();
+        Trainer.Options data = p.get(PaperStudy.SFT_4X_DATA).options();
+        assertEquals(4 * sft.steps(), steps.steps());
+        assertEquals(sft.taskPool(), steps.taskPool());
+        assertEquals(sft.steps(), data.steps());
+        assertEquals(4 * sft.taskPool(), data.taskPool());
+        assertTrue(sft.taskPool() > 0, "SFT draws from a fixed pool, so 4x the data means something");
+        for (Trainer.Options o : List.of(steps, data)) {
+            assertEquals(Trainer.Method.SFT, o.method());
+            assertEquals(sft.batch(), o.batch());
+            assertEquals(sft.lr(), o.lr());
+            assertEquals(sft.seed(), o.seed());
+        }
+        assertFalse(p.get(PaperStudy.SFT_4X_STEPS).fromSft());
+        assertTrue(p.get("paft-0.3").fromSft() && p.get("rl").fromSft());
+        assertEquals(List.of("sft", "rl", "paft-0.1", "paft-0.3", "paft-0.5", PaperStudy.SFT_4X_DATA, PaperStudy.SFT_4X_STEPS),
+                PaperStudy.agents(PaperStudy.plan(b, 1, Path.of("runs/x"))));
+    }
+
+    @Test
+    void quickLeavesTheAblationOutUnlessAskedAndTheFullStudyRunsIt() {
+        assertFalse(plan(PaperStudy.Budget.quick()).containsKey(PaperStudy.SFT_4X_STEPS));
+        assertEquals(List.of("sft", "rl", "paft-0.1", "paft-0.3", "paft-0.5"),
+                PaperStudy.agents(PaperStudy.plan(PaperStudy.Budget.quick(), 1, Path.of("runs/x"))));
+        assertTrue(plan(PaperStudy.Budget.full()).keySet().containsAll(List.of(PaperStudy.SFT_4X_STEPS, PaperStudy.SFT_4X_DATA)));
+    }
+}
