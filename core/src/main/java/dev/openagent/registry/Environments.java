@@ -17,7 +17,7 @@ import java.util.Map;
 
 /** The registry of environments: adding one is one line here plus its own package. */
 public final class Environments {
-    private static final Map<String, Environment> ALL = new LinkedHashMap<>();
+    private static final Map<String, Environment> ALL = java.util.Collections.synchronizedMap(new LinkedHashMap<>());
 
     static {
         register(of(PoiDomain.DOMAIN));
@@ -31,6 +31,17 @@ public final class Environments {
 
     private static void register(Environment e) {
         if (ALL.put(e.id(), e) != null) throw new IllegalStateException("duplicate environment " + e.id());
+    }
+
+    /**
+     * Adds an environment loaded at run time (declared in a file), so every command and runner that resolves
+     * environments by id reaches it. Adding the same instance twice is harmless.
+     *
+     * @throws IllegalArgumentException when another environment already has its id
+     */
+    public static synchronized void add(Environment e) {
+        Environment old = ALL.putIfAbsent(e.id(), e);
+        if (old != null && old != e) throw new IllegalArgumentException("environment id '" + e.id() + "' is already taken; give the file another id");
     }
 
     /** An environment over a {@link Domain}: each instance runs its episodes with a {@link DomainEnv}. */
