@@ -141,13 +141,13 @@ public final class FileEnvironment implements Environment, AutoCloseable {
             missingFacts(tools);
             idle.push(first);
         } catch (RuntimeException e) {
-            close();
-            if (e instanceof InfrastructureException) throw new BadEnvironmentFile(file() + ": mcp: " + e.getMessage());
+            // The servers stop; the logs stay for a server that failed.
+            for (Worker w : workers) w.close();
+            Runtime.getRuntime().removeShutdownHook(shutdown);
+            if (e instanceof InfrastructureException) throw src.error(f.mcp().command() != null ? "/mcp/command" : "/mcp/url", e.getMessage());
             throw e;
         }
     }
-
-    private String file() { return dir.toString(); }
 
     // ---------------------------------------------------------------- tools
 

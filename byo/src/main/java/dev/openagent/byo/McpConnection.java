@@ -73,6 +73,11 @@ final class McpConnection implements AutoCloseable {
             transport = HttpClientStreamableHttpTransport.builder(base).endpoint(endpoint).connectTimeout(timeout).build();
             what = "MCP server at " + url;
         } else {
+            String missing = missingProgram(command.getFirst());
+            if (missing != null) {
+                out.close();
+                throw new InfrastructureException("cannot start '" + command.getFirst() + "': " + missing);
+            }
             ServerParameters params = ServerParameters.builder(command.getFirst()).args(command.subList(1, command.size())).env(env).build();
             StdioClientTransport stdio = new StdioClientTransport(params, McpJsonDefaults.getMapper());
             stdio.setStdErrorHandler(line -> {
@@ -94,6 +99,19 @@ final class McpConnection implements AutoCloseable {
             throw new InfrastructureException(what + " did not start: " + reason(e) + c.stderrTail() + " (log: " + log + ")", e);
         }
         return c;
+    }
+
+    /** Why a program cannot be run (null when it can): a path that is not an executable file, or a name not on PATH. */
+    static String missingProgram(String program) {
+        if (program.contains("/")) {
+            Path p = Path.of(program);
+            if (!Files.exists(p)) return "no such file (for the examples, run `npm ci --prefix examples/mcp-servers` first)";
+            return Files.isExecutable(p) ? null : "not executable";
+        }
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, program))) return null;
+        }
+        return "not found on PATH";
     }
 
     private synchronized void remember(String line) {
@@ -158,6 +176,11 @@ final class McpConnection implements AutoCloseable {
     }
 
     static String reason(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof java.util.concurrent.TimeoutException || String.valueOf(c.getMessage()).startsWith("Did not observe any item")) {
+                return "no answer in time (a hung or crashed server)";
+            }
+        }
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) root = root.getCause();
         String m = root.getMessage() != null ? root.getMessage() : e.getMessage();

@@ -54,7 +54,9 @@ final class SourceFile {
             return new Parsed(src, tree, m);
         } catch (JsonProcessingException e) {
             int line = e.getLocation() == null ? 1 : e.getLocation().getLineNr();
-            throw new BadEnvironmentFile(src.where(line) + ": not valid " + (m == JSON ? "JSON" : "YAML") + ": " + e.getOriginalMessage());
+            String msg = e.getOriginalMessage();
+            if (msg.contains("\n")) msg = msg.substring(0, msg.indexOf('\n'));
+            throw new BadEnvironmentFile(src.where(line) + ": not valid " + (m == JSON ? "JSON" : "YAML") + ": " + msg);
         } catch (IOException e) {
             throw new BadEnvironmentFile(path + ": cannot read: " + e.getMessage());
         }
