@@ -35,6 +35,8 @@ import java.util.Map;
  */
 final class McpConnection implements AutoCloseable {
     private static final int STDERR_TAIL = 5;
+    /** The least time a server gets to start: many node processes starting at once on a busy machine are slow. */
+    private static final Duration STARTUP = Duration.ofSeconds(60);
 
     private final McpSyncClient client;
     private final PrintWriter log;
@@ -88,7 +90,7 @@ final class McpConnection implements AutoCloseable {
             transport = stdio;
             what = "MCP server '" + String.join(" ", command) + "'";
         }
-        McpSyncClient client = McpClient.sync(transport).requestTimeout(timeout).initializationTimeout(timeout)
+        McpSyncClient client = McpClient.sync(transport).requestTimeout(timeout).initializationTimeout(STARTUP.compareTo(timeout) > 0 ? STARTUP : timeout)
                 .clientInfo(new McpSchema.Implementation("openagent", "0.1.0")).build();
         McpConnection c = new McpConnection(client, out, what);
         self[0] = c;
