@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.episode.InfrastructureException;
 import dev.openagent.json.Json;
 import io.modelcontextprotocol.client.McpClient;
-import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
@@ -38,7 +38,8 @@ final class McpConnection implements AutoCloseable {
     /** The least time a server gets to start: many node processes starting at once on a busy machine are slow. */
     private static final Duration STARTUP = Duration.ofSeconds(60);
 
-    private final McpSyncClient client;
+    private final McpAsyncClient client;
+    private final Duration timeout;
     private final PrintWriter log;
     private final Deque<String> tail = new ArrayDeque<>();
     private final String what;
@@ -46,8 +47,9 @@ final class McpConnection implements AutoCloseable {
     /** A tool's answer: its text (the text contents joined) and whether the tool reported an error. */
     record Result(String text, boolean error) {}
 
-    private McpConnection(McpSyncClient client, PrintWriter log, String what) {
+    private McpConnection(McpAsyncClient client, Duration timeout, PrintWriter log, String what) {
         this.client = client;
+        this.timeout = timeout;
         this.log = log;
         this.what = what;
     }
@@ -90,12 +92,14 @@ final class McpConnection implements AutoCloseable {
             transport = stdio;
             what = "MCP server '" + String.join(" ", command) + "'";
         }
-        McpSyncClient client = McpClient.sync(transport).requestTimeout(timeout).initializationTimeout(STARTUP.compareTo(timeout) > 0 ? STARTUP : timeout)
+        // Requests may take up to STARTUP inside the SDK; each call below waits at most `timeout` (the initialisation, STARTUP).
+        Duration startup = STARTUP.compareTo(timeout) > 0 ? STARTUP : timeout;
+        McpAsyncClient client = McpClient.async(transport).requestTimeout(startup).initializationTimeout(startup)
                 .clientInfo(new McpSchema.Implementation("openagent", "0.1.0")).build();
-        McpConnection c = new McpConnection(client, out, what);
+        McpConnection c = new McpConnection(client, timeout, out, what);
         self[0] = c;
         try {
-            client.initialize();
+            client.initialize().block(startup);
         } catch (RuntimeException e) {
             c.close();
             throw new InfrastructureException(what + " did not start: " + reason(e) + c.stderrTail() + " (log: " + log + ")", e);
@@ -131,7 +135,7 @@ final class McpConnection implements AutoCloseable {
             List<McpSchema.Tool> all = new java.util.ArrayList<>();
             String cursor = null;
             do {
-                McpSchema.ListToolsResult page = cursor == null ? client.listTools() : client.listTools(cursor);
+                McpSchema.ListToolsResult page = (cursor == null ? client.listTools() : client.listTools(cursor)).block(timeout);
                 all.addAll(page.tools());
                 cursor = page.nextCursor();
             } while (cursor != null && !cursor.isEmpty());
@@ -147,7 +151,7 @@ final class McpConnection implements AutoCloseable {
         try {
             @SuppressWarnings("unchecked")
             Map<String, Object> arguments = Json.MAPPER.convertValue(args, Map.class);
-            r = client.callTool(new McpSchema.CallToolRequest(tool, arguments));
+            r = client.callTool(new McpSchema.CallToolRequest(tool, arguments)).block(timeout);
         } catch (McpError e) {
             return new Result(reason(e), true);
         } catch (RuntimeException e) {
@@ -179,7 +183,8 @@ final class McpConnection implements AutoCloseable {
 
     static String reason(Throwable e) {
         for (Throwable c = e; c != null; c = c.getCause()) {
-            if (c instanceof java.util.concurrent.TimeoutException || String.valueOf(c.getMessage()).startsWith("Did not observe any item")) {
+            if (c instanceof java.util.concurrent.TimeoutException || String.valueOf(c.getMessage()).startsWith("Did not observe any item")
+                    || String.valueOf(c.getMessage()).startsWith("Timeout on blocking read")) {
                 return "no answer in time (a hung or crashed server)";
             }
         }
