@@ -1,5 +1,6 @@
 package dev.openagent.cli;
 
+import dev.openagent.byo.FileEnvironment;
 import dev.openagent.registry.Environments;
 import dev.openagent.json.Json;
 import dev.openagent.run.Conditions;
@@ -25,10 +26,36 @@ final class Options {
 
     /** {@code --env}: one environment. */
     static final class Env {
-        @Option(names = "--env", paramLabel = "ENV", description = "Environment id (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--env", paramLabel = "ENV", description = "Environment id, or an environment file "
+                + "(docs/bring-your-own.md) (default: ${DEFAULT-VALUE}).")
         String id = "poi";
 
-        Environment environment() { return Environments.get(id); }
+        /** The environment; a file's is loaded once and {@link #id} becomes its id (what reports and labels use). */
+        Environment environment() {
+            Environment e = resolve(id);
+            id = e.id();
+            return e;
+        }
+
+        /**
+         * A built-in environment by id, or an environment file (a path to a .yaml, .yml or .json file), loaded once
+         * (its server checked and its tasks read) and registered under its id, so everything that resolves
+         * environments by id reaches it.
+         */
+        static Environment resolve(String idOrPath) {
+            if (!isFile(idOrPath)) return Environments.get(idOrPath);
+            return LOADED.computeIfAbsent(Path.of(idOrPath).toAbsolutePath().normalize(), p -> {
+                FileEnvironment e = FileEnvironment.load(p);
+                Environments.add(e);
+                return e;
+            });
+        }
+
+        static boolean isFile(String idOrPath) {
+            return idOrPath.endsWith(".yaml") || idOrPath.endsWith(".yml") || idOrPath.endsWith(".json") || idOrPath.contains("/");
+        }
+
+        private static final java.util.Map<Path, Environment> LOADED = new java.util.concurrent.ConcurrentHashMap<>();
 
         /** The environment, checked to have this difficulty level (0: any). */
         Environment environment(int difficulty) {

@@ -19,7 +19,7 @@ final class ShiftsCommand implements Runnable {
     @Mixin
     Options.JsonOutput json;
 
-    @Option(names = "--env", description = "Also say whether each shift applies to this environment, and why not.")
+    @Option(names = "--env", description = "Also say whether each shift applies to this environment (an id or an environment file), and why not.")
     String env;
 
     @Option(names = "--examples", description = "Print Markdown with a before/after example of each shift on --env (default poi).")
@@ -30,7 +30,7 @@ final class ShiftsCommand implements Runnable {
 
     @Override
     public void run() {
-        Environment e = env == null ? null : Environments.get(env);
+        Environment e = env == null ? null : Options.Env.resolve(env);
         if (examples) {
             System.out.print(ShiftExamples.markdown(e == null ? Environments.get("poi") : e, seed.value));
             return;
@@ -52,7 +52,7 @@ final class ShiftsCommand implements Runnable {
                     p.values().forEach(po.putArray("values")::add);
                 }
                 if (e != null) {
-                    Optional<String> why = s.notApplicable(e.info());
+                    Optional<String> why = s.notApplicable(e.info()).or(() -> e.notApplicable(s.id()));
                     o.put("env", e.id());
                     o.put("applicable", why.isEmpty());
                     why.ifPresent(w -> o.put("reason", w));
@@ -71,7 +71,7 @@ final class ShiftsCommand implements Runnable {
                     + (p.values().isEmpty() ? "" : " (" + String.join("|", p.values()) + ")")).toList());
             System.out.printf("  %-27s %s  %s%n", s.id(), s.dimension(), s.description());
             if (!params.isEmpty()) System.out.printf("  %-27s    params: %s%n", "", params);
-            if (e != null) s.notApplicable(e.info()).ifPresent(w -> System.out.printf("  %-27s    not applicable to %s: %s%n", "", e.id(), w));
+            if (e != null) s.notApplicable(e.info()).or(() -> e.notApplicable(s.id())).ifPresent(w -> System.out.printf("  %-27s    not applicable to %s: %s%n", "", e.id(), w));
         }
     }
 }

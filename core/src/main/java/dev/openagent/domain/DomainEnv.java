@@ -154,7 +154,8 @@ public final class DomainEnv<W> implements Env {
         }
         try {
             JsonNode result = tool.behaviour().call(world, tool.params().validate(args));
-            return Observation.tool(call.id(), name, Json.write(result), result);
+            // A tool that answers in text (an MCP server's, a file's) is read as that text, not as a quoted JSON string.
+            return Observation.tool(call.id(), name, result.isTextual() ? result.asText() : Json.write(result), result);
         } catch (ToolFailure f) {
             return Observation.toolError(call.id(), name, f.error());
         }

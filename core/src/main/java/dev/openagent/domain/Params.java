@@ -16,6 +16,8 @@ public final class Params {
     private final List<Param> params;
     private final Map<String, Param> byName = new LinkedHashMap<>();
     private final ObjectNode schema;
+    /** Whether the schema came from elsewhere (an MCP server, an environment file) and is shown as given. */
+    private final boolean given;
 
     private Params(List<Param> params) {
         this.params = List.copyOf(params);
@@ -23,7 +25,35 @@ public final class Params {
             if (byName.put(p.name(), p) != null) throw new IllegalArgumentException("duplicate parameter " + p.name());
         }
         this.schema = buildSchema();
+        this.given = false;
     }
+
+    private Params(ObjectNode schema) {
+        List<Param> top = new java.util.ArrayList<>();
+        JsonNode required = schema.path("required");
+        schema.path("properties").fields().forEachRemaining(e -> {
+            boolean req = false;
+            for (JsonNode r : required) req |= r.asText().equals(e.getKey());
+            Param.Type type = switch (e.getValue().path("type").asText()) {
+                case "integer" -> Param.Type.INTEGER;
+                case "number" -> Param.Type.NUMBER;
+                case "boolean" -> Param.Type.BOOLEAN;
+                default -> Param.Type.STRING;
+            };
+            top.add(new Param(e.getKey(), type, e.getValue().path("description").asText(""), req, List.of(), null, null, 0));
+        });
+        this.params = List.copyOf(top);
+        for (Param p : this.params) byName.put(p.name(), p);
+        this.schema = schema.deepCopy();
+        this.given = true;
+    }
+
+    /**
+     * The parameters of a tool whose JSON Schema comes from elsewhere (an MCP server, an environment file):
+     * shown exactly as given; arguments are checked for being an object holding the required properties (and
+     * no others when the schema closes them); types and values are the tool's own to check.
+     */
+    public static Params ofSchema(ObjectNode schema) { return new Params(schema); }
 
     public static Params of(Param... params) { return new Params(List.of(params)); }
 
@@ -72,7 +102,8 @@ public final class Params {
             throw new ToolFailure(ToolError.Code.MALFORMED_ARGUMENTS, "arguments must be a JSON object");
         }
         StringBuilder problems = new StringBuilder();
-        for (Iterator<String> it = args.fieldNames(); it.hasNext(); ) {
+        boolean closed = !given || !schema.path("additionalProperties").asBoolean(true);
+        for (Iterator<String> it = args.fieldNames(); it.hasNext() && closed; ) {
             String name = it.next();
             if (!byName.containsKey(name)) problem(problems, "unknown parameter '" + name + "'");
         }
@@ -82,7 +113,7 @@ public final class Params {
                 if (p.required()) problem(problems, "missing required parameter '" + p.name() + "'");
                 continue;
             }
-            String issue = check(p, v);
+            String issue = given ? null : check(p, v);
             if (issue != null) problem(problems, issue);
         }
         if (!problems.isEmpty()) {

@@ -18,6 +18,8 @@ import java.util.Map;
 /** The registry of environments: adding one is one line here plus its own package. */
 public final class Environments {
     private static final Map<String, Environment> ALL = new LinkedHashMap<>();
+    /** Environments loaded from files at run time: reachable by id, but not part of the built-in catalog {@link #all} lists. */
+    private static final Map<String, Environment> LOADED = new java.util.concurrent.ConcurrentHashMap<>();
 
     static {
         register(of(PoiDomain.DOMAIN));
@@ -31,6 +33,19 @@ public final class Environments {
 
     private static void register(Environment e) {
         if (ALL.put(e.id(), e) != null) throw new IllegalStateException("duplicate environment " + e.id());
+    }
+
+    /**
+     * Adds an environment loaded at run time (declared in a file), so every command and runner that resolves
+     * environments by id ({@link #get}) reaches it; {@link #all} and {@link #ids} still list the built-in ones.
+     * Adding the same instance twice is harmless.
+     *
+     * @throws IllegalArgumentException when another environment already has its id
+     */
+    public static synchronized void add(Environment e) {
+        if (ALL.containsKey(e.id())) throw new IllegalArgumentException("environment id '" + e.id() + "' is a built-in one; give the file another id");
+        Environment old = LOADED.putIfAbsent(e.id(), e);
+        if (old != null && old != e) throw new IllegalArgumentException("environment id '" + e.id() + "' is already taken; give the file another id");
     }
 
     /** An environment over a {@link Domain}: each instance runs its episodes with a {@link DomainEnv}. */
@@ -52,6 +67,7 @@ public final class Environments {
     /** @throws IllegalArgumentException naming the known ids when there is no such environment */
     public static Environment get(String id) {
         Environment e = ALL.get(id);
+        if (e == null) e = LOADED.get(id);
         if (e == null) throw new IllegalArgumentException("unknown environment '" + id + "' (known: " + String.join(", ", ALL.keySet()) + ")");
         return e;
     }

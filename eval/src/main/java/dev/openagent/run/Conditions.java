@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The experimental conditions of a {@code --shift} spec for one environment: the stacks that apply
@@ -36,10 +37,20 @@ public record Conditions(List<ShiftStack> stacks, Map<String, String> skipped) {
         List<ShiftStack> stacks = new ArrayList<>();
         Map<String, String> skipped = new LinkedHashMap<>();
         for (ShiftStack s : all) {
-            var why = s.notApplicable(env.info());
+            var why = notApplicable(s, env);
             if (why.isPresent()) skipped.put(s.label(), why.get());
             else stacks.add(s);
         }
         return new Conditions(stacks, skipped);
+    }
+
+    /** Why a stack cannot run on an environment: a shift's own reason, or a fact the environment lacks for one of its shifts. */
+    public static Optional<String> notApplicable(ShiftStack s, Environment env) {
+        Optional<String> why = s.notApplicable(env.info());
+        for (var l : s.layers()) {
+            if (why.isPresent()) break;
+            why = env.notApplicable(l.shift().id()).map(w -> l.shift().id() + ": " + w);
+        }
+        return why;
     }
 }

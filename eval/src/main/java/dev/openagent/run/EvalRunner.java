@@ -3,6 +3,7 @@ package dev.openagent.run;
 import dev.openagent.registry.Environments;
 import dev.openagent.episode.Agent;
 import dev.openagent.episode.Episodes;
+import dev.openagent.episode.InfrastructureException;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.Env;
@@ -95,7 +96,7 @@ public final class EvalRunner {
             for (ShiftStack s : stacks) {
                 String label = s.label();
                 if (!seen.add(label)) continue;
-                Optional<String> why = s.notApplicable(environment.info());
+                Optional<String> why = Conditions.notApplicable(s, environment);
                 if (why.isPresent()) {
                     notApplicable.add(envId + " / " + label + ": " + why.get());
                     continue;
@@ -220,20 +221,32 @@ public final class EvalRunner {
         return plan;
     }
 
+    /** Attempts of an episode whose environment fails (an MCP server that crashed, hung or timed out) before it counts as an infrastructure error. */
+    static final int ENV_ATTEMPTS = 3;
+
     private EpisodeResult runOne(Planned p, AtomicReference<Throwable> internal) {
         long t0 = System.nanoTime();
-        try {
-            Env env = p.condition().stack().apply(p.condition().environment().create());
-            Agent agent = p.agent().forTrial(p.key().trial());
-            Trajectory t = Episodes.run(env, agent, p.request());
-            return new EpisodeResult(p.key(), p.condition().tier(), p.taskIndex(), t.outcome(), t, GoldFacts.of(env.task()),
-                    (System.nanoTime() - t0) / 1_000_000);
-        } catch (RuntimeException e) {
-            // A bug in the sandbox or the agent, not something the model did: kept as an error and run again on resume.
-            internal.compareAndSet(null, e);
-            return new EpisodeResult(p.key(), p.condition().tier(), p.taskIndex(),
-                    new Outcome(false, Outcome.End.INFRA_ERROR, "internal error: " + e), null, GoldFacts.NONE,
-                    (System.nanoTime() - t0) / 1_000_000);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                Env env = p.condition().stack().apply(p.condition().environment().create());
+                Agent agent = p.agent().forTrial(p.key().trial());
+                Trajectory t = Episodes.run(env, agent, p.request());
+                return new EpisodeResult(p.key(), p.condition().tier(), p.taskIndex(), t.outcome(), t, GoldFacts.of(env.task()),
+                        (System.nanoTime() - t0) / 1_000_000);
+            } catch (InfrastructureException e) {
+                // The environment's infrastructure failed, not the agent: run the episode again from the start, then
+                // record an infrastructure error (never an agent failure), run again on resume.
+                if (attempt < ENV_ATTEMPTS) continue;
+                return new EpisodeResult(p.key(), p.condition().tier(), p.taskIndex(),
+                        new Outcome(false, Outcome.End.INFRA_ERROR, "environment failed " + attempt + " times: " + e.getMessage()), null,
+                        GoldFacts.NONE, (System.nanoTime() - t0) / 1_000_000);
+            } catch (RuntimeException e) {
+                // A bug in the sandbox or the agent, not something the model did: kept as an error and run again on resume.
+                internal.compareAndSet(null, e);
+                return new EpisodeResult(p.key(), p.condition().tier(), p.taskIndex(),
+                        new Outcome(false, Outcome.End.INFRA_ERROR, "internal error: " + e), null, GoldFacts.NONE,
+                        (System.nanoTime() - t0) / 1_000_000);
+            }
         }
     }
 

@@ -1,0 +1,487 @@
+package dev.openagent.byo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.openagent.domain.Domain;
+import dev.openagent.domain.DomainEnv;
+import dev.openagent.domain.Params;
+import dev.openagent.domain.Surface;
+import dev.openagent.domain.TaskKind;
+import dev.openagent.domain.Tool;
+import dev.openagent.domain.ToolFailure;
+import dev.openagent.domain.Vocabulary;
+import dev.openagent.episode.InfrastructureException;
+import dev.openagent.json.Json;
+import dev.openagent.sandbox.Action;
+import dev.openagent.sandbox.Checks;
+import dev.openagent.sandbox.Env;
+import dev.openagent.sandbox.EnvFacts;
+import dev.openagent.sandbox.EnvSpec;
+import dev.openagent.sandbox.Environment;
+import dev.openagent.sandbox.EnvironmentInfo;
+import dev.openagent.sandbox.Guide;
+import dev.openagent.sandbox.Split;
+import dev.openagent.sandbox.Start;
+import dev.openagent.sandbox.Step;
+import dev.openagent.sandbox.Task;
+import dev.openagent.sandbox.TaskRequest;
+import io.modelcontextprotocol.spec.McpSchema;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An environment declared in a file (docs/bring-your-own.md): its tools from an MCP server or declared inline,
+ * its tasks from a JSONL file, its facts for shifts from the file's keys. It runs as a {@link Domain} over a
+ * {@link Worker} per episode (a workdir refilled from the fixtures and a server session), so every shift
+ * reaches it through the facts it declares. Workers are pooled: each runs one episode at a time with its own
+ * server process, and as many exist as episodes run at once. {@link #close} stops them.
+ */
+public final class FileEnvironment implements Environment, AutoCloseable {
+    private static final int DEFAULT_TIMEOUT_SECONDS = 30;
+
+    private final EnvFile file;
+    private final Path dir;
+    private final Path fixtures;
+    private final Path base;
+    private final Domain<Worker> domain;
+    private final EnvironmentInfo info;
+    private final Map<String, Set<String>> tasksBySplit = new LinkedHashMap<>();
+    private final List<FileTasks.Entry> tasks;
+    private final Map<String, String> missing = new LinkedHashMap<>();
+    private final ConcurrentLinkedDeque<Worker> idle = new ConcurrentLinkedDeque<>();
+    private final List<Worker> workers = new CopyOnWriteArrayList<>();
+    private final AtomicInteger started = new AtomicInteger();
+    private final Thread shutdown;
+
+    /**
+     * Reads and checks an environment file and its tasks, starts one server to list its tools, and checks every
+     * task against them: every mistake is reported here, as one line naming file, line and key, before any episode.
+     *
+     * @throws BadEnvironmentFile (an {@link IllegalArgumentException}) for a mistake in the files or a server that does not work
+     */
+    public static FileEnvironment load(Path path) {
+        Path file = path.toAbsolutePath().normalize();
+        if (!Files.isRegularFile(file)) throw new BadEnvironmentFile(path + ": no such environment file");
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (IOException e) {
+            throw new BadEnvironmentFile(path + ": cannot read: " + e.getMessage());
+        }
+        SourceFile.Parsed parsed = SourceFile.read(file, text, 1);
+        return new FileEnvironment(parsed.source(), parsed.as(EnvFile.class), file.getParent());
+    }
+
+    private FileEnvironment(SourceFile src, EnvFile f, Path dir) {
+        this.file = f;
+        this.dir = dir;
+        if (f.id() == null || !f.id().matches("[a-z][a-z0-9_-]{0,40}")) {
+            throw src.error(f.id() == null ? "" : "/id", f.id() == null ? "missing key 'id'" : "an id is lower-case letters, digits, '-' and '_'");
+        }
+        if (f.tasks() == null) throw src.error("", "missing key 'tasks'");
+        if (f.mcp() != null) {
+            boolean cmd = f.mcp().command() != null && !f.mcp().command().isEmpty();
+            if (cmd == (f.mcp().url() != null)) throw src.error("/mcp", "give either 'command' (stdio) or 'url' (Streamable HTTP)");
+        }
+        this.fixtures = f.reset() == null || f.reset().copy() == null ? null : dir.resolve(f.reset().copy()).normalize();
+        if (fixtures != null && !Files.isDirectory(fixtures)) throw src.error("/reset/copy", "no fixture folder " + fixtures);
+        Path taskFile = dir.resolve(f.tasks()).normalize();
+        if (!Files.isRegularFile(taskFile)) throw src.error("/tasks", "no task file " + taskFile);
+        for (int i = 0; i < f.paraphrases().size(); i++) {
+            if (f.paraphrases().get(i).size() != 2) throw src.error("/paraphrases/" + i, "a paraphrase is [regex, replacement]");
+        }
+        try {
+            this.base = Files.createTempDirectory("openagent-" + f.id() + "-");
+        } catch (IOException e) {
+            throw new BadEnvironmentFile("cannot create a temporary folder: " + e.getMessage());
+        }
+        this.shutdown = new Thread(this::stopAll, "openagent-byo-shutdown");
+        Runtime.getRuntime().addShutdownHook(shutdown);
+        try {
+            // One worker started now: its server lists the tools, and a server that cannot start is reported before any episode.
+            Worker first = newWorker();
+            List<Tool<Worker>> tools = tools(src, first);
+            Set<String> names = new LinkedHashSet<>();
+            Set<String> readOnly = new LinkedHashSet<>();
+            for (Tool<Worker> t : tools) {
+                names.add(t.name());
+                if (t.facts().readOnly()) readOnly.add(t.name());
+            }
+            this.tasks = FileTasks.read(taskFile, names);
+            for (FileTasks.Entry e : tasks) tasksBySplit.computeIfAbsent(e.split().id(), k -> new LinkedHashSet<>()).add(e.id());
+            List<TaskKind<Worker, Object>> kinds = new ArrayList<>();
+            Set<String> seen = new LinkedHashSet<>();
+            for (FileTasks.Entry e : tasks) {
+                TaskLine t = FileTasks.line(e, FileTasks.WORKDIR);
+                String kind = t.kind() == null ? "task" : t.kind();
+                if (seen.add(kind + "/" + e.difficulty())) {
+                    kinds.add(TaskKind.<Worker, Object>of(kind, e.difficulty(), g -> true).impossibleBy(this::impossible));
+                }
+            }
+            List<EnvFacts.Rewrite> rewrites = f.paraphrases().stream().map(p -> new EnvFacts.Rewrite(p.get(0), p.get(1))).toList();
+            Vocabulary<Worker> words = new Vocabulary<>(f.synonyms(), rewrites, (task, world, rnd) -> distractions(task, rnd));
+            this.domain = new Domain<>(f.id(), f.description() == null ? f.id() : f.description(), f.rules() == null ? "" : f.rules(),
+                    new Surface.FunctionCalls<>(tools), (split, seed) -> null, kinds,
+                    (world, request, seed) -> task(world, request, seed, readOnly), this::check, words);
+            this.info = DomainEnv.infoOf(domain);
+            missingFacts(tools);
+            idle.push(first);
+        } catch (RuntimeException e) {
+            // The servers stop; the logs stay for a server that failed.
+            for (Worker w : workers) w.close();
+            Runtime.getRuntime().removeShutdownHook(shutdown);
+            if (e instanceof InfrastructureException) throw src.error(f.mcp().command() != null ? "/mcp/command" : "/mcp/url", e.getMessage());
+            throw e;
+        }
+    }
+
+    // ---------------------------------------------------------------- tools
+
+    private List<Tool<Worker>> tools(SourceFile src, Worker first) {
+        List<Tool<Worker>> out = new ArrayList<>();
+        Map<String, EnvFile.ToolDecl> decls = file.tools();
+        if (file.mcp() != null) {
+            first.prepare(fixtures, false);
+            List<McpSchema.Tool> listed = first.server().tools();
+            if (listed.isEmpty()) throw src.error("/mcp", "the MCP server lists no tools");
+            for (McpSchema.Tool t : listed) {
+                EnvFile.ToolDecl d = decls.get(t.name());
+                if (d != null && d.inline()) throw src.error("/tools/" + t.name(), "the MCP server already has a tool '" + t.name() + "'");
+                ObjectNode schema = complete(Json.MAPPER.valueToTree(t.inputSchema() == null ? Map.of("type", "object") : t.inputSchema()));
+                boolean hinted = t.annotations() != null && Boolean.TRUE.equals(t.annotations().readOnlyHint());
+                String name = t.name();
+                Tool<Worker> tool = new Tool<>(name, t.description() == null ? "" : t.description(), Params.ofSchema(schema),
+                        (w, args) -> fromServer(w, name, args.json()));
+                out.add(facts(src, tool, d, hinted));
+            }
+        }
+        for (var e : decls.entrySet()) {
+            EnvFile.ToolDecl d = e.getValue();
+            if (!d.inline()) continue;
+            String at = "/tools/" + e.getKey();
+            if (d.description() == null) throw src.error(at, "an inline tool needs a 'description'");
+            JsonNode params = d.parameters() == null ? Json.MAPPER.createObjectNode().put("type", "object").set("properties", Json.object()) : d.parameters();
+            if (!params.isObject() || !"object".equals(params.path("type").asText())) {
+                throw src.error(at + "/parameters", "parameters are a JSON Schema of type object");
+            }
+            out.add(facts(src, new Tool<>(e.getKey(), d.description(), Params.ofSchema(complete((ObjectNode) params)), (w, args) -> canned(d, w, args.json())), d, false));
+        }
+        if (out.isEmpty()) throw src.error("", "no tools: give 'mcp' or inline tools under 'tools'");
+        Set<String> names = new LinkedHashSet<>();
+        out.forEach(t -> names.add(t.name()));
+        for (var e : decls.entrySet()) {
+            if (!names.contains(e.getKey())) {
+                throw src.error("/tools/" + e.getKey(), "no tool named '" + e.getKey() + "' (tools: " + String.join(", ", names) + ")");
+            }
+            for (int i = 0; i < e.getValue().after().size(); i++) {
+                if (!names.contains(e.getValue().after().get(i))) {
+                    throw src.error("/tools/" + e.getKey() + "/after/" + i, "no tool named '" + e.getValue().after().get(i) + "'");
+                }
+            }
+        }
+        return out;
+    }
+
+    /** An object schema with its {@code properties} and {@code required} spelled out, as shifts read schemas. */
+    private static ObjectNode complete(ObjectNode schema) {
+        if (!schema.path("properties").isObject()) schema.set("properties", Json.object());
+        if (!schema.path("required").isArray()) schema.set("required", Json.array());
+        return schema;
+    }
+
+    private static Tool<Worker> facts(SourceFile src, Tool<Worker> tool, EnvFile.ToolDecl d, boolean readOnlyHint) {
+        boolean readOnly = d != null && d.readOnly() != null ? d.readOnly() : readOnlyHint;
+        if (readOnly) tool = tool.readOnly();
+        if (d == null) return tool;
+        String at = "/tools/" + tool.name();
+        try {
+            for (String before : d.after()) tool = tool.after(before);
+            for (String p : d.personName()) tool = tool.personName(p);
+            if (d.recordOf() != null) {
+                EnvFile.RecordOf r = d.recordOf();
+                if (r.param() == null) throw src.error(at + "/record_of", "missing key 'param'");
+                tool = tool.recordFor(r.idField() == null ? r.param() : r.idField(), r.param(), r.fields().toArray(String[]::new));
+            }
+        } catch (IllegalArgumentException e) {
+            if (e instanceof BadEnvironmentFile) throw e;
+            throw src.error(at, e.getMessage());
+        }
+        return tool;
+    }
+
+    private static JsonNode fromServer(Worker w, String tool, ObjectNode args) {
+        McpConnection.Result r;
+        try {
+            r = w.server().call(tool, args);
+        } catch (InfrastructureException e) {
+            w.broken = true;
+            throw e;
+        }
+        if (r.error()) throw ToolFailure.domain(r.text());
+        return McpConnection.value(r.text());
+    }
+
+    /** An inline tool's answer: the first {@code responses} entry whose {@code when} the arguments match, else {@code response}. */
+    private static JsonNode canned(EnvFile.ToolDecl d, Worker w, ObjectNode args) {
+        for (EnvFile.Canned c : d.responses()) {
+            boolean match = c.when().entrySet().stream().allMatch(e -> e.getValue().equals(args.get(e.getKey())));
+            if (!match) continue;
+            if (c.error() != null) throw ToolFailure.domain(fill(TextNode.valueOf(c.error()), args, w).asText());
+            return fill(c.response() == null ? TextNode.valueOf("") : c.response(), args, w);
+        }
+        if (d.response() == null) throw ToolFailure.domain("no result for these arguments");
+        return fill(d.response(), args, w);
+    }
+
+    /** {@code {param}} replaced with the argument's value, and {@code {workdir}}, in every text of a canned response. */
+    private static JsonNode fill(JsonNode template, ObjectNode args, Worker w) {
+        JsonNode out = FileTasks.substitute(template, w.dir());
+        if (out.isTextual()) {
+            String s = out.asText();
+            for (var f : args.properties()) s = s.replace("{" + f.getKey() + "}", f.getValue().isTextual() ? f.getValue().asText() : f.getValue().toString());
+            return TextNode.valueOf(s);
+        }
+        return out;
+    }
+
+    // ---------------------------------------------------------------- tasks and checks
+
+    private Task task(Worker w, TaskRequest request, long seed, Set<String> readOnly) {
+        List<FileTasks.Entry> pool = tasks.stream()
+                .filter(e -> e.split() == request.split() && (request.difficulty() == 0 || e.difficulty() == request.difficulty())).toList();
+        if (pool.isEmpty()) {
+            throw new IllegalArgumentException(file.id() + " has no " + request.split().id() + " task"
+                    + (request.difficulty() == 0 ? "" : " of difficulty " + request.difficulty()));
+        }
+        FileTasks.Entry e = pool.get(Math.floorMod(request.seed(), pool.size()));
+        return FileTasks.task(FileTasks.line(e, w.dir()), file.id(), request.split(), seed, e.difficulty(), readOnly);
+    }
+
+    private FileTasks.Entry entry(String id) {
+        return tasks.stream().filter(e -> e.id().equals(id)).findFirst().orElseThrow();
+    }
+
+    /** The world after a right answer: every state check of the task, calling tools on the episode's server. */
+    private String check(Task task, Worker w, String answer) {
+        TaskLine t = FileTasks.line(entry(task.id()), w.dir());
+        if (t.check() == null) return null;
+        for (int i = 0; i < t.check().state().size(); i++) {
+            TaskLine.StateCheck s = t.check().state().get(i);
+            ObjectNode args = s.args() == null ? Json.object() : (ObjectNode) s.args();
+            String text;
+            try {
+                JsonNode r = domainTool(s.tool()).behaviour().call(w, Params.ofSchema(Json.object()).validate(args));
+                text = r.isTextual() ? r.asText() : Json.write(r);
+            } catch (ToolFailure f) {
+                return "state check " + i + " (" + s.tool() + ") failed: " + f.getMessage();
+            }
+            for (String need : texts(s.resultContains())) {
+                if (!Checks.mentions(text, need)) return "state check " + i + " (" + s.tool() + "): the result lacks '" + need + "'";
+            }
+            for (String bad : texts(s.resultNotContains())) {
+                if (!bad.isBlank() && Checks.mentions(text, bad)) return "state check " + i + " (" + s.tool() + "): the result holds '" + bad + "'";
+            }
+        }
+        return null;
+    }
+
+    private static List<String> texts(JsonNode n) {
+        if (n == null) return List.of();
+        if (n.isArray()) {
+            List<String> out = new ArrayList<>();
+            n.forEach(x -> out.add(x.asText()));
+            return out;
+        }
+        return List.of(n.asText());
+    }
+
+    private Tool<Worker> domainTool(String name) {
+        return ((Surface.FunctionCalls<Worker>) domain.surface()).tools().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    /** task.unsolvable: the task's declared impossible variant, if it has one. */
+    private Optional<Task> impossible(Task task, Worker w, java.util.SplittableRandom rnd) {
+        TaskLine t = FileTasks.line(entry(task.id()), w.dir());
+        if (t.impossible() == null) return Optional.empty();
+        TaskLine.Impossible i = t.impossible();
+        List<dev.openagent.sandbox.GoldPlan.Call> probes = i.probes().stream().map(FileTasks::call).toList();
+        List<dev.openagent.sandbox.Detail> kept = task.details().stream().filter(d -> i.query().contains(d.span())).toList();
+        return Optional.of(task.unsolvable(i.query(), probes, i.reason(), kept));
+    }
+
+    private List<String> distractions(Task task, java.util.SplittableRandom rnd) {
+        List<String> left = new ArrayList<>(file.distractions().stream().filter(s -> !task.query().contains(s)).toList());
+        List<String> out = new ArrayList<>();
+        while (!left.isEmpty() && out.size() < 2) out.add(left.remove(rnd.nextInt(left.size())));
+        return out;
+    }
+
+    // ---------------------------------------------------------------- facts and applicability
+
+    private void missingFacts(List<Tool<Worker>> tools) {
+        if (tools.stream().allMatch(t -> t.facts().after().isEmpty())) {
+            missing.put("logic.inversion", "no tool declares 'after' (an order rule between two tools)");
+        }
+        if (tools.stream().allMatch(t -> t.facts().personNames().isEmpty())) {
+            missing.put("domain.policy-update", "no tool declares 'person_name' (a parameter holding a person's name)");
+        }
+        if (tools.stream().allMatch(t -> t.facts().records().isEmpty())) {
+            missing.put("obs.missing-values", "no tool declares 'record_of' (the record it returns by id, to recover a missing field)");
+        }
+        List<TaskLine> lines = tasks.stream().map(e -> FileTasks.line(e, FileTasks.WORKDIR)).toList();
+        if (lines.stream().allMatch(t -> t.impossible() == null)) {
+            missing.put("task.unsolvable", "no task declares 'impossible' (the same request made impossible)");
+        }
+        if (lines.stream().allMatch(t -> t.details().isEmpty())) {
+            missing.put("query.underspecified", "no task declares 'details' (a span of the query the user can supply)");
+        }
+        if (lines.stream().allMatch(t -> t.details().stream().noneMatch(d -> Boolean.TRUE.equals(d.ambiguous())))) {
+            missing.put("query.ambiguous", "no task declares a detail with 'ambiguous: true'");
+        }
+    }
+
+    @Override
+    public Optional<String> notApplicable(String shiftId) { return Optional.ofNullable(missing.get(shiftId)); }
+
+    @Override
+    public EnvironmentInfo info() { return info; }
+
+    /** The ids of the tasks of each split, as the file declares them. */
+    public Map<String, Set<String>> taskIds() { return Map.copyOf(tasksBySplit); }
+
+    /** The number of tasks of a split. */
+    public int tasks(Split split) { return tasksBySplit.getOrDefault(split.id(), Set.of()).size(); }
+
+    /** Where the workers' workdirs and server logs are. */
+    public Path workFolder() { return base; }
+
+    // ---------------------------------------------------------------- workers
+
+    private Worker newWorker() {
+        Worker w = new Worker(started.getAndIncrement(), base, this::connect);
+        workers.add(w);
+        return w;
+    }
+
+    private McpConnection connect(Worker w) {
+        EnvFile.Mcp m = file.mcp();
+        if (m == null) return null;
+        Duration timeout = Duration.ofSeconds(m.timeoutSeconds() == null ? DEFAULT_TIMEOUT_SECONDS : m.timeoutSeconds());
+        List<String> command = m.command() == null ? null : m.command().stream().map(a -> expand(a, w)).toList();
+        Map<String, String> env = new LinkedHashMap<>();
+        m.env().forEach((k, v) -> env.put(k, expand(v, w)));
+        return McpConnection.open(command, m.url() == null ? null : expand(m.url(), w), env, timeout, w.log);
+    }
+
+    private String expand(String s, Worker w) {
+        return s.replace(FileTasks.WORKDIR, w.dir()).replace("{dir}", dir.toString());
+    }
+
+    private Worker acquire() {
+        Worker w = idle.poll();
+        if (w == null) w = newWorker();
+        try {
+            w.prepare(fixtures, file.mcp() != null && Boolean.TRUE.equals(file.mcp().restart()));
+        } catch (InfrastructureException e) {
+            retire(w);
+            throw e;
+        }
+        return w;
+    }
+
+    private void release(Worker w) {
+        if (w.broken) retire(w);
+        else idle.push(w);
+    }
+
+    private void retire(Worker w) {
+        w.close();
+        workers.remove(w);
+    }
+
+    @Override
+    public Env create() { return new FileEnv(); }
+
+    /** Stops every server and deletes the workdirs. */
+    @Override
+    public void close() {
+        stopAll();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdown);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running
+        }
+    }
+
+    private void stopAll() {
+        idle.clear();
+        for (Worker w : workers) w.close();
+        workers.clear();
+        Worker.delete(base);
+    }
+
+    /**
+     * One instance: a {@link DomainEnv} over this environment's domain, holding a worker for the episode it runs
+     * (taken from the pool at reset, given back when the episode ends or the next one starts).
+     */
+    private final class FileEnv implements Env {
+        private Worker lease;
+        private final DomainEnv<Worker> inner;
+
+        FileEnv() {
+            Domain<Worker> d = domain;
+            this.inner = new DomainEnv<>(new Domain<>(d.id(), d.description(), d.rules(), d.surface(), (split, seed) -> lease,
+                    d.kinds(), d.generator(), d.checker(), d.vocabulary()), file.maxSteps() == null ? d.maxSteps() : file.maxSteps());
+        }
+
+        @Override
+        public EnvSpec spec() { return inner.spec(); }
+
+        @Override
+        public EnvironmentInfo info() { return inner.info(); }
+
+        @Override
+        public Start reset(TaskRequest request) {
+            if (lease != null) release(lease);
+            lease = null;
+            lease = acquire();
+            return inner.reset(request);
+        }
+
+        @Override
+        public Step step(Action action) {
+            Step s = inner.step(action);
+            if (s.done() && lease != null) {
+                release(lease);
+                lease = null;
+            }
+            return s;
+        }
+
+        @Override
+        public Task task() { return inner.task(); }
+
+        @Override
+        public Guide guide() { return inner.guide(); }
+
+        @Override
+        public long episodeSeed() { return inner.episodeSeed(); }
+
+        @Override
+        public EnvFacts facts() { return inner.facts(); }
+    }
+}
