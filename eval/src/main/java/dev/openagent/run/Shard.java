@@ -73,7 +73,12 @@ public record Shard(int index, int count) {
 
     /** Whether the episode is this shard's: the first 60 bits of its id (a SHA-256 in hex) modulo the shard count. */
     public boolean contains(EpisodeKey key) {
-        return count == 1 || Long.remainderUnsigned(Long.parseUnsignedLong(key.id().substring(0, 15), 16), count) == index;
+        return contains(key.id());
+    }
+
+    /** As {@link #contains(EpisodeKey)}, by the episode's id ({@link EpisodeKey#id()}). */
+    public boolean contains(String episodeId) {
+        return count == 1 || Long.remainderUnsigned(Long.parseUnsignedLong(episodeId.substring(0, 15), 16), count) == index;
     }
 
     @Override
