@@ -111,7 +111,7 @@ class CliTest {
                 String[] args = java.util.Arrays.copyOf(words, words.length + 2);
                 args[words.length] = "--shift";
                 args[words.length + 1] = bad[0];
-                assertBad(run(args), "--shift '" + bad[0] + "' " + bad[1]);
+                assertBad(run(args), "--shift '" + bad[0] + "': " + bad[1]);
             }
         }
         assertBad(run("run", "--shift", "obs.format:colour=red"), "obs.format has no parameter 'colour'");

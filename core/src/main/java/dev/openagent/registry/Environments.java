@@ -20,11 +20,11 @@ public final class Environments {
     private static final Map<String, Environment> ALL = new LinkedHashMap<>();
 
     static {
-        register(of(new PoiDomain()));
-        register(of(new MedicalDomain()));
-        register(of(new RetailDomain()));
-        register(of(new TravelDomain()));
-        register(of(new HouseholdDomain()));
+        register(of(PoiDomain.DOMAIN));
+        register(of(MedicalDomain.DOMAIN));
+        register(of(RetailDomain.DOMAIN));
+        register(of(TravelDomain.DOMAIN));
+        register(of(HouseholdDomain.DOMAIN));
     }
 
     private Environments() {}

@@ -33,7 +33,7 @@ class DomainEnvBadInputTest {
 
     @BeforeEach
     void reset() {
-        env = new DomainEnv<>(new PoiDomain(), 10);
+        env = new DomainEnv<>(PoiDomain.DOMAIN, 10);
         start = env.reset(new TaskRequest(Split.TRAIN, 5, 1));
     }
 
@@ -147,7 +147,7 @@ class DomainEnvBadInputTest {
 
     @Test
     void stepBeforeResetIsAProgrammingError() {
-        var fresh = new DomainEnv<>(new PoiDomain());
+        var fresh = new DomainEnv<>(PoiDomain.DOMAIN);
         assertThrows(IllegalStateException.class, () -> fresh.step(new Action.Answer("x")));
     }
 

@@ -5,6 +5,7 @@ import dev.openagent.registry.Environments;
 import dev.openagent.episode.Episodes;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.envs.poi.PoiDomain;
+import dev.openagent.envs.poi.PoiWorld;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.sandbox.EnvironmentInfo;
@@ -199,22 +200,12 @@ class ShiftCatalogTest {
         assertEquals(Set.of("missing place", "outside week", "never booked", "unknown city"), kinds);
     }
 
-    /** A poi twin under another id: the honest target for domain.transfer until a second environment lands. */
+    /** A poi twin under another id, declaring nothing: the honest target for domain.transfer until a second environment lands. */
     static Environment twin() {
-        PoiDomain poi = new PoiDomain();
-        Domain<dev.openagent.envs.poi.PoiWorld> d = new Domain<>() {
-            public String id() { return "poi-twin"; }
-            public String description() { return "poi under another id"; }
-            public List<Integer> difficulties() { return poi.difficulties(); }
-            public dev.openagent.domain.Surface<dev.openagent.envs.poi.PoiWorld> surface() { return poi.surface(); }
-            public List<? extends dev.openagent.domain.TaskKind<dev.openagent.envs.poi.PoiWorld, ?>> kinds() { return poi.kinds(); }
-            public dev.openagent.sandbox.EnvFacts facts(dev.openagent.envs.poi.PoiWorld w) { return dev.openagent.sandbox.EnvFacts.NONE; }
-            public String rules() { return poi.rules(); }
-            public dev.openagent.envs.poi.PoiWorld world(Split split, long seed) { return poi.world(split, seed + 1); }
-            public Task task(dev.openagent.envs.poi.PoiWorld w, TaskRequest r, long seed) { return poi.task(w, r, seed + 1); }
-            @Override public String check(Task task, dev.openagent.envs.poi.PoiWorld w, String answer) { return poi.check(task, w, answer); }
-        };
-        return Environments.of(d);
+        Domain<PoiWorld> poi = PoiDomain.DOMAIN;
+        Domain<PoiWorld> u = poi.undeclared("poi-twin");
+        return Environments.of(new Domain<>("poi-twin", "poi under another id", u.rules(), u.surface(),
+                (split, seed) -> poi.world(split, seed + 1), u.kinds(), (w, r, seed) -> poi.task(w, r, seed + 1), poi.checker(), u.vocabulary()));
     }
 
     @Test
@@ -244,27 +235,11 @@ class ShiftCatalogTest {
         if (Environments.ids().size() == 1) assertTrue(why.isPresent() && why.get().contains("no other"), String.valueOf(why));
     }
 
-    /** A domain without its shift hooks: what the generic fallbacks do with it. */
-    static <W> Domain<W> hookless(Domain<W> d) {
-        return new Domain<>() {
-            public String id() { return d.id() + "-plain"; }
-            public String description() { return d.description(); }
-            public List<Integer> difficulties() { return d.difficulties(); }
-            public dev.openagent.domain.Surface<W> surface() { return d.surface(); }
-            public List<? extends dev.openagent.domain.TaskKind<W, ?>> kinds() { return d.kinds(); }
-            public dev.openagent.sandbox.EnvFacts facts(W w) { return dev.openagent.sandbox.EnvFacts.NONE; }
-            public String rules() { return d.rules(); }
-            public W world(Split split, long seed) { return d.world(split, seed); }
-            public Task task(W w, TaskRequest r, long seed) { return d.task(w, r, seed); }
-            @Override public String check(Task task, W w, String answer) { return d.check(task, w, answer); }
-        };
-    }
-
     /** The generic fallbacks hold on every function-call environment: pairs from the plan, unused tools, tickets, no capability. */
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(strings = {"medical", "retail", "travel"})
     void theGenericFallbacksKeepEveryTaskSolvableOrRefusable(String id) {
-        Domain<?> plain = hookless(((DomainEnv<?>) Environments.get(id).create()).domain());
+        Domain<?> plain = ((DomainEnv<?>) Environments.get(id).create()).domain().undeclared(id + "-plain");
         for (String spec : List.of("logic.inversion", "tool.removal:severity=3", "logic.longer-chain", "task.unsolvable")) {
             Env env = ShiftSpec.parseStack(spec).apply(new DomainEnv<>(plain));
             for (long seed = 0; seed < 40; seed++) {
@@ -276,18 +251,7 @@ class ShiftCatalogTest {
 
     @Test
     void theGenericFallbackOfUnsolvableRemovesTheNeededCapability() {
-        PoiDomain poi = new PoiDomain();
-        Domain<dev.openagent.envs.poi.PoiWorld> plain = new Domain<>() {
-            public String id() { return "plain"; }
-            public String description() { return "poi without hooks"; }
-            public List<Integer> difficulties() { return poi.difficulties(); }
-            public dev.openagent.domain.Surface<dev.openagent.envs.poi.PoiWorld> surface() { return poi.surface(); }
-            public List<? extends dev.openagent.domain.TaskKind<dev.openagent.envs.poi.PoiWorld, ?>> kinds() { return poi.kinds(); }
-            public dev.openagent.sandbox.EnvFacts facts(dev.openagent.envs.poi.PoiWorld w) { return dev.openagent.sandbox.EnvFacts.NONE; }
-            public String rules() { return poi.rules(); }
-            public dev.openagent.envs.poi.PoiWorld world(Split split, long seed) { return poi.world(split, seed); }
-            public Task task(dev.openagent.envs.poi.PoiWorld w, TaskRequest r, long seed) { return poi.task(w, r, seed); }
-        };
+        Domain<PoiWorld> plain = PoiDomain.DOMAIN.undeclared("plain");
         Env env = ShiftSpec.parseStack("task.unsolvable").apply(new DomainEnv<>(plain));
         for (long seed = 0; seed < 20; seed++) {
             Start start = env.reset(new TaskRequest(Split.TEST, seed, 0));

@@ -2,13 +2,9 @@ package dev.openagent.envs.household;
 
 import dev.openagent.envs.household.HouseholdWorld.Thing;
 import dev.openagent.sandbox.Checks;
-import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Task;
-import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.domain.Domain;
 import dev.openagent.domain.Surface;
-import dev.openagent.domain.TaskKind;
-import dev.openagent.domain.Vocabulary;
 
 import java.util.List;
 
@@ -17,45 +13,22 @@ import java.util.List;
  * cool, clean and wash. Acting is by text commands ("go to kitchen", "open fridge", "take red apple
  * from fridge"), observations are prose, and the valid commands are only listed by {@code help}.
  */
-public final class HouseholdDomain implements Domain<HouseholdWorld> {
-    @Override
-    public String id() { return "household"; }
+public final class HouseholdDomain {
+    private HouseholdDomain() {}
 
-    @Override
-    public String description() {
-        return "A house to tidy by text commands: find, move, heat, cool, clean and wash things across rooms (ALFWorld-like).";
-    }
-
-    @Override
-    public Surface<HouseholdWorld> surface() {
-        return new Surface.TextCommands<>(HouseholdCommands.VERBS, HouseholdCommands.HELP, HouseholdCommands::execute);
-    }
-
-    @Override
-    public List<? extends TaskKind<HouseholdWorld, ?>> kinds() { return HouseholdTasks.KINDS.all(); }
-
-    @Override
-    public Vocabulary<HouseholdWorld> vocabulary() { return HouseholdVocabulary.VOCABULARY; }
-
-    @Override
-    public String rules() {
-        return """
+    private static final String RULES = """
                 - You start in the hallway of a house. You can hold one thing at a time.
                 - Things inside closed furniture (fridge, cabinets, drawers...) are only seen once it is opened.
                 - When a request to move or change things is done, the house shows a completion code: include it in your answer.
                 - Change only what was asked; for questions, move nothing.""";
-    }
 
-    @Override
-    public HouseholdWorld world(Split split, long seed) { return HouseholdWorld.of(split, seed); }
+    public static final Domain<HouseholdWorld> DOMAIN = new Domain<>("household",
+            "A house to tidy by text commands: find, move, heat, cool, clean and wash things across rooms (ALFWorld-like).",
+            RULES, new Surface.TextCommands<>(HouseholdCommands.VERBS, HouseholdCommands.HELP, HouseholdCommands::execute),
+            HouseholdWorld::of, HouseholdTasks.KINDS.all(), HouseholdTasks::generate, HouseholdDomain::check, HouseholdVocabulary.VOCABULARY);
 
-    @Override
-    public Task task(HouseholdWorld world, TaskRequest request, long seed) { return HouseholdTasks.generate(world, request, seed); }
-
-    @Override
-    public String check(Task task, HouseholdWorld world, String answer) {
-        String problem = Checks.answerProblem(answer, task.mustContain(), task.mustNotContain());
-        if (problem != null) return problem;
+    /** The world state after the answer passed its check: exactly the requested change, nothing else. */
+    private static String check(Task task, HouseholdWorld world, String answer) {
         List<Thing> disturbed = world.disturbed();
         if (!disturbed.isEmpty()) {
             return (task.writes() ? "moved or changed what the request did not ask for: " : "changed the house on a question: ")

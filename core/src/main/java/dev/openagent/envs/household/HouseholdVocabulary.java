@@ -3,12 +3,10 @@ package dev.openagent.envs.household;
 import dev.openagent.domain.Vocabulary;
 import dev.openagent.envs.household.HouseholdWorld.Receptacle;
 import dev.openagent.envs.household.HouseholdWorld.Thing;
-import dev.openagent.sandbox.EnvFacts.Rewrite;
 import dev.openagent.sandbox.Task;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
@@ -18,30 +16,8 @@ import java.util.SplittableRandom;
 final class HouseholdVocabulary {
     private HouseholdVocabulary() {}
 
-    /** Synonyms of the verbs help lists (a verb of several words is renamed word by word, like a tool name). */
-    private static final Map<String, List<String>> SYNONYMS = Map.ofEntries(
-            Map.entry("look", List.of("view", "survey", "observe")),
-            Map.entry("inventory", List.of("holdings", "belongings", "carrying")),
-            Map.entry("go", List.of("walk", "head", "travel")),
-            Map.entry("to", List.of("toward", "into")),
-            Map.entry("open", List.of("unlatch", "unseal", "uncover")),
-            Map.entry("close", List.of("shut", "seal", "latch")),
-            Map.entry("take", List.of("grab", "collect", "fetch")),
-            Map.entry("put", List.of("place", "set", "stow")),
-            Map.entry("heat", List.of("warm", "cook", "reheat")),
-            Map.entry("cool", List.of("chill", "refrigerate", "ice")),
-            Map.entry("clean", List.of("wash", "scrub", "rinse")),
-            Map.entry("examine", List.of("inspect", "study", "scrutinize")));
-
-    private static final List<Rewrite> PARAPHRASES = Vocabulary.rewrites(
-            "^Put the ", "Place the ",
-            " and put it ", " and then leave it ",
-            "I don't remember where the (\\w+) is\\.", "I've forgotten where I left the $1.",
-            "Reply with the number, and don't move anything\\.", "Just give me the number; leave everything where it is.",
-            "Tell me the room and the piece of furniture where it is, without moving anything\\.",
-            "Which room and which piece of furniture is it in? Please don't move anything.");
-
-    static final Vocabulary<HouseholdWorld> VOCABULARY = new Vocabulary<>(SYNONYMS, PARAPHRASES, HouseholdVocabulary::distractions);
+    /** Synonyms and paraphrase rewrites from vocabulary.yaml beside this class, and the distractions below. */
+    static final Vocabulary<HouseholdWorld> VOCABULARY = Vocabulary.load(HouseholdVocabulary.class, "vocabulary.yaml", HouseholdVocabulary::distractions);
 
     /** Up to three remarks about things the request does not name: a present, a tidied room, a flatmate's thing. */
     private static List<String> distractions(Task task, HouseholdWorld w, SplittableRandom rnd) {

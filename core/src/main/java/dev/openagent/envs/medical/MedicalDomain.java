@@ -3,13 +3,9 @@ package dev.openagent.envs.medical;
 import dev.openagent.envs.medical.MedicalWorld.Appointment;
 import dev.openagent.envs.medical.MedicalWorld.Prescription;
 import dev.openagent.sandbox.Checks;
-import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Task;
-import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.domain.Domain;
 import dev.openagent.domain.Surface;
-import dev.openagent.domain.TaskKind;
-import dev.openagent.domain.Vocabulary;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -20,27 +16,10 @@ import java.util.Map;
  * appointments, a drug formulary with interactions, and prescriptions. The paper's unseen domain
  * (domain.transfer from poi): its own entities, vocabulary and rules.
  */
-public final class MedicalDomain implements Domain<MedicalWorld> {
-    @Override
-    public String id() { return "medical"; }
+public final class MedicalDomain {
+    private MedicalDomain() {}
 
-    @Override
-    public String description() {
-        return "Hospital: patients, doctors, departments and clinic schedules across campuses; appointments, drug interactions and prescriptions.";
-    }
-
-    @Override
-    public Surface<MedicalWorld> surface() { return new Surface.FunctionCalls<>(MedicalTools.ALL); }
-
-    @Override
-    public List<? extends TaskKind<MedicalWorld, ?>> kinds() { return MedicalTasks.KINDS.all(); }
-
-    @Override
-    public Vocabulary<MedicalWorld> vocabulary() { return MedicalVocabulary.VOCABULARY; }
-
-    @Override
-    public String rules() {
-        return """
+    private static final String RULES = """
                 - Clinics run Monday 2027-03-01 to Friday 2027-03-05; appointments are 30 minutes and start on the hour or half hour.
                 - Patients are identified by name and date of birth; several patients can share a name.
                 - A doctor who does not accept new patients only sees the patients they are the primary doctor of.
@@ -48,18 +27,14 @@ public final class MedicalDomain implements Domain<MedicalWorld> {
                 - Before prescribing, check the drug against the patient's current medication (check_interactions). Only the
                   patient's primary doctor prescribes. Never prescribe a drug with a major interaction or an allergy.
                 - Make only the change the user asked for.""";
-    }
 
-    @Override
-    public MedicalWorld world(Split split, long seed) { return MedicalWorld.of(split, seed); }
+    public static final Domain<MedicalWorld> DOMAIN = new Domain<>("medical",
+            "Hospital: patients, doctors, departments and clinic schedules across campuses; appointments, drug interactions and prescriptions.",
+            RULES, new Surface.FunctionCalls<>(MedicalTools.ALL),
+            MedicalWorld::of, MedicalTasks.KINDS.all(), MedicalTasks::generate, MedicalDomain::check, MedicalVocabulary.VOCABULARY);
 
-    @Override
-    public Task task(MedicalWorld world, TaskRequest request, long seed) { return MedicalTasks.generate(world, request, seed); }
-
-    @Override
-    public String check(Task task, MedicalWorld world, String answer) {
-        String problem = Checks.answerProblem(answer, task.mustContain(), task.mustNotContain());
-        if (problem != null) return problem;
+    /** The world state after the answer passed its check: exactly the requested change, nothing else. */
+    private static String check(Task task, MedicalWorld world, String answer) {
         List<Appointment> booked = new ArrayList<>();
         List<Appointment> cancelled = new ArrayList<>();
         for (Appointment a : world.appointments) {

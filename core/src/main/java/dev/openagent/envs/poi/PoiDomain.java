@@ -2,13 +2,9 @@ package dev.openagent.envs.poi;
 
 import dev.openagent.envs.poi.PoiWorld.Reservation;
 import dev.openagent.sandbox.Checks;
-import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Task;
-import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.domain.Domain;
 import dev.openagent.domain.Surface;
-import dev.openagent.domain.TaskKind;
-import dev.openagent.domain.Vocabulary;
 
 import java.util.List;
 
@@ -17,45 +13,22 @@ import java.util.List;
  * capacities; lookups, distances, availability, bookings and cancellations. The paper's training
  * domain.
  */
-public final class PoiDomain implements Domain<PoiWorld> {
-    private static final Surface<PoiWorld> SURFACE = new Surface.FunctionCalls<>(PoiTools.ALL);
+public final class PoiDomain {
+    private PoiDomain() {}
 
-    @Override
-    public String id() { return "poi"; }
-
-    @Override
-    public String description() {
-        return "Points of interest: search places, opening hours, distances, availability, bookings and cancellations across three cities.";
-    }
-
-    @Override
-    public Surface<PoiWorld> surface() { return SURFACE; }
-
-    @Override
-    public List<? extends TaskKind<PoiWorld, ?>> kinds() { return PoiTasks.KINDS.all(); }
-
-    @Override
-    public Vocabulary<PoiWorld> vocabulary() { return PoiVocabulary.VOCABULARY; }
-
-    @Override
-    public String rules() {
-        return """
+    private static final String RULES = """
                 - Bookable dates are 2026-12-07 (Monday) to 2026-12-13 (Sunday); times are whole hours (HH:00).
                 - %s
                 - Cancelling needs the booking's verification code, which only the guest has.
                 - Book only what the user asked for: one booking per request.""".formatted(PoiTools.BOOK_AFTER_CHECK);
-    }
 
-    @Override
-    public PoiWorld world(Split split, long seed) { return PoiWorld.of(split, seed); }
+    public static final Domain<PoiWorld> DOMAIN = new Domain<>("poi",
+            "Points of interest: search places, opening hours, distances, availability, bookings and cancellations across three cities.",
+            RULES, new Surface.FunctionCalls<>(PoiTools.ALL),
+            PoiWorld::of, PoiTasks.KINDS.all(), PoiTasks::generate, PoiDomain::check, PoiVocabulary.VOCABULARY);
 
-    @Override
-    public Task task(PoiWorld world, TaskRequest request, long seed) { return PoiTasks.generate(world, request, seed); }
-
-    @Override
-    public String check(Task task, PoiWorld world, String answer) {
-        String problem = Checks.answerProblem(answer, task.mustContain(), task.mustNotContain());
-        if (problem != null) return problem;
+    /** The world state after the answer passed its check: exactly the requested change, nothing else. */
+    private static String check(Task task, PoiWorld world, String answer) {
         List<Reservation> made = world.reservations.stream().filter(r -> !r.preexisting()).toList();
         List<Reservation> cancelled = world.reservations.stream().filter(r -> r.status().equals("cancelled")).toList();
         var expect = task.expect();

@@ -4,13 +4,9 @@ import dev.openagent.envs.retail.RetailWorld.Cancellation;
 import dev.openagent.envs.retail.RetailWorld.Exchange;
 import dev.openagent.envs.retail.RetailWorld.Return;
 import dev.openagent.sandbox.Checks;
-import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Task;
-import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.domain.Domain;
 import dev.openagent.domain.Surface;
-import dev.openagent.domain.TaskKind;
-import dev.openagent.domain.Vocabulary;
 
 import java.util.List;
 import java.util.Map;
@@ -23,27 +19,10 @@ import java.util.TreeSet;
  * exchanges for variants in stock, cancellations of unshipped orders. Writing tasks are checked on
  * the world state: exactly the requested changes and nothing else.
  */
-public final class RetailDomain implements Domain<RetailWorld> {
-    @Override
-    public String id() { return "retail"; }
+public final class RetailDomain {
+    private RetailDomain() {}
 
-    @Override
-    public String description() {
-        return "Online shop customer service: orders, shipments, returns within category windows, refunds, exchanges and cancellations.";
-    }
-
-    @Override
-    public Surface<RetailWorld> surface() { return new Surface.FunctionCalls<>(RetailTools.ALL); }
-
-    @Override
-    public List<? extends TaskKind<RetailWorld, ?>> kinds() { return RetailTasks.KINDS.all(); }
-
-    @Override
-    public Vocabulary<RetailWorld> vocabulary() { return RetailVocabulary.VOCABULARY; }
-
-    @Override
-    public String rules() {
-        return """
+    private static final String RULES = """
                 - Today is 2026-11-20. Return windows are counted from the delivery date: 15 days for electronics, 60 for outdoor
                   gear, 30 for everything else. Final-sale items cannot be returned or exchanged.
                 - Refunds go to the original payment method unless the customer asks for store credit; orders paid with a gift
@@ -52,18 +31,14 @@ public final class RetailDomain implements Domain<RetailWorld> {
                 - Check an item's return eligibility (check_return_eligibility) before returning it.
                 - Only orders that have not shipped (status processing) can be cancelled.
                 - Several customers can share a name: identify them by email or zip code. Make only the changes the customer asked for.""";
-    }
 
-    @Override
-    public RetailWorld world(Split split, long seed) { return RetailWorld.of(split, seed); }
+    public static final Domain<RetailWorld> DOMAIN = new Domain<>("retail",
+            "Online shop customer service: orders, shipments, returns within category windows, refunds, exchanges and cancellations.",
+            RULES, new Surface.FunctionCalls<>(RetailTools.ALL),
+            RetailWorld::of, RetailTasks.KINDS.all(), RetailTasks::generate, RetailDomain::check, RetailVocabulary.VOCABULARY);
 
-    @Override
-    public Task task(RetailWorld world, TaskRequest request, long seed) { return RetailTasks.generate(world, request, seed); }
-
-    @Override
-    public String check(Task task, RetailWorld world, String answer) {
-        String problem = Checks.answerProblem(answer, task.mustContain(), task.mustNotContain());
-        if (problem != null) return problem;
+    /** The world state after the answer passed its check: exactly the requested change, nothing else. */
+    private static String check(Task task, RetailWorld world, String answer) {
         Map<String, String> expect = task.expect();
         Set<String> returned = new TreeSet<>();
         for (Return r : world.returns) returned.add(r.itemId() + "=" + r.refundTo());

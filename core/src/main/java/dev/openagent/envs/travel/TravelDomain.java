@@ -3,13 +3,9 @@ package dev.openagent.envs.travel;
 import dev.openagent.envs.travel.TravelWorld.FlightBooking;
 import dev.openagent.envs.travel.TravelWorld.HotelBooking;
 import dev.openagent.sandbox.Checks;
-import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Task;
-import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.domain.Domain;
 import dev.openagent.domain.Surface;
-import dev.openagent.domain.TaskKind;
-import dev.openagent.domain.Vocabulary;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -20,29 +16,10 @@ import java.util.Map;
  * minimums, hotels with nightly rates and availability; flight and hotel bookings under
  * constraints (fare rules, budgets, star ratings, arrival times) and cancellations.
  */
-public final class TravelDomain implements Domain<TravelWorld> {
-    private static final Surface<TravelWorld> SURFACE = new Surface.FunctionCalls<>(TravelTools.ALL);
+public final class TravelDomain {
+    private TravelDomain() {}
 
-    @Override
-    public String id() { return "travel"; }
-
-    @Override
-    public String description() {
-        return "Travel planning: flights, one-stop connections with layover minimums, hotels and itineraries under constraints.";
-    }
-
-    @Override
-    public Surface<TravelWorld> surface() { return SURFACE; }
-
-    @Override
-    public List<? extends TaskKind<TravelWorld, ?>> kinds() { return TravelTasks.KINDS.all(); }
-
-    @Override
-    public Vocabulary<TravelWorld> vocabulary() { return TravelVocabulary.VOCABULARY; }
-
-    @Override
-    public String rules() {
-        return """
+    private static final String RULES = """
                 - Flights operate from 2027-05-03 to 2027-05-09; times are local 24-hour clock, fares whole dollars per person.
                 - Flight searches take three-letter airport codes; some cities have two airports, and a connection must
                   change planes at one airport with a layover of at least 45 minutes.
@@ -50,18 +27,14 @@ public final class TravelDomain implements Domain<TravelWorld> {
                   %s
                 - Cancelling a booking needs the traveller's last name.
                 - Book exactly what the traveller asked for, one booking per request unless told otherwise.""".formatted(TravelTools.RATES_BEFORE_BOOKING);
-    }
 
-    @Override
-    public TravelWorld world(Split split, long seed) { return TravelWorld.of(split, seed); }
+    public static final Domain<TravelWorld> DOMAIN = new Domain<>("travel",
+            "Travel planning: flights, one-stop connections with layover minimums, hotels and itineraries under constraints.",
+            RULES, new Surface.FunctionCalls<>(TravelTools.ALL),
+            TravelWorld::of, TravelTasks.KINDS.all(), TravelTasks::generate, TravelDomain::check, TravelVocabulary.VOCABULARY);
 
-    @Override
-    public Task task(TravelWorld world, TaskRequest request, long seed) { return TravelTasks.generate(world, request, seed); }
-
-    @Override
-    public String check(Task task, TravelWorld world, String answer) {
-        String problem = Checks.answerProblem(answer, task.mustContain(), task.mustNotContain());
-        if (problem != null) return problem;
+    /** The world state after the answer passed its check: exactly the requested change, nothing else. */
+    private static String check(Task task, TravelWorld world, String answer) {
         Map<String, String> expect = task.expect();
         List<FlightBooking> flights = new ArrayList<>();
         for (FlightBooking b : world.flightBookings) if (!b.preexisting()) flights.add(b);

@@ -44,7 +44,7 @@ class HouseholdTest {
 
     @BeforeEach
     void setUp() {
-        env = new DomainEnv<>(new HouseholdDomain());
+        env = new DomainEnv<>(HouseholdDomain.DOMAIN);
         start = env.reset(new TaskRequest(Split.TEST, 42, 1));
     }
 
@@ -121,7 +121,7 @@ class HouseholdTest {
     @Test
     void tasksAreOfTheDeclaredKindsAtTheirDifficulties() {
         Map<String, Integer> declared = new TreeMap<>();
-        for (TaskKind<HouseholdWorld, ?> k : new HouseholdDomain().kinds()) declared.put(k.name(), k.difficulty());
+        for (TaskKind<HouseholdWorld, ?> k : HouseholdDomain.DOMAIN.kinds()) declared.put(k.name(), k.difficulty());
         assertEquals(List.of(1, 2, 3, 4), env.info().difficulties());
         Set<String> seen = new TreeSet<>();
         for (long seed = 0; seed < 200; seed++) {

@@ -40,7 +40,7 @@ class MedicalTest {
 
     @BeforeEach
     void setUp() {
-        env = new DomainEnv<>(new MedicalDomain());
+        env = new DomainEnv<>(MedicalDomain.DOMAIN);
         env.reset(new TaskRequest(Split.TEST, 42, 1));
     }
 
@@ -356,7 +356,7 @@ class MedicalTest {
                 Map.entry("primary_doctor_booking", ".*'s primary doctor, holds no clinic on .*|" + notRegistered),
                 Map.entry("alternative_prescription", notRegistered),
                 Map.entry("earliest_matching_specialist", "No .* who accepts new patients speaks .*|" + notRegistered));
-        Env shifted = ShiftSpec.parseStack("task.unsolvable").apply(new DomainEnv<>(new MedicalDomain()));
+        Env shifted = ShiftSpec.parseStack("task.unsolvable").apply(new DomainEnv<>(MedicalDomain.DOMAIN));
         Set<String> seen = new HashSet<>();
         for (long seed = 0; seed < 240; seed++) {
             shifted.reset(new TaskRequest(Split.TEST, seed, 1 + (int) (seed % 4)));
@@ -373,7 +373,7 @@ class MedicalTest {
     void longerChainsGoThroughAPatientsChart() {
         Map<String, Set<String>> restated = new HashMap<>();
         for (int severity = 1; severity <= 2; severity++) {
-            Env shifted = ShiftSpec.parseStack("logic.longer-chain:severity=" + severity).apply(new DomainEnv<>(new MedicalDomain()));
+            Env shifted = ShiftSpec.parseStack("logic.longer-chain:severity=" + severity).apply(new DomainEnv<>(MedicalDomain.DOMAIN));
             for (long seed = 0; seed < 160; seed++) {
                 String query = shifted.reset(new TaskRequest(Split.TEST, seed, 1 + (int) (seed % 4))).query();
                 String how = query.contains(" the home campus of ") ? "home campus"

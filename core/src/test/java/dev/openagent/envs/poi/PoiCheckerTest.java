@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The checker: right answers pass; missing values, near misses and wrong or extra state changes fail. */
 class PoiCheckerTest {
-    private final DomainEnv<PoiWorld> env = new DomainEnv<>(new PoiDomain());
+    private final DomainEnv<PoiWorld> env = new DomainEnv<>(PoiDomain.DOMAIN);
 
     /** Plays the oracle up to (not including) its final answer; returns that answer. */
     private String playUntilAnswer(String kind, int difficulty) {

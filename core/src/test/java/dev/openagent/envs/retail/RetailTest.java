@@ -39,7 +39,7 @@ class RetailTest {
 
     @BeforeEach
     void setUp() {
-        env = new DomainEnv<>(new RetailDomain());
+        env = new DomainEnv<>(RetailDomain.DOMAIN);
         env.reset(new TaskRequest(Split.TEST, 42, 1));
     }
 

@@ -41,7 +41,7 @@ class TravelTest {
 
     @BeforeEach
     void setUp() {
-        env = new DomainEnv<>(new TravelDomain());
+        env = new DomainEnv<>(TravelDomain.DOMAIN);
         env.reset(new TaskRequest(Split.TEST, 42, 1));
     }
 
