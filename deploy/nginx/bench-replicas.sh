@@ -26,7 +26,14 @@ stop_all() {
 }
 trap 'stop_all; rm -rf "$work"' EXIT
 
-"$root/openagent" --version >/dev/null   # builds the CLI once, before anything is timed
+# Build the CLI once, before anything is timed, and run a copy of it, so that editing the sources
+# meanwhile cannot make ./openagent rebuild in the middle of a measurement.
+"$root/openagent" --version >/dev/null
+source "$root/bin/jdk.sh"
+java_bin="$(find_jdk21)/bin/java"
+mkdir -p "$work/cli"
+cp -r "$root/cli/target/openagent.jar" "$root/cli/target/lib" "$work/cli/"
+openagent=("$java_bin" -XX:+UseSerialGC -jar "$work/cli/openagent.jar")
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 # CPU time of a process in clock ticks (1/100 s): user + system, from /proc.
@@ -38,7 +45,7 @@ measure() {
   chmod -R 777 "$dir/temp"
   for i in $(seq 1 "$n"); do
     log="$dir/replica-$i.log"
-    "$root/openagent" serve env --port 0 --max-sessions 256 >"$log" 2>&1 &
+    "${openagent[@]}" serve env --port 0 --max-sessions 256 >"$log" 2>&1 &
     pids+=($!)
     replica_pids+=($!)
   done
@@ -58,7 +65,7 @@ measure() {
   for _ in $(seq 1 50); do (exec 3<>"/dev/tcp/127.0.0.1/$listen") 2>/dev/null && break; sleep 0.2; done
   local before=() after=() p
   for p in "${replica_pids[@]}"; do before+=("$(cpu_ticks "$p")"); done
-  "$root/openagent" serve bench --url "http://127.0.0.1:$listen" --protocol ws --sessions "$sessions" --steps "$steps" \
+  "${openagent[@]}" serve bench --url "http://127.0.0.1:$listen" --protocol ws --sessions "$sessions" --steps "$steps" \
     --warmup-steps "$warmup" --json >"$dir/bench.json"
   local rss=""
   for p in "${replica_pids[@]}"; do

@@ -53,15 +53,20 @@ record Runs(StoreWriter writer, StoreReader reader) {
     void save(String id, String name, String config, int planned, String status, String note) {
         String now = Instant.now().toString();
         writer.update(SAVE_RUN, true, p -> {
-            p.setString(1, id);
-            p.setString(2, name);
-            p.setString(3, config);
-            p.setString(4, now);
-            p.setString(5, now);
-            p.setInt(6, planned);
+            bindRun(p, id, name, config, now, planned);
             p.setString(7, status);
             p.setString(8, note);
         });
+    }
+
+    /** The first six parameters of {@link #SAVE_RUN} and {@link #CREATE_RUN}: id, name, config, created and updated, planned. */
+    private static void bindRun(PreparedStatement p, String id, String name, String config, String now, int planned) throws java.sql.SQLException {
+        p.setString(1, id);
+        p.setString(2, name);
+        p.setString(3, config);
+        p.setString(4, now);
+        p.setString(5, now);
+        p.setInt(6, planned);
     }
 
     /**
@@ -76,12 +81,7 @@ record Runs(StoreWriter writer, StoreReader reader) {
         writer.submit(s -> {
             other.set(null);
             PreparedStatement create = s.prepare(CREATE_RUN);
-            create.setString(1, id);
-            create.setString(2, name);
-            create.setString(3, config);
-            create.setString(4, now);
-            create.setString(5, now);
-            create.setInt(6, planned);
+            bindRun(create, id, name, config, now, planned);
             if (create.executeUpdate() == 1) return;
             PreparedStatement q = s.prepare("SELECT config FROM runs WHERE id = ?");
             q.setString(1, id);
