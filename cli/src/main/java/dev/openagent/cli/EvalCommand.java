@@ -224,12 +224,12 @@ final class EvalCommand implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "run %s (%s)%s: %d episodes planned, %d reused, %d run now, %d infrastructure errors%n",
                 run.runId(), store.location(), run.shard().whole() ? "" : ", shard " + run.shard(), run.planned(), run.reused(), run.ran(),
                 all.errors());
+        totals.errorCauses().entrySet().stream().limit(3).forEach(c -> System.out.printf(Locale.ROOT, "  %d x %s%n", c.getValue(), c.getKey()));
+        if (totals.errorCauses().size() > 3) System.out.printf("  and %d other causes%n", totals.errorCauses().size() - 3);
         if (run.runScored() < run.runPlanned()) {
             System.out.printf(Locale.ROOT, "partial: %d of the run's %d episodes are scored so far (status %s); the numbers below cover those%n",
                     run.runScored(), run.runPlanned(), run.status());
         }
-        totals.errorCauses().entrySet().stream().limit(3).forEach(c -> System.out.printf(Locale.ROOT, "  %d x %s%n", c.getValue(), c.getKey()));
-        if (totals.errorCauses().size() > 3) System.out.printf("  and %d other causes%n", totals.errorCauses().size() - 3);
         System.out.printf(Locale.ROOT, "model requests %d, tokens %d (this invocation asked the model %d times, %d tokens; cached replies are free)%n",
                 totals.modelRequests(), totals.modelTokens(), control.requests(), control.tokens());
         if (run.stopReason() != null) System.out.println("stopped early: " + run.stopReason() + " (rerun the same command to continue)");

@@ -54,8 +54,10 @@ final class ReportCommand implements Runnable {
             List<EpisodeResult> episodes = results.episodes(chosen.id());
             Reports.Written w = Reports.write(out, chosen, episodes, maxTranscripts);
             long scored = episodes.stream().filter(e -> !e.infraError()).count();
-            System.out.println("report of " + chosen.id() + " (" + chosen.status() + (scored < chosen.planned()
-                    ? "; partial: " + scored + " of " + chosen.planned() + " planned episodes scored so far" : "") + "):");
+            String progress = scored < chosen.planned() ? "partial: " + scored + " of " + chosen.planned() + " planned episodes scored so far" : null;
+            // A run left "partial" by a shard says so once.
+            String state = progress == null ? chosen.status() : chosen.status().equals("partial") ? progress : chosen.status() + "; " + progress;
+            System.out.println("report of " + chosen.id() + " (" + state + "):");
             System.out.println("  " + w.markdown());
             System.out.println("  " + w.html());
             System.out.println("  " + w.summary());

@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The results store on a real PostgreSQL server: the same behaviour as SQLite, several writers at once, and clear errors. */
-@Timeout(120)
+@Timeout(300) // a guard against a hang only (a loaded 2-core machine is slow)
 class PostgresStoreTest {
     LocalPostgres pg;
     String db;
