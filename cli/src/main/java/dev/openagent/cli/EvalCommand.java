@@ -11,6 +11,7 @@ import dev.openagent.run.EvalRunner;
 import dev.openagent.run.Experiment;
 import dev.openagent.run.Progress;
 import dev.openagent.run.RunControl;
+import dev.openagent.run.Shard;
 import dev.openagent.store.ResultStore;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Spec;
@@ -31,7 +32,8 @@ import java.util.concurrent.Callable;
 
 @Command(name = "eval", sortOptions = false, mixinStandardHelpOptions = true,
         description = {"Evaluate agents across environments, shift conditions, tasks and trials (the static condition is always run too).",
-                "Results go to a SQLite store; rerunning the same experiment resumes it (finished episodes are reused).",
+                "Results go to a SQLite file or a PostgreSQL database; rerunning the same experiment resumes it (finished episodes are reused).",
+                "--shard I/N runs one part of it, so N processes anywhere (a Kubernetes Indexed Job) write one run into one store.",
                 "Exit code 0 when every planned episode is scored, 3 when some are missing or ended in infrastructure errors."})
 final class EvalCommand implements Callable<Integer> {
     static final int INCOMPLETE = 3;
@@ -78,6 +80,18 @@ final class EvalCommand implements Callable<Integer> {
     @Mixin
     Options.Store store;
 
+    @Option(names = "--shard", paramLabel = "I/N", description = "Run only shard I (0-based) of N: a stable hash of each episode's key decides "
+            + "its shard, so N processes cover every episode once.")
+    String shard;
+
+    @Option(names = "--shards", paramLabel = "N", description = "The shard count, with the index taken from JOB_COMPLETION_INDEX (set by a "
+            + "Kubernetes Indexed Job) when --shard is absent.")
+    Integer shards;
+
+    @Option(names = "--run", paramLabel = "ID", description = "Write into the run with this id (default: a hash of the experiment); "
+            + "a run holding another experiment is refused.")
+    String runId;
+
     @Option(names = "--no-cache", description = "Ask the model again instead of replaying cached responses (new ones are still stored).")
     boolean noCache;
 
@@ -96,15 +110,19 @@ final class EvalCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Experiment exp = experiment();
+        Shard part = Shard.of(shard, shards, System.getenv("JOB_COMPLETION_INDEX"));
+        if (runId != null && !runId.matches("[A-Za-z0-9][A-Za-z0-9._:-]{0,127}")) {
+            throw new Main.UserError("--run '" + runId + "': a run id is 1 to 128 letters, digits, '.', '_', ':' or '-', starting with a letter or digit");
+        }
         RunControl control = new RunControl(exp.budget().requests(), exp.budget().tokens());
         List<AutoCloseable> opened = new ArrayList<>();
-        try (ResultStore results = ResultStore.open(store.file)) {
+        try (ResultStore results = ResultStore.open(store.location())) {
             Agents.RunContext ctx = new Agents.RunContext(results, !noCache, control, opened);
             List<EvalAgent> resolved = new ArrayList<>();
             for (AgentSpec a : exp.agents()) resolved.add(Agents.forEval(a, exp.seed(), ctx));
             EvalRunner.RunResult run;
             try (Progress progress = Progress.forConsole(!noProgress, System.err)) {
-                run = new EvalRunner(results, control, progress).run(exp, resolved);
+                run = new EvalRunner(results, control, progress).run(exp, resolved, part, runId);
             }
             if (run.internalError() != null) {
                 System.err.println("openagent: an episode failed with an internal error (recorded as an error; please report it):");
@@ -185,11 +203,14 @@ final class EvalCommand implements Callable<Integer> {
     private ObjectNode summary(EvalRunner.RunResult run, Scorecard card, Totals totals, RunControl control) {
         ObjectNode o = Json.object();
         o.put("run", run.runId());
-        o.put("store", store.file.toString());
+        o.put("store", store.location().toString());
+        if (!run.shard().whole()) o.put("shard", run.shard().toString());
         o.put("planned", run.planned());
         o.put("reused", run.reused());
         o.put("ran", run.ran());
         o.put("complete", run.complete());
+        o.put("status", run.status());
+        o.putObject("run_progress").put("planned", run.runPlanned()).put("scored", run.runScored());
         if (run.stopReason() != null) o.put("stopped", run.stopReason());
         o.put("model_requests", totals.modelRequests());
         o.put("model_tokens", totals.modelTokens());
@@ -202,10 +223,15 @@ final class EvalCommand implements Callable<Integer> {
 
     private void printText(EvalRunner.RunResult run, Scorecard card, Totals totals, RunControl control) {
         GroupMetrics all = card.overall();
-        System.out.printf(Locale.ROOT, "run %s (%s): %d episodes planned, %d reused, %d run now, %d infrastructure errors%n",
-                run.runId(), store.file, run.planned(), run.reused(), run.ran(), all.errors());
+        System.out.printf(Locale.ROOT, "run %s (%s)%s: %d episodes planned, %d reused, %d run now, %d infrastructure errors%n",
+                run.runId(), store.location(), run.shard().whole() ? "" : ", shard " + run.shard(), run.planned(), run.reused(), run.ran(),
+                all.errors());
         totals.errorCauses().entrySet().stream().limit(3).forEach(c -> System.out.printf(Locale.ROOT, "  %d x %s%n", c.getValue(), c.getKey()));
         if (totals.errorCauses().size() > 3) System.out.printf("  and %d other causes%n", totals.errorCauses().size() - 3);
+        if (run.runScored() < run.runPlanned()) {
+            System.out.printf(Locale.ROOT, "partial: %d of the run's %d episodes are scored so far (status %s); the numbers below cover those%n",
+                    run.runScored(), run.runPlanned(), run.status());
+        }
         System.out.printf(Locale.ROOT, "model requests %d, tokens %d (this invocation asked the model %d times, %d tokens; cached replies are free)%n",
                 totals.modelRequests(), totals.modelTokens(), control.requests(), control.tokens());
         if (run.stopReason() != null) System.out.println("stopped early: " + run.stopReason() + " (rerun the same command to continue)");
@@ -221,7 +247,7 @@ final class EvalCommand implements Callable<Integer> {
                 fmt(all.successRate()), fmt(all.toolErrorRate()), fmt(all.refusalRate()), fmt(all.falseRefusalRate()),
                 all.avgTurns() == null ? 0 : all.avgTurns(), all.avgTokens() == null ? 0 : all.avgTokens());
         System.out.println("failures: " + all.failures());
-        System.out.println("report: openagent report --store " + store.file + " --run " + run.runId() + " --out DIR");
+        System.out.println("report: openagent report --store " + store.location() + " --run " + run.runId() + " --out DIR");
     }
 
     private static String fmt(Double d) {

@@ -10,6 +10,8 @@ import dev.openagent.server.http.BearerAuth;
 import dev.openagent.server.http.HttpService;
 import dev.openagent.shift.ShiftSpec;
 import dev.openagent.store.ResultStore;
+import dev.openagent.store.StoreLocation;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -152,10 +154,29 @@ final class Options {
         }
     }
 
-    /** {@code --store}: the results store. */
+    /** {@code --store}: the results store, an SQLite file or a PostgreSQL database. */
     static final class Store {
-        @Option(names = "--store", paramLabel = "PATH", description = "Results store (default: ${DEFAULT-VALUE}).")
-        Path file = ResultStore.DEFAULT;
+        @Option(names = "--store", paramLabel = "PATH|URL", description = "Results store: an SQLite file, or postgresql://USER@HOST:PORT/DB "
+                + "(default: ${DEFAULT-VALUE}).")
+        String spec = ResultStore.DEFAULT.toString();
+
+        @Mixin
+        StorePassword password = new StorePassword();
+
+        StoreLocation location() { return password.location(spec); }
+    }
+
+    /** {@code --store-password-env}: where a PostgreSQL store's password comes from (never the command line). */
+    static final class StorePassword {
+        @Option(names = "--store-password-env", paramLabel = "NAME",
+                description = "Environment variable holding the PostgreSQL password (default: ${DEFAULT-VALUE}).")
+        String variable = StoreLocation.DEFAULT_PASSWORD_ENV;
+
+        /** A store named on the command line. */
+        StoreLocation location(String text) {
+            if (text == null || text.isBlank()) throw new Main.UserError("a results store is a file path or a postgresql:// URL, not empty");
+            return StoreLocation.parse(text, variable);
+        }
     }
 
     /** Where a server listens and whom it lets in: {@code --host}, {@code --token-env}, {@code --max-body}. */

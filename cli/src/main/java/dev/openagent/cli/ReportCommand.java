@@ -3,6 +3,8 @@ package dev.openagent.cli;
 import dev.openagent.report.Reports;
 import dev.openagent.store.ResultStore;
 import dev.openagent.store.RunInfo;
+import dev.openagent.store.StoreLocation;
+import dev.openagent.run.EpisodeResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -12,7 +14,8 @@ import java.util.List;
 
 @Command(name = "report", mixinStandardHelpOptions = true, description = {"Write a run's report (Markdown, offline HTML, JSON).",
         "report.md, a self-contained report.html (tier x shift heatmap, agent bars, trajectory browser; opens offline) and",
-        "summary.json. Without --run, the most recently updated run."})
+        "summary.json. Without --run, the most recently updated run. While shards are still running, the report covers",
+        "what is scored so far and says it is partial."})
 final class ReportCommand implements Runnable {
     @Mixin
     Options.Store store;
@@ -34,20 +37,27 @@ final class ReportCommand implements Runnable {
     public void run() {
         if (!list && out == null) throw new Main.UserError("--out DIR is required (or --list)");
         if (maxTranscripts < 0) throw new Main.UserError("--max-transcripts must be >= 0");
-        try (ResultStore results = ResultStore.openExisting(store.file)) {
+        StoreLocation where = store.location();
+        try (ResultStore results = ResultStore.openExisting(where)) {
             List<RunInfo> runs = results.runs();
             if (list) {
-                if (runs.isEmpty()) System.out.println("no runs in " + store.file);
+                if (runs.isEmpty()) System.out.println("no runs in " + where);
                 for (RunInfo r : runs) {
-                    System.out.printf("%s  %-10s %5d planned  updated %s  %s%n", r.id(), r.status(), r.planned(), r.updatedAt(), r.name());
+                    System.out.printf("%s  %-10s %6d of %6d scored  updated %s  %s%n", r.id(), r.status(), results.progress(r.id()).scored(),
+                            r.planned(), r.updatedAt(), r.name());
                 }
                 return;
             }
-            if (runs.isEmpty()) throw new Main.UserError("no runs in " + store.file);
+            if (runs.isEmpty()) throw new Main.UserError("no runs in " + where);
             RunInfo chosen = run == null ? runs.getFirst() : results.run(run).orElseThrow(() -> new Main.UserError(
-                    "no run '" + run + "' in " + store.file + " (runs: " + String.join(", ", runs.stream().map(RunInfo::id).toList()) + ")"));
-            Reports.Written w = Reports.write(out, chosen, results.episodes(chosen.id()), maxTranscripts);
-            System.out.println("report of " + chosen.id() + " (" + chosen.status() + "):");
+                    "no run '" + run + "' in " + where + " (runs: " + String.join(", ", runs.stream().map(RunInfo::id).toList()) + ")"));
+            List<EpisodeResult> episodes = results.episodes(chosen.id());
+            Reports.Written w = Reports.write(out, chosen, episodes, maxTranscripts);
+            long scored = episodes.stream().filter(e -> !e.infraError()).count();
+            String progress = scored < chosen.planned() ? "partial: " + scored + " of " + chosen.planned() + " planned episodes scored so far" : null;
+            // A run left "partial" by a shard says so once.
+            String state = progress == null ? chosen.status() : chosen.status().equals("partial") ? progress : chosen.status() + "; " + progress;
+            System.out.println("report of " + chosen.id() + " (" + state + "):");
             System.out.println("  " + w.markdown());
             System.out.println("  " + w.html());
             System.out.println("  " + w.summary());

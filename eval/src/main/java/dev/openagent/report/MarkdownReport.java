@@ -23,6 +23,10 @@ public final class MarkdownReport {
                 .append(cfg.path("seed").asLong()).append(", ").append(cfg.path("split").asText()).append(" split · envs ")
                 .append(join(cfg.path("envs"))).append(" · shifts `").append(String.join("; ", texts(cfg.path("shifts")))).append("`\n\n");
 
+        if (run.path("partial").asBoolean()) {
+            sb.append("> **Partial results:** ").append(run.path("scored").asInt()).append(" of ").append(run.path("planned").asInt())
+                    .append(" planned episodes are scored so far (shards may still be running, or some stopped); the numbers below cover only those.\n\n");
+        }
         sb.append("## Overall\n\n| metric | value |\n|---|---|\n");
         row(sb, "episodes", s.path("episodes").asText() + " (" + s.path("errors").asText() + " infrastructure errors, not scored)");
         row(sb, "success rate", pct(s.get("success_rate")) + " " + ci(s.get("success_ci")));

@@ -47,8 +47,11 @@ public final class ReportData {
     public static ObjectNode build(RunInfo run, List<EpisodeResult> episodes, int maxTranscripts, Map<String, AgentTranscript> agentTranscripts) {
         Scorecard card = new Scorecard(episodes);
         ObjectNode root = Json.object();
-        root.set("run", Json.tree(new RunRow(run.id(), run.name(), run.status(), run.planned(), run.createdAt(), run.updatedAt(),
-                run.note(), Json.parse(run.config()))));
+        int scored = (int) episodes.stream().filter(e -> !e.infraError()).count();
+        // Partial while shards are still running (or some stopped): the numbers cover only what is scored so far.
+        boolean partial = scored < run.planned();
+        root.set("run", Json.tree(new RunRow(run.id(), run.name(), run.status(), run.planned(), scored, partial, run.createdAt(),
+                run.updatedAt(), run.note(), Json.parse(run.config()))));
         root.put("generated_at", Instant.now().toString());
 
         Map<String, String> tierOf = card.tiers();
@@ -61,7 +64,10 @@ public final class ReportData {
         tierOf.values().stream().distinct().filter(t -> !Scorecard.TIER_ORDER.contains(t)).forEach(tiers::add);
         card.byAgent().keySet().forEach(root.putArray("agents")::add);
         card.byEnv().keySet().forEach(root.putArray("envs")::add);
-        root.set("summary", card.toJson());
+        ObjectNode summary = card.toJson();
+        summary.put("planned", run.planned());
+        summary.put("partial", partial);
+        root.set("summary", summary);
 
         ArrayNode cells = root.putArray("cells");
         card.byAgent().forEach((agent, rs) -> {
@@ -98,7 +104,7 @@ public final class ReportData {
 
     /** The run as the page shows it. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record RunRow(String id, String name, String status, int planned, String createdAt, String updatedAt,
+    record RunRow(String id, String name, String status, int planned, int scored, boolean partial, String createdAt, String updatedAt,
                   @JsonInclude(JsonInclude.Include.NON_NULL) String note, JsonNode config) {}
 
     /**

@@ -48,15 +48,22 @@ public final class EvalRunner {
     /**
      * What a run did.
      *
+     * @param shard         the part of the experiment this process ran ({@link Shard#ALL}: all of it)
+     * @param planned       episodes of this shard
      * @param reused        planned episodes found finished in the store
      * @param ran           episodes run now (including those that ended in an infrastructure error)
      * @param errors        infrastructure errors among those run now
      * @param stopReason    why the run stopped early, or null
      * @param notApplicable conditions left out because a shift does not apply to an environment
      * @param internalError the first exception thrown inside an episode (a bug), or null
+     * @param runPlanned    episodes of the whole experiment, every shard's
+     * @param runScored     episodes of the whole run scored in the store when this process finished, whoever ran them
+     * @param status        the run's status as this process left it: complete, partial (this shard is done, others'
+     *                      episodes are missing), incomplete (infrastructure errors) or stopped
      */
-    public record RunResult(String runId, int planned, int reused, int ran, int errors, String stopReason,
-                            List<String> notApplicable, Throwable internalError) {
+    public record RunResult(String runId, Shard shard, int planned, int reused, int ran, int errors, String stopReason,
+                            List<String> notApplicable, Throwable internalError, int runPlanned, int runScored, String status) {
+        /** Whether every episode of this process's shard is scored. */
         public boolean complete() { return stopReason == null && errors == 0 && reused + ran == planned; }
     }
 
@@ -130,18 +137,31 @@ public final class EvalRunner {
     }
 
     public RunResult run(Experiment exp, List<EvalAgent> agents) {
+        return run(exp, agents, Shard.ALL, null);
+    }
+
+    /**
+     * Runs one shard of the experiment into the run {@code runId} (null: the experiment's own id,
+     * {@link #runId}). Shards started anywhere against one store (PostgreSQL for several machines)
+     * write one run; each skips what the store already holds, so a rerun of a killed shard runs
+     * only what it lost.
+     */
+    public RunResult run(Experiment exp, List<EvalAgent> agents, Shard shard, String runId) {
         if (agents.isEmpty()) throw new IllegalArgumentException("the experiment names no agent");
         Set<String> labels = new HashSet<>();
         for (EvalAgent a : agents) {
             if (!labels.add(a.label())) throw new IllegalArgumentException("two agents are labelled '" + a.label() + "': give them distinct labels");
         }
         List<String> notApplicable = new ArrayList<>();
-        List<Planned> plan = plan(exp, agents, conditions(exp, shifts, notApplicable));
+        List<Planned> whole = plan(exp, agents, conditions(exp, shifts, notApplicable));
+        List<Planned> plan = shard.whole() ? whole : whole.stream().filter(p -> shard.contains(p.key())).toList();
         Set<String> hashes = new HashSet<>();
         for (Planned p : plan) hashes.add(p.key().configHash());
 
-        String runId = runId(exp, agents);
-        store.saveRun(runId, exp.name() == null ? runId : exp.name(), Json.write(describe(exp, agents)), plan.size(), "running", null);
+        if (runId == null) runId = runId(exp, agents);
+        String name = exp.name() == null ? runId : exp.name();
+        String config = Json.write(describe(exp, agents));
+        store.beginRun(runId, name, config, whole.size());
         Set<String> finished = new HashSet<>();
         for (String h : hashes) finished.addAll(store.finishedEpisodes(h));
         List<String> reused = new ArrayList<>();
@@ -167,11 +187,12 @@ public final class EvalRunner {
                     slots.release();
                     break;
                 }
+                String id = runId;
                 pool.submit(() -> {
                     try {
                         EpisodeResult r = runOne(p, internal);
                         try {
-                            store.saveEpisode(runId, r);
+                            store.saveEpisode(id, r);
                         } catch (IllegalStateException e) {
                             control.stop(e.getMessage());
                             return;
@@ -194,12 +215,17 @@ public final class EvalRunner {
         } finally {
             progress.close();
         }
-        RunResult result = new RunResult(runId, plan.size(), reused.size(), ran.get(), errors.get(), control.stopReason(),
-                List.copyOf(notApplicable), internal.get());
-        String status = result.complete() ? "complete" : result.stopReason() != null ? "stopped" : "incomplete";
-        store.saveRun(runId, exp.name() == null ? runId : exp.name(), Json.write(describe(exp, agents)), plan.size(), status,
-                result.stopReason());
-        return result;
+        store.flush();
+        int runScored = store.progress(runId).scored();
+        String stopReason = control.stopReason();
+        boolean mineComplete = stopReason == null && errors.get() == 0 && reused.size() + ran.get() == plan.size();
+        // Statuses from this process's view; reports check the counts themselves (another shard may finish later).
+        String status = runScored >= whole.size() ? "complete" : stopReason != null ? "stopped" : !mineComplete ? "incomplete" : "partial";
+        String note = stopReason != null ? stopReason
+                : status.equals("partial") ? "shard " + shard + " done; " + runScored + " of " + whole.size() + " episodes scored" : null;
+        store.saveRun(runId, name, config, whole.size(), status, note);
+        return new RunResult(runId, shard, plan.size(), reused.size(), ran.get(), errors.get(), stopReason,
+                List.copyOf(notApplicable), internal.get(), whole.size(), runScored, status);
     }
 
     /** Every episode of the experiment, tasks outermost so a partial run covers every condition evenly. */

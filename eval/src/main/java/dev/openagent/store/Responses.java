@@ -9,6 +9,10 @@ import java.util.Optional;
 
 /** The cache of model responses in the results store (table {@code responses}), keyed by request hash. */
 record Responses(StoreWriter writer, StoreReader reader) implements ResponseCache {
+    private static final String PUT = """
+            INSERT INTO responses(key, model, body, created_at) VALUES (?,?,?,?)
+            ON CONFLICT(key) DO UPDATE SET model=excluded.model, body=excluded.body, created_at=excluded.created_at""";
+
     @Override
     public Optional<String> get(String key) {
         return reader.read(c -> {
@@ -24,10 +28,10 @@ record Responses(StoreWriter writer, StoreReader reader) implements ResponseCach
     @Override
     public void put(String key, String model, String body) {
         String now = Instant.now().toString();
-        writer.update("INSERT OR REPLACE INTO responses(key, model, body, created_at) VALUES (?,?,?,?)", false, p -> {
+        writer.update(PUT, false, p -> {
             p.setString(1, key);
             p.setString(2, model);
-            p.setString(3, body);
+            p.setString(3, Runs.text(body));
             p.setString(4, now);
         });
     }

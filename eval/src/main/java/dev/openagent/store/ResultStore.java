@@ -3,108 +3,166 @@ package dev.openagent.store;
 import dev.openagent.agent.openai.ResponseCache;
 import dev.openagent.run.EpisodeResult;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * The results store: an embedded SQLite database (WAL mode) holding runs, episodes with their
- * trajectories ({@link Runs}), and the cache of model responses ({@link Responses}).
+ * The results store: runs, episodes with their trajectories ({@link Runs}), and the cache of model
+ * responses ({@link Responses}), in an SQLite file (WAL mode; the default) or a PostgreSQL
+ * database ({@link StoreLocation}); both hold the same schema and behave the same.
  * <p>
  * Writes go through one writer thread that owns the write connection ({@link StoreWriter}), so
- * many episodes can finish at once while SQLite sees a single writer; each batch the writer takes
- * is one transaction, committed as soon as it is taken, so a killed process loses at most the
- * episodes still in flight. Reads (the cache, planning, reports) use a second connection
- * ({@link StoreReader}) and see committed data.
+ * many episodes can finish at once while the database sees a single writer per process; each
+ * batch the writer takes is one transaction, committed as soon as it is taken, so a killed process
+ * loses at most the episodes still in flight. Reads (the cache, planning, reports) use a second
+ * connection ({@link StoreReader}) and see committed data, including what other processes wrote.
  */
 public final class ResultStore implements ResponseCache, AutoCloseable {
     public static final Path DEFAULT = Path.of("runs", "openagent.db");
     static final int SCHEMA_VERSION = 1;
+    private static final Set<String> TABLES = Set.of("meta", "runs", "episodes", "run_episodes", "responses");
 
-    private final Path file;
+    private final StoreLocation location;
     private final StoreWriter writer;
     private final StoreReader reader;
     private final Runs runs;
     private final Responses responses;
     private boolean closed;
 
-    private ResultStore(Path file) throws SQLException {
-        this.file = file;
-        Connection w = connect(file);
-        try (Statement s = w.createStatement()) {
-            s.execute("PRAGMA journal_mode=WAL");
-            s.execute("PRAGMA synchronous=NORMAL");
-            for (String ddl : SCHEMA) s.execute(ddl);
-            s.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', '" + SCHEMA_VERSION + "')");
+    private ResultStore(StoreLocation location) throws SQLException {
+        this.location = location;
+        Connection w = location.connect();
+        try {
+            w.setAutoCommit(false);
+            prepareSchema(location, w);
+        } catch (SQLException | RuntimeException e) {
+            w.close();
+            throw e;
         }
-        try (Statement s = w.createStatement(); ResultSet rs = s.executeQuery("SELECT value FROM meta WHERE key='schema_version'")) {
-            int v = rs.next() ? Integer.parseInt(rs.getString(1)) : SCHEMA_VERSION;
-            if (v != SCHEMA_VERSION) {
-                w.close();
-                throw new IllegalArgumentException(file + " has results store schema " + v + "; this openagent reads schema " + SCHEMA_VERSION);
-            }
+        Connection r;
+        try {
+            r = location.connect();
+        } catch (SQLException e) {
+            w.close();
+            throw e;
         }
-        w.setAutoCommit(false);
-        this.reader = new StoreReader(file, connect(file));
-        this.writer = new StoreWriter(file, w);
+        this.reader = new StoreReader(location, r);
+        this.writer = new StoreWriter(location, w);
         this.runs = new Runs(writer, reader);
         this.responses = new Responses(writer, reader);
     }
 
-    /** Opens (creating when needed) the store at {@code file}. */
+    /** Opens (creating when needed) the SQLite store at {@code file}. */
     public static ResultStore open(Path file) {
+        return open(new StoreLocation.SqliteFile(file));
+    }
+
+    /** Opens the store, creating its schema when the file or database has none yet. */
+    public static ResultStore open(StoreLocation location) {
         try {
-            Path parent = file.toAbsolutePath().getParent();
-            if (parent != null) Files.createDirectories(parent);
-            return new ResultStore(file);
+            return new ResultStore(location);
         } catch (SQLException e) {
-            throw new IllegalArgumentException("cannot open results store " + file + ": " + e.getMessage(), e);
-        } catch (java.io.IOException e) {
-            throw new IllegalArgumentException("cannot create the directory of " + file + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException("cannot open results store " + location + ": " + oneLine(e) + hint(location, e), e);
         }
     }
 
     /** Opens an existing store for reading reports; a missing file is an error, not a new empty store. */
     public static ResultStore openExisting(Path file) {
-        if (!Files.isRegularFile(file)) throw new IllegalArgumentException("no results store at " + file + " (run `openagent eval` first, or pass --store)");
-        return open(file);
+        return openExisting(new StoreLocation.SqliteFile(file));
     }
 
-    public Path file() { return file; }
+    /** As {@link #openExisting(Path)}; a PostgreSQL database must exist on its server (an empty one has no runs). */
+    public static ResultStore openExisting(StoreLocation location) {
+        if (!location.exists()) throw new IllegalArgumentException("no results store at " + location + " (run `openagent eval` first, or pass --store)");
+        return open(location);
+    }
 
-    private static Connection connect(Path file) throws SQLException {
-        Connection c = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
-        try (Statement s = c.createStatement()) {
-            s.execute("PRAGMA busy_timeout=30000");
+    public StoreLocation location() { return location; }
+
+    /**
+     * Checks the schema and creates it in a store that has none, in one transaction. A store of
+     * another schema version, or a database that holds tables of these names without a version
+     * (not a results store), is refused with one line rather than failing later mid-run.
+     */
+    private static void prepareSchema(StoreLocation location, Connection c) throws SQLException {
+        location.lockSchema(c);
+        Set<String> present = new HashSet<>();
+        try (ResultSet rs = c.getMetaData().getTables(null, c.getSchema(), "%", new String[]{"TABLE"})) {
+            while (rs.next()) {
+                String name = rs.getString("TABLE_NAME").toLowerCase(java.util.Locale.ROOT);
+                if (TABLES.contains(name)) present.add(name);
+            }
         }
-        return c;
+        if (present.contains("meta")) {
+            Integer v = null;
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT value FROM meta WHERE key='schema_version'")) {
+                if (rs.next()) v = Integer.valueOf(rs.getString(1).strip());
+            } catch (NumberFormatException e) {
+                v = null;
+            }
+            c.commit();
+            if (v == null) throw new IllegalArgumentException(location + " has a meta table without a results store schema version: not an openagent results store");
+            if (v != SCHEMA_VERSION) {
+                throw new IllegalArgumentException(location + " has results store schema " + v + (v < SCHEMA_VERSION ? " (from an older openagent)"
+                        : " (from a newer openagent)") + "; this openagent reads schema " + SCHEMA_VERSION);
+            }
+            return;
+        }
+        if (!present.isEmpty()) {
+            c.rollback();
+            throw new IllegalArgumentException(location + " holds tables named " + String.join(", ", new java.util.TreeSet<>(present))
+                    + " but no results store schema version: not an openagent results store (use another database or file)");
+        }
+        try (Statement s = c.createStatement()) {
+            for (String ddl : schema(location)) s.execute(ddl);
+            s.execute("INSERT INTO meta(key, value) VALUES ('schema_version', '" + SCHEMA_VERSION + "')");
+        }
+        c.commit();
     }
 
-    private static final List<String> SCHEMA = List.of(
-            "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-            """
-            CREATE TABLE IF NOT EXISTS runs (
-              id TEXT PRIMARY KEY, name TEXT, config TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
-              planned INTEGER NOT NULL, status TEXT NOT NULL, note TEXT)""",
-            """
-            CREATE TABLE IF NOT EXISTS episodes (
-              id TEXT PRIMARY KEY, config_hash TEXT NOT NULL, agent TEXT NOT NULL, env TEXT NOT NULL, shift TEXT NOT NULL,
-              tier TEXT NOT NULL, task_index INTEGER NOT NULL, task_seed INTEGER NOT NULL, trial INTEGER NOT NULL,
-              task_id TEXT, kind TEXT, difficulty INTEGER, solvable INTEGER,
-              success INTEGER NOT NULL, end_reason TEXT NOT NULL, detail TEXT,
-              turns INTEGER, tool_calls INTEGER, tool_errors INTEGER, prompt_tokens INTEGER, completion_tokens INTEGER,
-              gold_calls INTEGER NOT NULL, gold_tools TEXT NOT NULL, trajectory TEXT, duration_ms INTEGER, finished_at TEXT NOT NULL)""",
-            "CREATE INDEX IF NOT EXISTS episodes_config ON episodes(config_hash, end_reason)",
-            "CREATE TABLE IF NOT EXISTS run_episodes (run_id TEXT NOT NULL, episode_id TEXT NOT NULL, PRIMARY KEY (run_id, episode_id)) WITHOUT ROWID",
-            "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, model TEXT, body TEXT NOT NULL, created_at TEXT NOT NULL) WITHOUT ROWID");
+    /** The one schema, for either engine: integer columns that hold seeds, tokens or durations are 64-bit. */
+    private static List<String> schema(StoreLocation location) {
+        String keyed = location.keyedTableOptions();
+        return List.of(
+                "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+                """
+                CREATE TABLE IF NOT EXISTS runs (
+                  id TEXT PRIMARY KEY, name TEXT, config TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+                  planned INTEGER NOT NULL, status TEXT NOT NULL, note TEXT)""",
+                """
+                CREATE TABLE IF NOT EXISTS episodes (
+                  id TEXT PRIMARY KEY, config_hash TEXT NOT NULL, agent TEXT NOT NULL, env TEXT NOT NULL, shift TEXT NOT NULL,
+                  tier TEXT NOT NULL, task_index INTEGER NOT NULL, task_seed BIGINT NOT NULL, trial INTEGER NOT NULL,
+                  task_id TEXT, kind TEXT, difficulty INTEGER, solvable INTEGER,
+                  success INTEGER NOT NULL, end_reason TEXT NOT NULL, detail TEXT,
+                  turns INTEGER, tool_calls INTEGER, tool_errors INTEGER, prompt_tokens BIGINT, completion_tokens BIGINT,
+                  gold_calls INTEGER NOT NULL, gold_tools TEXT NOT NULL, trajectory TEXT, duration_ms BIGINT, finished_at TEXT NOT NULL)""",
+                "CREATE INDEX IF NOT EXISTS episodes_config ON episodes(config_hash, end_reason)",
+                "CREATE TABLE IF NOT EXISTS run_episodes (run_id TEXT NOT NULL, episode_id TEXT NOT NULL, PRIMARY KEY (run_id, episode_id))" + keyed,
+                "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, model TEXT, body TEXT NOT NULL, created_at TEXT NOT NULL)" + keyed);
+    }
+
+    /** The driver's message on one line (PostgreSQL's carry a "Detail:" or "Hint:" on further lines). */
+    static String oneLine(SQLException e) {
+        String m = e.getMessage() == null ? e.toString() : e.getMessage();
+        return m.strip().replaceAll("\\s*\\R\\s*", " ");
+    }
+
+    /** What to check when PostgreSQL refused the login. */
+    private static String hint(StoreLocation location, SQLException e) {
+        if (!(location instanceof StoreLocation.Postgres pg)) return "";
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        // 28xxx: invalid authorization (wrong password, unknown user); 08004: the server refused (pgjdbc: no password given).
+        return state.startsWith("28") || state.equals("08004") ? pg.passwordHint() : "";
+    }
 
     // ---- runs and episodes ----
 
@@ -112,6 +170,39 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
     public void saveRun(String id, String name, String config, int planned, String status, String note) {
         runs.save(id, name, config, planned, status, note);
     }
+
+    /**
+     * Starts the run, or joins it when it exists: several shards of one experiment, or a rerun,
+     * write into one run. Two different experiments under one run id are refused (one line naming
+     * what differs), whichever process got there first.
+     */
+    public void beginRun(String id, String name, String config, int planned) {
+        runs.begin(id, name, config, planned).ifPresent(stored -> {
+            throw new IllegalArgumentException("run " + id + " in " + location + " holds another experiment (" + differences(stored, config)
+                    + "): give this one another run id, or run the same experiment");
+        });
+    }
+
+    /** The top-level settings in which two stored experiments differ, as {@code key: there vs here}. */
+    private static String differences(String stored, String config) {
+        com.fasterxml.jackson.databind.JsonNode a = Runs.withoutName(stored);
+        com.fasterxml.jackson.databind.JsonNode b = Runs.withoutName(config);
+        Set<String> keys = new java.util.TreeSet<>();
+        a.fieldNames().forEachRemaining(keys::add);
+        b.fieldNames().forEachRemaining(keys::add);
+        List<String> out = new java.util.ArrayList<>();
+        for (String k : keys) {
+            if (!a.path(k).equals(b.path(k))) out.add(k + ": " + abbreviate(a.path(k).toString()) + " there, " + abbreviate(b.path(k).toString()) + " here");
+        }
+        return out.isEmpty() ? "the stored experiment differs" : String.join("; ", out);
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 60 ? s : s.substring(0, 57) + "...";
+    }
+
+    /** How many of the run's episodes are stored and scored, whichever process wrote them. */
+    public RunProgress progress(String runId) { return runs.progress(runId); }
 
     /** Every run, the most recently updated first. */
     public List<RunInfo> runs() { return runs.all(); }
@@ -141,6 +232,10 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
     /** Waits until everything submitted so far is committed. */
     public void flush() { writer.flush(); }
 
+    StoreWriter writer() { return writer; }
+
+    StoreReader reader() { return reader; }
+
     /** Commits everything queued, then closes both connections. */
     @Override
     public void close() {
@@ -149,6 +244,6 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
         writer.close();
         reader.close();
         Throwable f = writer.failure();
-        if (f != null) throw new IllegalStateException("results store " + file + " failed to write: " + f.getMessage(), f);
+        if (f != null) throw new IllegalStateException("results store " + location + " failed to write: " + f.getMessage(), f);
     }
 }

@@ -20,28 +20,113 @@ import java.util.Set;
 
 /** Runs and their episodes in the results store (tables {@code runs}, {@code episodes}, {@code run_episodes}). */
 record Runs(StoreWriter writer, StoreReader reader) {
+    /**
+     * Creates or updates a run. A shard that finished its part ("partial") never overwrites
+     * "complete": another shard may have completed the run after this one counted its episodes.
+     */
     private static final String SAVE_RUN = """
             INSERT INTO runs(id, name, config, created_at, updated_at, planned, status, note) VALUES (?,?,?,?,?,?,?,?)
             ON CONFLICT(id) DO UPDATE SET name=excluded.name, config=excluded.config, updated_at=excluded.updated_at,
-              planned=excluded.planned, status=excluded.status, note=excluded.note""";
-    private static final String LINK = "INSERT OR IGNORE INTO run_episodes(run_id, episode_id) VALUES (?, ?)";
-    private static final String SAVE_EPISODE = """
-            INSERT OR REPLACE INTO episodes(id, config_hash, agent, env, shift, tier, task_index, task_seed, trial, task_id, kind,
-              difficulty, solvable, success, end_reason, detail, turns, tool_calls, tool_errors, prompt_tokens, completion_tokens,
-              gold_calls, gold_tools, trajectory, duration_ms, finished_at)
-            VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""";
+              planned=excluded.planned,
+              status=CASE WHEN runs.status = 'complete' AND excluded.status = 'partial' THEN runs.status ELSE excluded.status END,
+              note=CASE WHEN runs.status = 'complete' AND excluded.status = 'partial' THEN runs.note ELSE excluded.note END""";
+    private static final String CREATE_RUN = """
+            INSERT INTO runs(id, name, config, created_at, updated_at, planned, status, note) VALUES (?,?,?,?,?,?,'running',NULL)
+            ON CONFLICT(id) DO NOTHING""";
+    private static final String JOIN_RUN = "UPDATE runs SET name=?, updated_at=?, planned=?, status='running', note=NULL WHERE id=?";
+    private static final String LINK = "INSERT INTO run_episodes(run_id, episode_id) VALUES (?, ?) ON CONFLICT DO NOTHING";
+    /** The episode table's columns, in the order {@link #bindEpisode} binds them. */
+    static final String EPISODE_COLUMNS = """
+            id, config_hash, agent, env, shift, tier, task_index, task_seed, trial, task_id, kind, difficulty, solvable, success,
+            end_reason, detail, turns, tool_calls, tool_errors, prompt_tokens, completion_tokens, gold_calls, gold_tools, trajectory,
+            duration_ms, finished_at""";
+    /**
+     * Saves an episode; a stored one is replaced only when it ended in an infrastructure error, so
+     * a finished episode is never overwritten by a process that ran it again at the same time.
+     */
+    static final String SAVE_EPISODE = "INSERT INTO episodes(" + EPISODE_COLUMNS + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+            + " ON CONFLICT(id) DO UPDATE SET "
+            + String.join(", ", java.util.Arrays.stream(EPISODE_COLUMNS.split(",")).map(String::strip).filter(c -> !c.equals("id"))
+                    .map(c -> c + "=excluded." + c).toList())
+            + " WHERE episodes.end_reason = 'INFRA_ERROR'";
 
     void save(String id, String name, String config, int planned, String status, String note) {
         String now = Instant.now().toString();
         writer.update(SAVE_RUN, true, p -> {
-            p.setString(1, id);
-            p.setString(2, name);
-            p.setString(3, config);
-            p.setString(4, now);
-            p.setString(5, now);
-            p.setInt(6, planned);
+            bindRun(p, id, name, config, now, planned);
             p.setString(7, status);
             p.setString(8, note);
+        });
+    }
+
+    /** The first six parameters of {@link #SAVE_RUN} and {@link #CREATE_RUN}: id, name, config, created and updated, planned. */
+    private static void bindRun(PreparedStatement p, String id, String name, String config, String now, int planned) throws java.sql.SQLException {
+        p.setString(1, id);
+        p.setString(2, name);
+        p.setString(3, config);
+        p.setString(4, now);
+        p.setString(5, now);
+        p.setInt(6, planned);
+    }
+
+    /**
+     * Creates the run, or joins it when it exists (another shard of the same experiment, a rerun).
+     * Create-or-compare is one transaction, so two processes starting at once agree on the run.
+     *
+     * @return empty when created or joined; else the experiment the run already holds (another one)
+     */
+    Optional<String> begin(String id, String name, String config, int planned) {
+        String now = Instant.now().toString();
+        java.util.concurrent.atomic.AtomicReference<String> other = new java.util.concurrent.atomic.AtomicReference<>();
+        writer.submit(s -> {
+            other.set(null);
+            PreparedStatement create = s.prepare(CREATE_RUN);
+            bindRun(create, id, name, config, now, planned);
+            if (create.executeUpdate() == 1) return;
+            PreparedStatement q = s.prepare("SELECT config FROM runs WHERE id = ?");
+            q.setString(1, id);
+            String stored;
+            try (ResultSet rs = q.executeQuery()) {
+                stored = rs.next() ? rs.getString(1) : null;
+            }
+            if (!sameExperiment(stored, config)) {
+                other.set(stored);
+                return;
+            }
+            s.update(JOIN_RUN, p -> {
+                p.setString(1, name);
+                p.setString(2, now);
+                p.setInt(3, planned);
+                p.setString(4, id);
+            });
+        }, true);
+        return Optional.ofNullable(other.get());
+    }
+
+    /** Whether two runs' experiments (as stored in {@code runs.config}) are the same, whatever their names. */
+    static boolean sameExperiment(String a, String b) {
+        if (a == null || b == null) return a == b;
+        return withoutName(a).equals(withoutName(b));
+    }
+
+    static com.fasterxml.jackson.databind.JsonNode withoutName(String config) {
+        com.fasterxml.jackson.databind.JsonNode n = Json.parse(config);
+        if (n instanceof com.fasterxml.jackson.databind.node.ObjectNode o) o.remove("name");
+        return n;
+    }
+
+    /** How many of a run's episodes are stored, and how many of those are scored (not infrastructure errors). */
+    RunProgress progress(String runId) {
+        return reader.read(c -> {
+            try (PreparedStatement p = c.prepareStatement("""
+                    SELECT count(*), coalesce(sum(CASE WHEN e.end_reason <> 'INFRA_ERROR' THEN 1 ELSE 0 END), 0)
+                    FROM run_episodes r JOIN episodes e ON e.id = r.episode_id WHERE r.run_id = ?""")) {
+                p.setString(1, runId);
+                try (ResultSet rs = p.executeQuery()) {
+                    rs.next();
+                    return new RunProgress(rs.getInt(1), rs.getInt(2));
+                }
+            }
         });
     }
 
@@ -95,42 +180,53 @@ record Runs(StoreWriter writer, StoreReader reader) {
         String goldTools = Json.write(r.gold().tools());
         String now = Instant.now().toString();
         writer.submit(s -> {
-            s.update(SAVE_EPISODE, p -> {
-                EpisodeKey k = r.key();
-                Trajectory t = r.trajectory();
-                int i = 1;
-                p.setString(i++, k.id());
-                p.setString(i++, k.configHash());
-                p.setString(i++, k.agent());
-                p.setString(i++, k.env());
-                p.setString(i++, k.shift());
-                p.setString(i++, r.tier());
-                p.setInt(i++, r.taskIndex());
-                p.setLong(i++, k.taskSeed());
-                p.setInt(i++, k.trial());
-                p.setString(i++, t == null ? null : t.taskId());
-                p.setString(i++, t == null ? null : t.kind());
-                p.setInt(i++, t == null ? 0 : t.difficulty());
-                p.setInt(i++, r.solvable() ? 1 : 0);
-                p.setInt(i++, r.success() ? 1 : 0);
-                p.setString(i++, r.outcome().end().name());
-                p.setString(i++, r.outcome().detail());
-                p.setInt(i++, r.stats().turns());
-                p.setInt(i++, r.stats().toolCalls());
-                p.setInt(i++, r.stats().toolErrors());
-                p.setLong(i++, r.stats().promptTokens());
-                p.setLong(i++, r.stats().completionTokens());
-                p.setInt(i++, r.gold().calls());
-                p.setString(i++, goldTools);
-                p.setString(i++, trajectory);
-                p.setLong(i++, r.durationMs());
-                p.setString(i, now);
-            });
+            s.update(SAVE_EPISODE, p -> bindEpisode(p, r, goldTools, trajectory, now));
             s.update(LINK, p -> {
                 p.setString(1, runId);
                 p.setString(2, r.id());
             });
         }, false);
+    }
+
+    /** Binds an episode's columns in the order of {@link #EPISODE_COLUMNS}. */
+    private static void bindEpisode(PreparedStatement p, EpisodeResult r, String goldTools, String trajectory, String now) throws java.sql.SQLException {
+        EpisodeKey k = r.key();
+        Trajectory t = r.trajectory();
+        int i = 1;
+        p.setString(i++, k.id());
+        p.setString(i++, k.configHash());
+        p.setString(i++, k.agent());
+        p.setString(i++, k.env());
+        p.setString(i++, k.shift());
+        p.setString(i++, r.tier());
+        p.setInt(i++, r.taskIndex());
+        p.setLong(i++, k.taskSeed());
+        p.setInt(i++, k.trial());
+        p.setString(i++, t == null ? null : t.taskId());
+        p.setString(i++, t == null ? null : t.kind());
+        p.setInt(i++, t == null ? 0 : t.difficulty());
+        p.setInt(i++, r.solvable() ? 1 : 0);
+        p.setInt(i++, r.success() ? 1 : 0);
+        p.setString(i++, r.outcome().end().name());
+        p.setString(i++, text(r.outcome().detail()));
+        p.setInt(i++, r.stats().turns());
+        p.setInt(i++, r.stats().toolCalls());
+        p.setInt(i++, r.stats().toolErrors());
+        p.setLong(i++, r.stats().promptTokens());
+        p.setLong(i++, r.stats().completionTokens());
+        p.setInt(i++, r.gold().calls());
+        p.setString(i++, goldTools);
+        p.setString(i++, trajectory);
+        p.setLong(i++, r.durationMs());
+        p.setString(i, now);
+    }
+
+    /**
+     * Free text as stored: PostgreSQL's text cannot hold the NUL character (an endpoint's error text
+     * might), so it becomes U+FFFD in either engine; JSON columns escape it already.
+     */
+    static String text(String s) {
+        return s == null || s.indexOf('\0') < 0 ? s : s.replace('\0', '\uFFFD');
     }
 
     List<EpisodeResult> episodes(String runId) {

@@ -1,6 +1,5 @@
 package dev.openagent.store;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -16,23 +15,23 @@ final class StoreReader {
         T run(Connection c) throws SQLException;
     }
 
-    private final Path file;
+    private final StoreLocation location;
     private final Statements statements;
     private final ReentrantLock lock = new ReentrantLock();
     private volatile boolean closed;
 
-    StoreReader(Path file, Connection connection) {
-        this.file = file;
+    StoreReader(StoreLocation location, Connection connection) {
+        this.location = location;
         this.statements = new Statements(connection);
     }
 
     <T> T read(Query<T> q) {
-        if (closed) throw new IllegalStateException("results store " + file + " is closed");
+        if (closed) throw new IllegalStateException("results store " + location + " is closed");
         lock.lock();
         try {
             return q.run(statements.connection);
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot read results store " + file + ": " + e.getMessage(), e);
+            throw new IllegalStateException("cannot read results store " + location + ": " + ResultStore.oneLine(e), e);
         } finally {
             lock.unlock();
         }

@@ -60,6 +60,7 @@ public final class ScriptedModel implements AutoCloseable {
     private final AtomicLong requests = new AtomicLong();
     private final double failureRate;
     private final boolean flawless;
+    private volatile long delayMillis;
 
     /**
      * @param failureRate share of requests answered with an HTTP 500 or a dropped connection (retried by the client)
@@ -85,6 +86,12 @@ public final class ScriptedModel implements AutoCloseable {
         server.start();
     }
 
+    /** Answers every request only after this long, as a real model would (so a test can stop a run midway). */
+    public ScriptedModel delay(java.time.Duration d) {
+        delayMillis = d.toMillis();
+        return this;
+    }
+
     public String baseUrl() { return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1"; }
 
     public long requests() { return requests.get(); }
@@ -96,6 +103,14 @@ public final class ScriptedModel implements AutoCloseable {
                 in = s.readAllBytes();
             }
             long n = requests.incrementAndGet();
+            if (delayMillis > 0) {
+                try {
+                    Thread.sleep(delayMillis);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted");
+                }
+            }
             if (failureRate > 0) {
                 double u = (Seeds.mix(n, 0xFA11) >>> 11) * 0x1.0p-53;
                 if (u < failureRate / 2) throw new IOException("scripted model drops the connection");

@@ -61,7 +61,7 @@ public final class StoreEpisodeSink implements EpisodeSink {
     }
 
     @Override
-    public String describe() { return "results store " + store.file() + ", run " + runId; }
+    public String describe() { return "results store " + store.location() + ", run " + runId; }
 
     @Override
     public synchronized void close() {
