@@ -4,6 +4,7 @@ import dev.openagent.sandbox.Chain;
 import dev.openagent.sandbox.EnvFacts;
 import dev.openagent.sandbox.Seeds;
 import dev.openagent.sandbox.Task;
+import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.sandbox.ToolFacts;
 
 import java.util.ArrayList;
@@ -21,6 +22,9 @@ final class DomainFacts<W> implements EnvFacts {
     private static final long UNSOLVABLE = 0x0DD;
     private static final long LONGER = 0xC4A1;
     private static final long DISTRACTIONS = 0xD15;
+    private static final long REVISED = 0x2E71;
+    /** How many requests the generator is asked for before a revision of the same kind is given up. */
+    private static final int REVISION_TRIES = 24;
 
     private final Domain<W> domain;
     private final W world;
@@ -66,6 +70,24 @@ final class DomainFacts<W> implements EnvFacts {
         Optional<TaskKind.Restatement<W>> how = kind(task).map(TaskKind::longerChain);
         return how.flatMap(r -> r.apply(task, world, new SplittableRandom(Seeds.mix(seed, LONGER)), extraHops));
     }
+
+    /**
+     * Requests the generator poses in this world for derived seeds, until one is of the same kind, solvable and
+     * asks something else. Stops at the first such: a generator may set up what its task needs in the world,
+     * and the last one it posed is then the revised one.
+     */
+    @Override
+    public Optional<Task> revised(Task task, long seed) {
+        for (int i = 1; i <= REVISION_TRIES; i++) {
+            long s = Seeds.mix(Seeds.mix(seed, REVISED), i);
+            Task t = domain.task(world, new TaskRequest(task.split(), s, task.difficulty()), s);
+            if (t.kind().equals(task.kind()) && t.solvable() && !t.query().equals(task.query())) return Optional.of(t);
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public String check(Task task, String answer) { return domain.check(task, world, answer); }
 
     private Optional<? extends TaskKind<W, ?>> kind(Task task) {
         return domain.kinds().stream().filter(k -> k.name().equals(task.kind())).findFirst();
