@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.function.Supplier;
 
 /**
  * A domain's declarations bound to the world of one episode: the facts of its tools, its vocabulary,
@@ -28,11 +29,14 @@ final class DomainFacts<W> implements EnvFacts {
 
     private final Domain<W> domain;
     private final W world;
+    /** A copy of the episode's world as its reset left it (null: none, so no revisions). */
+    private final Supplier<W> fresh;
     private final List<ToolFacts> tools;
 
-    DomainFacts(Domain<W> domain, W world) {
+    DomainFacts(Domain<W> domain, W world, Supplier<W> fresh) {
         this.domain = domain;
         this.world = world;
+        this.fresh = fresh;
         this.tools = switch (domain.surface()) {
             case Surface.FunctionCalls<W> f -> f.tools().stream().map(Tool::facts).filter(t -> !t.isEmpty()).toList();
             case Surface.TextCommands<W> t -> List.of();
@@ -72,18 +76,29 @@ final class DomainFacts<W> implements EnvFacts {
     }
 
     /**
-     * Requests the generator poses in this world for derived seeds, until one is of the same kind, solvable and
-     * asks something else. Stops at the first such: a generator may set up what its task needs in the world,
-     * and the last one it posed is then the revised one.
+     * Requests the generator poses for derived seeds, until one is of the same kind, solvable and asks something
+     * else. Candidates are posed in copies of the episode's world as its reset left it (a generator may set up what
+     * its task needs in the world, and a rejected candidate must leave no trace); the one chosen is then posed again
+     * in the episode's world, which gains what it needs, as on a reset. The revision comes before the agent changed
+     * anything (shifts revise only before a committing call), so the two pose the same request.
      */
     @Override
     public Optional<Task> revised(Task task, long seed) {
+        if (fresh == null) return Optional.empty();
         for (int i = 1; i <= REVISION_TRIES; i++) {
             long s = Seeds.mix(Seeds.mix(seed, REVISED), i);
-            Task t = domain.task(world, new TaskRequest(task.split(), s, task.difficulty()), s);
-            if (t.kind().equals(task.kind()) && t.solvable() && !t.query().equals(task.query())) return Optional.of(t);
+            TaskRequest request = new TaskRequest(task.split(), s, task.difficulty());
+            Task t = domain.task(fresh.get(), request, s);
+            if (t.kind().equals(task.kind()) && t.solvable() && asksOtherwise(t, task)) return Optional.of(domain.task(world, request, s));
         }
         return Optional.empty();
+    }
+
+    /** Another request in earnest: other words, other work (the plan's calls) and another right answer or state. */
+    private static boolean asksOtherwise(Task revised, Task task) {
+        boolean otherCalls = !revised.plan().calls().equals(task.plan().calls());
+        boolean otherResult = !revised.mustContain().equals(task.mustContain()) || !revised.expect().equals(task.expect());
+        return !revised.query().equals(task.query()) && otherCalls && otherResult;
     }
 
     @Override

@@ -23,7 +23,7 @@ import java.util.Optional;
  * interface.action-list (package {@code iface}: {@code interface} is a Java keyword): whether a text-command
  * environment lists its valid commands in every observation, the interface difference the companion study
  * (Xi et al.) found most harmful to transfer. Severity 0 lists them only on {@code help} (today's behaviour);
- * 1 appends "Valid commands: ..." to every observation; 2 puts the list before the observation; 3 puts it
+ * 1 appends "Valid commands now: ..." to every observation; 2 puts the list before the observation; 3 puts it
  * before the observation as a numbered menu, one command per line. Commands are quoted, so a layer that
  * renames verbs renames them in the list too.
  */
@@ -65,10 +65,10 @@ public final class ActionList extends ShiftEnv {
     private String listed(String text) {
         List<String> quoted = commands.stream().map(c -> "'" + c + "'").toList();
         return switch (severity()) {
-            case 1 -> text + "\nValid commands: " + String.join(", ", quoted) + ".";
-            case 2 -> "Valid commands: " + String.join(", ", quoted) + ".\n" + text;
+            case 1 -> text + "\nValid commands now: " + String.join(", ", quoted) + ".";
+            case 2 -> "Valid commands now: " + String.join(", ", quoted) + ".\n" + text;
             default -> {
-                StringBuilder sb = new StringBuilder("Valid commands:\n");
+                StringBuilder sb = new StringBuilder("Valid commands now:\n");
                 for (int i = 0; i < quoted.size(); i++) sb.append(i + 1).append(". ").append(quoted.get(i)).append('\n');
                 yield sb.append("---\n").append(text).toString();
             }
