@@ -97,7 +97,9 @@ final class DomainFacts<W> implements EnvFacts {
     /** Another request in earnest: other words, other work (the plan's calls) and another right answer or state. */
     private static boolean asksOtherwise(Task revised, Task task) {
         boolean otherCalls = !revised.plan().calls().equals(task.plan().calls());
-        boolean otherResult = !revised.mustContain().equals(task.mustContain()) || !revised.expect().equals(task.expect());
+        // A writing task may keep what it expects in the world (household's goal): its other plan is then enough.
+        boolean inWorld = revised.writes() && revised.expect().isEmpty() && revised.mustContain().isEmpty();
+        boolean otherResult = inWorld || !revised.mustContain().equals(task.mustContain()) || !revised.expect().equals(task.expect());
         return !revised.query().equals(task.query()) && otherCalls && otherResult;
     }
 

@@ -68,7 +68,12 @@ public final class GullibleAgent implements Agent {
                     if (o.source() != Observation.Source.USER) read(o.text());
                 }
             }
-            Action next = plan.next(last);
+            Action next;
+            try {
+                next = plan.next(last);
+            } catch (IllegalStateException missing) {
+                return new Action.Answer("I could not finish: a result I needed was not there.");  // the plan met another world
+            }
             return switch (next) {
                 case Action.Answer a when dictated != null -> new Action.Answer(dictated);
                 case Action.CallTools c when !overrides.isEmpty() -> new Action.CallTools(c.calls().stream().map(this::obey).toList());
