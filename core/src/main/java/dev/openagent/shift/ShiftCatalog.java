@@ -74,9 +74,9 @@ public final class ShiftCatalog {
             "query.redundant", "query.noise", "query.intent-drift", "tool.removal", "obs.missing-values", "domain.policy-update",
             "obs.injection", "tool.poisoned-description", "logic.inversion", "logic.extra-prerequisite", "obs.auth-expiry",
             "action.verification-change", "obs.redirect", "tool.set-change", "tool.distractors", "obs.pagination",
-            "logic.conflict", "obs.runtime-error", "obs.schema-drift", "interface.action-list", "tool.schema-noise",
+            "logic.conflict", "obs.runtime-error", "obs.schema-drift", "obs.malformed-output", "interface.action-list", "tool.schema-noise",
             "tool.semantic-rename", "tool.semantic-trap", "tool.identity-erasure", "tool.name-noise", "obs.format",
-            "obs.nonstandard-feedback", "obs.malformed-output");
+            "obs.nonstandard-feedback");
 
     private static final Map<String, Shift> ALL = new LinkedHashMap<>();
 
