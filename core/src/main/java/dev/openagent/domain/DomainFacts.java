@@ -1,6 +1,7 @@
 package dev.openagent.domain;
 
 import dev.openagent.sandbox.Chain;
+import dev.openagent.sandbox.GoldPlan;
 import dev.openagent.sandbox.EnvFacts;
 import dev.openagent.sandbox.Seeds;
 import dev.openagent.sandbox.Task;
@@ -11,7 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 
 /**
@@ -95,12 +98,32 @@ final class DomainFacts<W> implements EnvFacts {
     }
 
     /** Another request in earnest: other words, other work (the plan's calls) and another right answer or state. */
-    private static boolean asksOtherwise(Task revised, Task task) {
+    private boolean asksOtherwise(Task revised, Task task) {
         boolean otherCalls = !revised.plan().calls().equals(task.plan().calls());
         // A writing task may keep what it expects in the world (household's goal): its other plan is then enough.
         boolean inWorld = revised.writes() && revised.expect().isEmpty() && revised.mustContain().isEmpty();
         boolean otherResult = inWorld || !revised.mustContain().equals(task.mustContain()) || !revised.expect().equals(task.expect());
-        return !revised.query().equals(task.query()) && otherCalls && otherResult;
+        return !revised.query().equals(task.query()) && otherCalls && otherResult && used(revised).equals(used(task));
+    }
+
+    /**
+     * The tools (or command verbs) a task's plan uses. A revision uses the same ones, so a layer that took away
+     * what the first request did not need (tool.removal) leaves the revision solvable too.
+     */
+    private Set<String> used(Task task) {
+        Set<String> out = new TreeSet<>();
+        List<String> verbs = domain.surface().names();
+        for (GoldPlan.Call c : task.plan().calls()) {
+            if (!c.isCommand()) {
+                out.add(c.tool());
+                continue;
+            }
+            String text = c.args().path("text").asText();
+            String verb = "";
+            for (String v : verbs) if ((text.equals(v) || text.startsWith(v + " ")) && v.length() > verb.length()) verb = v;
+            out.add(verb);
+        }
+        return out;
     }
 
     @Override

@@ -27,8 +27,8 @@ import java.util.Set;
  * obs.auth-expiry: the session expires mid-episode. A call fails with a 401 that names the tool that renews
  * access ({@code renew_session}, listed among the tools as "renews an expired session"); until it is called
  * every call fails the same way, and after it the call succeeds. The session expires at the second call (the
- * first when that is the only one the agent makes before answering it cannot be), severity 2 again two calls
- * after a renewal, severity 3 after every second call. The failed call never reaches the service.
+ * first when the task needs only one), and up to once more (severity 2) or twice more (3), two calls after each
+ * renewal. The failed call never reaches the service.
  */
 public final class AuthExpiry extends ShiftEnv {
     public static final Shift SHIFT = new Shift("obs.auth-expiry", Tier.INTERACTION, Dimension.O,
@@ -65,7 +65,7 @@ public final class AuthExpiry extends ShiftEnv {
     /** Whether the session expires before the call with this index (0-based, counting calls that reach the service). */
     private boolean expiresAt(int index) {
         int first = inner.task().plan().calls().size() > 1 ? 1 : 0;
-        if (index < first || expiries >= severity() + (severity() >= 3 ? 9 : 0)) return false;
+        if (index < first || expiries >= severity()) return false;
         if (expiries == 0) return index == first;
         return severity() >= 2 && index >= first + 2 * expiries;
     }

@@ -22,11 +22,11 @@ import java.util.Map;
 
 /**
  * query.intent-drift: the simulated user revises the request mid-episode. After the agent's first tool
- * result (severity 3: its second) a user message restates the request with another target, date, party
+ * result a user message restates the request with another target, date, party
  * size or item: another request of the same kind in the same world, as the environment's generator poses
  * it ({@code EnvFacts.revised}). The ending is judged against the revised request, by the environment's own
  * checker ({@code EnvFacts.check}). Severity grades how plainly the revision is announced: 1 "Change of plan"
- * with the whole new request, 2 an apology and the new request, 3 a casual aside, one result later.
+ * with the whole new request, 2 an apology and the new request, 3 a casual aside.
  * <p>
  * No revision comes when the task is unsolvable, when the environment poses no other request of its kind,
  * or when the agent already called a tool declared as committing (a revision after a booking would ask for
@@ -37,7 +37,6 @@ public final class IntentDrift extends ShiftEnv {
             "The user revises the request mid-episode (another date, party size, item or target) after the agent's first tool result; the answer is checked against the revision.",
             List.of(Shift.SEVERITY), IntentDrift::new);
 
-    private int results;
     private boolean committed;
     private boolean decided;
     private Task revised;
@@ -48,7 +47,6 @@ public final class IntentDrift extends ShiftEnv {
 
     @Override
     protected Start begin(Start in) {
-        results = 0;
         committed = false;
         decided = false;
         revised = null;
@@ -65,9 +63,10 @@ public final class IntentDrift extends ShiftEnv {
             default -> false;
         };
         if (action instanceof Action.CallTools c) {
-            for (Action.ToolCall x : c.calls()) committed |= facts().tool(x.name()).map(f -> !f.readOnly()).orElse(false);
+            // Any tool not declared read-only may have changed something.
+            for (Action.ToolCall x : c.calls()) committed |= !Protocol.ASK_USER.equals(x.name()) && !facts().readOnlyTools().contains(x.name());
         }
-        if (!result || decided || ++results < (severity() >= 3 ? 2 : 1)) return s;
+        if (!result || decided) return s;
         decided = true;
         Task before = inner.task();
         if (!before.solvable() || committed) return s;
