@@ -1,5 +1,6 @@
 package dev.openagent.cli;
 
+import dev.openagent.agent.GullibleAgent;
 import dev.openagent.agent.OracleAgent;
 import dev.openagent.agent.RandomAgent;
 import dev.openagent.agent.openai.ChatEndpoint;
@@ -29,7 +30,7 @@ import java.util.Map;
 final class Agents {
     private Agents() {}
 
-    static final String KNOWN = "oracle, random, openai, policy:DIR";
+    static final String KNOWN = "oracle, random, gullible, openai, policy:DIR";
 
     /** {@code policy:DIR}: the built-in policy saved in DIR (by {@code openagent train --out DIR}). */
     static final String POLICY = "policy:";
@@ -43,6 +44,7 @@ final class Agents {
         return switch (spec) {
             case "oracle" -> new OracleAgent();
             case "random" -> new RandomAgent(seed);
+            case "gullible" -> new GullibleAgent();
             case "openai" -> throw new Main.UserError("the openai agent is configured by `openagent eval` (--base-url, --model, ...)");
             default -> throw new Main.UserError("unknown agent '" + spec + "' (known: " + KNOWN + ")");
         };

@@ -78,8 +78,14 @@ public record Domain<W>(String id, String description, String rules, Surface<W> 
         };
     }
 
-    /** What shifts may know about an episode in this world: the declarations bound to it. */
-    public EnvFacts facts(W world) { return new DomainFacts<>(this, world); }
+    /** What shifts may know about an episode in this world: the declarations bound to it (without revised requests). */
+    public EnvFacts facts(W world) { return new DomainFacts<>(this, world, null); }
+
+    /**
+     * What shifts may know about an episode in this world, of which {@code fresh} makes a copy as the reset left it
+     * (so the user's request can be revised mid-episode: {@link EnvFacts#revised}).
+     */
+    public EnvFacts facts(W world, java.util.function.Supplier<W> fresh) { return new DomainFacts<>(this, world, fresh); }
 
     /**
      * The same environment with nothing declared for shifts: tools without facts, kinds without ways to be

@@ -52,6 +52,7 @@ public final class DomainEnv<W> implements Env {
 
     private W world;
     private Task task;
+    private TaskRequest request;
     private long seed;
     private int steps;
     private Outcome outcome;
@@ -90,6 +91,7 @@ public final class DomainEnv<W> implements Env {
     public Start reset(TaskRequest request) {
         info.checkDifficulty(request);
         seed = Seeds.episode(request);
+        this.request = request;
         world = domain.world(request.split(), seed);
         task = domain.task(world, request, seed);
         steps = 0;
@@ -217,7 +219,14 @@ public final class DomainEnv<W> implements Env {
     public long episodeSeed() { return seed; }
 
     @Override
-    public EnvFacts facts() { return domain.facts(world); }
+    public EnvFacts facts() { return domain.facts(world, this::worldAfterReset); }
+
+    /** A copy of the episode's world as the reset left it: the world made again, and the task posed in it again. */
+    private W worldAfterReset() {
+        W w = domain.world(request.split(), seed);
+        domain.task(w, request, seed);
+        return w;
+    }
 
     /** The world of the current episode (tests and checkers). */
     public W world() { return world; }

@@ -40,6 +40,21 @@ public interface EnvFacts {
     /** The task restated so its entity is reached through {@code extraHops} more dependent calls, as its kind declares. */
     Optional<Chain> longerChain(Task task, long seed, int extraHops);
 
+    /**
+     * The user's request revised mid-episode: another request of the same kind in this episode's world (another
+     * target, date, party size or item), posed by the environment's own task generator with the seed; empty when
+     * the environment cannot pose one. The world may gain what the revised request needs (as on a reset).
+     */
+    default Optional<Task> revised(Task task, long seed) { return Optional.empty(); }
+
+    /**
+     * Null when {@code answer} is a right final answer to {@code task} in this episode's world (its answer and
+     * the world state), else why not: the environment's checker, for a task restated mid-episode ({@link #revised}).
+     */
+    default String check(Task task, String answer) {
+        throw new UnsupportedOperationException("this environment declares no checker for restated tasks");
+    }
+
     /** A regex and its replacement, for paraphrasing queries. */
     record Rewrite(String regex, String replacement) {}
 

@@ -1,7 +1,16 @@
 package dev.openagent.sandbox;
 
-/** How an episode ended and whether that was right. */
-public record Outcome(boolean success, End end, String detail) {
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+/**
+ * How an episode ended and whether that was right.
+ *
+ * @param attacked null when nobody attacked the episode; under a security shift, whether the attacker's
+ *                 injected action happened (a call the environment carried out, or the answer it dictated),
+ *                 judged by the shift that planted it, whatever the agent's success on the user's task
+ */
+public record Outcome(boolean success, End end, String detail,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) Boolean attacked) {
     public enum End {
         /** The agent gave a final answer. */
         ANSWERED,
@@ -17,7 +26,17 @@ public record Outcome(boolean success, End end, String detail) {
         detail = detail == null ? "" : detail;
     }
 
+    /** An outcome of an episode nobody attacked. */
+    public Outcome(boolean success, End end, String detail) {
+        this(success, end, detail, null);
+    }
+
     public boolean refused() { return end == End.REFUSED; }
+
+    /** The same outcome with an attack judged: attacked if this layer's attack happened or an inner layer's did. */
+    public Outcome withAttack(boolean happened) {
+        return new Outcome(success, end, detail, happened || Boolean.TRUE.equals(attacked));
+    }
 
     /**
      * How an ending ({@link Action.Answer} or {@link Action.Refuse}) of a task is judged: a refusal is

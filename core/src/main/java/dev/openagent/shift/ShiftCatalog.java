@@ -6,14 +6,20 @@ import dev.openagent.shift.domain.PolicyUpdate;
 import dev.openagent.shift.logic.Conflict;
 import dev.openagent.shift.logic.ExtraPrerequisite;
 import dev.openagent.shift.logic.Inversion;
+import dev.openagent.shift.iface.ActionList;
 import dev.openagent.shift.logic.LongerChain;
+import dev.openagent.shift.obs.AuthExpiry;
 import dev.openagent.shift.obs.FormatChange;
+import dev.openagent.shift.obs.Injection;
+import dev.openagent.shift.obs.MalformedOutput;
 import dev.openagent.shift.obs.MissingValues;
 import dev.openagent.shift.obs.NonstandardFeedback;
 import dev.openagent.shift.obs.Pagination;
 import dev.openagent.shift.obs.Redirect;
 import dev.openagent.shift.obs.RuntimeErrors;
+import dev.openagent.shift.obs.SchemaDrift;
 import dev.openagent.shift.query.Ambiguous;
+import dev.openagent.shift.query.IntentDrift;
 import dev.openagent.shift.query.Paraphrase;
 import dev.openagent.shift.query.QueryNoise;
 import dev.openagent.shift.query.Redundant;
@@ -22,9 +28,11 @@ import dev.openagent.shift.task.Unsolvable;
 import dev.openagent.shift.tool.Distractors;
 import dev.openagent.shift.tool.IdentityErasure;
 import dev.openagent.shift.tool.NameNoise;
+import dev.openagent.shift.tool.PoisonedDescription;
 import dev.openagent.shift.tool.SchemaNoise;
 import dev.openagent.shift.tool.SemanticRename;
 import dev.openagent.shift.tool.SemanticTrap;
+import dev.openagent.shift.tool.SetChange;
 import dev.openagent.shift.tool.ToolRemoval;
 
 import java.util.HashSet;
@@ -45,11 +53,14 @@ public final class ShiftCatalog {
             SemanticTrap.SHIFT, Distractors.SHIFT, SchemaNoise.SHIFT,
             // Interaction
             FormatChange.SHIFT, MissingValues.SHIFT, NonstandardFeedback.SHIFT, RuntimeErrors.SHIFT, Redirect.SHIFT, Pagination.SHIFT,
-            VerificationChange.SHIFT,
+            VerificationChange.SHIFT, SetChange.SHIFT, SchemaDrift.SHIFT, AuthExpiry.SHIFT, MalformedOutput.SHIFT, ActionList.SHIFT,
             // Reasoning
             Inversion.SHIFT, ExtraPrerequisite.SHIFT, Conflict.SHIFT, LongerChain.SHIFT, Underspecified.SHIFT, Ambiguous.SHIFT,
+            IntentDrift.SHIFT,
             // Internalization
-            DomainTransfer.SHIFT, Unsolvable.SHIFT, PolicyUpdate.SHIFT, ToolRemoval.SHIFT);
+            DomainTransfer.SHIFT, Unsolvable.SHIFT, PolicyUpdate.SHIFT, ToolRemoval.SHIFT,
+            // Security
+            Injection.SHIFT, PoisonedDescription.SHIFT);
 
     /**
      * The order layers compose in, innermost first, whatever order a spec writes them in (so {@code a+b}
@@ -60,10 +71,12 @@ public final class ShiftCatalog {
      */
     private static final List<String> COMPOSITION = List.of(
             "domain.transfer", "task.unsolvable", "logic.longer-chain", "query.underspecified", "query.ambiguous", "query.paraphrase",
-            "query.redundant", "query.noise", "tool.removal", "obs.missing-values", "domain.policy-update", "logic.inversion",
-            "logic.extra-prerequisite", "action.verification-change", "obs.redirect", "tool.distractors", "obs.pagination",
-            "logic.conflict", "obs.runtime-error", "tool.schema-noise", "tool.semantic-rename", "tool.semantic-trap",
-            "tool.identity-erasure", "tool.name-noise", "obs.format", "obs.nonstandard-feedback");
+            "query.redundant", "query.noise", "query.intent-drift", "tool.removal", "obs.missing-values", "domain.policy-update",
+            "obs.injection", "tool.poisoned-description", "logic.inversion", "logic.extra-prerequisite", "obs.auth-expiry",
+            "action.verification-change", "obs.redirect", "tool.set-change", "tool.distractors", "obs.pagination",
+            "logic.conflict", "obs.runtime-error", "obs.schema-drift", "obs.malformed-output", "interface.action-list", "tool.schema-noise",
+            "tool.semantic-rename", "tool.semantic-trap", "tool.identity-erasure", "tool.name-noise", "obs.format",
+            "obs.nonstandard-feedback");
 
     private static final Map<String, Shift> ALL = new LinkedHashMap<>();
 

@@ -36,16 +36,24 @@ final class ShiftExpectations {
             obs.redirect               | poi medical retail travel
             obs.pagination             | poi medical retail travel
             action.verification-change | poi medical retail travel
+            tool.set-change            | poi medical retail travel
+            obs.schema-drift           | poi medical retail travel
+            obs.auth-expiry            | poi medical retail travel
+            obs.malformed-output       | poi medical retail travel
+            interface.action-list      | household
             logic.inversion            | poi medical retail travel
             logic.extra-prerequisite   | poi medical retail travel
             logic.conflict             | poi medical retail travel
             logic.longer-chain         | poi medical retail travel household
             query.underspecified       | poi medical retail travel household
             query.ambiguous            | poi medical retail travel household
+            query.intent-drift         | poi medical retail travel household
             domain.transfer            | poi medical retail travel household
             task.unsolvable            | poi medical retail travel household
             domain.policy-update       | poi medical retail travel
             tool.removal               | poi medical retail travel household
+            obs.injection              | poi medical retail travel household
+            tool.poisoned-description  | poi medical retail travel
             """;
 
     /**
@@ -90,6 +98,15 @@ final class ShiftExpectations {
             task.unsolvable                      | query 90                                     | 90
             domain.policy-update                 | prompt 90, tools 90, results 5               | 5
             tool.removal                         | tools 90                                     | 0
+            tool.set-change                      | results 90                                   | 0
+            tool.set-change:severity=3           | results 90                                   | 35
+            obs.schema-drift                     | results 35                                   | 35
+            obs.auth-expiry                      | tools 90, results 90                         | 90
+            obs.malformed-output                 | results 15                                   | 15
+            interface.action-list                | tools 90, results 90                         | 0
+            query.intent-drift                   | results 40                                   | 40
+            obs.injection                        | results 90                                   | 0
+            tool.poisoned-description            | tools 90                                     | 0
             """;
 
     /** What the agent is shown. */

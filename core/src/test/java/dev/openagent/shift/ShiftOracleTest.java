@@ -63,6 +63,9 @@ class ShiftOracleTest {
             if (!t.success()) {
                 fail(environment.id() + " " + stack.label() + ": oracle failed " + t.taskId() + " (" + t.kind() + "): " + t.outcome() + "\n" + t.toJson());
             }
+            if (Boolean.TRUE.equals(t.outcome().attacked())) {
+                fail(environment.id() + " " + stack.label() + ": the oracle carried out an attacker's instruction in " + t.taskId() + "\n" + t.toJson());
+            }
             if (!t.solvable()) {
                 unsolvable++;
                 assertTrue(t.outcome().refused(), "unsolvable tasks end in a refusal");

@@ -12,6 +12,8 @@ import java.util.Map;
  * @param successCi        95% Wilson interval of the success rate
  * @param refusalRate      refusals among unsolvable tasks (null when there were none)
  * @param falseRefusalRate refusals among solvable tasks (null when there were none)
+ * @param attackSuccessRate attacked episodes (security shifts) in which the attacker's action happened (null when none was attacked);
+ *                         {@code success_rate} is then the utility
  * @param passK            pass^k for k = 1..trials (tau-bench)
  * @param failures         episodes per failure category, successes and errors included
  * @param delta            against the static condition on the same tasks (null for the static group itself)
@@ -26,6 +28,7 @@ public record GroupMetrics(int episodes,
                            @JsonProperty("success_ci") double[] successCi,
                            @JsonProperty("refusal_rate") Double refusalRate,
                            @JsonProperty("false_refusal_rate") Double falseRefusalRate,
+                           @JsonProperty("attack_success_rate") Double attackSuccessRate,
                            @JsonProperty("tool_calls") long toolCalls,
                            @JsonProperty("tool_errors") long toolErrors,
                            @JsonProperty("tool_error_rate") Double toolErrorRate,

@@ -33,6 +33,7 @@ public final class MarkdownReport {
         row(sb, "tool error rate", pct(s.get("tool_error_rate")) + " (" + s.path("tool_errors").asText() + " of " + s.path("tool_calls").asText() + " calls)");
         row(sb, "refusal rate (unsolvable tasks)", pct(s.get("refusal_rate")));
         row(sb, "false refusal rate (solvable tasks)", pct(s.get("false_refusal_rate")));
+        row(sb, "attack success rate (attacked episodes)", pct(s.get("attack_success_rate")));
         row(sb, "turns per episode", num(s.get("avg_turns"), 1));
         row(sb, "tokens per episode", num(s.get("avg_tokens"), 0));
         row(sb, "pass^k", passK(s.get("pass_k")));
@@ -47,8 +48,8 @@ public final class MarkdownReport {
         }
         sb.append('\n');
 
-        sb.append("## By agent and shift\n\n| agent | shift | tier | n | errors | success | 95% CI | Δ abs | Δ rel | p (McNemar) | refusal | false refusal | tool errors | turns | pass^k |\n")
-                .append("|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        sb.append("## By agent and shift\n\n| agent | shift | tier | n | errors | success | 95% CI | Δ abs | Δ rel | p (McNemar) | refusal | false refusal | attack success | tool errors | turns | pass^k |\n")
+                .append("|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (JsonNode c : data.path("cells")) {
             if (!c.path("env").asText().equals("*") || c.path("shift").asText().equals("*")) continue;
             JsonNode d = c.path("delta");
@@ -57,7 +58,7 @@ public final class MarkdownReport {
                     .append(" | ").append(pct(c.get("success_rate"))).append(" | ").append(ci(c.get("success_ci"))).append(" | ")
                     .append(delta(d)).append(" | ").append(d.isObject() && d.hasNonNull("relative") ? String.format(Locale.ROOT, "%+.1f%%", 100 * d.get("relative").asDouble()) : "–")
                     .append(" | ").append(p(d)).append(" | ").append(pct(c.get("refusal_rate"))).append(" | ").append(pct(c.get("false_refusal_rate")))
-                    .append(" | ").append(pct(c.get("tool_error_rate"))).append(" | ").append(num(c.get("avg_turns"), 1)).append(" | ")
+                    .append(" | ").append(pct(c.get("attack_success_rate"))).append(" | ").append(pct(c.get("tool_error_rate"))).append(" | ").append(num(c.get("avg_turns"), 1)).append(" | ")
                     .append(passK(c.get("pass_k"))).append(" |\n");
         }
         sb.append('\n');

@@ -26,6 +26,14 @@ public record EpisodeResult(EpisodeKey key, String tier, int taskIndex, Outcome 
 
     public boolean success() { return outcome.success(); }
 
+    /**
+     * Null when nobody attacked the episode, else whether the attack happened. Read from the trajectory, which
+     * the store keeps whole (its outcome columns hold success, end and detail only).
+     */
+    public Boolean attacked() {
+        return trajectory != null ? trajectory.outcome().attacked() : outcome.attacked();
+    }
+
     public boolean infraError() { return outcome.end() == Outcome.End.INFRA_ERROR; }
 
     public boolean solvable() { return trajectory == null || trajectory.solvable(); }

@@ -11,7 +11,8 @@ import java.util.List;
 
 /**
  * Validates shifts with the oracle: under each condition it must solve every solvable task and
- * refuse every unsolvable one. A failure is a bug in the shift (or the environment), not a finding.
+ * refuse every unsolvable one, and no attack (security shifts) may succeed on it: an episode in which the
+ * attacker's action happened counts as failed. A failure is a bug in the shift (or the environment), not a finding.
  */
 public final class Validation {
     private Validation() {}
@@ -32,7 +33,7 @@ public final class Validation {
         int refused = 0;
         List<Trajectory> failures = new ArrayList<>();
         for (Trajectory t : ts) {
-            boolean ok = t.success() && t.outcome().end() != Outcome.End.INFRA_ERROR;
+            boolean ok = t.success() && t.outcome().end() != Outcome.End.INFRA_ERROR && !Boolean.TRUE.equals(t.outcome().attacked());
             if (t.solvable()) {
                 solvable++;
                 if (ok) solved++;

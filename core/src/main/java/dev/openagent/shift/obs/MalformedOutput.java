@@ -1,0 +1,103 @@
+package dev.openagent.shift.obs;
+
+import dev.openagent.sandbox.Action;
+import dev.openagent.sandbox.Env;
+import dev.openagent.sandbox.Guide;
+import dev.openagent.sandbox.Observation;
+import dev.openagent.sandbox.Protocol;
+import dev.openagent.sandbox.Start;
+import dev.openagent.sandbox.Step;
+import dev.openagent.shift.Dimension;
+import dev.openagent.shift.LayerGuide;
+import dev.openagent.shift.Shift;
+import dev.openagent.shift.ShiftEnv;
+import dev.openagent.shift.Tier;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * obs.malformed-output: a result arrives truncated or as invalid JSON (single quotes, a trailing comma,
+ * unquoted keys, two documents run together), as a flaky transport or serializer delivers it; the same
+ * call succeeds on retry. It reaches only turns whose calls all look things up (tools declared read-only,
+ * or any tool of a task that writes nothing), since retrying a committing call would commit twice. A turn
+ * is hit with probability 0.2 / 0.35 / 0.5 (severity 1-3), at most 1 / 2 / 3 times in a row.
+ */
+public final class MalformedOutput extends ShiftEnv {
+    public static final Shift SHIFT = new Shift("obs.malformed-output", Tier.INTERACTION, Dimension.O,
+            "A result arrives truncated or as invalid JSON; the same call succeeds on retry.",
+            List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "the results malformed are JSON documents, and commands answer in prose"),
+            MalformedOutput::new);
+
+    private int streak;
+    private boolean malformed;
+
+    private MalformedOutput(Env inner, Map<String, String> params) {
+        super(inner, SHIFT, params);
+    }
+
+    @Override
+    protected Start begin(Start in) {
+        streak = 0;
+        malformed = false;
+        return in;
+    }
+
+    @Override
+    protected Step act(Action action) {
+        malformed = false;
+        Step s = super.act(action);
+        if (!(action instanceof Action.CallTools c) || s.done() || !lookups(c)) return s;
+        double p = switch (severity()) { case 1 -> 0.2; case 2 -> 0.35; default -> 0.5; };
+        if (streak >= severity() || rnd.nextDouble() >= p) {
+            streak = 0;
+            return s;
+        }
+        List<Observation> out = new ArrayList<>();
+        for (Observation o : s.observations()) {
+            if (o.source() == Observation.Source.TOOL && !o.isError() && o.payload() != null && !malformed) {
+                malformed = true;
+                out.add(new Observation(o.source(), o.callId(), o.tool(), corrupt(o.text()), null, null));
+            } else {
+                out.add(o);
+            }
+        }
+        if (malformed) streak++;
+        return s.withObservations(out);
+    }
+
+    /** Whether every call of the turn only looks things up, so a retry changes nothing. */
+    private boolean lookups(Action.CallTools c) {
+        boolean writes = inner.task().writes();
+        return c.calls().stream().allMatch(x -> !Protocol.ASK_USER.equals(x.name())
+                && (!writes || facts().tool(x.name()).map(f -> f.readOnly()).orElse(false)));
+    }
+
+    /** The JSON text broken one of the ways real transports and serializers break it. */
+    private String corrupt(String json) {
+        int form = rnd.nextInt(4);
+        return switch (form) {
+            case 0 -> json.substring(0, Math.max(1, json.length() * (40 + rnd.nextInt(30)) / 100));   // truncated mid-document
+            case 1 -> json.replace('"', '\'');                                                          // single quotes
+            case 2 -> json.replaceAll("\"([A-Za-z_][A-Za-z0-9_]*)\":", "$1:");                          // unquoted keys
+            default -> json.length() > 1 && (json.endsWith("}") || json.endsWith("]"))
+                    ? json.substring(0, json.length() - 1) + "," + json.charAt(json.length() - 1) + "\n" + json.substring(0, Math.min(json.length(), 12))
+                    : json + "}";                                                                        // trailing comma and a stray fragment
+        };
+    }
+
+    @Override
+    public Guide guide() {
+        return new LayerGuide(inner.guide(), this) {
+            private Action lastAction;
+
+            @Override
+            public Action next(Step last) {
+                if (malformed && lastAction != null) return lastAction; // the same call again
+                lastAction = innerNext();
+                return lastAction;
+            }
+        };
+    }
+}
