@@ -1,10 +1,12 @@
 package dev.openagent.study;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.registry.Environments;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.json.Json;
+import dev.openagent.metrics.ByShift;
 import dev.openagent.policy.Checkpoint;
 import dev.openagent.policy.Policy;
 import dev.openagent.policy.PolicyEval;
@@ -103,7 +105,13 @@ public final class PaperStudy {
                       @JsonProperty("ci_low") double ciLow,
                       @JsonProperty("ci_high") double ciHigh,
                       @JsonProperty("refusal_rate") double refusalRate,
-                      int episodes) {}
+                      int episodes,
+                      @JsonProperty("attack_success_rate") @JsonInclude(JsonInclude.Include.NON_NULL) Double attackSuccessRate) {
+        /** A row of conditions nobody attacks. */
+        public Row(String agent, String tier, String shift, double successRate, double ciLow, double ciHigh, double refusalRate, int episodes) {
+            this(agent, tier, shift, successRate, ciLow, ciHigh, refusalRate, episodes, null);
+        }
+    }
 
     /** A condition to evaluate on. */
     record Condition(String tier, String shift, Environment env, ShiftStack stack) {}
@@ -305,7 +313,7 @@ public final class PaperStudy {
 
     private static Row row(String agent, String tier, String shift, List<Trajectory> ts) {
         PolicyEval.Figures f = PolicyEval.Figures.of(ts);
-        return new Row(agent, tier, shift, f.successRate(), f.ciLow(), f.ciHigh(), f.refusalRate(), f.episodes());
+        return new Row(agent, tier, shift, f.successRate(), f.ciLow(), f.ciHigh(), f.refusalRate(), f.episodes(), ByShift.attackSuccessRate(ts));
     }
 
     /** The rows as {@code --json} prints them. */

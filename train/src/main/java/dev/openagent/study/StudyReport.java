@@ -70,7 +70,7 @@ public final class StudyReport {
         }
         List<String[]> shifts = shifts(r);
         if (!shifts.isEmpty()) {
-            sb.append("\nPer shift (success rate; refusal rate where the task is unsolvable):\n\n");
+            sb.append("\nPer shift (success rate; refusal rate where the task is unsolvable; attack success where the episode is attacked):\n\n");
             sb.append("| tier | shift | ").append(String.join(" | ", agents(r))).append(" |\n|---|---|");
             sb.append("---|".repeat(agents(r).size())).append('\n');
             for (String[] s : shifts) {
@@ -79,6 +79,7 @@ public final class StudyReport {
                     Row x = Findings.find(r.rows(), a, s[0], s[1]).orElse(null);
                     sb.append(' ').append(x == null ? "-" : String.format(Locale.ROOT, "%.3f", x.successRate()));
                     if (x != null && s[1].equals(Findings.UNSOLVABLE)) sb.append(String.format(Locale.ROOT, " (refused %.3f)", x.refusalRate()));
+                    if (x != null && x.attackSuccessRate() != null) sb.append(String.format(Locale.ROOT, " (attacked %.3f)", x.attackSuccessRate()));
                     sb.append(" |");
                 }
                 sb.append('\n');
@@ -105,7 +106,8 @@ public final class StudyReport {
 
     private static String cell(Row x) {
         if (x == null) return "-";
-        return String.format(Locale.ROOT, "%.3f [%.3f, %.3f]", x.successRate(), x.ciLow(), x.ciHigh());
+        String attacked = x.attackSuccessRate() == null ? "" : String.format(Locale.ROOT, ", attacked %.3f", x.attackSuccessRate());
+        return String.format(Locale.ROOT, "%.3f [%.3f, %.3f]%s", x.successRate(), x.ciLow(), x.ciHigh(), attacked);
     }
 
     public static void writeHtml(Result r, Path file) {
@@ -170,7 +172,8 @@ public final class StudyReport {
         if (x == null) return "<td>-</td>";
         double v = x.successRate();
         String bg = heatStyle(v);
-        String extra = refusal ? String.format(Locale.ROOT, "<br><span class=\"ci\">refused %.3f</span>", x.refusalRate()) : "";
+        String extra = (refusal ? String.format(Locale.ROOT, "<br><span class=\"ci\">refused %.3f</span>", x.refusalRate()) : "")
+                + (x.attackSuccessRate() == null ? "" : String.format(Locale.ROOT, "<br><span class=\"ci\">attacked %.3f</span>", x.attackSuccessRate()));
         return String.format(Locale.ROOT, "<td style=\"background:%s\">%.3f<br><span class=\"ci\">[%.3f, %.3f] n=%d</span>%s</td>", bg, v,
                 x.ciLow(), x.ciHigh(), x.episodes(), extra);
     }

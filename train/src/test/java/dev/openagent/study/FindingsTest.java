@@ -46,6 +46,7 @@ class FindingsTest {
             rows.add(row(e.getKey(), "perception", "tool.semantic-rename", v[1], 0));
             rows.add(row(e.getKey(), "interaction", "obs.format", v[2], 0));
             rows.add(row(e.getKey(), "internalization", "task.unsolvable", v[5], v[5]));
+            rows.add(new Row(e.getKey(), "security", null, v[0], v[0] - 0.05, Math.min(1, v[0] + 0.05), 0, 200, 0.0));
         }
         return rows;
     }
@@ -59,7 +60,7 @@ class FindingsTest {
     @Test
     void paperLikeNumbersConfirmEveryFinding() {
         List<PaperStudy.Finding> f = Findings.check(paperLike(), List.of(0.1, 0.3, 0.5), rlShifted());
-        assertEquals(7, f.size());
+        assertEquals(8, f.size());
         f.forEach(x -> assertEquals(Findings.HOLDS, x.verdict(), x.claim() + ": " + x.evidence()));
         assertTrue(f.get(6).evidence().contains("120 under a shift, 70 with signal"), f.get(6).evidence());
     }
@@ -82,6 +83,18 @@ class FindingsTest {
         ObjectNode staticOnly = Json.object().put("groups", 240).put("shifted_groups", 0).put("groups_with_signal", 3);
         PaperStudy.Finding f = Findings.check(paperLike(), List.of(0.1, 0.3, 0.5), Map.of("rl", staticOnly)).get(6);
         assertEquals(Findings.PARTLY, f.verdict(), f.evidence());
+    }
+
+    /** The security tier is stated per agent with utility and attack success, whatever it shows. */
+    @Test
+    void anAgentThatIsHijackedMakesTheSecurityFindingPartial() {
+        List<Row> rows = paperLike().stream()
+                .map(r -> r.agent().equals("rl") && r.tier().equals("security") ? new Row("rl", "security", null, 0.3, 0.25, 0.35, 0, 200, 0.6) : r)
+                .toList();
+        PaperStudy.Finding security = Findings.check(rows, List.of(0.1, 0.3, 0.5), rlShifted()).get(7);
+        assertEquals(Findings.PARTLY, security.verdict(), security.evidence());
+        assertTrue(security.evidence().contains("rl utility 0.300 [0.250, 0.350], attacked 0.600"), security.evidence());
+        assertTrue(security.evidence().contains("sft utility 0.990"), security.evidence());
     }
 
     @Test
@@ -118,7 +131,8 @@ class FindingsTest {
         assertTrue(html.startsWith("<!DOCTYPE html>") && html.contains("task.unsolvable") && html.contains("a note"));
         assertTrue(!html.contains("<script") && !html.contains("http"), "self-contained");
         var json = PaperStudy.json(r);
-        assertEquals(56, json.path("rows").size());
+        assertEquals(63, json.path("rows").size());
+        assertTrue(md.contains(", attacked 0.000"), "the security tier's cells show attack success");
         assertEquals("paper", json.path("study").asText());
         var first = json.path("rows").get(0);
         for (String k : List.of("agent", "tier", "shift", "success_rate", "ci_low", "ci_high", "refusal_rate")) assertTrue(first.has(k), k);
