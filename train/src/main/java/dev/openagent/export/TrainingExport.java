@@ -139,7 +139,21 @@ public final class TrainingExport {
         return o;
     }
 
+    /**
+     * ShareGPT alternates human/observation with gpt/function_call; a user message that arrives beside
+     * a tool result (a request revised mid-episode) joins the turn before it, marked as the user's.
+     */
     private static void turn(ArrayNode conv, String from, String value) {
-        conv.addObject().put("from", from).put("value", value == null ? "" : value);
+        String text = value == null ? "" : value;
+        if (!conv.isEmpty() && agentSide(from) == agentSide(conv.get(conv.size() - 1).path("from").asText())) {
+            ObjectNode last = (ObjectNode) conv.get(conv.size() - 1);
+            last.put("value", last.path("value").asText() + "\n\n" + (from.equals("human") ? "User: " : "") + text);
+            return;
+        }
+        conv.addObject().put("from", from).put("value", text);
+    }
+
+    private static boolean agentSide(String from) {
+        return from.equals("gpt") || from.equals("function_call");
     }
 }

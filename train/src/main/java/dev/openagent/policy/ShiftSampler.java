@@ -24,6 +24,11 @@ import java.util.SplittableRandom;
 public final class ShiftSampler {
     /** Shifts PAFT does not draw: they replace the environment rather than perturb it. */
     public static final Set<String> NOT_FOR_TRAINING = Set.of("domain.transfer");
+    /**
+     * A tier PAFT does not draw either: the security tier (beyond the paper's four) stays a held-out
+     * test of what training on the paper's tiers gives, never a training signal of its own.
+     */
+    public static final Tier NOT_FOR_TRAINING_TIER = Tier.SECURITY;
     public static final String UNSOLVABLE = "task.unsolvable";
 
     /**
@@ -75,7 +80,7 @@ public final class ShiftSampler {
     /** The catalog's shifts that apply to the environment, weighted by the mix. */
     public static ShiftSampler catalog(EnvironmentInfo env, Mix mix) {
         return of(ShiftCatalog.all().stream()
-                .filter(s -> !NOT_FOR_TRAINING.contains(s.id()) && s.notApplicable(env).isEmpty()).toList(), mix);
+                .filter(s -> !NOT_FOR_TRAINING.contains(s.id()) && s.tier() != NOT_FOR_TRAINING_TIER && s.notApplicable(env).isEmpty()).toList(), mix);
     }
 
     /** These shifts, each equally likely. */
