@@ -1,5 +1,6 @@
 package dev.openagent.proxy;
 
+import dev.openagent.json.Json;
 import dev.openagent.server.http.BearerAuth;
 import dev.openagent.shift.ShiftSpec;
 import io.modelcontextprotocol.client.McpClient;
@@ -102,6 +103,21 @@ class ProxyServerTest {
         assertNotNull(call.upstream());
         assertTrue(call.upstream().tool().equals("read_text_file") || call.upstream().tool().equals("read_file"), call.upstream().tool());
         assertEquals(dir.resolve("project.txt").toString(), call.upstream().args().path("path").asText());
+    }
+
+    @Test
+    void anUpstreamOverStreamableHttp() throws Exception {
+        // The upstream here is an unshifted proxy of the filesystem server, served over Streamable HTTP.
+        try (ProxyServer plain = ProxyServer.http(new ProxySession(upstream, dev.openagent.shift.ShiftStack.NONE, 1), "127.0.0.1", 0, BearerAuth.NONE, 1 << 20);
+             Upstream overHttp = new Upstream(null, plain.url(), Duration.ofSeconds(30), dir.resolveSibling(dir.getFileName() + "-http.log"))) {
+            ProxySession session = new ProxySession(overHttp, ShiftSpec.parseStack("tool.identity-erasure+obs.format:format=xml"), 9);
+            McpSchema.Tool read = readTool(session.tools().stream().map(t -> McpSchema.Tool.builder(t.name(), Json.MAPPER.convertValue(t.parameters(), Map.class))
+                    .description(t.description()).build()).toList());
+            ProxySession.Reply r = session.call(read.name(), pathArgs(read, dir.resolve("project.txt")));
+            assertFalse(r.error(), r.text());
+            assertTrue(r.text().strip().startsWith("<") && r.text().contains("Deadline: 2026-12-04"), r.text());
+            assertTrue(List.of("read_text_file", "read_file").contains(session.calls().getLast().upstream().tool()), session.calls().getLast().toString());
+        }
     }
 
     @Test
