@@ -58,7 +58,7 @@ class ProxyMcpCommandTest {
         String text = call.path("text").asText();
         assertTrue(text.strip().startsWith("<") && text.contains("Deadline: 2026-12-04"), "the real file as XML: " + text);
         JsonNode unknown = lines.get(3);
-        assertTrue(unknown.path("isError").asBoolean() || unknown.has("code"), "an unknown tool is an error: " + unknown);
+        assertEquals(-32602, unknown.path("code").asInt(), "an unknown tool is a JSON-RPC invalid-params error: " + unknown);
         assertEquals("true", lines.getLast().path("done").asText());
     }
 

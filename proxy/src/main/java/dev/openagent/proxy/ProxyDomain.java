@@ -68,9 +68,18 @@ final class ProxyDomain {
                 List.of(), List.of(), Map.of(), List.of(), Map.of(), false);
     }
 
-    /** Why a shift cannot apply in a proxy session (it needs a task), if it cannot. */
-    static Optional<String> needsTask(String shiftId) {
-        return NEED_A_TASK.stream().filter(shiftId::startsWith).findFirst()
-                .map(p -> "it changes the task (query, plan or checks), and a proxy session has no task; the proxy applies tool.* and obs.* shifts");
+    /**
+     * Why a shift cannot apply in a proxy session, if it cannot: it needs a task, or a fact about the tools that
+     * an MCP server does not declare (as a file environment reports it, docs/bring-your-own.md).
+     */
+    static Optional<String> notApplicable(String shiftId, Domain<Upstream> domain) {
+        if (NEED_A_TASK.stream().anyMatch(shiftId::startsWith)) {
+            return Optional.of("it changes the task (query, plan or checks), and a proxy session has no task; the proxy applies tool.* and obs.* shifts");
+        }
+        boolean records = ((Surface.FunctionCalls<Upstream>) domain.surface()).tools().stream().anyMatch(t -> !t.facts().records().isEmpty());
+        if (shiftId.equals("obs.missing-values") && !records) {
+            return Optional.of("no upstream tool declares 'record_of' (the record it returns by id, to recover a missing field)");
+        }
+        return Optional.empty();
     }
 }

@@ -58,17 +58,17 @@ public final class ProxySession {
         this.stack = stack;
         this.seed = seed;
         this.domain = ProxyDomain.of(upstream, r -> lastReceived = r);
-        Optional<String> why = notApplicable(stack, DomainEnv.infoOf(domain));
+        Optional<String> why = notApplicable(stack, domain);
         if (why.isPresent()) throw new IllegalArgumentException("shift " + why.get());
         open();
     }
 
-    static Optional<String> notApplicable(ShiftStack stack, dev.openagent.sandbox.EnvironmentInfo info) {
+    private static Optional<String> notApplicable(ShiftStack stack, Domain<Upstream> domain) {
         for (ShiftStack.Layer l : stack.layers()) {
-            Optional<String> why = ProxyDomain.needsTask(l.shift().id());
+            Optional<String> why = ProxyDomain.notApplicable(l.shift().id(), domain);
             if (why.isPresent()) return Optional.of(l.shift().id() + " cannot apply in the proxy: " + why.get());
         }
-        return stack.notApplicable(info).map(w -> w + " (upstream tools)");
+        return stack.notApplicable(DomainEnv.infoOf(domain)).map(w -> w + " (upstream tools)");
     }
 
     /** A fresh shifted environment on the session's seed: the same seed shows the same names, so a restart keeps them. */

@@ -134,6 +134,9 @@ class ProxyServerTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> new ProxySession(upstream, ShiftSpec.parseStack("query.paraphrase"), 1));
         assertTrue(e.getMessage().contains("query.paraphrase") && e.getMessage().contains("no task"), e.getMessage());
+        IllegalArgumentException fact = assertThrows(IllegalArgumentException.class,
+                () -> new ProxySession(upstream, ShiftSpec.parseStack("tool.identity-erasure+obs.missing-values"), 1));
+        assertTrue(fact.getMessage().contains("obs.missing-values") && fact.getMessage().contains("record_of"), fact.getMessage());
     }
 
     @Test
