@@ -40,16 +40,9 @@ final class ProxyMcpCommand implements Runnable {
             description = "Longest wait for one upstream request; longer means it hung (default: ${DEFAULT-VALUE}).")
     int timeoutSeconds;
 
-    static final class Transport {
-        @Option(names = "--stdio", required = true, description = "Speak MCP on stdin/stdout; exit when stdin closes.")
-        boolean stdio;
-
-        @Option(names = "--port", required = true, description = "Serve stateless Streamable HTTP at http://HOST:PORT/mcp (0 picks a free port).")
-        Integer port;
-    }
-
+    /** --stdio or --port, as serve mcp takes them. */
     @ArgGroup(exclusive = true, multiplicity = "1")
-    Transport transport;
+    ServeMcpCommand.Transport transport;
 
     /** With --port. */
     @Mixin

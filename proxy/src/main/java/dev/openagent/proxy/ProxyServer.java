@@ -1,9 +1,8 @@
 package dev.openagent.proxy;
 
-import dev.openagent.json.Json;
-import dev.openagent.sandbox.ToolSpec;
 import dev.openagent.server.http.BearerAuth;
 import dev.openagent.server.http.HttpService;
+import dev.openagent.server.mcp.McpEnvServer;
 import dev.openagent.server.mcp.StatelessHttpTransport;
 import dev.openagent.server.mcp.StdioGate;
 import io.modelcontextprotocol.json.McpJsonDefaults;
@@ -20,7 +19,6 @@ import io.modelcontextprotocol.spec.McpSchema;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -61,7 +59,7 @@ public final class ProxyServer implements AutoCloseable {
                 .validateToolInputs(false)          // bad arguments are the shifted environment's to judge
                 .strictToolNameValidation(false)    // shifted names may use characters the SDK's check rejects
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
-                .tools(session.tools().stream().map(t -> McpServerFeatures.SyncToolSpecification.builder().tool(tool(t))
+                .tools(session.tools().stream().map(t -> McpServerFeatures.SyncToolSpecification.builder().tool(McpEnvServer.tool(t))
                         .callHandler((ex, req) -> call(session, req)).build()).toList())
                 .build();
         return new ProxyServer(session, server::closeGracefully, null, eof);
@@ -77,7 +75,7 @@ public final class ProxyServer implements AutoCloseable {
                 .validateToolInputs(false)
                 .strictToolNameValidation(false)
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
-                .tools(session.tools().stream().map(t -> McpStatelessServerFeatures.SyncToolSpecification.builder().tool(tool(t))
+                .tools(session.tools().stream().map(t -> McpStatelessServerFeatures.SyncToolSpecification.builder().tool(McpEnvServer.tool(t))
                         .callHandler((ctx, req) -> call(session, req)).build()).toList())
                 .build();
         HttpService service;
@@ -108,12 +106,6 @@ public final class ProxyServer implements AutoCloseable {
         } finally {
             inputClosed.countDown();
         }
-    }
-
-    private static McpSchema.Tool tool(ToolSpec spec) {
-        @SuppressWarnings("unchecked")
-        Map<String, Object> schema = Json.MAPPER.convertValue(spec.parameters(), Map.class);
-        return McpSchema.Tool.builder(spec.name(), schema).description(spec.description()).build();
     }
 
     private static McpSchema.CallToolResult call(ProxySession session, McpSchema.CallToolRequest request) {
