@@ -32,8 +32,9 @@ import java.util.Map;
  * One client session with the user's MCP server: a process started over stdio (its stderr goes to a log
  * file, never into an observation) or a Streamable HTTP endpoint. A server that cannot start, crashes, hangs
  * or times out raises {@link InfrastructureException}; a tool's own error is {@link Result#error}.
+ * Public for the shift proxy ({@code dev.openagent.proxy}), which reaches a live upstream through it.
  */
-final class McpConnection implements AutoCloseable {
+public final class McpConnection implements AutoCloseable {
     private static final int STDERR_TAIL = 5;
     /** The least time a server gets to start: many node processes starting at once on a busy machine are slow. */
     private static final Duration STARTUP = Duration.ofSeconds(60);
@@ -45,7 +46,7 @@ final class McpConnection implements AutoCloseable {
     private final String what;
 
     /** A tool's answer: its text (the text contents joined) and whether the tool reported an error. */
-    record Result(String text, boolean error) {}
+    public record Result(String text, boolean error) {}
 
     private McpConnection(McpAsyncClient client, Duration timeout, PrintWriter log, String what) {
         this.client = client;
@@ -59,7 +60,7 @@ final class McpConnection implements AutoCloseable {
      *
      * @param log where the server's stderr goes
      */
-    static McpConnection open(List<String> command, String url, Map<String, String> env, Duration timeout, Path log) {
+    public static McpConnection open(List<String> command, String url, Map<String, String> env, Duration timeout, Path log) {
         PrintWriter out;
         try {
             Files.createDirectories(log.getParent());
@@ -108,7 +109,7 @@ final class McpConnection implements AutoCloseable {
     }
 
     /** Why a program cannot be run (null when it can): a path that is not an executable file, or a name not on PATH. */
-    static String missingProgram(String program) {
+    public static String missingProgram(String program) {
         if (program.contains("/")) {
             Path p = Path.of(program);
             if (!Files.exists(p)) return "no such file (for the examples, run `npm ci --prefix examples/mcp-servers` first)";
@@ -130,7 +131,7 @@ final class McpConnection implements AutoCloseable {
     }
 
     /** The server's tools, every page. */
-    List<McpSchema.Tool> tools() {
+    public List<McpSchema.Tool> tools() {
         try {
             List<McpSchema.Tool> all = new java.util.ArrayList<>();
             String cursor = null;
@@ -146,7 +147,7 @@ final class McpConnection implements AutoCloseable {
     }
 
     /** Calls one tool. A protocol-level refusal (unknown tool, invalid params) comes back as an error result too. */
-    Result call(String tool, ObjectNode args) {
+    public Result call(String tool, ObjectNode args) {
         McpSchema.CallToolResult r;
         try {
             @SuppressWarnings("unchecked")
@@ -169,7 +170,7 @@ final class McpConnection implements AutoCloseable {
     }
 
     /** A result's text as a value: the JSON it holds when it is a JSON object or array, else the text. */
-    static JsonNode value(String text) {
+    public static JsonNode value(String text) {
         String t = text.strip();
         if (t.startsWith("{") || t.startsWith("[")) {
             try {

@@ -164,7 +164,8 @@ public final class McpEnvServer implements AutoCloseable {
 
     // ---- tools ----
 
-    static McpSchema.Tool tool(ToolSpec spec) {
+    /** A tool as the MCP SDK lists it (also the shift proxy's). */
+    public static McpSchema.Tool tool(ToolSpec spec) {
         @SuppressWarnings("unchecked")
         Map<String, Object> schema = Json.MAPPER.convertValue(spec.parameters(), Map.class);
         return McpSchema.Tool.builder(spec.name(), schema).description(spec.description()).build();

@@ -25,8 +25,8 @@ import java.util.Map;
  * so, when the server is bound to a loopback address, are requests whose {@code Host} is not a
  * loopback name (a rebound name that resolves to 127.0.0.1 still carries its own Host).
  */
-final class StatelessHttpTransport implements McpStatelessServerTransport {
-    static final String PATH = "/mcp";
+public final class StatelessHttpTransport implements McpStatelessServerTransport {
+    public static final String PATH = "/mcp";
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
 
     private final McpJsonMapper mapper;
@@ -35,7 +35,7 @@ final class StatelessHttpTransport implements McpStatelessServerTransport {
     private volatile McpStatelessServerHandler handler;
 
     /** @param loopbackOnly whether the server is bound to a loopback address (then Host must name one) */
-    StatelessHttpTransport(McpJsonMapper mapper, long maxBodyBytes, boolean loopbackOnly) {
+    public StatelessHttpTransport(McpJsonMapper mapper, long maxBodyBytes, boolean loopbackOnly) {
         this.mapper = mapper;
         this.maxBodyBytes = maxBodyBytes;
         this.loopbackOnly = loopbackOnly;
@@ -51,7 +51,7 @@ final class StatelessHttpTransport implements McpStatelessServerTransport {
         return Mono.empty();   // the HTTP server is closed by its owner
     }
 
-    void handle(HttpCall ex) throws IOException {
+    public void handle(HttpCall ex) throws IOException {
         if (!ex.path().equals(PATH)) {
             throw ApiError.notFound("not_found", "no route " + ex.path() + " (the MCP endpoint is POST " + PATH + ")");
         }

@@ -18,13 +18,13 @@ import java.util.concurrent.CountDownLatch;
  * Lines out are written whole under one lock, so an answer from here never splits one of the
  * SDK's. Counts down {@code eof} when stdin ends.
  */
-final class StdioGate {
+public final class StdioGate {
     private final Object writeLock = new Object();
     private final OutputStream out;
-    final InputStream input;
-    final OutputStream output;
+    public final InputStream input;
+    public final OutputStream output;
 
-    StdioGate(InputStream in, OutputStream out, CountDownLatch eof) {
+    public StdioGate(InputStream in, OutputStream out, CountDownLatch eof) {
         this.out = out;
         this.input = new CheckedLines(in, eof);
         this.output = new WholeLines();

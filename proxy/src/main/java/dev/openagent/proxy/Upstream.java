@@ -1,0 +1,76 @@
+package dev.openagent.proxy;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.byo.McpConnection;
+import dev.openagent.episode.InfrastructureException;
+import io.modelcontextprotocol.spec.McpSchema;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The real MCP server behind the proxy: a command started over stdio or a Streamable HTTP endpoint. When it
+ * crashes, hangs or times out, the failing call raises {@link InfrastructureException} and the next call starts
+ * (or reconnects) it again. Thread-safe: calls are serialised, as one stdio session answers them in order anyway.
+ */
+public final class Upstream implements AutoCloseable {
+    private final List<String> command;
+    private final String url;
+    private final Duration timeout;
+    private final Path log;
+    private McpConnection connection;
+    private int starts;
+
+    /** Either {@code command} (stdio) or {@code url} (Streamable HTTP). Starts it now: a server that cannot start fails here. */
+    public Upstream(List<String> command, String url, Duration timeout, Path log) {
+        if ((command == null || command.isEmpty()) == (url == null)) throw new IllegalArgumentException("give an upstream command or --upstream URL, not both");
+        this.command = command == null ? null : List.copyOf(command);
+        this.url = url;
+        this.timeout = timeout;
+        this.log = log;
+        connect();
+    }
+
+    private McpConnection connect() {
+        if (connection == null) {
+            connection = McpConnection.open(command, url, Map.of(), timeout, log);
+            starts++;
+        }
+        return connection;
+    }
+
+    /** What the upstream is, for messages. */
+    public String describe() { return url != null ? url : String.join(" ", command); }
+
+    /** How many times the upstream was started (1 until it crashed once). */
+    public synchronized int starts() { return starts; }
+
+    public synchronized List<McpSchema.Tool> tools() {
+        try {
+            return connect().tools();
+        } catch (InfrastructureException e) {
+            drop();
+            throw e;
+        }
+    }
+
+    /** Calls one upstream tool by its real name; a server failure drops the session so the next call restarts it. */
+    public synchronized McpConnection.Result call(String tool, ObjectNode args) {
+        try {
+            return connect().call(tool, args);
+        } catch (InfrastructureException e) {
+            drop();
+            throw e;
+        }
+    }
+
+    private void drop() {
+        if (connection != null) connection.close();
+        connection = null;
+    }
+
+    @Override
+    public synchronized void close() { drop(); }
+}
