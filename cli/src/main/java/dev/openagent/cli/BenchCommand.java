@@ -150,11 +150,14 @@ final class BenchCommand implements Runnable {
         return (double) recorded.stream().mapToLong(r -> r.actions().size()).sum() / recorded.size();
     }
 
-    /** CPU nanoseconds per Env.step: replaying with steps minus replaying resets alone. */
+    /**
+     * CPU nanoseconds per Env.step, timed directly: the clock is read around each episode's steps
+     * (not its reset), so the figure is positive at any budget. An earlier version subtracted a
+     * separately measured reset cost from the replay time, which went negative at small budgets.
+     */
     private static double stepCost(Env env, List<Recorded> recorded, double seconds) {
         double[] replay = timeReplay(env, recorded, seconds, true);
-        double[] resets = timeReplay(env, recorded, seconds / 2, false);
-        return (replay[0] - replay[1] * (resets[0] / resets[1])) / replay[2];
+        return replay[3] / replay[2];
     }
 
     static Figures measure(Env env, int episodes, double seconds) {
@@ -214,26 +217,32 @@ final class BenchCommand implements Runnable {
         return new double[]{CPU.getCurrentThreadCpuTime() - start, episodes, steps};
     }
 
-    /** {cpuNanos, episodes, steps} of resetting and (if {@code steps}) replaying the recorded actions. */
+    /**
+     * {cpuNanos, episodes, steps, stepCpuNanos} of resetting and (if {@code steps}) replaying the
+     * recorded actions; stepCpuNanos is the thread CPU time spent inside the step loops alone.
+     */
     private static double[] timeReplay(Env env, List<Recorded> recorded, double seconds, boolean withSteps) {
         long budget = (long) (seconds * 1e9);
         long start = CPU.getCurrentThreadCpuTime();
         long episodes = 0;
         long steps = 0;
+        long stepNanos = 0;
         long sink = 0;
         while (CPU.getCurrentThreadCpuTime() - start < budget) {
             for (Recorded r : recorded) {
                 sink += env.reset(r.request()).query().length();
                 if (withSteps) {
+                    long before = CPU.getCurrentThreadCpuTime();
                     for (Action a : r.actions()) {
                         sink += env.step(a).observations().size();
                         steps++;
                     }
+                    stepNanos += CPU.getCurrentThreadCpuTime() - before;
                 }
                 episodes++;
             }
         }
         if (sink == 42) System.out.print("");   // keeps the work observable to the JIT
-        return new double[]{CPU.getCurrentThreadCpuTime() - start, episodes, steps};
+        return new double[]{CPU.getCurrentThreadCpuTime() - start, episodes, steps, stepNanos};
     }
 }

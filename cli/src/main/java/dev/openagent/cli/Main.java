@@ -28,7 +28,8 @@ public final class Main implements Runnable {
         CommandLine cli = new CommandLine(new Main());
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
             if (e instanceof IllegalArgumentException || e instanceof java.io.UncheckedIOException
-                    || e instanceof java.nio.file.NoSuchFileException || e instanceof UserError) {
+                    || e instanceof java.nio.file.NoSuchFileException || e instanceof UserError
+                    || e instanceof dev.openagent.episode.InfrastructureException) {   // an environment that kept failing, after its retries
                 cmd.getErr().println("openagent: " + message(e));
                 return 2;
             }

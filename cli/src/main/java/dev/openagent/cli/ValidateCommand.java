@@ -47,6 +47,12 @@ final class ValidateCommand implements Callable<Integer> {
         if (tasks < 1) throw new Main.UserError("--tasks must be at least 1");
         Environment environment = env.environment();
         Conditions conditions = shift.conditions(environment, pairs);
+        // Nothing to run is an error, not a pass: "0 conditions: all passed" would tell a user their
+        // file or shift was checked when nothing was.
+        if (conditions.stacks().isEmpty()) {
+            throw new Main.UserError("nothing to validate: no condition of --shift '" + shift.spec + "' applies to " + env.id + " ("
+                    + String.join("; ", conditions.skipped().values()) + ")");
+        }
         TaskPlan plan = new TaskPlan(split.split(), tasks, seed.value, 0);
         System.out.printf("oracle on %s, %d tasks per condition (%s split, seed %d), %d conditions%n", env.id, tasks, plan.split().id(),
                 seed.value, conditions.stacks().size());

@@ -2,6 +2,7 @@ package dev.openagent.run;
 
 import dev.openagent.episode.Agent;
 import dev.openagent.episode.Episodes;
+import dev.openagent.episode.InfrastructureException;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.TaskRequest;
@@ -27,14 +28,20 @@ public final class LocalRunner {
         return run(envs, agent, requests, threads, t -> {});
     }
 
-    /** As {@link #run(Supplier, Agent, List, int)}, telling {@code onDone} of each finished episode. */
+    /**
+     * As {@link #run(Supplier, Agent, List, int)}, telling {@code onDone} of each finished episode. An
+     * episode whose environment fails (an MCP server that crashed, hung or timed out: an
+     * {@link InfrastructureException} out of reset or step) is run again from the start on a fresh
+     * instance, up to {@link EvalRunner#ENV_ATTEMPTS} attempts in all as in {@code eval}; after that the
+     * exception is rethrown, saying how many attempts failed.
+     */
     public static List<Trajectory> run(Supplier<Env> envs, Agent agent, List<TaskRequest> requests, int threads,
                                        Consumer<Trajectory> onDone) {
         if (threads <= 1 || requests.size() <= 1) {
-            Env env = envs.get();
+            Env[] env = {envs.get()};
             List<Trajectory> out = new ArrayList<>(requests.size());
             for (TaskRequest r : requests) {
-                Trajectory t = Episodes.run(env, agent, r);
+                Trajectory t = withRetries(envs, env[0], agent, r, fresh -> env[0] = fresh);
                 onDone.accept(t);
                 out.add(t);
             }
@@ -42,10 +49,25 @@ public final class LocalRunner {
         }
         ThreadLocal<Env> local = ThreadLocal.withInitial(envs);
         return inOrder(requests, threads, r -> {
-            Trajectory t = Episodes.run(local.get(), agent, r);
+            Trajectory t = withRetries(envs, local.get(), agent, r, local::set);
             onDone.accept(t);
             return t;
         });
+    }
+
+    /** One episode on {@code env}; on an environment failure, again on a fresh instance (handed to {@code replace}). */
+    private static Trajectory withRetries(Supplier<Env> envs, Env env, Agent agent, TaskRequest request, Consumer<Env> replace) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return Episodes.run(env, agent, request);
+            } catch (InfrastructureException e) {
+                if (attempt >= EvalRunner.ENV_ATTEMPTS) {
+                    throw new InfrastructureException("environment failed " + attempt + " times: " + e.getMessage(), e);
+                }
+                env = envs.get();
+                replace.accept(env);
+            }
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.openagent.server;
 
 import dev.openagent.registry.Environments;
+import dev.openagent.run.Conditions;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.shift.ShiftSpec;
@@ -18,7 +19,8 @@ public record EnvChoice(Environment environment, ShiftStack shifts) {
     public static EnvChoice of(String envId, String shiftSpec) {
         Environment environment = Environments.get(envId);
         ShiftStack stack = oneStack(shiftSpec);
-        stack.notApplicable(environment.info()).ifPresent(why -> {
+        // Conditions' check, not the stack's alone: a file environment also rules shifts out by the facts it lacks.
+        Conditions.notApplicable(stack, environment).ifPresent(why -> {
             throw new IllegalArgumentException("shift does not apply to " + envId + ": " + why);
         });
         return new EnvChoice(environment, stack);

@@ -78,11 +78,17 @@ final class Session {
         String nextShift = d.shift() != null ? d.shift() : shiftSpec;
         EnvChoice nextChoice = choice;
         if (choice == null || !nextEnv.equals(envId) || !nextShift.equals(shiftSpec)) {
+            // Resolved first, so that an environment loaded from a file (not among the built-in ids) is
+            // known too: only then is a failure the shift's.
+            try {
+                Environments.get(nextEnv);
+            } catch (IllegalArgumentException e) {
+                throw new ApiError(400, "unknown_env", e.getMessage());
+            }
             try {
                 nextChoice = EnvChoice.of(nextEnv, nextShift);
             } catch (IllegalArgumentException e) {
-                String code = Environments.ids().contains(nextEnv) ? "invalid_shift" : "unknown_env";
-                throw new ApiError(400, code, e.getMessage());
+                throw new ApiError(400, "invalid_shift", e.getMessage());
             }
         }
         TaskChoice t = tasks;
