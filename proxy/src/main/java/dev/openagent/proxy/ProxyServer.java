@@ -3,6 +3,7 @@ package dev.openagent.proxy;
 import dev.openagent.server.http.BearerAuth;
 import dev.openagent.server.http.HttpService;
 import dev.openagent.server.mcp.McpEnvServer;
+import dev.openagent.server.mcp.McpServing;
 import dev.openagent.server.mcp.StatelessHttpTransport;
 import dev.openagent.server.mcp.StdioGate;
 import io.modelcontextprotocol.json.McpJsonDefaults;
@@ -37,16 +38,11 @@ public final class ProxyServer implements AutoCloseable {
     public static final int UPSTREAM_FAILED = -32000;
 
     private final ProxySession session;
-    private final Runnable closeServer;
-    private final HttpService http;
-    private final CountDownLatch inputClosed;
-    private volatile boolean closed;
+    private final McpServing serving;
 
-    private ProxyServer(ProxySession session, Runnable closeServer, HttpService http, CountDownLatch inputClosed) {
+    private ProxyServer(ProxySession session, McpServing serving) {
         this.session = session;
-        this.closeServer = closeServer;
-        this.http = http;
-        this.inputClosed = inputClosed;
+        this.serving = serving;
     }
 
     public static ProxyServer stdio(ProxySession session, InputStream in, OutputStream out) {
@@ -62,7 +58,7 @@ public final class ProxyServer implements AutoCloseable {
                 .tools(session.tools().stream().map(t -> McpServerFeatures.SyncToolSpecification.builder().tool(McpEnvServer.tool(t))
                         .callHandler((ex, req) -> call(session, req)).build()).toList())
                 .build();
-        return new ProxyServer(session, server::closeGracefully, null, eof);
+        return new ProxyServer(session, McpServing.stdio(server::closeGracefully, eof));
     }
 
     /** Serves stateless Streamable HTTP at {@code http://host:port/mcp}. */
@@ -78,35 +74,19 @@ public final class ProxyServer implements AutoCloseable {
                 .tools(session.tools().stream().map(t -> McpStatelessServerFeatures.SyncToolSpecification.builder().tool(McpEnvServer.tool(t))
                         .callHandler((ctx, req) -> call(session, req)).build()).toList())
                 .build();
-        HttpService service;
-        try {
-            service = HttpService.start(host, port, auth, "proxy-mcp", transport::handle);
-        } catch (IOException | RuntimeException e) {
-            server.close();
-            throw e;
-        }
-        return new ProxyServer(session, server::closeGracefully, service, new CountDownLatch(1));
+        return new ProxyServer(session, McpServing.http(transport, host, port, auth, "proxy-mcp", server::closeGracefully, server::close));
     }
 
     public ProxySession session() { return session; }
 
     /** The endpoint, or "stdio". */
-    public String url() { return http == null ? "stdio" : http.baseUrl() + StatelessHttpTransport.PATH; }
+    public String url() { return serving.url(); }
 
     /** Blocks until stdin reaches its end (stdio) or {@link #close()} is called. */
-    public void awaitInputClosed() throws InterruptedException { inputClosed.await(); }
+    public void awaitInputClosed() throws InterruptedException { serving.awaitInputClosed(); }
 
     @Override
-    public synchronized void close() {
-        if (closed) return;
-        closed = true;
-        try {
-            if (http != null) http.close();
-            closeServer.run();
-        } finally {
-            inputClosed.countDown();
-        }
-    }
+    public void close() { serving.close(); }
 
     private static McpSchema.CallToolResult call(ProxySession session, McpSchema.CallToolRequest request) {
         ProxySession.Reply reply;

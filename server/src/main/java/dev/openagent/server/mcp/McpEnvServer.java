@@ -46,16 +46,11 @@ public final class McpEnvServer implements AutoCloseable {
     public record Options(EnvChoice choice, TaskChoice tasks, int firstIndex, Long seed, EpisodeSink sink) {}
 
     private final McpEpisodeHost host;
-    private final Runnable closeServer;
-    private final HttpService http;
-    private final CountDownLatch inputClosed;
-    private volatile boolean closed;
+    private final McpServing serving;
 
-    private McpEnvServer(McpEpisodeHost host, Runnable closeServer, HttpService http, CountDownLatch inputClosed) {
+    private McpEnvServer(McpEpisodeHost host, McpServing serving) {
         this.host = host;
-        this.closeServer = closeServer;
-        this.http = http;
-        this.inputClosed = inputClosed;
+        this.serving = serving;
     }
 
     /** Serves over stdin/stdout; {@link #awaitInputClosed()} returns when the client closes stdin. */
@@ -80,7 +75,7 @@ public final class McpEnvServer implements AutoCloseable {
                 .resources(new McpServerFeatures.SyncResourceSpecification(taskResource(), (ex, req) -> taskResourceResult(host)))
                 .build();
         registry.bind(server::addTool, server::removeTool, server::notifyToolsListChanged);
-        return new McpEnvServer(host, server::closeGracefully, null, eof);
+        return new McpEnvServer(host, McpServing.stdio(server::closeGracefully, eof));
     }
 
     /** Serves stateless Streamable HTTP at {@code http://host:port/mcp}. */
@@ -102,43 +97,25 @@ public final class McpEnvServer implements AutoCloseable {
                 .resources(new McpStatelessServerFeatures.SyncResourceSpecification(taskResource(), (ctx, req) -> taskResourceResult(host)))
                 .build();
         registry.bind(server::addTool, server::removeTool, () -> {});   // stateless: no channel to notify on
-        HttpService http;
-        try {
-            http = HttpService.start(bindHost, port, auth, "serve-mcp", transport::handle);
-        } catch (IOException | RuntimeException e) {
-            server.close();
-            throw e;
-        }
-        return new McpEnvServer(host, server::closeGracefully, http, new CountDownLatch(1));
+        return new McpEnvServer(host, McpServing.http(transport, bindHost, port, auth, "serve-mcp", server::closeGracefully, server::close));
     }
 
     public McpEpisodeHost host() { return host; }
 
     /** The HTTP port, or -1 for stdio. */
-    public int port() { return http == null ? -1 : http.port(); }
+    public int port() { return serving.port(); }
 
-    public String url() {
-        return http == null ? "stdio" : http.baseUrl() + StatelessHttpTransport.PATH;
-    }
+    public String url() { return serving.url(); }
 
     /** Blocks until stdin reaches its end (stdio servers) or {@link #close()} is called. */
     public void awaitInputClosed() throws InterruptedException {
-        inputClosed.await();
-        if (!closed) host.awaitQuiet(Duration.ofMillis(300), Duration.ofSeconds(5));
+        serving.awaitInputClosed();
+        if (!serving.closed()) host.awaitQuiet(Duration.ofMillis(300), Duration.ofSeconds(5));
     }
 
     /** Stops serving and closes the episode sink. Idempotent. */
     @Override
-    public synchronized void close() {
-        if (closed) return;
-        closed = true;
-        try {
-            if (http != null) http.close();
-            closeServer.run();
-        } finally {
-            inputClosed.countDown();
-        }
-    }
+    public void close() { serving.close(); }
 
     // ---- the task as a prompt and a resource ----
 
