@@ -4,6 +4,8 @@ import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Guide;
 import dev.openagent.sandbox.Step;
 
+import java.util.function.BooleanSupplier;
+
 /**
  * A shift layer's guide: asks the inner guide for its next action, handing it the inner step the
  * layer kept, and translates that action outward. Subclasses add the steps their layer needs
@@ -43,6 +45,24 @@ public class LayerGuide implements Guide {
     public void handDown(Step step) {
         layer.innerStep = step;
         inner.handDown(step);
+    }
+
+    /**
+     * The guide of a layer whose failures are transient: while {@code failed} says the latest action
+     * failed at this layer, it sends that same action again (unchanged by the layers outside, which
+     * translate it as before); otherwise the inner guide's next action.
+     */
+    public static LayerGuide retrying(Guide inner, ShiftEnv layer, BooleanSupplier failed) {
+        return new LayerGuide(inner, layer) {
+            private Action lastAction;
+
+            @Override
+            public Action next(Step last) {
+                if (failed.getAsBoolean() && lastAction != null) return lastAction;
+                lastAction = innerNext();
+                return lastAction;
+            }
+        };
     }
 
     /** Translates an inner action into what the agent would do at this layer (default: unchanged). */

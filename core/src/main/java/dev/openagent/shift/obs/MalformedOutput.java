@@ -87,17 +87,9 @@ public final class MalformedOutput extends ShiftEnv {
         };
     }
 
+    /** The oracle retries the same action after a malformed turn. */
     @Override
     public Guide guide() {
-        return new LayerGuide(inner.guide(), this) {
-            private Action lastAction;
-
-            @Override
-            public Action next(Step last) {
-                if (malformed && lastAction != null) return lastAction; // the same call again
-                lastAction = innerNext();
-                return lastAction;
-            }
-        };
+        return LayerGuide.retrying(inner.guide(), this, () -> malformed);
     }
 }

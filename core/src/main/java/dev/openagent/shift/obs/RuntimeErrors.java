@@ -77,17 +77,9 @@ public final class RuntimeErrors extends ShiftEnv {
         return super.act(action);
     }
 
+    /** The oracle retries the same action after a failed turn. */
     @Override
     public Guide guide() {
-        return new LayerGuide(inner.guide(), this) {
-            private Action lastAction;
-
-            @Override
-            public Action next(Step last) {
-                if (injected && lastAction != null) return lastAction; // retry the same action
-                lastAction = innerNext();
-                return lastAction;
-            }
-        };
+        return LayerGuide.retrying(inner.guide(), this, () -> injected);
     }
 }
