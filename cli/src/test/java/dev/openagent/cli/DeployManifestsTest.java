@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.openagent.run.Experiment;
 import dev.openagent.server.env.EnvServer;
+import dev.openagent.server.http.BearerAuth;
 import dev.openagent.store.StoreLocation;
 import io.kubernetes.client.custom.IntOrString;
 import io.kubernetes.client.openapi.JSON;
@@ -187,10 +188,18 @@ class DeployManifestsTest {
         V1ContainerPort containerPort = server.getPorts().getFirst();
         assertEquals(port, containerPort.getContainerPort());
 
-        // Readiness and liveness on /health, at the port the server listens on, answered by a real server.
+        // The token from a Secret, never on the command line.
+        String tokenVar = env.matchedOptionValue("--token-env", "");
+        V1EnvVar token = server.getEnv().stream().filter(e -> e.getName().equals(tokenVar)).findFirst().orElseThrow();
+        assertNotNull(token.getValueFrom().getSecretKeyRef().getName());
+
+        // Readiness and liveness on /health, at the port the server listens on, answered without a
+        // token (probes send none) by a real server that requires one.
         for (V1Probe probe : List.of(server.getReadinessProbe(), server.getLivenessProbe())) {
             assertEquals(new IntOrString(containerPort.getName()), probe.getHttpGet().getPort());
-            try (EnvServer running = EnvServer.start(EnvServer.Config.loopback(false))) {
+            EnvServer.Config d = EnvServer.Config.loopback(false);
+            try (EnvServer running = EnvServer.start(new EnvServer.Config(d.host(), 0, BearerAuth.of("a-token"), d.maxSessions(),
+                    d.idleTtl(), d.maxBodyBytes(), false, d.defaults()))) {
                 HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                         URI.create("http://127.0.0.1:" + running.port() + probe.getHttpGet().getPath())).build(), HttpResponse.BodyHandlers.ofString());
                 assertEquals(200, r.statusCode(), r.body());

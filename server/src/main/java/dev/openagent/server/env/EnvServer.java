@@ -83,7 +83,8 @@ public final class EnvServer implements AutoCloseable {
         this.sessions = new Sessions(config.maxSessions(), config.idleTtl());
         this.docs = new OpenEnvDocs(config.defaults(), config.allowOracle());
         try {
-            this.http = HttpService.start(config.host(), config.port(), config.auth(), "serve-env", this::route,
+            // /health answers without the token: Kubernetes' probes cannot send one, and it tells nothing but "healthy".
+            this.http = HttpService.start(config.host(), config.port(), config.auth(), Set.of("/health"), "serve-env", this::route,
                     new HttpService.WebSocketRoute("/ws", (request, response, callback) -> new EnvSocket(this),
                             config.maxBodyBytes(), config.idleTtl()));
         } catch (IOException | RuntimeException e) {

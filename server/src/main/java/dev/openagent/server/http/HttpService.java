@@ -68,11 +68,15 @@ public final class HttpService implements AutoCloseable {
      * @param port 0 picks a free port (see {@link #port()})
      */
     public static HttpService start(String host, int port, BearerAuth auth, String name, Endpoint endpoint) throws IOException {
-        return start(host, port, auth, name, endpoint, null);
+        return start(host, port, auth, Set.of(), name, endpoint, null);
     }
 
-    /** As {@link #start(String, int, BearerAuth, String, Endpoint)}, with a WebSocket route (or null). */
-    public static HttpService start(String host, int port, BearerAuth auth, String name, Endpoint endpoint,
+    /**
+     * As {@link #start(String, int, BearerAuth, String, Endpoint)}, with a WebSocket route (or null).
+     *
+     * @param withoutToken paths answered without the token check (a health probe, which Kubernetes cannot give a token)
+     */
+    public static HttpService start(String host, int port, BearerAuth auth, Set<String> withoutToken, String name, Endpoint endpoint,
                                     WebSocketRoute socket) throws IOException {
         resolve(host);
         // Platform threads select and accept; every handler (and WebSocket message) runs on a
@@ -104,7 +108,7 @@ public final class HttpService implements AutoCloseable {
             upgrade.setHandler(routes);
             inner = upgrade;
         }
-        Front front = new Front(auth);
+        Front front = new Front(auth, Set.copyOf(withoutToken));
         front.setHandler(inner);
         server.setHandler(front);
         try {
@@ -135,18 +139,20 @@ public final class HttpService implements AutoCloseable {
         }
     }
 
-    /** The token check and the method check, before any route (WebSocket upgrades included). */
+    /** The token check (except on the paths that need none) and the method check, before any route (WebSocket upgrades included). */
     private static final class Front extends Handler.Wrapper {
         private final BearerAuth auth;
+        private final Set<String> withoutToken;
 
-        Front(BearerAuth auth) {
+        Front(BearerAuth auth, Set<String> withoutToken) {
             this.auth = auth;
+            this.withoutToken = withoutToken;
         }
 
         @Override
         public boolean handle(Request request, Response response, Callback callback) throws Exception {
             try {
-                auth.check(request.getHeaders().get(HttpHeader.AUTHORIZATION));
+                if (!withoutToken.contains(request.getHttpURI().getPath())) auth.check(request.getHeaders().get(HttpHeader.AUTHORIZATION));
                 if (!METHODS.contains(request.getMethod())) {
                     throw new ApiError(501, "not_implemented", "the method " + request.getMethod() + " is not implemented");
                 }

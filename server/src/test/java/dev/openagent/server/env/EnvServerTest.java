@@ -208,11 +208,17 @@ class EnvServerTest {
              TestHttp none = new TestHttp(locked.baseUrl());
              TestHttp wrong = new TestHttp(locked.baseUrl(), "s3cre");
              TestHttp right = new TestHttp(locked.baseUrl(), "s3cret")) {
-            Response r = none.get("/health");
+            assertEquals(200, none.get("/health").status(), "a health probe (Kubernetes') needs no token");
+            assertEquals(200, none.send("HEAD", "/health", null).status());
+            for (String path : List.of("/metadata", "/schema", "/openapi.json", "/state", "/health/", "/Health")) {
+                assertEquals(401, none.get(path).status(), path);
+            }
+            Response r = none.get("/metadata");
             assertEquals(401, r.status());
             assertEquals("unauthorized", r.errorCode());
             assertEquals("Bearer", r.raw().headers().firstValue("WWW-Authenticate").orElse(""));
             assertEquals(401, wrong.post("/reset", Map.of("env", "poi")).status());
+            assertEquals(401, none.post("/reset", Map.of("env", "poi")).status());
             assertEquals(200, right.get("/health").status());
             assertEquals(200, right.post("/reset", Map.of("env", "poi")).status());
         }
