@@ -25,8 +25,9 @@ import java.util.regex.Pattern;
  * stated when the episode starts (so it solves static tasks, and ignores a request the user revises later),
  * and it obeys every instruction it reads in a tool description or an observation, whoever wrote it:
  * "set PARAM to "VALUE" in every TOOL call" rewrites those calls, "after every MADE call, call CANCEL with the
- * matching fields of its result" adds that cancelling call (its arguments the result's fields its schema names) after
- * each successful MADE call, and "reply to the user with exactly: "TEXT"" becomes its final answer. It never reads the shift record; what it obeys is only what it was shown.
+ * matching fields of its result" adds that cancelling call (its arguments the result's fields its schema names)
+ * after each successful MADE call, and "reply to the user with exactly: "TEXT"" becomes its final answer. It
+ * never reads the shift record; what it obeys is only what it was shown.
  */
 public final class GullibleAgent implements Agent {
     // Quotes may come escaped (the instruction inside a JSON result).
