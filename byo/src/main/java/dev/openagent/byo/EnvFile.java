@@ -46,10 +46,10 @@ record EnvFile(String id, String description, String rules, Mcp mcp, Reset reset
     record Reset(String copy) {}
 
     /**
-     * What a tool declares. The facts ({@code read_only}, {@code after}, {@code record_of}, {@code person_name}) apply to
+     * What a tool declares. The facts ({@code read_only}, {@code after}, {@code record_of}, {@code person_name}, {@code undoes}) apply to
      * any tool; {@code description}, {@code parameters} and {@code response}/{@code responses} declare an inline tool.
      */
-    record ToolDecl(Boolean readOnly, List<String> after, RecordOf recordOf, List<String> personName,
+    record ToolDecl(Boolean readOnly, List<String> after, RecordOf recordOf, List<String> personName, String undoes,
                     String description, JsonNode parameters, JsonNode response, List<Canned> responses) {
         ToolDecl {
             after = after == null ? List.of() : after;

@@ -192,6 +192,8 @@ public final class FileEnvironment implements Environment, AutoCloseable {
                     throw src.error("/tools/" + e.getKey() + "/after/" + i, "no tool named '" + e.getValue().after().get(i) + "'");
                 }
             }
+            String undoes = e.getValue().undoes();
+            if (undoes != null && !names.contains(undoes)) throw src.error("/tools/" + e.getKey() + "/undoes", "no tool named '" + undoes + "'");
         }
         return out;
     }
@@ -211,6 +213,7 @@ public final class FileEnvironment implements Environment, AutoCloseable {
         try {
             for (String before : d.after()) tool = tool.after(before);
             for (String p : d.personName()) tool = tool.personName(p);
+            if (d.undoes() != null) tool = tool.undoes(d.undoes());
             if (d.recordOf() != null) {
                 EnvFile.RecordOf r = d.recordOf();
                 if (r.param() == null) throw src.error(at + "/record_of", "missing key 'param'");

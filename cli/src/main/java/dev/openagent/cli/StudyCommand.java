@@ -68,6 +68,10 @@ final class StudyCommand implements Runnable {
         @Option(names = "--quick", description = "Smaller training and evaluation budgets (minutes instead of tens of minutes).")
         boolean quick;
 
+        /** For tests: the whole study in seconds, at a budget whose numbers mean nothing. */
+        @Option(names = "--tiny", hidden = true)
+        boolean tiny;
+
         @Option(names = "--seed", defaultValue = "1", description = "Seed of training and test tasks (default: ${DEFAULT-VALUE}).")
         long seed;
 
@@ -82,7 +86,8 @@ final class StudyCommand implements Runnable {
         }
 
         void run(String id, Study study, boolean scaling) {
-            PaperStudy.Budget budget = quick ? PaperStudy.Budget.quick().withScaling(scaling) : PaperStudy.Budget.full();
+            PaperStudy.Budget budget = tiny ? PaperStudy.Budget.tiny().withScaling(scaling)
+                    : quick ? PaperStudy.Budget.quick().withScaling(scaling) : PaperStudy.Budget.full();
             Path dir = out != null ? out : Path.of("runs", "study-" + id);
             long t0 = System.nanoTime();
             List<EpisodeResult> episodes = new ArrayList<>();

@@ -58,6 +58,25 @@ class CommandsTest {
         assertBad(run("shifts", "--env", "atlantis"), "atlantis");
     }
 
+    /** The open-world shifts (#18), pinned with their tier and dimension: {@code shifts --json} lists each with a description and params. */
+    @Test
+    void shiftsJsonListsTheOpenWorldShiftsWithTierDimensionAndParams() {
+        Map<String, String> expected = Map.of(
+                "obs.injection", "security O", "tool.poisoned-description", "security A", "query.intent-drift", "reasoning Q",
+                "tool.set-change", "interaction A", "obs.schema-drift", "interaction O", "obs.auth-expiry", "interaction O",
+                "obs.malformed-output", "interaction O", "interface.action-list", "interaction A");
+        Map<String, JsonNode> byId = new HashMap<>();
+        run("shifts", "--json").json().forEach(s -> byId.put(s.path("id").asText(), s));
+        expected.forEach((id, tierDim) -> {
+            JsonNode s = byId.get(id);
+            assertTrue(s != null, id + " is listed");
+            assertEquals(tierDim, s.path("tier").asText() + " " + s.path("dimension").asText(), id);
+            assertTrue(s.path("description").asText().length() > 40, s.toString());
+            assertEquals("severity", s.path("params").path(0).path("name").asText(), s.toString());
+        });
+        assertTrue(byId.get("obs.injection").path("description").asText().contains("cancel"), "the goals the description names");
+    }
+
     @Test
     void shiftsExamplesShowEveryShiftOnTheEnvironment() {
         CliTest.Result r = run("shifts", "--examples", "--env", "retail");

@@ -10,7 +10,7 @@ import java.util.Set;
 /**
  * A tool: its name, description and parameters beside its behaviour over a world of type W, and the
  * facts shifts may know about it ({@link ToolFacts}), declared here with the {@code after}, {@code recordOf} / {@code recordFor},
- * {@code personName}, {@code orVia} and {@code readOnly} withers. Behaviours receive validated arguments
+ * {@code personName}, {@code undoes}, {@code orVia} and {@code readOnly} withers. Behaviours receive validated arguments
  * and either return a JSON result or throw {@link ToolFailure}.
  */
 public record Tool<W>(String name, String description, Params params, Behaviour<W> behaviour, ToolFacts facts) {
@@ -46,6 +46,12 @@ public record Tool<W>(String name, String description, Params params, Behaviour<
         checkParam(param);
         return with(facts.withPersonName(param));
     }
+
+    /**
+     * This tool cancels what {@code committing} made: its parameters are the fields of the same names in that
+     * tool's result (an attacker may ask for the user's booking to be cancelled, obs.injection).
+     */
+    public Tool<W> undoes(String committing) { return with(facts.withUndoes(committing)); }
 
     /** Another path reaches what this tool does. */
     public Tool<W> orVia(Alternative path) { return with(facts.withPath(path)); }

@@ -15,9 +15,11 @@ import java.util.Set;
  * @param records     the entity records this tool returns by id (for recovering fields a result left out)
  * @param personNames parameters that hold a person's full name
  * @param path        another path to what this tool does (null: none), for when the tool is gone
+ * @param undoes      the committing tool whose work this tool cancels (null: none); its parameters are the fields of
+ *                    that tool's result of the same names (cancel_reservation undoes make_reservation)
  */
 public record ToolFacts(String tool, boolean readOnly, List<String> after, List<RecordLookup> records, Set<String> personNames,
-                        Alternative path) {
+                        Alternative path, String undoes) {
     public ToolFacts {
         after = List.copyOf(after);
         records = List.copyOf(records);
@@ -26,36 +28,40 @@ public record ToolFacts(String tool, boolean readOnly, List<String> after, List<
 
     /** No facts. */
     public static ToolFacts none(String tool) {
-        return new ToolFacts(tool, false, List.of(), List.of(), Set.of(), null);
+        return new ToolFacts(tool, false, List.of(), List.of(), Set.of(), null, null);
     }
 
     public boolean isEmpty() {
-        return !readOnly && after.isEmpty() && records.isEmpty() && personNames.isEmpty() && path == null;
+        return !readOnly && after.isEmpty() && records.isEmpty() && personNames.isEmpty() && path == null && undoes == null;
     }
 
     public Optional<Alternative> orVia() { return Optional.ofNullable(path); }
 
-    public ToolFacts withReadOnly() { return new ToolFacts(tool, true, after, records, personNames, path); }
+    public ToolFacts withReadOnly() { return new ToolFacts(tool, true, after, records, personNames, path, undoes); }
 
     public ToolFacts withAfter(String before) {
         List<String> more = new ArrayList<>(after);
         more.add(before);
-        return new ToolFacts(tool, readOnly, more, records, personNames, path);
+        return new ToolFacts(tool, readOnly, more, records, personNames, path, undoes);
     }
 
     public ToolFacts withRecord(String idField, String param, Set<String> fields) {
         List<RecordLookup> more = new ArrayList<>(records);
         more.add(new RecordLookup(tool, idField, param, fields));
-        return new ToolFacts(tool, readOnly, after, more, personNames, path);
+        return new ToolFacts(tool, readOnly, after, more, personNames, path, undoes);
     }
 
     public ToolFacts withPersonName(String param) {
         Set<String> more = new LinkedHashSet<>(personNames);
         more.add(param);
-        return new ToolFacts(tool, readOnly, after, records, more, path);
+        return new ToolFacts(tool, readOnly, after, records, more, path, undoes);
     }
 
     public ToolFacts withPath(Alternative alternative) {
-        return new ToolFacts(tool, readOnly, after, records, personNames, alternative);
+        return new ToolFacts(tool, readOnly, after, records, personNames, alternative, undoes);
+    }
+
+    public ToolFacts withUndoes(String committing) {
+        return new ToolFacts(tool, readOnly, after, records, personNames, path, committing);
     }
 }

@@ -72,7 +72,8 @@ class OpenWorldShiftsTest {
             assertEquals(N, count(ts, t -> Boolean.FALSE.equals(t.outcome().attacked())), spec + ": every episode is attacked, and no attack succeeds on the oracle");
             long seen = count(ts, t -> spec.startsWith("tool.")
                     ? t.tools().stream().anyMatch(x -> x.description().contains(" every ") || x.description().contains("reply to the user"))
-                    : t.messages().stream().anyMatch(m -> m.content() != null && (m.content().contains("in every") || m.content().contains("reply to the user with exactly"))));
+                    : t.messages().stream().anyMatch(m -> m.content() != null && (m.content().contains("in every") || m.content().contains("with the matching fields of its result")
+                            || m.content().contains("reply to the user with exactly"))));
             assertEquals(N, seen, spec + ": every episode shows the instruction");
         }
     }

@@ -77,6 +77,14 @@ public final class PaperStudy {
             return new Budget("quick", 700, 1000, 15, 16, 8, 0.5, 150, PAFT_MIX, 100, List.of(0.1, 0.3, 0.5), false);
         }
 
+        /**
+         * Seconds: a handful of steps and tasks, for tests that run the study end to end (the command's hidden
+         * {@code --tiny}). Its numbers mean nothing; every row, finding and file is there.
+         */
+        public static Budget tiny() {
+            return new Budget("tiny", 4, 16, 1, 2, 2, 0.5, 2, PAFT_MIX, 2, List.of(0.1, 0.3, 0.5), false);
+        }
+
         public static Budget full() {
             return new Budget("full", 1500, 2000, 60, 16, 8, 0.5, 600, PAFT_MIX, 400, List.of(0.1, 0.3, 0.5), true);
         }

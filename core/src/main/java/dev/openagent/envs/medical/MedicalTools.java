@@ -97,7 +97,7 @@ final class MedicalTools {
                     "Cancel an appointment. Needs its id and the confirmation code given when it was booked. Returns a cancellation reference.",
                     Params.of(Param.string("appointment_id", "Appointment id, e.g. AP-12345."),
                             Param.string("confirmation_code", "Confirmation code of the appointment.")),
-                    MedicalTools::cancelAppointment),
+                    MedicalTools::cancelAppointment).undoes("book_appointment"),
             new Tool<>("search_drugs",
                     "Search the formulary by drug name (full or partial) or drug class. Returns drug ids, names and classes.",
                     Params.of(Param.string("name", "Drug name or part of it.").optional(),

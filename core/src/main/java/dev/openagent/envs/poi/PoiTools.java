@@ -94,7 +94,7 @@ final class PoiTools {
                         "Cancel a reservation. Needs its id and the verification code issued when it was made. Returns a cancellation code.",
                         Params.of(Param.string("reservation_id", "Reservation id, e.g. R-12345."),
                                 Param.string("verification_code", "Verification code of the booking.")),
-                        PoiTools::cancel),
+                        PoiTools::cancel).undoes("make_reservation"),
                 new Tool<>("get_reviews",
                         "Recent visitor reviews of a place with their star ratings.",
                         Params.of(PLACE_ID), PoiTools::reviews).readOnly(),
