@@ -29,6 +29,8 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 import static dev.openagent.envs.EnvTesting.answerWith;
+import static dev.openagent.envs.EnvTesting.assertSameTwice;
+import static dev.openagent.envs.EnvTesting.assertSplitsShareNoNames;
 import static dev.openagent.envs.EnvTesting.command;
 import static dev.openagent.envs.EnvTesting.requestFor;
 import static dev.openagent.envs.EnvTesting.runTampered;
@@ -74,19 +76,12 @@ class HouseholdTest {
 
     @Test
     void housesAreDeterministicAndSplitsShareNoThingNames() {
-        Layout a = HouseholdWorld.generate(Split.TRAIN, 7);
-        Layout b = HouseholdWorld.generate(Split.TRAIN, 7);
-        assertEquals(a.rooms(), b.rooms());
-        assertEquals(a.receptacles(), b.receptacles());
-        assertEquals(a.things(), b.things());
-        Set<String> train = new HashSet<>();
-        Set<String> test = new HashSet<>();
-        for (int i = 0; i < 60; i++) {
-            new HouseholdWorld(HouseholdWorld.LAYOUTS.get(Split.TRAIN, i)).layout().things().forEach(t -> train.add(t.name()));
-            new HouseholdWorld(HouseholdWorld.LAYOUTS.get(Split.TEST, i)).layout().things().forEach(t -> test.add(t.name()));
-        }
-        train.retainAll(test);
-        assertTrue(train.isEmpty(), "things in both splits: " + train);
+        assertSameTwice(() -> HouseholdWorld.generate(Split.TRAIN, 7), Layout::rooms, Layout::receptacles, Layout::things);
+        assertSplitsShareNoNames(split -> {
+            Set<String> things = new HashSet<>();
+            for (int i = 0; i < 60; i++) new HouseholdWorld(HouseholdWorld.LAYOUTS.get(split, i)).layout().things().forEach(t -> things.add(t.name()));
+            return things;
+        });
     }
 
     @Test
