@@ -98,6 +98,21 @@ public final class EnvTesting {
         assertTrue(both.isEmpty(), "names in both splits: " + both);
     }
 
+    /**
+     * Every cached layout of both splits ({@code layouts} a split, the world of layout i made by {@code world})
+     * poses a task at every difficulty 1-4: kinds fall back to siblings, never fail.
+     */
+    public static <W> void assertEveryLayoutPosesEveryDifficulty(int layouts, java.util.function.BiFunction<Split, Integer, W> world,
+                                                                Domain.Generator<W> generator) {
+        for (Split split : Split.values()) {
+            for (int i = 0; i < layouts; i++) {
+                for (int d = 1; d <= 4; d++) {
+                    assertEquals(d, generator.task(world.apply(split, i), new TaskRequest(split, i, d), i * 7919L + d).difficulty());
+                }
+            }
+        }
+    }
+
     /** Replaces the final answer. */
     public static UnaryOperator<Action> answerWith(java.util.function.UnaryOperator<String> rewrite) {
         return a -> a instanceof Action.Answer ans ? new Action.Answer(rewrite.apply(ans.text())) : a;

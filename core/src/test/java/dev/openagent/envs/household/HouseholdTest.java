@@ -29,6 +29,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 import static dev.openagent.envs.EnvTesting.answerWith;
+import static dev.openagent.envs.EnvTesting.assertEveryLayoutPosesEveryDifficulty;
 import static dev.openagent.envs.EnvTesting.assertSameTwice;
 import static dev.openagent.envs.EnvTesting.assertSplitsShareNoNames;
 import static dev.openagent.envs.EnvTesting.command;
@@ -101,15 +102,7 @@ class HouseholdTest {
     /** Every cached layout of both splits can pose a task at every difficulty (kinds fall back to siblings, never fail). */
     @Test
     void everyLayoutPosesATaskAtEveryDifficulty() {
-        for (Split split : Split.values()) {
-            for (int i = 0; i < HouseholdWorld.LAYOUTS.perSplit(); i++) {
-                for (int d = 1; d <= 4; d++) {
-                    HouseholdWorld world = new HouseholdWorld(HouseholdWorld.LAYOUTS.get(split, i));
-                    var task = HouseholdTasks.generate(world, new TaskRequest(split, i, d), i * 7919L + d);
-                    assertEquals(d, task.difficulty());
-                }
-            }
-        }
+        assertEveryLayoutPosesEveryDifficulty(HouseholdWorld.LAYOUTS.perSplit(), (split, i) -> new HouseholdWorld(HouseholdWorld.LAYOUTS.get(split, i)), HouseholdTasks::generate);
     }
 
     /** The kinds the domain declares are the kinds its tasks carry, each at its declared difficulty, and every one is posed. */

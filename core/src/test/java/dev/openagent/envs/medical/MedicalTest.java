@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Set;
 
 import static dev.openagent.envs.EnvTesting.answerWith;
+import static dev.openagent.envs.EnvTesting.assertEveryLayoutPosesEveryDifficulty;
 import static dev.openagent.envs.EnvTesting.started;
 import static dev.openagent.envs.EnvTesting.assertSameTwice;
 import static dev.openagent.envs.EnvTesting.assertSplitsShareNoNames;
@@ -97,15 +98,7 @@ class MedicalTest {
     /** Every cached layout of both splits can pose a task at every difficulty (kinds fall back to siblings, never fail). */
     @Test
     void everyLayoutPosesATaskAtEveryDifficulty() {
-        for (Split split : Split.values()) {
-            for (int i = 0; i < MedicalWorld.LAYOUTS.perSplit(); i++) {
-                for (int d = 1; d <= 4; d++) {
-                    MedicalWorld world = new MedicalWorld(MedicalWorld.LAYOUTS.get(split, i), i * 31L);
-                    var task = MedicalTasks.generate(world, new TaskRequest(split, i, d), i * 7919L + d);
-                    assertEquals(d, task.difficulty());
-                }
-            }
-        }
+        assertEveryLayoutPosesEveryDifficulty(MedicalWorld.LAYOUTS.perSplit(), (split, i) -> new MedicalWorld(MedicalWorld.LAYOUTS.get(split, i), i * 31L), MedicalTasks::generate);
     }
 
     // ---------------------------------------------------------------- tools

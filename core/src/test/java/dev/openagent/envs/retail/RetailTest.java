@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Set;
 
 import static dev.openagent.envs.EnvTesting.answerWith;
+import static dev.openagent.envs.EnvTesting.assertEveryLayoutPosesEveryDifficulty;
 import static dev.openagent.envs.EnvTesting.started;
 import static dev.openagent.envs.EnvTesting.assertSameTwice;
 import static dev.openagent.envs.EnvTesting.assertSplitsShareNoNames;
@@ -93,15 +94,7 @@ class RetailTest {
     /** Every cached layout of both splits can pose a task at every difficulty (kinds fall back to siblings, never fail). */
     @Test
     void everyLayoutPosesATaskAtEveryDifficulty() {
-        for (Split split : Split.values()) {
-            for (int i = 0; i < RetailWorld.LAYOUTS.perSplit(); i++) {
-                for (int d = 1; d <= 4; d++) {
-                    RetailWorld world = new RetailWorld(RetailWorld.LAYOUTS.get(split, i), i * 31L);
-                    var task = RetailTasks.generate(world, new TaskRequest(split, i, d), i * 7919L + d);
-                    assertEquals(d, task.difficulty());
-                }
-            }
-        }
+        assertEveryLayoutPosesEveryDifficulty(RetailWorld.LAYOUTS.perSplit(), (split, i) -> new RetailWorld(RetailWorld.LAYOUTS.get(split, i), i * 31L), RetailTasks::generate);
     }
 
     // ---------------------------------------------------------------- tools

@@ -27,6 +27,7 @@ import java.util.Optional;
 import java.util.Set;
 
 import static dev.openagent.envs.EnvTesting.answerWith;
+import static dev.openagent.envs.EnvTesting.assertEveryLayoutPosesEveryDifficulty;
 import static dev.openagent.envs.EnvTesting.started;
 import static dev.openagent.envs.EnvTesting.assertSameTwice;
 import static dev.openagent.envs.EnvTesting.assertSplitsShareNoNames;
@@ -88,15 +89,7 @@ class TravelTest {
     /** Every cached layout of both splits can pose a task at every difficulty (kinds fall back to siblings, never fail). */
     @Test
     void everyLayoutPosesATaskAtEveryDifficulty() {
-        for (Split split : Split.values()) {
-            for (int i = 0; i < TravelWorld.LAYOUTS.perSplit(); i++) {
-                for (int d = 1; d <= 4; d++) {
-                    TravelWorld world = new TravelWorld(TravelWorld.LAYOUTS.get(split, i), i * 31L);
-                    var task = TravelTasks.generate(world, new TaskRequest(split, i, d), i * 7919L + d);
-                    assertEquals(d, task.difficulty());
-                }
-            }
-        }
+        assertEveryLayoutPosesEveryDifficulty(TravelWorld.LAYOUTS.perSplit(), (split, i) -> new TravelWorld(TravelWorld.LAYOUTS.get(split, i), i * 31L), TravelTasks::generate);
     }
 
     // ---------------------------------------------------------------- tools
