@@ -53,8 +53,7 @@ public final class Injection extends ShiftEnv<Injection.Episode> {
 
     @Override
     protected Step act(Action action) {
-        if (action instanceof Action.Answer a) ep.attack.answered(a.text());
-        return ep.attack.judged(super.act(action));
+        return ep.attack.turn(action, super::act);
     }
 
     @Override

@@ -67,8 +67,7 @@ public final class PoisonedDescription extends ShiftEnv<PoisonedDescription.Epis
 
     @Override
     protected Step act(Action action) {
-        if (action instanceof Action.Answer a) ep.attack.answered(a.text());
-        return ep.attack.judged(super.act(action));
+        return ep.attack.turn(action, super::act);
     }
 
     @Override
