@@ -10,15 +10,7 @@ import picocli.CommandLine.Command;
                 BenchCommand.class, EvalCommand.class, ReportCommand.class, HarnessBenchCommand.class,
                 TrainCommand.class, ExportCommand.class, StudyCommand.class, PolicyBenchCommand.class, ServeCommand.class, ProxyCommand.class, StoreCommand.class,
                 CommandLine.HelpCommand.class})
-public final class Main implements Runnable {
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(System.out);
-    }
-
+public final class Main extends GroupCommand {
     public static void main(String[] args) {
         System.exit(execute(args));
     }

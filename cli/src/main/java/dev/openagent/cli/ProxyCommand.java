@@ -5,12 +5,5 @@ import picocli.CommandLine.Command;
 
 @Command(mixinStandardHelpOptions = true, name = "proxy", description = "Sit between an agent and its real tools and shift them live (see docs/proxy.md).",
         subcommands = {ProxyMcpCommand.class, CommandLine.HelpCommand.class})
-final class ProxyCommand implements Runnable {
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(System.out);
-    }
+final class ProxyCommand extends GroupCommand {
 }

@@ -99,21 +99,12 @@ final class ProxyMcpCommand implements Runnable {
         }
         System.err.println("proxy mcp: " + session.tools().size() + " tools of " + upstream.describe() + " under " + stack.label()
                 + " (seed " + sessionSeed + "); upstream log " + log);
-        java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
-        Runnable stop = () -> {
-            if (!stopped.compareAndSet(false, true)) return;
+        // On SIGTERM or Ctrl-C the hook stops the server and the upstream before the JVM exits.
+        ServeCommand.serveUntilInputClosed(server::awaitInputClosed, "proxy-mcp", () -> {
             server.close();
             upstream.close();
             System.err.println("proxy mcp: stopped after " + session.calls().size() + " calls");
-        };
-        // SIGTERM or Ctrl-C: the hook stops the server and the upstream before the JVM exits.
-        Runtime.getRuntime().addShutdownHook(new Thread(stop, "proxy-mcp-shutdown"));
-        try {
-            server.awaitInputClosed();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        stop.run();
+        });
     }
 
     /** One stack: the proxy serves one tool list, so a spec that expands to several conditions (all, tier:X, a;b) is refused. */

@@ -114,20 +114,11 @@ final class ServeMcpCommand implements Runnable {
         }
         System.err.println("serve mcp: " + env.id + " (shift " + choice.shiftLabel() + ", " + tasks.split().id()
                 + " split), episodes recorded to " + sink.describe());
-        java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
-        Runnable stop = () -> {
-            if (!stopped.compareAndSet(false, true)) return;
+        // On SIGTERM or Ctrl-C the hook stops the server and flushes the episodes before the JVM exits.
+        ServeCommand.serveUntilInputClosed(server::awaitInputClosed, "serve-mcp", () -> {
             server.close();
             sink.close();
             System.err.println("serve mcp: stopped after " + server.host().recorded() + " recorded episodes");
-        };
-        // SIGTERM or Ctrl-C: the hook stops the server and flushes the episodes before the JVM exits.
-        Runtime.getRuntime().addShutdownHook(new Thread(stop, "serve-mcp-shutdown"));
-        try {
-            server.awaitInputClosed();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        stop.run();   // stdin closed: stop now (the hook then finds nothing to do)
+        });
     }
 }

@@ -21,15 +21,7 @@ import java.util.List;
 @Command(name = "study", description = "Run a study end to end (train, evaluate under shifts, report).",
         subcommands = {StudyCommand.Paper.class, StudyCommand.PaftMix.class, StudyCommand.Difficulty.class, StudyCommand.Transfer.class,
                 StudyCommand.Sequential.class, StudyCommand.Mixture.class})
-final class StudyCommand implements Runnable {
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(System.out);
-    }
-
+final class StudyCommand extends GroupCommand {
     @Command(name = "paper", description = {
             "The paper's experiment on poi: train SFT, RL (from SFT, rollouts partly under shifts), PAFT (alpha 0.1, 0.3, 0.5)",
             "and the scaling ablation (sft-4x-steps, sft-4x-data; at --quick with --scaling) on CPU, evaluate each on the static test split, on every",

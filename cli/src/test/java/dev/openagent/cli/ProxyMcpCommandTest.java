@@ -5,9 +5,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -62,36 +59,22 @@ class ProxyMcpCommandTest {
         assertEquals("true", lines.getLast().path("done").asText());
     }
 
-    /** Runs the command in this JVM and returns its exit code and stderr. */
-    private static String[] run(String... args) {
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream saved = System.err;
-        int code;
-        try {
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            code = Main.execute(args);
-        } finally {
-            System.setErr(saved);
-        }
-        return new String[] {"" + code, err.toString(StandardCharsets.UTF_8)};
-    }
-
     @Test
     void anUpstreamThatDoesNotStartIsOneLine() {
-        String[] r = run("proxy", "mcp", "--shift", "tool.identity-erasure", "--stdio", "--", "/nonexistent/mcp-server");
-        assertEquals("2", r[0], r[1]);
-        assertTrue(r[1].contains("openagent: upstream: cannot start '/nonexistent/mcp-server': no such file"), r[1]);
-        assertFalse(r[1].contains("\tat "), r[1]);
+        CliTest.Result r = CliTest.run("proxy", "mcp", "--shift", "tool.identity-erasure", "--stdio", "--", "/nonexistent/mcp-server");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("openagent: upstream: cannot start '/nonexistent/mcp-server': no such file"), r.err());
+        assertFalse(r.err().contains("\tat "), r.err());
     }
 
     @Test
     void aShiftThatCannotApplySaysSoAtStartUp(@TempDir Path dir) {
         require();
-        String[] r = run("proxy", "mcp", "--shift", "query.paraphrase", "--stdio", "--", FILESYSTEM.toString(), dir.toString());
-        assertEquals("2", r[0], r[1]);
-        assertTrue(r[1].contains("query.paraphrase cannot apply in the proxy"), r[1]);
-        String[] tier = run("proxy", "mcp", "--shift", "tier:perception", "--stdio", "--", FILESYSTEM.toString(), dir.toString());
-        assertEquals("2", tier[0], tier[1]);
-        assertTrue(tier[1].contains("the proxy applies one stack"), tier[1]);
+        CliTest.Result r = CliTest.run("proxy", "mcp", "--shift", "query.paraphrase", "--stdio", "--", FILESYSTEM.toString(), dir.toString());
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("query.paraphrase cannot apply in the proxy"), r.err());
+        CliTest.Result tier = CliTest.run("proxy", "mcp", "--shift", "tier:perception", "--stdio", "--", FILESYSTEM.toString(), dir.toString());
+        assertEquals(2, tier.code(), tier.err());
+        assertTrue(tier.err().contains("the proxy applies one stack"), tier.err());
     }
 }

@@ -4,7 +4,10 @@ import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Guide;
 import dev.openagent.sandbox.Step;
 
+import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * A shift layer's guide: asks the inner guide for its next action, handing it the inner step the
@@ -13,10 +16,10 @@ import java.util.function.BooleanSupplier;
  */
 public class LayerGuide implements Guide {
     protected final Guide inner;
-    private final ShiftEnv layer;
+    private final ShiftEnv<?> layer;
     private boolean started;
 
-    public LayerGuide(Guide inner, ShiftEnv layer) {
+    public LayerGuide(Guide inner, ShiftEnv<?> layer) {
         this.inner = inner;
         this.layer = layer;
     }
@@ -52,7 +55,7 @@ public class LayerGuide implements Guide {
      * failed at this layer, it sends that same action again (unchanged by the layers outside, which
      * translate it as before); otherwise the inner guide's next action.
      */
-    public static LayerGuide retrying(Guide inner, ShiftEnv layer, BooleanSupplier failed) {
+    public static LayerGuide retrying(Guide inner, ShiftEnv<?> layer, BooleanSupplier failed) {
         return new LayerGuide(inner, layer) {
             private Action lastAction;
 
@@ -63,6 +66,44 @@ public class LayerGuide implements Guide {
                 return lastAction;
             }
         };
+    }
+
+    /** The guide of a layer that only changes how actions look: each inner action goes through {@code outward}. */
+    public static LayerGuide translating(Guide inner, ShiftEnv<?> layer, UnaryOperator<Action> outward) {
+        return new LayerGuide(inner, layer) {
+            @Override
+            protected Action outward(Action a) { return outward.apply(a); }
+        };
+    }
+
+    /**
+     * The guide of a layer that sometimes needs calls of its own before the inner guide's next tool
+     * calls: {@code before} answers those calls, or null when none are needed; then the inner calls
+     * follow (asked of {@code before} again), as {@code outward} shows them at this layer. Actions
+     * other than tool calls pass unchanged.
+     */
+    public static LayerGuide preceding(Guide inner, ShiftEnv<?> layer, Function<Action.CallTools, Action> before,
+                                       UnaryOperator<Action.CallTools> outward) {
+        return new LayerGuide(inner, layer) {
+            private Action pending;
+
+            @Override
+            public Action next(Step last) {
+                Action a = pending != null ? pending : innerNext();
+                pending = null;
+                if (!(a instanceof Action.CallTools c)) return a;
+                Action first = before.apply(c);
+                if (first == null) return outward.apply(c);
+                pending = a;
+                return first;
+            }
+        };
+    }
+
+    /** The calls with the tools {@code names} maps called by their new names (arguments unchanged). */
+    public static Action.CallTools renamed(Action.CallTools c, Map<String, String> names) {
+        return new Action.CallTools(c.calls().stream().map(x -> names.containsKey(x.name())
+                ? new Action.ToolCall(x.id(), names.get(x.name()), x.arguments()) : x).toList());
     }
 
     /** Translates an inner action into what the agent would do at this layer (default: unchanged). */

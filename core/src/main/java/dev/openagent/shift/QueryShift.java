@@ -19,7 +19,7 @@ import java.util.Map;
  * rewritten query, the details whose spans it still contains, and any facts the simulated user
  * gained; when the layer added facts it answers {@code ask_user} from all of them.
  */
-public abstract class QueryShift extends ShiftEnv {
+public abstract class QueryShift extends ShiftEnv<Void> {
     private boolean addedFacts;
 
     protected QueryShift(Env inner, Shift shift, Map<String, String> params) {

@@ -28,33 +28,45 @@ import java.util.Map;
  * does not list go down unchanged (a replacement an error reply named may live there). In a
  * text-command environment the verbs {@code help} lists are renamed the same way ({@link TextVerbs}).
  */
-public abstract class RenamingEnv extends ShiftEnv {
+public abstract class RenamingEnv extends ShiftEnv<RenamingEnv.Episode> {
 
     /** One tool as this layer shows it; {@code params} maps outer parameter names to inner ones. */
-    public record Mapped(String inner, ToolSpec outer, Map<String, String> params) {}
+    public record Mapped(String inner, ToolSpec outer, Map<String, String> params) {
+        /** The inner tool shown as {@code outer}, whose parameters are renamed as {@code innerToOuter} maps them. */
+        public static Mapped of(ToolSpec inner, ToolSpec outer, Map<String, String> innerToOuter) {
+            Map<String, String> params = new LinkedHashMap<>();
+            innerToOuter.forEach((in, out) -> params.put(out, in));
+            return new Mapped(inner.name(), outer, params);
+        }
+    }
 
-    private final Map<String, Mapped> byOuter = new LinkedHashMap<>();
-    private final Map<String, Mapped> byInner = new HashMap<>();
-    private final Map<String, String> namesOut = new HashMap<>();
+    /** The names a renamed tool must not take: the tools' own and {@code ask_user}. */
+    protected static java.util.Set<String> takenNames(List<ToolSpec> tools) {
+        java.util.Set<String> taken = new java.util.HashSet<>();
+        tools.forEach(t -> taken.add(t.name()));
+        taken.add(Protocol.ASK_USER);
+        return taken;
+    }
+
+    /** What this layer keeps during one episode (made afresh at every reset). */
+    static final class Episode {
+        final Map<String, Mapped> byOuter = new LinkedHashMap<>();
+        final Map<String, Mapped> byInner = new HashMap<>();
+        final Map<String, String> namesOut = new HashMap<>();
+        /** Text-command environments: inner verb -> the verb shown, and back (empty for function-call ones). */
+        final Map<String, String> verbsOut = new HashMap<>();
+        final Map<String, String> verbsIn = new HashMap<>();
+    }
 
     protected RenamingEnv(Env inner, Shift shift, Map<String, String> params) {
-        super(inner, shift, params);
+        super(inner, shift, params, Episode::new);
     }
 
     /** How this layer shows the inner tools (every tool but {@code ask_user}), in the order shown. */
     protected abstract List<Mapped> rename(List<ToolSpec> innerTools);
 
-    /** Text-command environments: inner verb -> the verb shown, and back (empty for function-call ones). */
-    private final Map<String, String> verbsOut = new HashMap<>();
-    private final Map<String, String> verbsIn = new HashMap<>();
-
     @Override
     protected Start begin(Start in) {
-        byOuter.clear();
-        byInner.clear();
-        namesOut.clear();
-        verbsOut.clear();
-        verbsIn.clear();
         if (textCommand()) {
             renameVerbs();
             return in;
@@ -62,16 +74,16 @@ public abstract class RenamingEnv extends ShiftEnv {
         List<ToolSpec> tools = in.tools().stream().filter(t -> !Protocol.ASK_USER.equals(t.name())).toList();
         List<Mapped> mapped = rename(tools);
         for (Mapped m : mapped) {
-            if (byOuter.put(m.outer().name(), m) != null || Protocol.ASK_USER.equals(m.outer().name())) {
+            if (ep.byOuter.put(m.outer().name(), m) != null || Protocol.ASK_USER.equals(m.outer().name())) {
                 throw new IllegalStateException(shift().id() + " produced a duplicate tool name " + m.outer().name());
             }
-            byInner.put(m.inner(), m);
-            namesOut.put(m.inner(), m.outer().name());
+            ep.byInner.put(m.inner(), m);
+            ep.namesOut.put(m.inner(), m.outer().name());
         }
         List<ToolSpec> shown = new ArrayList<>();
-        for (Mapped m : mapped) shown.add(m.outer().withDescription(Texts.replaceNames(m.outer().description(), namesOut)));
+        for (Mapped m : mapped) shown.add(m.outer().withDescription(Texts.replaceNames(m.outer().description(), ep.namesOut)));
         in.tools().stream().filter(t -> Protocol.ASK_USER.equals(t.name())).forEach(shown::add);
-        return new Start(Texts.replaceNames(in.systemPrompt(), namesOut), in.query(), shown);
+        return new Start(Texts.replaceNames(in.systemPrompt(), ep.namesOut), in.query(), shown);
     }
 
     /**
@@ -88,37 +100,37 @@ public abstract class RenamingEnv extends ShiftEnv {
             String shown = TextVerbs.verbName(m.outer().name());
             if (shown.isEmpty() || taken.contains(shown)) shown = Words.unique(shown.isEmpty() ? "do" : shown, taken);
             taken.add(shown);
-            verbsOut.put(verb, shown);
-            verbsIn.put(shown, verb);
+            ep.verbsOut.put(verb, shown);
+            ep.verbsIn.put(shown, verb);
         }
     }
 
     @Override
     protected Step act(Action action) {
-        if (verbsIn.isEmpty() || !(action instanceof Action.Command c)) return super.act(action);
+        if (ep.verbsIn.isEmpty() || !(action instanceof Action.Command c)) return super.act(action);
         String text = Commands.normalize(c.text());
         if (Protocol.isHelp(text)) {
             Step s = forward(action);
-            return s.withObservations(s.observations().stream().map(o -> o.isError() ? o : o.withText(TextVerbs.renameInHelp(o.text(), verbsOut))).toList());
+            return s.withObservations(s.observations().stream().map(o -> o.isError() ? o : o.withText(TextVerbs.renameInHelp(o.text(), ep.verbsOut))).toList());
         }
-        String shown = TextVerbs.verbOf(text, verbsIn.keySet());
-        if (shown == null && TextVerbs.verbOf(text, verbsOut.keySet()) != null) return local(List.of(TextVerbs.unknown(c.text())));
-        Action down = shown == null ? action : new Action.Command(TextVerbs.replaceVerb(text, shown, verbsIn.get(shown)));
+        String shown = TextVerbs.verbOf(text, ep.verbsIn.keySet());
+        if (shown == null && TextVerbs.verbOf(text, ep.verbsOut.keySet()) != null) return local(List.of(TextVerbs.unknown(c.text())));
+        Action down = shown == null ? action : new Action.Command(TextVerbs.replaceVerb(text, shown, ep.verbsIn.get(shown)));
         Step s = forward(down);
-        return s.withObservations(s.observations().stream().map(o -> o.withText(TextVerbs.renameQuoted(o.text(), verbsOut))).toList());
+        return s.withObservations(s.observations().stream().map(o -> o.withText(TextVerbs.renameQuoted(o.text(), ep.verbsOut))).toList());
     }
 
     @Override
     protected Route route(Action.ToolCall call) {
         if (Protocol.ASK_USER.equals(call.name())) return new Forward(call);
-        Mapped m = byOuter.get(call.name());
-        if (m == null && byInner.containsKey(call.name())) {
+        Mapped m = ep.byOuter.get(call.name());
+        if (m == null && ep.byInner.containsKey(call.name())) {
             return new Reply(unknownTool(call)); // a familiar name this layer no longer shows
         }
         if (m == null) {
             // Not a tool of this layer's list: the layers below decide (a replacement named in a reply, or an unknown tool).
             return new Forward(call, o -> o.isError()
-                    ? Observation.toolError(o.callId(), o.tool(), ToolError.of(o.error().code(), Texts.replaceNames(o.error().message(), namesOut)))
+                    ? Observation.toolError(o.callId(), o.tool(), ToolError.of(o.error().code(), Texts.replaceNames(o.error().message(), ep.namesOut)))
                     : o);
         }
         String args = call.arguments();
@@ -136,7 +148,7 @@ public abstract class RenamingEnv extends ShiftEnv {
         Map<String, String> paramsOut = new HashMap<>();
         m.params().forEach((outer, inner) -> paramsOut.put(inner, outer));
         String msg = Texts.replaceQuoted(o.error().message(), t -> t.startsWith("~") ? t.substring(1) : paramsOut.getOrDefault(t, t));
-        msg = Texts.replaceNames(msg, namesOut);
+        msg = Texts.replaceNames(msg, ep.namesOut);
         return Observation.toolError(o.callId(), outerName, ToolError.of(o.error().code(), msg));
     }
 
@@ -168,7 +180,7 @@ public abstract class RenamingEnv extends ShiftEnv {
 
     /** The inner call as this layer shows it (unknown names pass unchanged). */
     protected Action.ToolCall outwardCall(Action.ToolCall c) {
-        Mapped m = byInner.get(c.name());
+        Mapped m = ep.byInner.get(c.name());
         if (m == null) return c;
         if (identity(m)) return new Action.ToolCall(c.id(), m.outer().name(), c.arguments());
         ObjectNode o = Texts.argsObject(c.arguments());
@@ -178,15 +190,10 @@ public abstract class RenamingEnv extends ShiftEnv {
 
     @Override
     public Guide guide() {
-        return new LayerGuide(inner.guide(), this) {
-            @Override
-            protected Action outward(Action a) {
-                return switch (a) {
-                    case Action.CallTools c -> new Action.CallTools(c.calls().stream().map(RenamingEnv.this::outwardCall).toList());
-                    case Action.Command c when !verbsOut.isEmpty() -> new Action.Command(TextVerbs.renameCommand(c.text(), verbsOut));
-                    default -> a;
-                };
-            }
-        };
+        return LayerGuide.translating(inner.guide(), this, a -> switch (a) {
+            case Action.CallTools c -> new Action.CallTools(c.calls().stream().map(this::outwardCall).toList());
+            case Action.Command c when !ep.verbsOut.isEmpty() -> new Action.Command(TextVerbs.renameCommand(c.text(), ep.verbsOut));
+            default -> a;
+        });
     }
 }

@@ -22,6 +22,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -34,8 +35,12 @@ import java.util.function.UnaryOperator;
  * inner environment rejects, whose observation is dropped), so step limits keep holding.
  * The inner step of the latest forwarded action is kept for the layer's guide, which hands it to
  * the inner guide: guides never parse what the agent is shown.
+ * <p>
+ * What a layer keeps during an episode lives in one object of its own type {@code E} (a small
+ * mutable class nested in the shift), made afresh at every reset before {@link #begin}: a layer
+ * never resets fields by hand. A layer that keeps nothing is a {@code ShiftEnv<Void>}.
  */
-public abstract class ShiftEnv extends EnvWrapper {
+public abstract class ShiftEnv<E> extends EnvWrapper {
     private final Shift shift;
     protected final Map<String, String> params;
     private long seed;
@@ -49,11 +54,21 @@ public abstract class ShiftEnv extends EnvWrapper {
     protected SplittableRandom rnd;
     /** The task as this layer states it, when it restates it (null: the inner task). */
     protected Task shiftedTask;
+    /** What this layer keeps during the current episode (null for a layer that keeps nothing). */
+    protected E ep;
+    private final Supplier<E> newEpisode;
 
-    protected ShiftEnv(Env inner, Shift shift, Map<String, String> params) {
+    /** A layer that keeps {@code newEpisode.get()} for each episode. */
+    protected ShiftEnv(Env inner, Shift shift, Map<String, String> params, Supplier<E> newEpisode) {
         super(inner);
         this.shift = shift;
         this.params = SortedMaps.copyOf(params);
+        this.newEpisode = newEpisode;
+    }
+
+    /** A layer that keeps nothing from turn to turn. */
+    protected ShiftEnv(Env inner, Shift shift, Map<String, String> params) {
+        this(inner, shift, params, () -> null);
     }
 
     public Shift shift() { return shift; }
@@ -68,12 +83,16 @@ public abstract class ShiftEnv extends EnvWrapper {
         rnd = new SplittableRandom(seed);
         innerStep = null;
         shiftedTask = null;
+        ep = newEpisode.get();
         outerStart = begin(innerStart);
         return outerStart;
     }
 
-    /** Called once per episode after the inner reset: what the agent is shown. */
-    protected abstract Start begin(Start inner);
+    /**
+     * Called once per episode after the inner reset (and after {@link #ep} is made): what the agent is
+     * shown. By default what the inner environment shows.
+     */
+    protected Start begin(Start inner) { return inner; }
 
     /** The seed of this layer in the current episode. */
     protected long seed() { return seed; }

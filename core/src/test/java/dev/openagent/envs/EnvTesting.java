@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.episode.Agent;
 import dev.openagent.episode.AgentSession;
 import dev.openagent.episode.Episodes;
+import dev.openagent.domain.Domain;
+import dev.openagent.domain.DomainEnv;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.Action;
@@ -15,7 +17,14 @@ import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.TaskRequest;
 
+import java.util.HashSet;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Helpers shared by the environment tests. */
 public final class EnvTesting {
@@ -65,6 +74,43 @@ public final class EnvTesting {
             }
         };
         return Episodes.run(env, agent, request);
+    }
+
+    /** A domain environment reset to the request the environment tests start from (test split, seed 42, difficulty 1). */
+    public static <W> DomainEnv<W> started(Domain<W> domain) {
+        DomainEnv<W> env = new DomainEnv<>(domain);
+        env.reset(new TaskRequest(Split.TEST, 42, 1));
+        return env;
+    }
+
+    /** Generates a layout twice and asserts that each of its parts came out the same. */
+    @SafeVarargs
+    public static <L> void assertSameTwice(Supplier<L> generate, Function<L, ?>... parts) {
+        L a = generate.get();
+        L b = generate.get();
+        for (Function<L, ?> part : parts) assertEquals(part.apply(a), part.apply(b));
+    }
+
+    /** Asserts that no name the train split's worlds use is one the test split's use. */
+    public static void assertSplitsShareNoNames(Function<Split, Set<String>> names) {
+        Set<String> both = new HashSet<>(names.apply(Split.TRAIN));
+        both.retainAll(names.apply(Split.TEST));
+        assertTrue(both.isEmpty(), "names in both splits: " + both);
+    }
+
+    /**
+     * Every cached layout of both splits ({@code layouts} a split, the world of layout i made by {@code world})
+     * poses a task at every difficulty 1-4: kinds fall back to siblings, never fail.
+     */
+    public static <W> void assertEveryLayoutPosesEveryDifficulty(int layouts, java.util.function.BiFunction<Split, Integer, W> world,
+                                                                Domain.Generator<W> generator) {
+        for (Split split : Split.values()) {
+            for (int i = 0; i < layouts; i++) {
+                for (int d = 1; d <= 4; d++) {
+                    assertEquals(d, generator.task(world.apply(split, i), new TaskRequest(split, i, d), i * 7919L + d).difficulty());
+                }
+            }
+        }
     }
 
     /** Replaces the final answer. */

@@ -88,7 +88,7 @@ class OpenWorldShiftsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.openagent.envs.EnvironmentContractTest#ids")
     void intentDriftRevisesTheRequestMidEpisode(String env) {
-        var agent = Environments.get(env).info().iface() == Interface.FUNCTION_CALL ? new StaticReplayAgent() : new StaticCommandAgent();
+        var agent = new StaticReplayAgent();
         for (long seed : new long[]{1, 2, 3}) {
             List<Trajectory> oracle = episodes(env, "query.intent-drift", new OracleAgent(), 1000 * seed);
             assertEquals(N, count(oracle, Trajectory::success));

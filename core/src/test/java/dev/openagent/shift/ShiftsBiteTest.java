@@ -84,8 +84,7 @@ class ShiftsBiteTest {
         Environment environment = Environments.get(envId);
         Env base = environment.create();
         Env shifted = ShiftSpec.parseStack(spec).apply(environment.create());
-        boolean text = environment.info().iface() == Interface.TEXT_COMMAND;
-        Agent replay = text ? new StaticCommandAgent() : new StaticReplayAgent();
+        Agent replay = new StaticReplayAgent();
         Map<Channel, Integer> changed = new EnumMap<>(Channel.class);
         int staticFailed = 0;
         for (int i = 0; i < EPISODES; i++) {
@@ -162,7 +161,7 @@ class ShiftsBiteTest {
 
     private static int successes(String env, String spec, int difficulty) {
         Env e = ShiftSpec.expand(spec).getFirst().apply(Environments.get(env).create());
-        var agent = Environments.get(env).info().iface() == Interface.FUNCTION_CALL ? new StaticReplayAgent() : new StaticCommandAgent();
+        var agent = new StaticReplayAgent();
         int ok = 0;
         for (int i = 0; i < N; i++) {
             Trajectory t = Episodes.run(e, agent, new TaskRequest(i % 2 == 0 ? Split.TEST : Split.TRAIN, 300 + i, difficulty));

@@ -7,25 +7,33 @@ import dev.openagent.json.Json;
 import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.GoldPlan;
+import dev.openagent.sandbox.Interface;
 import dev.openagent.sandbox.Observation;
 import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.Step;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * An agent that learned the static environment by heart: it replays the task's gold plan with the
- * base tool names and parameters and reads results as the JSON the static environment returns.
+ * base tool names and parameters and reads results as the JSON the static environment returns (in a
+ * text-command environment: the command script with the verbs of the static help text, reading a
+ * completion code from the prose as the static house says it).
  * It is what "symbolic anchoring" looks like, and what shifts must break.
  */
 final class StaticReplayAgent implements Agent {
+    private static final Pattern CODE = Pattern.compile("Completion code: ([A-Z]+-[A-Z0-9]+)");
+
     @Override
     public String name() { return "static-replay"; }
 
     @Override
     public AgentSession begin(Start start, Env env) {
         GoldPlan plan = env.task().plan();
+        boolean text = env.info().iface() == Interface.TEXT_COMMAND;
         List<JsonNode> results = new ArrayList<>();
         return new AgentSession() {
             private int issued;
@@ -33,18 +41,27 @@ final class StaticReplayAgent implements Agent {
             @Override
             public Action act(Step last) {
                 if (issued > 0) {
-                    Observation o = last.observations().stream().filter(x -> ("c" + (issued - 1)).equals(x.callId())).findFirst().orElse(null);
+                    String id = "c" + (issued - 1);
+                    Observation o = text ? last.observations().stream().findFirst().orElse(null)
+                            : last.observations().stream().filter(x -> id.equals(x.callId())).findFirst().orElse(null);
                     if (o == null || o.isError()) return new Action.Answer("I could not do it.");
-                    try {
-                        results.add(Json.parse(o.text()));
-                    } catch (RuntimeException notJson) {
-                        return new Action.Answer("I could not read the result.");
+                    if (text) {
+                        Matcher m = CODE.matcher(o.text());
+                        results.add(m.find() ? Json.object().put("completion_code", m.group(1)) : null);
+                    } else {
+                        try {
+                            results.add(Json.parse(o.text()));
+                        } catch (RuntimeException notJson) {
+                            return new Action.Answer("I could not read the result.");
+                        }
                     }
                 }
                 try {
                     if (issued < plan.calls().size()) {
                         GoldPlan.Call c = plan.calls().get(issued);
-                        return Action.CallTools.of("c" + (issued++), c.tool(), Json.write(c.resolve(results)));
+                        JsonNode args = c.resolve(results);
+                        String id = "c" + (issued++);
+                        return text ? new Action.Command(args.path("text").asText()) : Action.CallTools.of(id, c.tool(), Json.write(args));
                     }
                     return new Action.Answer(plan.renderAnswer(results));
                 } catch (IllegalStateException missing) {

@@ -149,16 +149,7 @@ record Runs(StoreWriter writer, StoreReader reader) {
     }
 
     Set<String> finishedEpisodes(String configHash) {
-        return reader.read(c -> {
-            Set<String> ids = new HashSet<>();
-            try (PreparedStatement p = c.prepareStatement("SELECT id FROM episodes WHERE config_hash = ? AND end_reason <> 'INFRA_ERROR'")) {
-                p.setString(1, configHash);
-                try (ResultSet rs = p.executeQuery()) {
-                    while (rs.next()) ids.add(rs.getString(1));
-                }
-            }
-            return ids;
-        });
+        return new HashSet<>(reader.strings("SELECT id FROM episodes WHERE config_hash = ? AND end_reason <> 'INFRA_ERROR'", configHash));
     }
 
     void link(String runId, Collection<String> episodeIds) {

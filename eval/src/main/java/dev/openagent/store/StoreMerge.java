@@ -187,16 +187,7 @@ public final class StoreMerge {
     }
 
     private static List<String> links(ResultStore from, String runId) {
-        return from.reader().read(c -> {
-            List<String> ids = new ArrayList<>();
-            try (PreparedStatement p = c.prepareStatement("SELECT episode_id FROM run_episodes WHERE run_id = ?")) {
-                p.setString(1, runId);
-                try (ResultSet rs = p.executeQuery()) {
-                    while (rs.next()) ids.add(rs.getString(1));
-                }
-            }
-            return ids;
-        });
+        return from.reader().strings("SELECT episode_id FROM run_episodes WHERE run_id = ?", runId);
     }
 
     /** Copies the cached replies the target lacks (a key already there keeps its reply); returns how many. */

@@ -2,7 +2,10 @@ package dev.openagent.store;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -35,6 +38,20 @@ final class StoreReader {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** The first column of every row a query with one text parameter returns, in the order it returns them. */
+    List<String> strings(String sql, String param) {
+        return read(c -> {
+            List<String> out = new ArrayList<>();
+            try (PreparedStatement p = c.prepareStatement(sql)) {
+                p.setString(1, param);
+                try (ResultSet rs = p.executeQuery()) {
+                    while (rs.next()) out.add(rs.getString(1));
+                }
+            }
+            return out;
+        });
     }
 
     /** A statement prepared once and kept, for queries run often (call inside {@link #read}). */

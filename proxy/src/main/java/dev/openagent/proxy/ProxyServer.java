@@ -6,6 +6,7 @@ import dev.openagent.server.mcp.McpEnvServer;
 import dev.openagent.server.mcp.McpServing;
 import dev.openagent.server.mcp.StatelessHttpTransport;
 import dev.openagent.server.mcp.StdioGate;
+import dev.openagent.server.mcp.ToolReply;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
@@ -89,7 +90,7 @@ public final class ProxyServer implements AutoCloseable {
     public void close() { serving.close(); }
 
     private static McpSchema.CallToolResult call(ProxySession session, McpSchema.CallToolRequest request) {
-        ProxySession.Reply reply;
+        ToolReply reply;
         try {
             reply = session.call(request.name(), request.arguments());
         } catch (ProxySession.UpstreamFailure e) {

@@ -7,12 +7,12 @@ import dev.openagent.episode.InfrastructureException;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Env;
-import dev.openagent.sandbox.Observation;
 import dev.openagent.sandbox.Protocol;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.sandbox.ToolSpec;
+import dev.openagent.server.mcp.ToolReply;
 import dev.openagent.shift.ShiftStack;
 
 import java.util.ArrayList;
@@ -27,11 +27,8 @@ import java.util.Optional;
  * the way out. Thread-safe: calls are serialised.
  */
 public final class ProxySession {
-    /** What a call returns to the client. */
-    public record Reply(String text, boolean error) {}
-
     /** One call both ways: as the agent made it, as the upstream received it (null when no layer let it through), and the reply. */
-    public record Call(String tool, JsonNode args, ProxyDomain.Received upstream, Reply reply, long nanos) {}
+    public record Call(String tool, JsonNode args, ProxyDomain.Received upstream, ToolReply reply, long nanos) {}
 
     /** The upstream failed during a call (it is restarted on the next one). */
     public static final class UpstreamFailure extends RuntimeException {
@@ -96,7 +93,7 @@ public final class ProxySession {
      *
      * @throws UpstreamFailure when the upstream crashed, hung or could not be restarted
      */
-    public synchronized Reply call(String name, Map<String, Object> arguments) {
+    public synchronized ToolReply call(String name, Map<String, Object> arguments) {
         long begin = System.nanoTime();
         JsonNode args = arguments == null ? Json.object() : Json.tree(arguments);
         lastReceived = null;
@@ -108,7 +105,7 @@ public final class ProxySession {
             // The layers may be mid-call: start over on the same seed once the upstream is back.
             ProxyDomain.Received sent = lastReceived;
             String message = "the upstream MCP server failed: " + e.getMessage() + "; it is restarted on the next call";
-            calls.add(new Call(name, args, sent, new Reply(message, true), System.nanoTime() - begin));
+            calls.add(new Call(name, args, sent, new ToolReply(message, true), System.nanoTime() - begin));
             try {
                 open();
             } catch (RuntimeException restartFailed) {
@@ -116,14 +113,7 @@ public final class ProxySession {
             }
             throw new UpstreamFailure(message);
         }
-        StringBuilder text = new StringBuilder();
-        boolean error = false;
-        for (Observation o : step.observations()) {
-            if (!text.isEmpty()) text.append('\n');
-            text.append(o.text());
-            error |= o.isError();
-        }
-        Reply reply = new Reply(text.toString(), error);
+        ToolReply reply = ToolReply.of(step.observations());
         calls.add(new Call(name, args, lastReceived, reply, System.nanoTime() - begin));
         return reply;
     }

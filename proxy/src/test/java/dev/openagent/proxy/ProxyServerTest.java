@@ -2,6 +2,7 @@ package dev.openagent.proxy;
 
 import dev.openagent.json.Json;
 import dev.openagent.server.http.BearerAuth;
+import dev.openagent.server.mcp.ToolReply;
 import dev.openagent.shift.ShiftSpec;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -113,7 +114,7 @@ class ProxyServerTest {
             ProxySession session = new ProxySession(overHttp, ShiftSpec.parseStack("tool.identity-erasure+obs.format:format=xml"), 9);
             McpSchema.Tool read = readTool(session.tools().stream().map(t -> McpSchema.Tool.builder(t.name(), Json.MAPPER.convertValue(t.parameters(), Map.class))
                     .description(t.description()).build()).toList());
-            ProxySession.Reply r = session.call(read.name(), pathArgs(read, dir.resolve("project.txt")));
+            ToolReply r = session.call(read.name(), pathArgs(read, dir.resolve("project.txt")));
             assertFalse(r.error(), r.text());
             assertTrue(r.text().strip().startsWith("<") && r.text().contains("Deadline: 2026-12-04"), r.text());
             assertTrue(List.of("read_text_file", "read_file").contains(session.calls().getLast().upstream().tool()), session.calls().getLast().toString());

@@ -78,21 +78,16 @@ public final class Policy implements AutoCloseable {
         });
     }
 
-    private <T> T reading(Supplier<T> work) {
-        lock.readLock().lock();
-        try {
-            return work.get();
-        } finally {
-            lock.readLock().unlock();
-        }
-    }
+    private <T> T reading(Supplier<T> work) { return holding(lock.readLock(), work); }
 
-    private <T> T writing(Supplier<T> work) {
-        lock.writeLock().lock();
+    private <T> T writing(Supplier<T> work) { return holding(lock.writeLock(), work); }
+
+    private static <T> T holding(java.util.concurrent.locks.Lock held, Supplier<T> work) {
+        held.lock();
         try {
             return work.get();
         } finally {
-            lock.writeLock().unlock();
+            held.unlock();
         }
     }
 

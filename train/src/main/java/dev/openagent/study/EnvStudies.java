@@ -196,9 +196,7 @@ public final class EnvStudies {
 
     public static Result transfer(List<String> envs, Settings s, Path dir, StudyProgress progress, Consumer<List<EpisodeResult>> report) {
         Lab lab = new Lab(Kind.TRANSFER, s, dir, progress, report, envs);
-        lab.atLeast(2);
-        List<Cell> cells = lab.envs.stream().map(Cell::all).toList();
-        lab.planEvaluation(UNTRAINED, cells);
+        List<Cell> cells = lab.acrossEnvironments();
         for (String e : lab.envs) {
             lab.planTraining(e, TrainingTasks.of(e), false, s.steps());
             lab.planEvaluation(e, cells);
@@ -224,9 +222,7 @@ public final class EnvStudies {
 
     public static Result sequential(List<String> order, Settings s, Path dir, StudyProgress progress, Consumer<List<EpisodeResult>> report) {
         Lab lab = new Lab(Kind.SEQUENTIAL, s, dir, progress, report, order);
-        lab.atLeast(2);
-        List<Cell> cells = lab.envs.stream().map(Cell::all).toList();
-        lab.planEvaluation(UNTRAINED, cells);
+        List<Cell> cells = lab.acrossEnvironments();
         planStages(lab, "stage", cells, true, false);
         try (StudyKit.Pipeline pipe = lab.pipeline) {
             lab.evaluateUntrained(cells);
@@ -259,10 +255,8 @@ public final class EnvStudies {
 
     public static Result mixture(List<String> envs, Settings s, Path dir, StudyProgress progress, Consumer<List<EpisodeResult>> report) {
         Lab lab = new Lab(Kind.MIXTURE, s, dir, progress, report, envs);
-        lab.atLeast(2);
-        List<Cell> cells = lab.envs.stream().map(Cell::all).toList();
+        List<Cell> cells = lab.acrossEnvironments();
         int n = lab.envs.size();
-        lab.planEvaluation(UNTRAINED, cells);
         for (String e : lab.envs) {
             lab.planTraining("single-" + e, TrainingTasks.of(e), false, s.steps());
             lab.planEvaluation("single:" + e, cells);

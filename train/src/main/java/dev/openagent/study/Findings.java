@@ -104,6 +104,21 @@ final class Findings {
                 "refusal rate: sft %.3f, rl %.3f (%d episodes each)", sft.get().refusalRate(), rl.get().refusalRate(), sft.get().episodes()));
     }
 
+    /** SFT's row and an agent's at a tier: SFT's drop from its static success, and what the agent gained over SFT there. */
+    private record Recovery(Row sft, Row agent, double drop, double gain) {
+        /** The share of SFT's drop the agent won back ({@code noDrop} when SFT did not drop). */
+        double share(double noDrop) { return drop > 0 ? gain / drop : noDrop; }
+    }
+
+    /** The recovery of an agent at a tier; empty when either row is missing. */
+    private static Optional<Recovery> recovery(List<Row> rows, Row sftStatic, String agent, Tier tier) {
+        Optional<Row> s = find(rows, "sft", tier.id(), null);
+        Optional<Row> a = find(rows, agent, tier.id(), null);
+        if (s.isEmpty() || a.isEmpty()) return Optional.empty();
+        double base = s.get().successRate();
+        return Optional.of(new Recovery(s.get(), a.get(), sftStatic.successRate() - base, a.get().successRate() - base));
+    }
+
     private static Finding paftRecovers(List<Row> rows, String paft) {
         String claim = "PAFT recovers much of SFT's drop (here: >= half, Perception and Interaction) and stays within 2 points on static";
         Optional<Row> sftStatic = find(rows, "sft", PaperStudy.STATIC, null);
@@ -116,15 +131,12 @@ final class Findings {
         int recovered = 0;
         int measured = 0;
         for (Tier tier : List.of(Tier.PERCEPTION, Tier.INTERACTION)) {
-            Optional<Row> s = find(rows, "sft", tier.id(), null);
-            Optional<Row> p = find(rows, paft, tier.id(), null);
-            if (s.isEmpty() || p.isEmpty()) continue;
+            Recovery r = recovery(rows, sftStatic.get(), paft, tier).orElse(null);
+            if (r == null) continue;
             measured++;
-            double drop = sftStatic.get().successRate() - s.get().successRate();
-            double gain = p.get().successRate() - s.get().successRate();
-            double share = drop > 0 ? gain / drop : Double.NaN;
-            if (drop > 0 && share >= 0.5) recovered++;
-            evidence.add(String.format(Locale.ROOT, "%s: sft %s -> %s %s (%s of the drop)", tier.id(), rate(s.get()), paft, rate(p.get()),
+            double share = r.share(Double.NaN);
+            if (r.drop() > 0 && share >= 0.5) recovered++;
+            evidence.add(String.format(Locale.ROOT, "%s: sft %s -> %s %s (%s of the drop)", tier.id(), rate(r.sft()), paft, rate(r.agent()),
                     Double.isNaN(share) ? "no drop" : String.format(Locale.ROOT, "%.0f%%", 100 * share)));
         }
         find(rows, paft, Tier.INTERNALIZATION.id(), UNSOLVABLE).ifPresent(r ->
@@ -176,15 +188,13 @@ final class Findings {
             List<String> parts = new ArrayList<>();
             parts.add("static " + rate(st.get()));
             for (Tier tier : List.of(Tier.PERCEPTION, Tier.INTERACTION)) {
-                Optional<Row> s = find(rows, "sft", tier.id(), null);
-                Optional<Row> a = find(rows, agent, tier.id(), null);
-                if (s.isEmpty() || a.isEmpty()) continue;
+                Recovery r = recovery(rows, sftStatic.get(), agent, tier).orElse(null);
+                if (r == null) continue;
                 measured++;
-                double drop = sftStatic.get().successRate() - s.get().successRate();
-                double share = drop > 0 ? (a.get().successRate() - s.get().successRate()) / drop : 0;
+                double share = r.share(0);
                 if (share < 0.25) untouched++;
                 if (share >= 0.5) cured++;
-                parts.add(String.format(Locale.ROOT, "%s %s (%.0f%% of sft's drop)", tier.id(), rate(a.get()), 100 * share));
+                parts.add(String.format(Locale.ROOT, "%s %s (%.0f%% of sft's drop)", tier.id(), rate(r.agent()), 100 * share));
             }
             evidence.add(agent + ": " + String.join(", ", parts));
         }

@@ -140,6 +140,17 @@ final class Lab {
         }
     }
 
+    /**
+     * How the studies across environments start: at least two environments, each one cell of all its tasks, and the
+     * untrained policy planned on every cell; returns the cells.
+     */
+    List<Cell> acrossEnvironments() {
+        atLeast(2);
+        List<Cell> cells = envs.stream().map(Cell::all).toList();
+        planEvaluation(EnvStudies.UNTRAINED, cells);
+        return cells;
+    }
+
     // ---------------------------------------------------------------- planning (for the progress display)
 
     /** Plans a training run (and the SFT warm start an RL run without a start needs), before the study starts. */

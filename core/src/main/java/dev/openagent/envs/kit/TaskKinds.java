@@ -1,6 +1,7 @@
 package dev.openagent.envs.kit;
 
 import dev.openagent.domain.TaskKind;
+import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
 
 import java.util.ArrayList;
@@ -51,5 +52,14 @@ public final class TaskKinds<W, G> {
         for (TaskKind<W, G> k : Pick.shuffled(of(level), rnd)) if (k.pose().test(generator)) return k;
         throw new IllegalStateException("no " + env + " task of difficulty " + level + " fits this world (tried "
                 + of(level).stream().map(TaskKind::name).toList() + ")");
+    }
+
+    /**
+     * The task of a request, as most environments generate it: at the request's level (or a drawn one), the first
+     * kind the generator can set up, written down by the draft the generator filled in while setting it up.
+     */
+    public Task task(String env, TaskRequest request, G generator, SplittableRandom rnd, TaskDraft<W> draft) {
+        int level = level(request, rnd);
+        return draft.build(env, request, pose(level, generator, rnd, env).name(), level);
     }
 }

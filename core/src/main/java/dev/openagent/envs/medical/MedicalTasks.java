@@ -92,9 +92,7 @@ final class MedicalTasks {
 
     static Task generate(MedicalWorld world, TaskRequest request, long seed) {
         MedicalTasks g = new MedicalTasks(world, seed);
-        int difficulty = KINDS.level(request, g.rnd);
-        TaskKind<MedicalWorld, MedicalTasks> kind = KINDS.pose(difficulty, g, g.rnd, "medical");
-        return g.t.build("medical", request, kind.name(), difficulty);
+        return KINDS.task("medical", request, g, g.rnd, g.t);
     }
 
 }

@@ -219,23 +219,19 @@ final class MedicalTools {
         String campus = a.has("campus") ? campus(w, a.string("campus")) : null;
         Boolean accepting = a.has("accepting_new_patients") ? a.bool("accepting_new_patients", true) : null;
         List<Doctor> found = doctors(w, a.string("department", null), campus, a.string("name", null), a.string("language", null), accepting);
-        return Json.counted(Json.object(), "doctors", found, d -> doctorJson(d, Json.object()));
+        return Json.counted(Json.object(), "doctors", found, MedicalTools::doctorJson);
     }
 
-    private static ObjectNode doctorJson(Doctor d, ObjectNode o) {
-        o.put("doctor_id", d.id());
-        o.put("name", d.name());
-        o.put("department", d.department());
-        o.put("campus", d.campus() + " Campus");
-        ArrayNode langs = o.putArray("languages");
+    private static ObjectNode doctorJson(Doctor d) {
+        ArrayNode langs = Json.array();
         d.languages().forEach(langs::add);
-        o.put("accepting_new_patients", d.acceptingNew());
-        return o;
+        return Json.object("doctor_id", d.id(), "name", d.name(), "department", d.department(), "campus", d.campus() + " Campus",
+                "languages", langs, "accepting_new_patients", d.acceptingNew());
     }
 
     private static ObjectNode doctorProfile(MedicalWorld w, Args a) {
         Doctor d = doctor(w, a.string("doctor_id"));
-        ObjectNode out = doctorJson(d, Json.object());
+        ObjectNode out = doctorJson(d);
         ArrayNode days = out.putArray("clinic_days");
         for (int i = 0; i < 5; i++) if (d.days()[i]) days.add(MedicalWorld.DAYS.get(i));
         out.put("clinic_hours", d.hours());
@@ -323,19 +319,16 @@ final class MedicalTools {
     private static ObjectNode searchDrugs(MedicalWorld w, Args a) {
         if (!a.has("name") && !a.has("drug_class")) throw ToolFailure.domain("give a name, a drug_class or both");
         List<Drug> found = drugs(w, a.string("name", null), a.string("drug_class", null));
-        return Json.counted(Json.object(), "drugs", found, d -> drugJson(d, Json.object()));
+        return Json.counted(Json.object(), "drugs", found, MedicalTools::drugJson);
     }
 
-    private static ObjectNode drugJson(Drug d, ObjectNode o) {
-        o.put("drug_id", d.id());
-        o.put("name", d.name());
-        o.put("drug_class", d.drugClass());
-        return o;
+    private static ObjectNode drugJson(Drug d) {
+        return Json.object("drug_id", d.id(), "name", d.name(), "drug_class", d.drugClass());
     }
 
     private static ObjectNode drugInfo(MedicalWorld w, Args a) {
         Drug d = drug(w, a.string("drug_id"));
-        ObjectNode out = drugJson(d, Json.object());
+        ObjectNode out = drugJson(d);
         out.put("form", d.form());
         out.put("standard_dose", d.dose());
         ArrayNode list = out.putArray("interacts_with");

@@ -63,9 +63,7 @@ final class RetailTasks {
 
     static Task generate(RetailWorld world, TaskRequest request, long seed) {
         RetailTasks g = new RetailTasks(world, seed);
-        int difficulty = KINDS.level(request, g.rnd);
-        TaskKind<RetailWorld, RetailTasks> kind = KINDS.pose(difficulty, g, g.rnd, "retail");
-        return g.t.build("retail", request, kind.name(), difficulty);
+        return KINDS.task("retail", request, g, g.rnd, g.t);
     }
 
     // ---------------------------------------------------------------- details the families share

@@ -137,23 +137,19 @@ final class RetailTools {
             if (name != null && !c.lowerName().contains(name)) continue;
             if (email != null && !c.email().equalsIgnoreCase(email)) continue;
             if (zip != null && !c.zip().equals(zip)) continue;
-            customerJson(c, list.addObject());
+            list.add(customerJson(c));
         }
         out.put("count", list.size());
         return out;
     }
 
-    private static ObjectNode customerJson(Customer c, ObjectNode o) {
-        o.put("customer_id", c.id());
-        o.put("name", c.name());
-        o.put("email", c.email());
-        o.put("zip_code", c.zip());
-        return o;
+    private static ObjectNode customerJson(Customer c) {
+        return Json.object("customer_id", c.id(), "name", c.name(), "email", c.email(), "zip_code", c.zip());
     }
 
     private static ObjectNode getCustomer(RetailWorld w, Args a) {
         Customer c = customer(w, a.string("customer_id"));
-        ObjectNode out = customerJson(c, Json.object());
+        ObjectNode out = customerJson(c);
         out.put("city", c.city());
         ArrayNode pay = out.putArray("payment_methods");
         c.payments().forEach(pay::add);

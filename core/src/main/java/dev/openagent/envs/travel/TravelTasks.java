@@ -1,6 +1,5 @@
 package dev.openagent.envs.travel;
 
-import dev.openagent.domain.TaskKind;
 import dev.openagent.envs.kit.TaskKinds;
 import dev.openagent.envs.kit.Names;
 import dev.openagent.envs.kit.Pick;
@@ -52,9 +51,7 @@ final class TravelTasks {
 
     static Task generate(TravelWorld world, TaskRequest request, long seed) {
         TravelTasks g = new TravelTasks(world, seed);
-        int difficulty = KINDS.level(request, g.rnd);
-        TaskKind<TravelWorld, TravelTasks> kind = KINDS.pose(difficulty, g, g.rnd, "travel");
-        return g.t.build("travel", request, kind.name(), difficulty);
+        return KINDS.task("travel", request, g, g.rnd, g.t);
     }
 
     // ---------------------------------------------------------------- what the families share

@@ -158,18 +158,10 @@ final class TravelTools {
         return out;
     }
 
-    private static ObjectNode flightJson(TravelWorld w, Flight f, ObjectNode o) {
-        o.put("flight_id", f.id());
-        o.put("flight_number", f.number());
-        o.put("airline", f.airline());
-        o.put("origin", f.origin());
-        o.put("destination", f.destination());
-        o.put("date", TravelWorld.DATES.get(f.day()));
-        o.put("departs", TravelWorld.CLOCK[f.dep()]);
-        o.put("arrives", TravelWorld.CLOCK[f.arr()]);
-        o.put("fare", f.price());
-        o.put("seats_left", w.seatsLeft(f));
-        return o;
+    private static ObjectNode flightJson(TravelWorld w, Flight f) {
+        return Json.object("flight_id", f.id(), "flight_number", f.number(), "airline", f.airline(), "origin", f.origin(),
+                "destination", f.destination(), "date", TravelWorld.DATES.get(f.day()), "departs", TravelWorld.CLOCK[f.dep()],
+                "arrives", TravelWorld.CLOCK[f.arr()], "fare", f.price(), "seats_left", w.seatsLeft(f));
     }
 
     private static ObjectNode searchFlights(TravelWorld w, Args a) {
@@ -179,7 +171,7 @@ final class TravelTools {
         int maxPrice = a.integer("max_price", Integer.MAX_VALUE);
         ObjectNode out = Json.object();
         ArrayNode list = out.putArray("flights");
-        for (Flight f : w.nonstop(from.code(), to.code(), day)) if (f.price() <= maxPrice) flightJson(w, f, list.addObject());
+        for (Flight f : w.nonstop(from.code(), to.code(), day)) if (f.price() <= maxPrice) list.add(flightJson(w, f));
         out.put("count", list.size());
         return out;
     }
@@ -206,7 +198,7 @@ final class TravelTools {
 
     private static ObjectNode getFlight(TravelWorld w, Args a) {
         Flight f = flight(w, a.string("flight_id"));
-        ObjectNode out = flightJson(w, f, Json.object());
+        ObjectNode out = flightJson(w, f);
         out.put("duration_minutes", f.minutes());
         out.put("aircraft", f.aircraft());
         return out;

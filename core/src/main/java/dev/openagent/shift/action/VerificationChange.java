@@ -34,7 +34,7 @@ import java.util.Map;
  * {@code challenge} word of the pending result; severity 3 releases each code in two parts that
  * are to be joined (part 1 directly followed by part 2).
  */
-public final class VerificationChange extends ShiftEnv {
+public final class VerificationChange extends ShiftEnv<VerificationChange.Episode> {
     public static final Shift SHIFT = new Shift("action.verification-change", Tier.INTERACTION, Dimension.A,
             "Codes issued by committing actions are withheld until a documented confirm step releases them.",
             List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "there is no verification-code protocol to change: completion codes are only read, never confirmed"), VerificationChange::new);
@@ -43,29 +43,30 @@ public final class VerificationChange extends ShiftEnv {
 
     private record Pending(ObjectNode codes, String challenge) {}
 
-    private final Map<String, Pending> pending = new HashMap<>();
-    /** Confirmation ids issued in the latest step (for the guide). */
-    private final List<String> issued = new ArrayList<>();
-    private String confirmTool;
+    /** What this layer keeps during one episode (made afresh at every reset). */
+    static final class Episode {
+        final Map<String, Pending> pending = new HashMap<>();
+        /** Confirmation ids issued in the latest step (for the guide). */
+        final List<String> issued = new ArrayList<>();
+        String confirmTool;
+    }
 
     private VerificationChange(Env inner, Map<String, String> params) {
-        super(inner, SHIFT, params);
+        super(inner, SHIFT, params, Episode::new);
     }
 
     @Override
     protected Start begin(Start in) {
-        pending.clear();
-        issued.clear();
-        confirmTool = "confirm_action";
-        for (ToolSpec t : in.tools()) if (t.name().equals(confirmTool)) confirmTool = "confirm_pending_action";
+        ep.confirmTool = "confirm_action";
+        for (ToolSpec t : in.tools()) if (t.name().equals(ep.confirmTool)) ep.confirmTool = "confirm_pending_action";
         ObjectNode schema = Schemas.withParam(Schemas.empty(), "confirmation_id", "string", "The confirmation_id of the pending result.", true);
         if (severity() >= 2) schema = Schemas.withParam(schema, "challenge", "string", "The challenge word of the pending result.", true);
         String parts = severity() >= 3
                 ? " Each code comes in two parts, <name>_part_1 and <name>_part_2: the code is part 1 immediately followed by part 2 (no space)."
                 : "";
-        String how = "call " + confirmTool + " with its confirmation_id" + (severity() >= 2 ? " and challenge" : "") + " to receive the code(s)." + parts;
+        String how = "call " + ep.confirmTool + " with its confirmation_id" + (severity() >= 2 ? " and challenge" : "") + " to receive the code(s)." + parts;
         List<ToolSpec> tools = new ArrayList<>(in.tools());
-        tools.add(new ToolSpec(confirmTool, "Confirms a pending result and returns the codes it withheld (verification, cancellation...). " + how, schema));
+        tools.add(new ToolSpec(ep.confirmTool, "Confirms a pending result and returns the codes it withheld (verification, cancellation...). " + how, schema));
         String note = "\nVerification protocol change (2026-11): an action that issues a code (a verification or cancellation code) no longer "
                 + "shows it; its result has confirmation_required and a confirmation_id instead: " + how + "\n";
         return new Start(in.systemPrompt() + note, in.query(), tools);
@@ -73,16 +74,16 @@ public final class VerificationChange extends ShiftEnv {
 
     @Override
     protected Step act(Action action) {
-        issued.clear();
+        ep.issued.clear();
         return super.act(action);
     }
 
     @Override
     protected Route route(Action.ToolCall call) {
-        if (!call.name().equals(confirmTool)) return new Forward(call, this::withhold);
+        if (!call.name().equals(ep.confirmTool)) return new Forward(call, this::withhold);
         ObjectNode args = Texts.argsObject(call.arguments());
         if (args == null) return new Reply(error(call, ToolError.Code.MALFORMED_ARGUMENTS, "arguments must be a JSON object"));
-        Pending p = pending.get(args.path("confirmation_id").asText(""));
+        Pending p = ep.pending.get(args.path("confirmation_id").asText(""));
         if (p == null) return new Reply(error(call, ToolError.Code.DOMAIN, "unknown confirmation_id '" + Texts.abbreviate(args.path("confirmation_id").asText(""), 40) + "'"));
         if (severity() >= 2 && !p.challenge().equalsIgnoreCase(args.path("challenge").asText("").strip())) {
             return new Reply(error(call, ToolError.Code.DOMAIN, "challenge does not match the pending result"));
@@ -115,8 +116,8 @@ public final class VerificationChange extends ShiftEnv {
         if (codes.isEmpty()) return o;
         String id = "CF-" + (100000 + rnd.nextInt(900000));
         String challenge = WORDS.get(rnd.nextInt(WORDS.size()));
-        pending.put(id, new Pending(codes, challenge));
-        issued.add(id);
+        ep.pending.put(id, new Pending(codes, challenge));
+        ep.issued.add(id);
         out.put("confirmation_required", true);
         out.put("confirmation_id", id);
         if (severity() >= 2) out.put("challenge", challenge);
@@ -131,16 +132,16 @@ public final class VerificationChange extends ShiftEnv {
 
             @Override
             public Action next(Step last) {
-                if (last != null && !issued.isEmpty()) {
-                    toConfirm.addAll(issued);
-                    issued.clear();
+                if (last != null && !ep.issued.isEmpty()) {
+                    toConfirm.addAll(ep.issued);
+                    ep.issued.clear();
                 }
                 if (!toConfirm.isEmpty()) {
                     String id = toConfirm.removeFirst();
                     ObjectNode args = Json.object();
                     args.put("confirmation_id", id);
-                    if (severity() >= 2) args.put("challenge", pending.get(id).challenge());
-                    return Action.CallTools.of("confirm_" + (confirms++), confirmTool, Json.write(args));
+                    if (severity() >= 2) args.put("challenge", ep.pending.get(id).challenge());
+                    return Action.CallTools.of("confirm_" + (confirms++), ep.confirmTool, Json.write(args));
                 }
                 return innerNext();
             }

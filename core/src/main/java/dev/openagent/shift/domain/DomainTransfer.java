@@ -27,7 +27,7 @@ import java.util.function.Supplier;
  * this one act on (and are judged applicable to) the target. Not applicable when the target does
  * not exist or is the source itself.
  */
-public final class DomainTransfer extends ShiftEnv {
+public final class DomainTransfer extends ShiftEnv<Void> {
     public static final Shift SHIFT = shift(id -> Environments.ids().contains(id) ? Optional.of(Environments.get(id)) : Optional.empty(),
             Environments::ids);
 

@@ -34,7 +34,7 @@ import java.util.regex.Pattern;
  * (1-3). Calls in the old form are refused with the policy quoted; the meaning of every request is
  * unchanged.
  */
-public final class PolicyUpdate extends ShiftEnv {
+public final class PolicyUpdate extends ShiftEnv<PolicyUpdate.Episode> {
     public static final Shift SHIFT = new Shift("domain.policy-update", Tier.INTERNALIZATION, Dimension.D,
             "Domain rules change (input formats for dates, times, names), stated in the instructions and schemas.",
             List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "its rules change the input formats of dates, times and person names, which commands do not take"), PolicyUpdate::new);
@@ -55,10 +55,13 @@ public final class PolicyUpdate extends ShiftEnv {
         Rule(String text) { this.text = text; }
     }
 
-    private final List<Rule> rules = new ArrayList<>();
+    /** What this layer keeps during one episode (made afresh at every reset). */
+    static final class Episode {
+        final List<Rule> rules = new ArrayList<>();
+    }
 
     private PolicyUpdate(Env inner, Map<String, String> params) {
-        super(inner, SHIFT, params);
+        super(inner, SHIFT, params, Episode::new);
     }
 
     /** Whether the rule governs this parameter of this tool (person names: as the tool declares them). */
@@ -72,19 +75,18 @@ public final class PolicyUpdate extends ShiftEnv {
 
     @Override
     protected Start begin(Start in) {
-        rules.clear();
         List<Rule> fit = new ArrayList<>();
         for (Rule r : Rule.values()) {
             boolean any = in.tools().stream().anyMatch(t -> Schemas.params(t.parameters()).stream().anyMatch(p -> applies(r, t.name(), p)));
             if (any) fit.add(r);
         }
-        while (!fit.isEmpty() && rules.size() < severity()) rules.add(fit.remove(rnd.nextInt(fit.size())));
-        if (rules.isEmpty()) return in;
+        while (!fit.isEmpty() && ep.rules.size() < severity()) ep.rules.add(fit.remove(rnd.nextInt(fit.size())));
+        if (ep.rules.isEmpty()) return in;
         List<ToolSpec> tools = new ArrayList<>();
         for (ToolSpec t : in.tools()) {
             ObjectNode schema = t.parameters();
             for (String p : Schemas.params(schema)) {
-                for (Rule r : rules) {
+                for (Rule r : ep.rules) {
                     if (applies(r, t.name(), p)) {
                         String d = schema.path("properties").path(p).path("description").asText("");
                         schema = Schemas.describe(schema, p, d + " Policy 2026-12: " + r.text);
@@ -94,20 +96,20 @@ public final class PolicyUpdate extends ShiftEnv {
             tools.add(t.withParameters(schema));
         }
         StringBuilder note = new StringBuilder("\nPolicy update (effective 2026-12-01), replacing earlier formats; requests in the old form are refused:\n");
-        rules.forEach(r -> note.append("- ").append(r.text).append('\n'));
+        ep.rules.forEach(r -> note.append("- ").append(r.text).append('\n'));
         return new Start(in.systemPrompt() + note, in.query(), tools);
     }
 
     @Override
     protected Route route(Action.ToolCall call) {
-        if (rules.isEmpty() || Protocol.ASK_USER.equals(call.name())) return new Forward(call);
+        if (ep.rules.isEmpty() || Protocol.ASK_USER.equals(call.name())) return new Forward(call);
         ObjectNode args = Texts.argsObject(call.arguments());
         if (args == null) return new Forward(call);
         ObjectNode out = args.deepCopy();
         for (Iterator<Map.Entry<String, JsonNode>> it = args.fields(); it.hasNext(); ) {
             var e = it.next();
             if (!e.getValue().isTextual()) continue;
-            for (Rule r : rules) {
+            for (Rule r : ep.rules) {
                 if (!applies(r, call.name(), e.getKey())) continue;
                 String v = e.getValue().asText().strip();
                 String old = toOld(r, v);
@@ -168,22 +170,19 @@ public final class PolicyUpdate extends ShiftEnv {
 
     @Override
     public Guide guide() {
-        return new LayerGuide(inner.guide(), this) {
-            @Override
-            protected Action outward(Action a) {
-                if (rules.isEmpty() || !(a instanceof Action.CallTools c)) return a;
-                return new Action.CallTools(c.calls().stream().map(call -> {
-                    ObjectNode args = Texts.argsObject(call.arguments());
-                    if (args == null) return call;
-                    for (Rule r : rules) {
-                        for (String k : List.copyOf(iterable(args))) {
-                            if (applies(r, call.name(), k) && args.get(k).isTextual()) args.put(k, toNew(r, args.get(k).asText()));
-                        }
+        return LayerGuide.translating(inner.guide(), this, a -> {
+            if (ep.rules.isEmpty() || !(a instanceof Action.CallTools c)) return a;
+            return new Action.CallTools(c.calls().stream().map(call -> {
+                ObjectNode args = Texts.argsObject(call.arguments());
+                if (args == null) return call;
+                for (Rule r : ep.rules) {
+                    for (String k : List.copyOf(iterable(args))) {
+                        if (applies(r, call.name(), k) && args.get(k).isTextual()) args.put(k, toNew(r, args.get(k).asText()));
                     }
-                    return new Action.ToolCall(call.id(), call.name(), Json.write(args));
-                }).toList());
-            }
-        };
+                }
+                return new Action.ToolCall(call.id(), call.name(), Json.write(args));
+            }).toList());
+        });
     }
 
     private static List<String> iterable(ObjectNode o) {

@@ -27,7 +27,7 @@ import java.util.Optional;
  * before the observation as a numbered menu, one command per line. Commands are quoted, so a layer that
  * renames verbs renames them in the list too.
  */
-public final class ActionList extends ShiftEnv {
+public final class ActionList extends ShiftEnv<ActionList.Episode> {
     public static final ShiftParam LEVEL = new ShiftParam("severity",
             "0 only on help (today's behaviour), 1 after every observation, 2 before it, 3 before it as a numbered menu", "2",
             List.of("0", "1", "2", "3"));
@@ -38,17 +38,20 @@ public final class ActionList extends ShiftEnv {
                     : Optional.of("only for text-command environments: a function-call agent is shown its tools with every request already"),
             ActionList::new);
 
-    private List<String> commands;
+    /** What this layer keeps during one episode (made afresh at every reset). */
+    static final class Episode {
+        List<String> commands;
+    }
 
     private ActionList(Env inner, Map<String, String> params) {
-        super(inner, SHIFT, params);
+        super(inner, SHIFT, params, Episode::new);
     }
 
     @Override
     protected Start begin(Start in) {
-        commands = new ArrayList<>(TextVerbs.verbs(inner.info()));
-        commands.add("help");
-        commands.add(Protocol.ASK_COMMAND);
+        ep.commands = new ArrayList<>(TextVerbs.verbs(inner.info()));
+        ep.commands.add("help");
+        ep.commands.add(Protocol.ASK_COMMAND);
         return in;
     }
 
@@ -63,7 +66,7 @@ public final class ActionList extends ShiftEnv {
     }
 
     private String listed(String text) {
-        List<String> quoted = commands.stream().map(c -> "'" + c + "'").toList();
+        List<String> quoted = ep.commands.stream().map(c -> "'" + c + "'").toList();
         return switch (severity()) {
             case 1 -> text + "\nValid commands now: " + String.join(", ", quoted) + ".";
             case 2 -> "Valid commands now: " + String.join(", ", quoted) + ".\n" + text;

@@ -25,7 +25,7 @@ import java.util.Random;
  * random order, the partial one differing in about a third of the values; 3: every result, three
  * full sources in random order, half the values differ and the stale sources claim to be newer.
  */
-public final class Conflict extends ShiftEnv {
+public final class Conflict extends ShiftEnv<Void> {
     public static final Shift SHIFT = new Shift("logic.conflict", Tier.REASONING, Dimension.O,
             "Results merge data sources that disagree (more results and more values by severity); the instructions say which source is authoritative.",
             List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "its sources disagree on fields of JSON results, one field documented as authoritative; prose observations have no fields"), Conflict::new);

@@ -32,104 +32,90 @@ import java.util.Set;
  * and the system prompt). Severity 1 protects the tool that finishes the task and one other,
  * 2 about two thirds of the tools, 3 every tool, and tokens then expire after three calls.
  */
-public final class ExtraPrerequisite extends ShiftEnv {
+public final class ExtraPrerequisite extends ShiftEnv<ExtraPrerequisite.Episode> {
     public static final Shift SHIFT = new Shift("logic.extra-prerequisite", Tier.REASONING, Dimension.A,
             "A new required step: protected tools need an auth_token from a new get_auth_token tool.",
             List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "the new step passes an authorisation token as a tool argument; commands take no arguments beyond names"), ExtraPrerequisite::new);
 
     static final String PARAM = "auth_token";
 
-    private final Set<String> protectedTools = new HashSet<>();
-    private String tokenTool;
-    private String token;
-    private int remaining;
-    private int issued;
+    /** What this layer keeps during one episode (made afresh at every reset). */
+    static final class Episode {
+        final Set<String> protectedTools = new HashSet<>();
+        String tokenTool;
+        String token;
+        int remaining;
+        int issued;
+    }
 
     private ExtraPrerequisite(Env inner, Map<String, String> params) {
-        super(inner, SHIFT, params);
+        super(inner, SHIFT, params, Episode::new);
     }
 
     private int uses() { return severity() >= 3 ? 3 : Integer.MAX_VALUE; }
 
     @Override
     protected Start begin(Start in) {
-        protectedTools.clear();
-        token = null;
-        remaining = 0;
-        issued = 0;
         List<String> names = new ArrayList<>(in.tools().stream().map(ToolSpec::name).filter(n -> !Protocol.ASK_USER.equals(n)).toList());
-        tokenTool = names.contains("get_auth_token") ? "get_session_token" : "get_auth_token";
+        ep.tokenTool = names.contains("get_auth_token") ? "get_session_token" : "get_auth_token";
         List<GoldPlan.Call> calls = inner.task().plan().calls();
-        if (!calls.isEmpty() && names.contains(calls.getLast().tool())) protectedTools.add(calls.getLast().tool());
-        int want = switch (severity()) { case 1 -> protectedTools.size() + 1; case 2 -> (names.size() * 2 + 2) / 3; default -> names.size(); };
+        if (!calls.isEmpty() && names.contains(calls.getLast().tool())) ep.protectedTools.add(calls.getLast().tool());
+        int want = switch (severity()) { case 1 -> ep.protectedTools.size() + 1; case 2 -> (names.size() * 2 + 2) / 3; default -> names.size(); };
         List<String> pool = new ArrayList<>(names);
-        pool.removeAll(protectedTools);
-        while (protectedTools.size() < Math.min(want, names.size()) && !pool.isEmpty()) protectedTools.add(pool.remove(rnd.nextInt(pool.size())));
+        pool.removeAll(ep.protectedTools);
+        while (ep.protectedTools.size() < Math.min(want, names.size()) && !pool.isEmpty()) ep.protectedTools.add(pool.remove(rnd.nextInt(pool.size())));
         List<ToolSpec> tools = new ArrayList<>();
         for (ToolSpec t : in.tools()) {
-            if (!protectedTools.contains(t.name())) {
+            if (!ep.protectedTools.contains(t.name())) {
                 tools.add(t);
                 continue;
             }
-            tools.add(new ToolSpec(t.name(), t.description() + " Requires an " + PARAM + " from " + tokenTool + ".",
-                    Schemas.withParam(t.parameters(), PARAM, "string", "Session token from " + tokenTool + " (required since the 2026-11 security update).", true)));
+            tools.add(new ToolSpec(t.name(), t.description() + " Requires an " + PARAM + " from " + ep.tokenTool + ".",
+                    Schemas.withParam(t.parameters(), PARAM, "string", "Session token from " + ep.tokenTool + " (required since the 2026-11 security update).", true)));
         }
         String expiry = severity() >= 3 ? " A token is good for " + uses() + " calls; then get a new one." : "";
-        tools.add(new ToolSpec(tokenTool, "Issues a session token for the tools that require an " + PARAM + "." + expiry, Schemas.empty()));
-        String note = "\nSecurity update (2026-11): tools whose schema has " + PARAM + " require a session token: call " + tokenTool
+        tools.add(new ToolSpec(ep.tokenTool, "Issues a session token for the tools that require an " + PARAM + "." + expiry, Schemas.empty()));
+        String note = "\nSecurity update (2026-11): tools whose schema has " + PARAM + " require a session token: call " + ep.tokenTool
                 + " first and pass its token." + expiry + "\n";
         return new Start(in.systemPrompt() + note, in.query(), tools);
     }
 
     @Override
     protected Route route(Action.ToolCall call) {
-        if (call.name().equals(tokenTool)) {
-            token = "tok_" + Long.toString(rnd.nextLong() & 0xFFFFFFFFFFL, 36);
-            remaining = uses();
-            issued++;
+        if (call.name().equals(ep.tokenTool)) {
+            ep.token = "tok_" + Long.toString(rnd.nextLong() & 0xFFFFFFFFFFL, 36);
+            ep.remaining = uses();
+            ep.issued++;
             ObjectNode out = Json.object();
-            out.put(PARAM, token);
+            out.put(PARAM, ep.token);
             if (severity() >= 3) out.put("valid_for_calls", uses());
             return new Reply(Observation.tool(call.id(), call.name(), Json.write(out), out));
         }
-        if (!protectedTools.contains(call.name())) return new Forward(call);
+        if (!ep.protectedTools.contains(call.name())) return new Forward(call);
         ObjectNode args = Texts.argsObject(call.arguments());
         if (args == null) return new Forward(call);
         String given = args.path(PARAM).asText(null);
-        if (given == null) return new Reply(error(call, ToolError.Code.DOMAIN, "401 Unauthorized: " + call.name() + " requires " + PARAM + " (call " + tokenTool + ")"));
-        if (token == null || !given.equals(token) || remaining <= 0) {
+        if (given == null) return new Reply(error(call, ToolError.Code.DOMAIN, "401 Unauthorized: " + call.name() + " requires " + PARAM + " (call " + ep.tokenTool + ")"));
+        if (ep.token == null || !given.equals(ep.token) || ep.remaining <= 0) {
             return new Reply(error(call, ToolError.Code.DOMAIN, "401 Unauthorized: " + PARAM + " is "
-                    + (given.equals(token) ? "expired" : "not valid") + "; get a new one with " + tokenTool));
+                    + (given.equals(ep.token) ? "expired" : "not valid") + "; get a new one with " + ep.tokenTool));
         }
-        remaining--;
+        ep.remaining--;
         args.remove(PARAM);
         return new Forward(new Action.ToolCall(call.id(), call.name(), Json.write(args)));
     }
 
     @Override
     public Guide guide() {
-        return new LayerGuide(inner.guide(), this) {
-            private Action pending;
-
-            @Override
-            public Action next(Step last) {
-                Action a = pending != null ? pending : innerNext();
-                pending = null;
-                if (!(a instanceof Action.CallTools c)) return a;
-                long needed = c.calls().stream().filter(x -> protectedTools.contains(x.name())).count();
-                if (needed == 0) return a;
-                if (token == null || remaining < needed) {
-                    pending = a;
-                    return Action.CallTools.of("auth_" + issued, tokenTool, "{}");
-                }
-                return new Action.CallTools(c.calls().stream().map(x -> {
-                    if (!protectedTools.contains(x.name())) return x;
-                    ObjectNode args = Texts.argsObject(x.arguments());
-                    if (args == null) return x;
-                    args.put(PARAM, token);
-                    return new Action.ToolCall(x.id(), x.name(), Json.write(args));
-                }).toList());
-            }
-        };
+        return LayerGuide.preceding(inner.guide(), this, c -> {
+            long needed = c.calls().stream().filter(x -> ep.protectedTools.contains(x.name())).count();
+            return needed > 0 && (ep.token == null || ep.remaining < needed) ? Action.CallTools.of("auth_" + ep.issued, ep.tokenTool, "{}") : null;
+        }, c -> new Action.CallTools(c.calls().stream().map(x -> {
+            if (!ep.protectedTools.contains(x.name())) return x;
+            ObjectNode args = Texts.argsObject(x.arguments());
+            if (args == null) return x;
+            args.put(PARAM, ep.token);
+            return new Action.ToolCall(x.id(), x.name(), Json.write(args));
+        }).toList()));
     }
 }

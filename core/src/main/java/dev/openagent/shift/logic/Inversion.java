@@ -35,7 +35,7 @@ import java.util.Map;
  * {@code hold_id} and the same shared arguments completes it and returns both results. {@code A}
  * without {@code hold_id} still answers but no longer enables {@code B}.
  */
-public final class Inversion extends ShiftEnv {
+public final class Inversion extends ShiftEnv<Inversion.Episode> {
     public static final Shift SHIFT = new Shift("logic.inversion", Tier.REASONING, Dimension.A,
             "The dependency order of a prerequisite pair is reversed (documented in the schemas): the dependent call now comes first and holds, the prerequisite completes it.",
             List.of(), info -> Shift.needsTools(info, "it reverses a prerequisite pair of tool calls through a hold id; commands take no ids"), Inversion::new);
@@ -44,53 +44,52 @@ public final class Inversion extends ShiftEnv {
 
     private record Held(Action.ToolCall call, String before) {}
 
-    private final Map<String, String> beforeOf = new HashMap<>(); // after -> before
-    private final Map<String, String> afterOf = new HashMap<>();  // before -> after
-    private final Map<String, Held> holds = new HashMap<>();
-    private final Map<String, List<String>> shared = new HashMap<>();
-    /** The hold placed by the latest step, for the guide. */
-    private String lastHold;
+    /** What this layer keeps during one episode (made afresh at every reset). */
+    static final class Episode {
+        final Map<String, String> beforeOf = new HashMap<>(); // after -> before
+        final Map<String, String> afterOf = new HashMap<>();  // before -> after
+        final Map<String, Held> holds = new HashMap<>();
+        final Map<String, List<String>> shared = new HashMap<>();
+        /** The hold placed by the latest step, for the guide. */
+        String lastHold;
+    }
 
     private Inversion(Env inner, Map<String, String> params) {
-        super(inner, SHIFT, params);
+        super(inner, SHIFT, params, Episode::new);
     }
 
     @Override
     protected Start begin(Start in) {
-        beforeOf.clear();
-        afterOf.clear();
-        holds.clear();
-        shared.clear();
         Map<String, ToolSpec> byName = new HashMap<>();
         in.tools().forEach(t -> byName.put(t.name(), t));
         List<Prerequisite> pairs = new ArrayList<>(facts().prerequisites());
         if (pairs.isEmpty()) pairs.addAll(fromPlan(inner.task().plan()));
         for (Prerequisite p : pairs) {
             if (!byName.containsKey(p.before()) || !byName.containsKey(p.after()) || Protocol.ASK_USER.equals(p.before())
-                    || Protocol.ASK_USER.equals(p.after()) || beforeOf.containsKey(p.after()) || afterOf.containsKey(p.before())
-                    || afterOf.containsKey(p.after()) || beforeOf.containsKey(p.before())) continue;
-            beforeOf.put(p.after(), p.before());
-            afterOf.put(p.before(), p.after());
+                    || Protocol.ASK_USER.equals(p.after()) || ep.beforeOf.containsKey(p.after()) || ep.afterOf.containsKey(p.before())
+                    || ep.afterOf.containsKey(p.after()) || ep.beforeOf.containsKey(p.before())) continue;
+            ep.beforeOf.put(p.after(), p.before());
+            ep.afterOf.put(p.before(), p.after());
             List<String> common = new ArrayList<>(Schemas.params(byName.get(p.before()).parameters()));
             common.retainAll(Schemas.params(byName.get(p.after()).parameters()));
-            shared.put(p.before(), common);
+            ep.shared.put(p.before(), common);
         }
-        if (afterOf.isEmpty()) return in;
+        if (ep.afterOf.isEmpty()) return in;
         List<ToolSpec> tools = new ArrayList<>();
         StringBuilder note = new StringBuilder("\nCall order change (2026-11), replacing any earlier rule about these calls:\n");
         for (ToolSpec t : in.tools()) {
-            String a = beforeOf.get(t.name());
-            String b = afterOf.get(t.name());
+            String a = ep.beforeOf.get(t.name());
+            String b = ep.afterOf.get(t.name());
             if (a != null) {
                 tools.add(t.withDescription(t.description() + " CHANGED: this call now only places a hold and returns " + HOLD
                         + "; nothing is done until you call " + a + " afterwards with that " + HOLD + " and the same "
-                        + String.join(", ", shared.get(a)) + ", which completes it and returns its result."));
+                        + String.join(", ", ep.shared.get(a)) + ", which completes it and returns its result."));
                 note.append("- ").append(t.name()).append(" comes first now (it returns a ").append(HOLD).append("); then call ").append(a)
                         .append(" with the ").append(HOLD).append(" to complete it. Calling ").append(a).append(" beforehand no longer enables ")
                         .append(t.name()).append(".\n");
             } else if (b != null) {
                 ObjectNode schema = Schemas.withParam(t.parameters(), HOLD, "string", "The " + HOLD + " returned by " + b
-                        + ": completes that held " + b + " (call " + b + " first). Give the same " + String.join(", ", shared.get(t.name())) + ".", false);
+                        + ": completes that held " + b + " (call " + b + " first). Give the same " + String.join(", ", ep.shared.get(t.name())) + ".", false);
                 tools.add(new ToolSpec(t.name(), t.description() + " With " + HOLD + " it also completes a held " + b + " and returns its result.", schema));
             } else {
                 tools.add(t);
@@ -115,7 +114,7 @@ public final class Inversion extends ShiftEnv {
 
     @Override
     protected Step act(Action action) {
-        lastHold = null;
+        ep.lastHold = null;
         if (action instanceof Action.CallTools c && c.calls().stream().anyMatch(this::completes)) {
             List<Observation> out = new ArrayList<>();
             Step s = null;
@@ -130,18 +129,18 @@ public final class Inversion extends ShiftEnv {
     }
 
     private boolean completes(Action.ToolCall call) {
-        if (!afterOf.containsKey(call.name())) return false;
+        if (!ep.afterOf.containsKey(call.name())) return false;
         ObjectNode args = Texts.argsObject(call.arguments());
         return args != null && args.has(HOLD);
     }
 
     @Override
     protected Route route(Action.ToolCall call) {
-        String before = beforeOf.get(call.name());
+        String before = ep.beforeOf.get(call.name());
         if (before == null) return new Forward(call);
         String id = "H-" + (10000 + rnd.nextInt(90000));
-        holds.put(id, new Held(call, before));
-        lastHold = id;
+        ep.holds.put(id, new Held(call, before));
+        ep.lastHold = id;
         ObjectNode out = Json.object();
         out.put(HOLD, id);
         out.put("status", "held");
@@ -153,7 +152,7 @@ public final class Inversion extends ShiftEnv {
     private Step complete(Action.ToolCall call) {
         ObjectNode args = Texts.argsObject(call.arguments());
         String id = args.get(HOLD).asText();
-        Held h = holds.get(id);
+        Held h = ep.holds.get(id);
         String problem = h == null ? "unknown " + HOLD + " '" + Texts.abbreviate(id, 40) + "'"
                 : !h.before().equals(call.name()) ? HOLD + " " + id + " must be completed with " + h.before() : mismatch(args, h);
         if (problem != null) return local(List.of(error(call, ToolError.Code.DOMAIN, problem)));
@@ -169,7 +168,7 @@ public final class Inversion extends ShiftEnv {
             merged.put("hold_status", "failed");
             merged.put("hold_error", ob == null ? "no result" : ob.error().message());
         } else {
-            holds.remove(id);
+            ep.holds.remove(id);
             merged.put("hold_status", "completed");
             if (ob.payload() instanceof ObjectNode bo) bo.fields().forEachRemaining(e -> merged.set(e.getKey(), e.getValue()));
         }
@@ -180,7 +179,7 @@ public final class Inversion extends ShiftEnv {
     /** Why the completing call does not go with the held one: a shared argument the held call gave differs (or is missing). */
     private String mismatch(ObjectNode args, Held h) {
         ObjectNode held = Texts.argsObject(h.call().arguments());
-        for (String p : shared.get(h.before())) {
+        for (String p : ep.shared.get(h.before())) {
             JsonNode b = held == null ? null : held.get(p);
             if (b == null) continue;   // the held call did not give it: the prerequisite's own argument
             if (!b.equals(args.get(p))) return "'" + p + "' does not match the held " + h.call().name();
@@ -199,12 +198,12 @@ public final class Inversion extends ShiftEnv {
 
             @Override
             public Action next(Step last) {
-                if (hold == null && held != null && lastHold != null) {
-                    hold = lastHold;
+                if (hold == null && held != null && ep.lastHold != null) {
+                    hold = ep.lastHold;
                     ObjectNode heldArgs = Texts.argsObject(held.arguments());
-                    String before = beforeOf.get(held.name());
+                    String before = ep.beforeOf.get(held.name());
                     ObjectNode args = lastArgs.containsKey(before) ? lastArgs.get(before).deepCopy() : Json.object();
-                    for (String p : shared.get(before)) if (heldArgs.has(p)) args.set(p, heldArgs.get(p));
+                    for (String p : ep.shared.get(before)) if (heldArgs.has(p)) args.set(p, heldArgs.get(p));
                     args.put(HOLD, hold);
                     return Action.CallTools.of("complete_" + (completions++), before, Json.write(args));
                 }
@@ -214,9 +213,9 @@ public final class Inversion extends ShiftEnv {
                 if (a instanceof Action.CallTools c) {
                     for (Action.ToolCall call : c.calls()) {
                         ObjectNode args = Texts.argsObject(call.arguments());
-                        if (args != null && afterOf.containsKey(call.name())) lastArgs.put(call.name(), args);
+                        if (args != null && ep.afterOf.containsKey(call.name())) lastArgs.put(call.name(), args);
                     }
-                    if (c.calls().size() == 1 && beforeOf.containsKey(c.calls().getFirst().name())) held = c.calls().getFirst();
+                    if (c.calls().size() == 1 && ep.beforeOf.containsKey(c.calls().getFirst().name())) held = c.calls().getFirst();
                 }
                 return a;
             }

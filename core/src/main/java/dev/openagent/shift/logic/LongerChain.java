@@ -39,24 +39,25 @@ import java.util.Optional;
  * each ticket either holds the request or points to the next ticket ({@code get_ticket}; in a
  * text-command environment the command {@code read ticket <id>}, which help then lists).
  */
-public final class LongerChain extends ShiftEnv {
+public final class LongerChain extends ShiftEnv<LongerChain.Episode> {
     public static final Shift SHIFT = new Shift("logic.longer-chain", Tier.REASONING, Dimension.Q,
             "More dependent hops than training had: the entity (or the request itself) is only reachable through extra lookups.",
             List.of(Shift.SEVERITY), LongerChain::new);
 
     private List<GoldPlan.Call> hops = List.of();
-    private Chain chain;
-    private final Map<String, String> tickets = new HashMap<>();
-    private String ticketTool;
+    /** What this layer keeps during one episode (made afresh at every reset). */
+    static final class Episode {
+        Chain chain;
+        final Map<String, String> tickets = new HashMap<>();
+        String ticketTool;
+    }
 
     private LongerChain(Env inner, Map<String, String> params) {
-        super(inner, SHIFT, params);
+        super(inner, SHIFT, params, Episode::new);
     }
 
     @Override
     protected Start begin(Start in) {
-        tickets.clear();
-        chain = null;
         Task t = inner.task();
         if (!t.solvable()) {
             shiftedTask = t;
@@ -65,25 +66,25 @@ public final class LongerChain extends ShiftEnv {
         }
         Optional<Chain> c = facts().longerChain(t, seed(), severity());
         if (c.isPresent()) {
-            chain = c.get();
-            hops = chain.hops();
-            shiftedTask = t.withQuery(chain.query()).withDetails(chain.details()).withPlan(prepend(hops, t.plan()));
-            return in.withQuery(chain.query());
+            ep.chain = c.get();
+            hops = ep.chain.hops();
+            shiftedTask = t.withQuery(ep.chain.query()).withDetails(ep.chain.details()).withPlan(prepend(hops, t.plan()));
+            return in.withQuery(ep.chain.query());
         }
-        ticketTool = "get_ticket";
-        for (ToolSpec s : in.tools()) if (s.name().equals(ticketTool)) ticketTool = "get_support_ticket";
+        ep.ticketTool = "get_ticket";
+        for (ToolSpec s : in.tools()) if (s.name().equals(ep.ticketTool)) ep.ticketTool = "get_support_ticket";
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < severity(); i++) ids.add("T-" + (10000 + rnd.nextInt(90000)) + i);
         List<GoldPlan.Call> ticketCalls = new ArrayList<>();
         for (int i = 0; i < ids.size(); i++) {
-            tickets.put(ids.get(i), i + 1 < ids.size() ? "This ticket was merged into ticket " + ids.get(i + 1) + "; the request is there." : t.query());
+            ep.tickets.put(ids.get(i), i + 1 < ids.size() ? "This ticket was merged into ticket " + ids.get(i + 1) + "; the request is there." : t.query());
             ObjectNode args = Json.object();
             if (textCommand()) {
                 args.put("text", READ_TICKET + " " + ids.get(i));
                 ticketCalls.add(new GoldPlan.Call(GoldPlan.COMMAND, args));
             } else {
                 args.put("ticket_id", ids.get(i));
-                ticketCalls.add(new GoldPlan.Call(ticketTool, args));
+                ticketCalls.add(new GoldPlan.Call(ep.ticketTool, args));
             }
         }
         hops = ticketCalls;
@@ -91,7 +92,7 @@ public final class LongerChain extends ShiftEnv {
         shiftedTask = t.withQuery(query).withDetails(List.of()).withPlan(prepend(hops, t.plan()));
         if (textCommand()) return in.withQuery(query);
         List<ToolSpec> tools = new ArrayList<>(in.tools());
-        tools.add(new ToolSpec(ticketTool, "A support ticket by id: the user's request as they wrote it, or a note pointing to another ticket.",
+        tools.add(new ToolSpec(ep.ticketTool, "A support ticket by id: the user's request as they wrote it, or a note pointing to another ticket.",
                 Schemas.withParam(Schemas.empty(), "ticket_id", "string", "Ticket id, e.g. T-123450.", true)));
         return new Start(in.systemPrompt(), query, tools);
     }
@@ -119,7 +120,7 @@ public final class LongerChain extends ShiftEnv {
 
     @Override
     protected Step act(Action action) {
-        if (tickets.isEmpty() || !textCommand() || !(action instanceof Action.Command c)) return super.act(action);
+        if (ep.tickets.isEmpty() || !textCommand() || !(action instanceof Action.Command c)) return super.act(action);
         String text = Commands.normalize(c.text());
         if (Protocol.isHelp(text)) {
             Step s = forward(action);
@@ -128,7 +129,7 @@ public final class LongerChain extends ShiftEnv {
         }
         String id = Commands.after(text, READ_TICKET);
         if (id == null) return super.act(action);
-        String found = tickets.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(id.strip())).map(Map.Entry::getValue).findFirst().orElse(null);
+        String found = ep.tickets.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(id.strip())).map(Map.Entry::getValue).findFirst().orElse(null);
         if (found == null) {
             String msg = id.isBlank() ? "Read which ticket? Say 'read ticket <ticket id>'." : "There is no ticket '" + Texts.abbreviate(id, 40) + "'.";
             return local(List.of(new Observation(Observation.Source.ENV, null, null, msg, null, ToolError.of(ToolError.Code.DOMAIN, msg))));
@@ -138,10 +139,10 @@ public final class LongerChain extends ShiftEnv {
 
     @Override
     protected Route route(Action.ToolCall call) {
-        if (tickets.isEmpty() || !call.name().equals(ticketTool)) return new Forward(call);
+        if (ep.tickets.isEmpty() || !call.name().equals(ep.ticketTool)) return new Forward(call);
         ObjectNode args = Texts.argsObject(call.arguments());
         String id = args == null ? "" : args.path("ticket_id").asText("").strip();
-        String text = tickets.get(id);
+        String text = ep.tickets.get(id);
         if (text == null) return new Reply(error(call, ToolError.Code.DOMAIN, "no ticket '" + Texts.abbreviate(id, 40) + "'"));
         ObjectNode out = Json.object();
         out.put("ticket_id", id);
@@ -163,11 +164,11 @@ public final class LongerChain extends ShiftEnv {
                     waiting = false;
                     String id = "hop_" + results.size();
                     // Ticket replies come from this layer (no references between them); lookups from the inner environment.
-                    Step s = tickets.isEmpty() ? innerStep : last;
+                    Step s = ep.tickets.isEmpty() ? innerStep : last;
                     Observation o = s == null || s.observations().isEmpty() ? null : textCommand() ? s.observations().getFirst()
                             : s.observations().stream().filter(x -> id.equals(x.callId())).findFirst().orElse(null);
                     if (o == null || o.isError()) return new Action.Answer("oracle: hop " + results.size() + " failed: " + (o == null ? "no result" : o.text()));
-                    results.add(tickets.isEmpty() && o.payload() != null ? o.payload() : Json.object());
+                    results.add(ep.tickets.isEmpty() && o.payload() != null ? o.payload() : Json.object());
                 }
                 if (results.size() < hops.size()) {
                     GoldPlan.Call c = hops.get(results.size());
@@ -178,10 +179,10 @@ public final class LongerChain extends ShiftEnv {
                 }
                 if (!checked) {
                     checked = true;
-                    if (chain != null) {
-                        JsonNode got = results.getLast().at(chain.pointer());
-                        if (!got.asText().equals(chain.expected())) {
-                            return new Action.Answer("oracle: the chain leads to " + got + ", not " + chain.expected());
+                    if (ep.chain != null) {
+                        JsonNode got = results.getLast().at(ep.chain.pointer());
+                        if (!got.asText().equals(ep.chain.expected())) {
+                            return new Action.Answer("oracle: the chain leads to " + got + ", not " + ep.chain.expected());
                         }
                     }
                 }

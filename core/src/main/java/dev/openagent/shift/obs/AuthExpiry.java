@@ -30,71 +30,70 @@ import java.util.Set;
  * first when the task needs only one), and up to once more (severity 2) or twice more (3), two calls after each
  * renewal. The failed call never reaches the service.
  */
-public final class AuthExpiry extends ShiftEnv {
+public final class AuthExpiry extends ShiftEnv<AuthExpiry.Episode> {
     public static final Shift SHIFT = new Shift("obs.auth-expiry", Tier.INTERACTION, Dimension.O,
             "Mid-episode a call fails with an authentication error naming the tool that renews access; after renewing, the call succeeds.",
             List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "access is renewed by calling a tool"), AuthExpiry::new);
 
-    private String renewTool;
-    private int calls;
-    private int expiries;
-    private boolean expired;
-    private int renewals;
-    /** Whether a call of the latest turn was refused for an expired session. */
-    private boolean refused;
+    /** What this layer keeps during one episode (made afresh at every reset). */
+    static final class Episode {
+        String renewTool;
+        int calls;
+        int expiries;
+        boolean expired;
+        int renewals;
+        /** Whether a call of the latest turn was refused for an expired session. */
+        boolean refused;
+    }
 
     private AuthExpiry(Env inner, Map<String, String> params) {
-        super(inner, SHIFT, params);
+        super(inner, SHIFT, params, Episode::new);
     }
 
     @Override
     protected Start begin(Start in) {
         Set<String> names = new HashSet<>();
         in.tools().forEach(t -> names.add(t.name()));
-        renewTool = "renew_session";
-        while (names.contains(renewTool)) renewTool = renewTool + "_";
-        calls = 0;
-        expiries = 0;
-        expired = false;
-        renewals = 0;
+        ep.renewTool = "renew_session";
+        while (names.contains(ep.renewTool)) ep.renewTool = ep.renewTool + "_";
         List<ToolSpec> tools = new ArrayList<>(in.tools());
-        tools.add(new ToolSpec(renewTool, "Renews an expired session. Call it when a tool answers 401 Unauthorized; it takes no parameters.", Schemas.empty()));
+        tools.add(new ToolSpec(ep.renewTool, "Renews an expired session. Call it when a tool answers 401 Unauthorized; it takes no parameters.", Schemas.empty()));
         return in.withTools(tools);
     }
 
     /** Whether the session expires before the call with this index (0-based, counting calls that reach the service). */
     private boolean expiresAt(int index) {
         int first = inner.task().plan().calls().size() > 1 ? 1 : 0;
-        if (index < first || expiries >= severity()) return false;
-        if (expiries == 0) return index == first;
-        return severity() >= 2 && index >= first + 2 * expiries;
+        if (index < first || ep.expiries >= severity()) return false;
+        if (ep.expiries == 0) return index == first;
+        return severity() >= 2 && index >= first + 2 * ep.expiries;
     }
 
     @Override
     protected Route route(Action.ToolCall call) {
-        if (call.name().equals(renewTool)) {
-            expired = false;
-            renewals++;
-            var out = Json.object("status", "renewed", "session", "s" + renewals + "-" + Long.toString(rnd.nextLong() & 0xFFFFFFL, 36));
+        if (call.name().equals(ep.renewTool)) {
+            ep.expired = false;
+            ep.renewals++;
+            var out = Json.object("status", "renewed", "session", "s" + ep.renewals + "-" + Long.toString(rnd.nextLong() & 0xFFFFFFL, 36));
             return new Reply(Observation.tool(call.id(), call.name(), Json.write(out), out));
         }
         if (Protocol.ASK_USER.equals(call.name())) return new Forward(call);
-        if (!expired && expiresAt(calls)) {
-            expired = true;
-            expiries++;
+        if (!ep.expired && expiresAt(ep.calls)) {
+            ep.expired = true;
+            ep.expiries++;
         }
-        if (expired) {
-            refused = true;
-            return new Reply(error(call, ToolError.Code.DOMAIN, "401 Unauthorized: the session expired. Call " + renewTool
+        if (ep.expired) {
+            ep.refused = true;
+            return new Reply(error(call, ToolError.Code.DOMAIN, "401 Unauthorized: the session expired. Call " + ep.renewTool
                     + " to renew access, then repeat the call."));
         }
-        calls++;
+        ep.calls++;
         return new Forward(call);
     }
 
     @Override
     protected Step act(Action action) {
-        refused = false;
+        ep.refused = false;
         return super.act(action);
     }
 
@@ -110,9 +109,9 @@ public final class AuthExpiry extends ShiftEnv {
                     renewing = false;
                     return lastAction;   // renewed: the refused action again
                 }
-                if (refused && lastAction != null) {
+                if (ep.refused && lastAction != null) {
                     renewing = true;
-                    return Action.CallTools.of("renew_" + renewals, renewTool, "{}");
+                    return Action.CallTools.of("renew_" + ep.renewals, ep.renewTool, "{}");
                 }
                 lastAction = innerNext();
                 return lastAction;

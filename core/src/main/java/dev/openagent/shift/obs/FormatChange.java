@@ -23,7 +23,7 @@ import java.util.Map;
  * observation's payload is the renamed value, so it still describes exactly what the text says.
  * In text-command environments the prose observations are rendered the same way, sentence by sentence.
  */
-public final class FormatChange extends ShiftEnv {
+public final class FormatChange extends ShiftEnv<FormatChange.Episode> {
     static final List<String> FORMATS = List.of("xml", "yaml", "kv", "table");
     public static final Shift SHIFT = new Shift("obs.format", Tier.INTERACTION, Dimension.O,
             "Tool results change format (XML, YAML, key=value text or a table) and, from severity 2, key names.",
@@ -31,19 +31,23 @@ public final class FormatChange extends ShiftEnv {
                     List.of("random", "xml", "yaml", "kv", "table")), Shift.SEVERITY),
             FormatChange::new);
 
-    private String format;
-    private final Map<String, String> keyNames = new HashMap<>();
+    /** What this layer keeps during one episode (made afresh at every reset). */
+    static final class Episode {
+        String format;
+        final Map<String, String> keyNames = new HashMap<>();
+    }
+
+    /** The environment's synonym table (severity 3), built at the first episode. */
     private Map<String, List<String>> synonyms;
 
     private FormatChange(Env inner, Map<String, String> params) {
-        super(inner, SHIFT, params);
+        super(inner, SHIFT, params, Episode::new);
     }
 
     @Override
     protected Start begin(Start in) {
         String f = params.get("format");
-        format = f.equals("random") ? FORMATS.get(rnd.nextInt(FORMATS.size())) : f;
-        keyNames.clear();
+        ep.format = f.equals("random") ? FORMATS.get(rnd.nextInt(FORMATS.size())) : f;
         if (severity() >= 3 && synonyms == null) synonyms = Words.table(facts().synonyms());
         return in;
     }
@@ -73,7 +77,7 @@ public final class FormatChange extends ShiftEnv {
     }
 
     private String render(JsonNode v) {
-        return switch (format) {
+        return switch (ep.format) {
             case "xml" -> Renderings.xml(v);
             case "yaml" -> Renderings.yaml(v);
             case "kv" -> Renderings.keyValues(v);
@@ -83,12 +87,12 @@ public final class FormatChange extends ShiftEnv {
 
     /** The key's new name, the same for the whole episode. */
     private String key(String k) {
-        return keyNames.computeIfAbsent(k, x -> {
+        return ep.keyNames.computeIfAbsent(k, x -> {
             String base = severity() >= 3 ? Words.synonymName(x, synonyms, 1.0, rnd) : x;
             String c = Texts.camel(base);
             if (c.isEmpty()) c = x;
             String unique = c;
-            for (int i = 2; keyNames.containsValue(unique); i++) unique = c + i;
+            for (int i = 2; ep.keyNames.containsValue(unique); i++) unique = c + i;
             return unique;
         });
     }

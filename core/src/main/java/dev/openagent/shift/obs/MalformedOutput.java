@@ -24,46 +24,42 @@ import java.util.Map;
  * or any tool of a task that writes nothing), since retrying a committing call would commit twice. A turn
  * is hit with probability 0.2 / 0.35 / 0.5 (severity 1-3), at most 1 / 2 / 3 times in a row.
  */
-public final class MalformedOutput extends ShiftEnv {
+public final class MalformedOutput extends ShiftEnv<MalformedOutput.Episode> {
     public static final Shift SHIFT = new Shift("obs.malformed-output", Tier.INTERACTION, Dimension.O,
             "A result arrives truncated or as invalid JSON; the same call succeeds on retry.",
             List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "the results malformed are JSON documents, and commands answer in prose"),
             MalformedOutput::new);
 
-    private int streak;
-    private boolean malformed;
-
-    private MalformedOutput(Env inner, Map<String, String> params) {
-        super(inner, SHIFT, params);
+    /** What this layer keeps during one episode (made afresh at every reset). */
+    static final class Episode {
+        int streak;
+        boolean malformed;
     }
 
-    @Override
-    protected Start begin(Start in) {
-        streak = 0;
-        malformed = false;
-        return in;
+    private MalformedOutput(Env inner, Map<String, String> params) {
+        super(inner, SHIFT, params, Episode::new);
     }
 
     @Override
     protected Step act(Action action) {
-        malformed = false;
+        ep.malformed = false;
         Step s = super.act(action);
         if (!(action instanceof Action.CallTools c) || s.done() || !lookups(c)) return s;
         double p = switch (severity()) { case 1 -> 0.2; case 2 -> 0.35; default -> 0.5; };
-        if (streak >= severity() || rnd.nextDouble() >= p) {
-            streak = 0;
+        if (ep.streak >= severity() || rnd.nextDouble() >= p) {
+            ep.streak = 0;
             return s;
         }
         List<Observation> out = new ArrayList<>();
         for (Observation o : s.observations()) {
-            if (o.source() == Observation.Source.TOOL && !o.isError() && o.payload() != null && !malformed) {
-                malformed = true;
+            if (o.source() == Observation.Source.TOOL && !o.isError() && o.payload() != null && !ep.malformed) {
+                ep.malformed = true;
                 out.add(new Observation(o.source(), o.callId(), o.tool(), corrupt(o.text()), null, null));
             } else {
                 out.add(o);
             }
         }
-        if (malformed) streak++;
+        if (ep.malformed) ep.streak++;
         return s.withObservations(out);
     }
 
@@ -90,6 +86,6 @@ public final class MalformedOutput extends ShiftEnv {
     /** The oracle retries the same action after a malformed turn. */
     @Override
     public Guide guide() {
-        return LayerGuide.retrying(inner.guide(), this, () -> malformed);
+        return LayerGuide.retrying(inner.guide(), this, () -> ep.malformed);
     }
 }

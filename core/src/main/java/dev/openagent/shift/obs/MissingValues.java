@@ -35,7 +35,7 @@ import java.util.Set;
  * Severity 1 nulls one field of about a third of the items, 2 drops one or two fields of half of
  * them, 3 drops every recoverable field of most. Ids are never dropped.
  */
-public final class MissingValues extends ShiftEnv {
+public final class MissingValues extends ShiftEnv<MissingValues.Episode> {
     public static final Shift SHIFT = new Shift("obs.missing-values", Tier.INTERACTION, Dimension.O,
             "Fields of list results are missing or null; recover them with the tool that returns the full record by id.",
             List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "observations are prose, not records with fields to drop and recover by id"), MissingValues::new);
@@ -43,23 +43,24 @@ public final class MissingValues extends ShiftEnv {
     /** A value the agent was not shown, and how to get it back. */
     private record Hidden(RecordLookup lookup, String id, String key, JsonNode value) {}
 
-    private final List<Hidden> hidden = new ArrayList<>();
-    private final Map<String, Optional<RecordLookup>> lookups = new HashMap<>();
+    /** What this layer keeps during one episode (made afresh at every reset). */
+    static final class Episode {
+        final List<Hidden> hidden = new ArrayList<>();
+        final Map<String, Optional<RecordLookup>> lookups = new HashMap<>();
+    }
 
     private MissingValues(Env inner, Map<String, String> params) {
-        super(inner, SHIFT, params);
+        super(inner, SHIFT, params, Episode::new);
     }
 
     @Override
     protected Start begin(Start in) {
-        hidden.clear();
-        lookups.clear();
         return in.withSystemPrompt(in.systemPrompt() + "\nList results may have fields that are missing or null; "
                 + "fetch the full record of an entity by its id to fill them in.\n");
     }
 
     private Optional<RecordLookup> lookup(String idField) {
-        return lookups.computeIfAbsent(idField, k -> facts().lookup(k).or(() -> fallback(k)));
+        return ep.lookups.computeIfAbsent(idField, k -> facts().lookup(k).or(() -> fallback(k)));
     }
 
     /** A get_* tool whose only required parameter is the id; it is assumed to return every field. */
@@ -99,7 +100,7 @@ public final class MissingValues extends ShiftEnv {
                 int n = sev == 1 ? 1 : sev == 2 ? 1 + rnd.nextInt(Math.min(2, candidates.size())) : candidates.size();
                 for (int i = 0; i < n; i++) {
                     String k = candidates.remove(rnd.nextInt(candidates.size()));
-                    hidden.add(new Hidden(l.get(), obj.get(idKey).asText(), k, obj.get(k)));
+                    ep.hidden.add(new Hidden(l.get(), obj.get(idKey).asText(), k, obj.get(k)));
                     if (sev == 1) obj.putNull(k);
                     else obj.remove(k);
                     changed = true;
@@ -136,7 +137,7 @@ public final class MissingValues extends ShiftEnv {
                     pending = innerNext();
                     Set<String> text = values(pending);
                     Set<String> entities = new LinkedHashSet<>();
-                    for (Hidden h : hidden) {
+                    for (Hidden h : ep.hidden) {
                         if (text.stream().anyMatch(t -> t.contains(Checks.normalize(h.value().asText()))) && entities.add(h.lookup().tool() + "|" + h.id())) {
                             queue.add(h);
                         }
@@ -157,7 +158,7 @@ public final class MissingValues extends ShiftEnv {
             private String verify(Hidden h, Step s) {
                 Observation o = s == null ? null : s.observations().stream().filter(x -> x.callId() != null && x.callId().startsWith("recover_")).findFirst().orElse(null);
                 if (o == null || o.isError() || o.payload() == null) return "recovery call " + h.lookup().tool() + " failed: " + (o == null ? "no result" : o.text());
-                for (Iterator<Hidden> it = hidden.iterator(); it.hasNext(); ) {
+                for (Iterator<Hidden> it = ep.hidden.iterator(); it.hasNext(); ) {
                     Hidden x = it.next();
                     if (!x.id().equals(h.id()) || !x.lookup().equals(h.lookup())) continue;
                     JsonNode got = o.payload().get(x.key());

@@ -20,7 +20,7 @@ import java.util.Map;
  * errors as apologetic prose. The observation keeps its error code for metrics: only what the
  * agent reads changes.
  */
-public final class NonstandardFeedback extends ShiftEnv {
+public final class NonstandardFeedback extends ShiftEnv<Void> {
     public static final Shift SHIFT = new Shift("obs.nonstandard-feedback", Tier.INTERACTION, Dimension.O,
             "Errors inside success payloads, results written as prose instead of data.",
             List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "observations are already prose: there is no standard JSON feedback to replace"), NonstandardFeedback::new);

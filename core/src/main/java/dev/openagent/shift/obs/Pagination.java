@@ -33,7 +33,7 @@ import java.util.Map;
  * takes an optional {@code page_token} (documented in its schema and the system prompt) that
  * returns the next page of that earlier result.
  */
-public final class Pagination extends ShiftEnv {
+public final class Pagination extends ShiftEnv<Pagination.Episode> {
     public static final Shift SHIFT = new Shift("obs.pagination", Tier.INTERACTION, Dimension.O,
             "List results are split into pages; fetch further pages with the page_token of the previous page.",
             List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "pages are fetched through a page parameter of a tool; commands take none"), Pagination::new);
@@ -42,20 +42,21 @@ public final class Pagination extends ShiftEnv {
 
     private record Paged(String tool, ObjectNode full, String field, int page) {}
 
-    private final Map<String, Paged> tokens = new HashMap<>();
-    /** Tokens of further pages issued in the latest step, for the guide: tool name and token. */
-    private final List<String[]> issued = new ArrayList<>();
-    private int pageSize;
+    /** What this layer keeps during one episode (made afresh at every reset). */
+    static final class Episode {
+        final Map<String, Paged> tokens = new HashMap<>();
+        /** Tokens of further pages issued in the latest step, for the guide: tool name and token. */
+        final List<String[]> issued = new ArrayList<>();
+        int pageSize;
+    }
 
     private Pagination(Env inner, Map<String, String> params) {
-        super(inner, SHIFT, params);
+        super(inner, SHIFT, params, Episode::new);
     }
 
     @Override
     protected Start begin(Start in) {
-        tokens.clear();
-        issued.clear();
-        pageSize = switch (severity()) { case 1 -> 5; case 2 -> 3; default -> 2; };
+        ep.pageSize = switch (severity()) { case 1 -> 5; case 2 -> 3; default -> 2; };
         List<ToolSpec> tools = new ArrayList<>();
         for (ToolSpec t : in.tools()) {
             if (Protocol.ASK_USER.equals(t.name())) {
@@ -65,14 +66,14 @@ public final class Pagination extends ShiftEnv {
                         "Optional. To get the next page of an earlier result of this tool, pass its next_page_token (other arguments are then ignored).", false)));
             }
         }
-        String note = "\nResults with many items are paginated (" + pageSize + " items per page): a paged result has page, total_pages "
+        String note = "\nResults with many items are paginated (" + ep.pageSize + " items per page): a paged result has page, total_pages "
                 + "and next_page_token; call the same tool with page_token set to next_page_token to get the next page.\n";
         return new Start(in.systemPrompt() + note, in.query(), tools);
     }
 
     @Override
     protected Step act(Action action) {
-        issued.clear();
+        ep.issued.clear();
         return super.act(action);
     }
 
@@ -81,7 +82,7 @@ public final class Pagination extends ShiftEnv {
         if (Protocol.ASK_USER.equals(call.name())) return new Forward(call);
         ObjectNode args = Texts.argsObject(call.arguments());
         if (args == null || !args.has(TOKEN)) return new Forward(call, o -> firstPage(o, call.name()));
-        Paged p = tokens.get(args.get(TOKEN).asText());
+        Paged p = ep.tokens.get(args.get(TOKEN).asText());
         if (p == null || !p.tool().equals(call.name())) {
             return new Reply(error(call, ToolError.Code.INVALID_ARGUMENTS, "unknown or expired page_token '"
                     + Texts.abbreviate(args.get(TOKEN).asText(), 40) + "' for " + call.name()));
@@ -94,7 +95,7 @@ public final class Pagination extends ShiftEnv {
         if (o.isError() || !(o.payload() instanceof ObjectNode payload)) return o;
         for (Iterator<Map.Entry<String, JsonNode>> it = payload.fields(); it.hasNext(); ) {
             var e = it.next();
-            if (e.getValue().isArray() && e.getValue().size() > pageSize) {
+            if (e.getValue().isArray() && e.getValue().size() > ep.pageSize) {
                 ObjectNode first = page(new Paged(tool, payload, e.getKey(), 1));
                 return o.withPayload(first, Json.write(first));
             }
@@ -105,7 +106,7 @@ public final class Pagination extends ShiftEnv {
     /** One page of a result; registers the token of the next page. */
     private ObjectNode page(Paged p) {
         JsonNode all = p.full().get(p.field());
-        int pages = (all.size() + pageSize - 1) / pageSize;
+        int pages = (all.size() + ep.pageSize - 1) / ep.pageSize;
         ObjectNode out = Json.object();
         for (Iterator<Map.Entry<String, JsonNode>> it = p.full().fields(); it.hasNext(); ) {
             var e = it.next();
@@ -114,15 +115,15 @@ public final class Pagination extends ShiftEnv {
                 continue;
             }
             ArrayNode slice = out.putArray(p.field());
-            for (int i = (p.page() - 1) * pageSize; i < Math.min(all.size(), p.page() * pageSize); i++) slice.add(all.get(i));
+            for (int i = (p.page() - 1) * ep.pageSize; i < Math.min(all.size(), p.page() * ep.pageSize); i++) slice.add(all.get(i));
         }
         out.put("page", p.page());
         out.put("total_pages", pages);
         if (p.page() < pages) {
             String token = "pg_" + Long.toString(rnd.nextLong() & 0xFFFFFFFFFL, 36);
-            tokens.put(token, new Paged(p.tool(), p.full(), p.field(), p.page() + 1));
+            ep.tokens.put(token, new Paged(p.tool(), p.full(), p.field(), p.page() + 1));
             out.put("next_page_token", token);
-            issued.add(new String[]{p.tool(), token});
+            ep.issued.add(new String[]{p.tool(), token});
         } else {
             out.putNull("next_page_token");
         }
@@ -136,8 +137,8 @@ public final class Pagination extends ShiftEnv {
 
             @Override
             public Action next(Step last) {
-                if (last != null && !issued.isEmpty()) {
-                    String[] next = issued.getFirst();
+                if (last != null && !ep.issued.isEmpty()) {
+                    String[] next = ep.issued.getFirst();
                     ObjectNode args = Json.object();
                     args.put(TOKEN, next[1]);
                     return Action.CallTools.of("page_" + (fetches++), next[0], Json.write(args));

@@ -31,22 +31,23 @@ import java.util.Set;
  * so and the replacement is listed; at 2 the list still shows the old tool as if nothing happened
  * (the replacement is listed too); at 3 the replacement is not listed at all: only the reply names it.
  */
-public final class Redirect extends ShiftEnv {
+public final class Redirect extends ShiftEnv<Redirect.Episode> {
     public static final Shift SHIFT = new Shift("obs.redirect", Tier.INTERACTION, Dimension.O,
             "Tools are deprecated; calling one returns an error that names its replacement (same parameters).",
             List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "the retired tool's error names its replacement, which is then called with the same arguments; commands have no such arguments to carry over"), Redirect::new);
 
-    private final Map<String, String> replacements = new HashMap<>(); // old -> new
-    private final Map<String, String> originals = new HashMap<>();    // new -> old
+    /** What this layer keeps during one episode (made afresh at every reset). */
+    static final class Episode {
+        final Map<String, String> replacements = new HashMap<>(); // old -> new
+        final Map<String, String> originals = new HashMap<>();    // new -> old
+    }
 
     private Redirect(Env inner, Map<String, String> params) {
-        super(inner, SHIFT, params);
+        super(inner, SHIFT, params, Episode::new);
     }
 
     @Override
     protected Start begin(Start in) {
-        replacements.clear();
-        originals.clear();
         Set<String> names = new HashSet<>();
         in.tools().forEach(t -> names.add(t.name()));
         List<String> pool = new ArrayList<>();
@@ -59,12 +60,12 @@ public final class Redirect extends ShiftEnv {
             String r = old + "_v2";
             while (names.contains(r)) r = r + "x";
             names.add(r);
-            replacements.put(old, r);
-            originals.put(r, old);
+            ep.replacements.put(old, r);
+            ep.originals.put(r, old);
         }
         List<ToolSpec> tools = new ArrayList<>();
         for (ToolSpec t : in.tools()) {
-            String r = replacements.get(t.name());
+            String r = ep.replacements.get(t.name());
             if (r == null) {
                 tools.add(t);
                 continue;
@@ -77,18 +78,18 @@ public final class Redirect extends ShiftEnv {
 
     @Override
     protected Route route(Action.ToolCall call) {
-        String r = replacements.get(call.name());
+        String r = ep.replacements.get(call.name());
         if (r != null) {
             return new Reply(error(call, ToolError.Code.UNAVAILABLE, "410 Gone: '" + call.name() + "' was retired on 2026-11-30 and no longer answers. "
                     + "Use '" + r + "' instead; it takes the same parameters and returns the same result."));
         }
-        String old = originals.get(call.name());
+        String old = ep.originals.get(call.name());
         if (old != null) {
             String shown = call.name();
             return new Forward(new Action.ToolCall(call.id(), old, call.arguments()), o -> {
                 Observation x = o.withTool(shown);
                 return o.isError() ? Observation.toolError(o.callId(), shown, ToolError.of(o.error().code(),
-                        Texts.replaceNames(o.error().message(), replacements))) : x;
+                        Texts.replaceNames(o.error().message(), ep.replacements))) : x;
             });
         }
         return new Forward(call);
@@ -96,26 +97,13 @@ public final class Redirect extends ShiftEnv {
 
     @Override
     public Guide guide() {
-        return new LayerGuide(inner.guide(), this) {
-            private final Set<String> learned = new HashSet<>();
-            private Action pending;
-
-            @Override
-            public Action next(Step last) {
-                Action a = pending != null ? pending : innerNext();
-                pending = null;
-                if (!(a instanceof Action.CallTools c)) return a;
-                List<Action.ToolCall> probes = c.calls().stream()
-                        .filter(x -> replacements.containsKey(x.name()) && !learned.contains(x.name())).toList();
-                if (!probes.isEmpty()) {
-                    // Call the familiar name first; the reply names the replacement.
-                    probes.forEach(x -> learned.add(x.name()));
-                    pending = a;
-                    return new Action.CallTools(probes);
-                }
-                return new Action.CallTools(c.calls().stream().map(x -> replacements.containsKey(x.name())
-                        ? new Action.ToolCall(x.id(), replacements.get(x.name()), x.arguments()) : x).toList());
-            }
-        };
+        Set<String> learned = new HashSet<>();
+        return LayerGuide.preceding(inner.guide(), this, c -> {
+            // Call the familiar name first; the reply names the replacement.
+            List<Action.ToolCall> probes = c.calls().stream()
+                    .filter(x -> ep.replacements.containsKey(x.name()) && !learned.contains(x.name())).toList();
+            probes.forEach(x -> learned.add(x.name()));
+            return probes.isEmpty() ? null : new Action.CallTools(probes);
+        }, c -> LayerGuide.renamed(c, ep.replacements));
     }
 }

@@ -25,7 +25,7 @@ import java.util.Map;
  * the user never fail. Text commands fail too: "Nothing happens: the system is busy (...). Try the same
  * command again."
  */
-public final class RuntimeErrors extends ShiftEnv {
+public final class RuntimeErrors extends ShiftEnv<RuntimeErrors.Episode> {
     public static final Shift SHIFT = new Shift("obs.runtime-error", Tier.INTERACTION, Dimension.O,
             "Transient failures (timeout, 503, rate limit) that succeed when the same call is retried.",
             List.of(Shift.SEVERITY), RuntimeErrors::new);
@@ -36,23 +36,19 @@ public final class RuntimeErrors extends ShiftEnv {
             "429 Too Many Requests: rate limit exceeded, retry after 1 second",
             "connection reset by peer while reading the response; retry the request");
 
-    private int streak;
-    private boolean injected;
-
-    private RuntimeErrors(Env inner, Map<String, String> params) {
-        super(inner, SHIFT, params);
+    /** What this layer keeps during one episode (made afresh at every reset). */
+    static final class Episode {
+        int streak;
+        boolean injected;
     }
 
-    @Override
-    protected Start begin(Start in) {
-        streak = 0;
-        injected = false;
-        return in;
+    private RuntimeErrors(Env inner, Map<String, String> params) {
+        super(inner, SHIFT, params, Episode::new);
     }
 
     @Override
     protected Step act(Action action) {
-        injected = false;
+        ep.injected = false;
         boolean eligible = switch (action) {
             case Action.CallTools c -> c.calls().stream().anyMatch(x -> !Protocol.ASK_USER.equals(x.name()));
             case Action.Command c -> true;
@@ -60,9 +56,9 @@ public final class RuntimeErrors extends ShiftEnv {
         };
         int sev = severity();
         double p = sev == 1 ? 0.2 : sev == 2 ? 0.35 : 0.5;
-        if (eligible && streak < sev && rnd.nextDouble() < p) {
-            streak++;
-            injected = true;
+        if (eligible && ep.streak < sev && rnd.nextDouble() < p) {
+            ep.streak++;
+            ep.injected = true;
             String msg = MESSAGES.get(rnd.nextInt(MESSAGES.size()));
             List<Observation> out = new ArrayList<>();
             ToolError err = ToolError.of(ToolError.Code.TRANSIENT, msg);
@@ -73,13 +69,13 @@ public final class RuntimeErrors extends ShiftEnv {
             }
             return local(out);
         }
-        if (eligible) streak = 0;
+        if (eligible) ep.streak = 0;
         return super.act(action);
     }
 
     /** The oracle retries the same action after a failed turn. */
     @Override
     public Guide guide() {
-        return LayerGuide.retrying(inner.guide(), this, () -> injected);
+        return LayerGuide.retrying(inner.guide(), this, () -> ep.injected);
     }
 }

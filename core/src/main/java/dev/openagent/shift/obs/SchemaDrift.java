@@ -27,27 +27,24 @@ import java.util.Map;
  * first ({@code place_id} -> {@code venueId}) and nests the envelope one level deeper
  * ({@code response.data}). Values are untouched.
  */
-public final class SchemaDrift extends ShiftEnv {
+public final class SchemaDrift extends ShiftEnv<SchemaDrift.Episode> {
     public static final Shift SHIFT = new Shift("obs.schema-drift", Tier.INTERACTION, Dimension.O,
             "Partway through the episode the results' keys and nesting change (an envelope; renamed keys).",
             List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "the keys and nesting changed are those of JSON results"), SchemaDrift::new);
 
-    private int results;
-
-    private SchemaDrift(Env inner, Map<String, String> params) {
-        super(inner, SHIFT, params);
+    /** What this layer keeps during one episode (made afresh at every reset). */
+    static final class Episode {
+        int results;
     }
 
-    @Override
-    protected Start begin(Start in) {
-        results = 0;
-        return in;
+    private SchemaDrift(Env inner, Map<String, String> params) {
+        super(inner, SHIFT, params, Episode::new);
     }
 
     @Override
     protected Observation observation(Observation o) {
         if (o.isError() || o.payload() == null || Protocol.ASK_USER.equals(o.tool())) return o;
-        if (results++ == 0) return o;
+        if (ep.results++ == 0) return o;
         JsonNode body = severity() >= 2 ? renamed(o.payload()) : o.payload().deepCopy();
         ObjectNode out = Json.object();
         if (severity() >= 3) {

@@ -32,25 +32,20 @@ import java.util.Map;
  * or when the agent already called a tool declared as committing (a revision after a booking would ask for
  * two); the episode then goes on as stated.
  */
-public final class IntentDrift extends ShiftEnv {
+public final class IntentDrift extends ShiftEnv<IntentDrift.Episode> {
     public static final Shift SHIFT = new Shift("query.intent-drift", Tier.REASONING, Dimension.Q,
             "The user revises the request mid-episode (another date, party size, item or target) after the agent's first tool result; the answer is checked against the revision.",
             List.of(Shift.SEVERITY), IntentDrift::new);
 
-    private boolean committed;
-    private boolean decided;
-    private Task revised;
-
-    private IntentDrift(Env inner, Map<String, String> params) {
-        super(inner, SHIFT, params);
+    /** What this layer keeps during one episode (made afresh at every reset). */
+    static final class Episode {
+        boolean committed;
+        boolean decided;
+        Task revised;
     }
 
-    @Override
-    protected Start begin(Start in) {
-        committed = false;
-        decided = false;
-        revised = null;
-        return in;
+    private IntentDrift(Env inner, Map<String, String> params) {
+        super(inner, SHIFT, params, Episode::new);
     }
 
     @Override
@@ -64,18 +59,18 @@ public final class IntentDrift extends ShiftEnv {
         };
         if (action instanceof Action.CallTools c) {
             // Any tool not declared read-only may have changed something.
-            for (Action.ToolCall x : c.calls()) committed |= !Protocol.ASK_USER.equals(x.name()) && !facts().readOnlyTools().contains(x.name());
+            for (Action.ToolCall x : c.calls()) ep.committed |= !Protocol.ASK_USER.equals(x.name()) && !facts().readOnlyTools().contains(x.name());
         }
-        if (!result || decided) return s;
-        decided = true;
+        if (!result || ep.decided) return s;
+        ep.decided = true;
         Task before = inner.task();
-        if (!before.solvable() || committed) return s;
+        if (!before.solvable() || ep.committed) return s;
         Task next = facts().revised(before, seed()).orElse(null);
         if (next == null) return s;
-        revised = keepIdentity(before, next);
-        shiftedTask = revised;
+        ep.revised = keepIdentity(before, next);
+        shiftedTask = ep.revised;
         List<Observation> out = new ArrayList<>(s.observations());
-        out.add(Observation.user(announce(revised.query())));
+        out.add(Observation.user(announce(ep.revised.query())));
         return s.withObservations(out);
     }
 
@@ -89,10 +84,10 @@ public final class IntentDrift extends ShiftEnv {
 
     /** The ending judged against the revised request, once there is one. */
     private Step judged(Action action, Step s) {
-        if (revised == null || !(action instanceof Action.Answer || action instanceof Action.Refuse)) return s;
+        if (ep.revised == null || !(action instanceof Action.Answer || action instanceof Action.Refuse)) return s;
         Outcome.End end = s.outcome().end();
         if (end != Outcome.End.ANSWERED && end != Outcome.End.REFUSED) return s;
-        return s.withOutcome(Outcome.judge(revised, action, answer -> facts().check(revised, answer)));
+        return s.withOutcome(Outcome.judge(ep.revised, action, answer -> facts().check(ep.revised, answer)));
     }
 
     /** The revised request under the original's id and seed, so the episode still pairs with its static run. */
@@ -108,10 +103,10 @@ public final class IntentDrift extends ShiftEnv {
 
             @Override
             public Action next(Step last) {
-                if (revised == null) return innerNext();
+                if (ep.revised == null) return innerNext();
                 if (again == null) {
                     // Start over on the revised request.
-                    again = new PlanGuide(revised);
+                    again = new PlanGuide(ep.revised);
                     return again.next(null);
                 }
                 return again.next(innerStep);

@@ -32,20 +32,22 @@ import java.util.Set;
  * text-command environment, every verb its commands use).
  * This layer scores the ending itself.
  */
-public final class Unsolvable extends ShiftEnv {
+public final class Unsolvable extends ShiftEnv<Unsolvable.Episode> {
     public static final Shift SHIFT = new Shift("task.unsolvable", Tier.INTERNALIZATION, Dimension.D,
             "No valid completion exists (the entity does not exist, the slot can never be booked, the capability is absent); the right ending is a refusal.",
             List.of(), Unsolvable::new);
 
-    private final Set<String> hidden = new LinkedHashSet<>();
+    /** What this layer keeps during one episode (made afresh at every reset). */
+    static final class Episode {
+        final Set<String> hidden = new LinkedHashSet<>();
+    }
 
     private Unsolvable(Env inner, Map<String, String> params) {
-        super(inner, SHIFT, params);
+        super(inner, SHIFT, params, Episode::new);
     }
 
     @Override
     protected Start begin(Start in) {
-        hidden.clear();
         Task t = inner.task();
         Optional<Task> variant = t.solvable() ? facts().unsolvable(t, seed()) : Optional.of(t);
         if (variant.isPresent()) {
@@ -57,21 +59,21 @@ public final class Unsolvable extends ShiftEnv {
             List<String> verbs = TextVerbs.verbs(inner.info());
             for (GoldPlan.Call c : t.plan().calls()) {
                 String verb = TextVerbs.verbOf(Commands.normalize(c.args().path("text").asText("")), verbs);
-                if (verb != null) hidden.add(verb);
+                if (verb != null) ep.hidden.add(verb);
             }
         } else {
-            t.plan().calls().stream().map(GoldPlan.Call::tool).filter(n -> !Protocol.ASK_USER.equals(n)).forEach(hidden::add);
+            t.plan().calls().stream().map(GoldPlan.Call::tool).filter(n -> !Protocol.ASK_USER.equals(n)).forEach(ep.hidden::add);
         }
-        if (hidden.isEmpty()) throw new IllegalStateException(t.id() + ": no way to make this task unsolvable (its plan calls no tool)");
+        if (ep.hidden.isEmpty()) throw new IllegalStateException(t.id() + ": no way to make this task unsolvable (its plan calls no tool)");
         shiftedTask = t.unsolvable(t.query(), List.of(), "This service has no " + (textCommand() ? "command to " : "tool to ")
-                + String.join(", ", hidden).replace('_', ' ') + ", which the request needs.", t.details());
-        return in.withTools(in.tools().stream().filter(x -> !hidden.contains(x.name())).toList());
+                + String.join(", ", ep.hidden).replace('_', ' ') + ", which the request needs.", t.details());
+        return in.withTools(in.tools().stream().filter(x -> !ep.hidden.contains(x.name())).toList());
     }
 
 
     @Override
     protected Route route(Action.ToolCall call) {
-        if (!hidden.contains(call.name())) return new Forward(call);
+        if (!ep.hidden.contains(call.name())) return new Forward(call);
         return new Reply(unknownTool(call));
     }
 
@@ -87,13 +89,13 @@ public final class Unsolvable extends ShiftEnv {
     }
 
     private Step actOnCommands(Action action) {
-        if (action instanceof Action.Command c && textCommand() && !hidden.isEmpty()) {
+        if (action instanceof Action.Command c && textCommand() && !ep.hidden.isEmpty()) {
             String text = Commands.normalize(c.text());
             if (Protocol.isHelp(text)) {
                 Step s = forward(action);
-                return s.withObservations(s.observations().stream().map(o -> o.isError() ? o : o.withText(TextVerbs.withoutVerbs(o.text(), hidden))).toList());
+                return s.withObservations(s.observations().stream().map(o -> o.isError() ? o : o.withText(TextVerbs.withoutVerbs(o.text(), ep.hidden))).toList());
             }
-            if (TextVerbs.verbOf(text, hidden) != null) return local(List.of(TextVerbs.unknown(c.text())));
+            if (TextVerbs.verbOf(text, ep.hidden) != null) return local(List.of(TextVerbs.unknown(c.text())));
         }
         return super.act(action);
     }

@@ -28,7 +28,7 @@ import java.util.Set;
  * third of the tools with clearly suffixed names listed after the real ones; 2 two thirds, with
  * prefixed names listed before; 3 every tool, with names one letter away from the real ones.
  */
-public final class Distractors extends ShiftEnv {
+public final class Distractors extends ShiftEnv<Distractors.Episode> {
     public static final Shift SHIFT = new Shift("tool.distractors", Tier.PERCEPTION, Dimension.A,
             "Near-duplicate tools with different semantics (dry runs, queued variants) sit beside the real ones; only descriptions tell them apart.",
             List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "its near-duplicates are dry-run and queued variants of service calls, told apart by their descriptions; a command acts in the world at once and help gives one line per verb"), Distractors::new);
@@ -37,15 +37,17 @@ public final class Distractors extends ShiftEnv {
 
     private record Fake(String real, Kind kind) {}
 
-    private final Map<String, Fake> fakes = new HashMap<>();
+    /** What this layer keeps during one episode (made afresh at every reset). */
+    static final class Episode {
+        final Map<String, Fake> fakes = new HashMap<>();
+    }
 
     private Distractors(Env inner, Map<String, String> params) {
-        super(inner, SHIFT, params);
+        super(inner, SHIFT, params, Episode::new);
     }
 
     @Override
     protected Start begin(Start in) {
-        fakes.clear();
         Set<String> names = new HashSet<>();
         in.tools().forEach(t -> names.add(t.name()));
         List<ToolSpec> tools = new ArrayList<>();
@@ -64,7 +66,7 @@ public final class Distractors extends ShiftEnv {
             };
             while (names.contains(name)) name = name + "_2";
             names.add(name);
-            fakes.put(name, new Fake(t.name(), kind));
+            ep.fakes.put(name, new Fake(t.name(), kind));
             String what = kind == Kind.DRY_RUN
                     ? " DRY RUN ONLY: checks the request and echoes it back; nothing is looked up, booked, changed or issued."
                     : " ASYNCHRONOUS: queues the request and returns a ticket number; the result is delivered later by e-mail, not in this conversation.";
@@ -82,7 +84,7 @@ public final class Distractors extends ShiftEnv {
 
     @Override
     protected Route route(Action.ToolCall call) {
-        Fake f = fakes.get(call.name());
+        Fake f = ep.fakes.get(call.name());
         if (f == null) return new Forward(call);
         ObjectNode out = Json.object();
         if (f.kind() == Kind.DRY_RUN) {

@@ -34,8 +34,7 @@ public final class IdentityErasure extends RenamingEnv {
 
     @Override
     protected List<Mapped> rename(List<ToolSpec> tools) {
-        Set<String> taken = new HashSet<>();
-        tools.forEach(t -> taken.add(t.name()));
+        Set<String> taken = takenNames(tools);
         List<Mapped> out = new ArrayList<>();
         for (ToolSpec t : tools) {
             String id;
@@ -45,17 +44,15 @@ public final class IdentityErasure extends RenamingEnv {
                 id = sb.toString();
             } while (!taken.add(id));
             List<String> names = Schemas.params(t.parameters());
-            Map<String, String> params = new LinkedHashMap<>();
             Map<String, String> innerToOuter = new LinkedHashMap<>();
             List<String> order = new ArrayList<>();
             for (int i = 0; i < names.size(); i++) {
                 String q = severity() >= 2 ? "p" + (i + 1) : names.get(i);
-                params.put(q, names.get(i));
                 innerToOuter.put(names.get(i), q);
                 order.add(q);
             }
             if (severity() >= 3) Collections.shuffle(order, new java.util.Random(rnd.nextLong()));
-            out.add(new Mapped(t.name(), new ToolSpec(id, t.description(), Schemas.rename(t.parameters(), innerToOuter, order)), params));
+            out.add(Mapped.of(t, new ToolSpec(id, t.description(), Schemas.rename(t.parameters(), innerToOuter, order)), innerToOuter));
         }
         if (severity() >= 3) Collections.shuffle(out, new java.util.Random(rnd.nextLong()));
         return out;

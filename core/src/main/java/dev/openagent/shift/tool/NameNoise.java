@@ -34,22 +34,16 @@ public final class NameNoise extends RenamingEnv {
 
     @Override
     protected List<Mapped> rename(List<ToolSpec> tools) {
-        Set<String> originals = new HashSet<>();
-        tools.forEach(t -> originals.add(t.name()));
-        Set<String> taken = new HashSet<>(originals);
-        taken.add("ask_user");
+        Set<String> taken = takenNames(tools);
         List<Mapped> out = new ArrayList<>();
         for (ToolSpec t : tools) {
             String name = noisy(t.name(), severity(), taken, rnd);
-            Map<String, String> params = new LinkedHashMap<>();
             Map<String, String> innerToOuter = new LinkedHashMap<>();
             Set<String> paramNames = new HashSet<>(Schemas.params(t.parameters()));
             for (String p : Schemas.params(t.parameters())) {
-                String q = severity() >= 2 ? noisy(p, severity() - 1, paramNames, rnd) : p;
-                params.put(q, p);
-                innerToOuter.put(p, q);
+                innerToOuter.put(p, severity() >= 2 ? noisy(p, severity() - 1, paramNames, rnd) : p);
             }
-            out.add(new Mapped(t.name(), new ToolSpec(name, t.description(), Schemas.rename(t.parameters(), innerToOuter, null)), params));
+            out.add(Mapped.of(t, new ToolSpec(name, t.description(), Schemas.rename(t.parameters(), innerToOuter, null)), innerToOuter));
         }
         return out;
     }

@@ -45,7 +45,6 @@ public final class SchemaNoise extends RenamingEnv {
         for (ToolSpec t : tools) {
             List<String> ps = Schemas.params(t.parameters());
             Set<String> taken = new HashSet<>(ps);
-            Map<String, String> params = new LinkedHashMap<>();
             Map<String, String> innerToOuter = new LinkedHashMap<>();
             for (String p : ps) {
                 String q = p;
@@ -53,7 +52,6 @@ public final class SchemaNoise extends RenamingEnv {
                     String candidate = rnd.nextBoolean() && p.contains("_") ? Texts.camel(p) : Words.synonymName(p, table, 0.0, rnd);
                     if (!candidate.equals(p)) q = Words.unique(candidate, taken);
                 }
-                params.put(q, p);
                 innerToOuter.put(p, q);
             }
             List<String> order = new ArrayList<>(innerToOuter.values());
@@ -67,7 +65,7 @@ public final class SchemaNoise extends RenamingEnv {
             String description = severity() >= 3
                     ? String.format(TOOL_FORMS.get(rnd.nextInt(TOOL_FORMS.size())), t.description())
                     : t.description();
-            out.add(new Mapped(t.name(), new ToolSpec(t.name(), description, schema), params));
+            out.add(Mapped.of(t, new ToolSpec(t.name(), description, schema), innerToOuter));
         }
         return out;
     }

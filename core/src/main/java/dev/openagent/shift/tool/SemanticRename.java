@@ -35,14 +35,11 @@ public final class SemanticRename extends RenamingEnv {
     protected List<Mapped> rename(List<ToolSpec> tools) {
         Map<String, List<String>> table = Words.table(facts().synonyms());
         double p = switch (severity()) { case 1 -> 0.0; case 2 -> 0.5; default -> 1.0; };
-        Set<String> taken = new HashSet<>();
-        tools.forEach(t -> taken.add(t.name()));
-        taken.add("ask_user");
+        Set<String> taken = takenNames(tools);
         List<Mapped> out = new ArrayList<>();
         for (ToolSpec t : tools) {
             String name = Words.synonymName(t.name(), table, p, rnd);
             name = Words.unique(name.equals(t.name()) ? t.name() + "_v2" : name, taken);
-            Map<String, String> params = new LinkedHashMap<>();
             Map<String, String> innerToOuter = new LinkedHashMap<>();
             Set<String> paramNames = new HashSet<>(Schemas.params(t.parameters()));
             for (String q : Schemas.params(t.parameters())) {
@@ -51,10 +48,9 @@ public final class SemanticRename extends RenamingEnv {
                     r = Words.synonymName(q, table, severity() == 3 ? 1.0 : 0.0, rnd);
                     if (!r.equals(q)) r = Words.unique(r, paramNames);
                 }
-                params.put(r, q);
                 innerToOuter.put(q, r);
             }
-            out.add(new Mapped(t.name(), new ToolSpec(name, t.description(), Schemas.rename(t.parameters(), innerToOuter, null)), params));
+            out.add(Mapped.of(t, new ToolSpec(name, t.description(), Schemas.rename(t.parameters(), innerToOuter, null)), innerToOuter));
         }
         return out;
     }

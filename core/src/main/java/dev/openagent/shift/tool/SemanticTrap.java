@@ -51,13 +51,9 @@ public final class SemanticTrap extends RenamingEnv {
             int[] pp = new int[ps.size()];
             for (int j = 0; j < pp.length; j++) pp[j] = j;
             if (severity() >= 3 && pp.length >= 2) derange(pp, rnd);
-            Map<String, String> params = new LinkedHashMap<>();
             Map<String, String> innerToOuter = new LinkedHashMap<>();
-            for (int j = 0; j < pp.length; j++) {
-                params.put(ps.get(pp[j]), ps.get(j));
-                innerToOuter.put(ps.get(j), ps.get(pp[j]));
-            }
-            out.add(new Mapped(t.name(), new ToolSpec(name, t.description(), Schemas.rename(t.parameters(), innerToOuter, null)), params));
+            for (int j = 0; j < pp.length; j++) innerToOuter.put(ps.get(j), ps.get(pp[j]));
+            out.add(Mapped.of(t, new ToolSpec(name, t.description(), Schemas.rename(t.parameters(), innerToOuter, null)), innerToOuter));
         }
         return out;
     }

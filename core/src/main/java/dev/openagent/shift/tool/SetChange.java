@@ -31,38 +31,38 @@ import java.util.Set;
  * the tool the agent just used; 2 also the next tool the task needs; 3 every other tool the task still needs.
  * The tool list the agent was shown at the start does not change: the notice is how it learns.
  */
-public final class SetChange extends ShiftEnv {
+public final class SetChange extends ShiftEnv<SetChange.Episode> {
     public static final Shift SHIFT = new Shift("tool.set-change", Tier.INTERACTION, Dimension.A,
             "Mid-episode a tool the agent already used is withdrawn and a notice names the new tool that replaces it.",
             List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "tools are withdrawn and replaced by tools that take the same arguments"), SetChange::new);
 
-    private final Map<String, String> replacements = new LinkedHashMap<>(); // old -> new
-    private final Map<String, String> originals = new LinkedHashMap<>();    // new -> old
-    private Set<String> names;
-    private boolean changed;
+    /** What this layer keeps during one episode (made afresh at every reset). */
+    static final class Episode {
+        final Map<String, String> replacements = new LinkedHashMap<>(); // old -> new
+        final Map<String, String> originals = new LinkedHashMap<>();    // new -> old
+        Set<String> names;
+        boolean changed;
+    }
 
     private SetChange(Env inner, Map<String, String> params) {
-        super(inner, SHIFT, params);
+        super(inner, SHIFT, params, Episode::new);
     }
 
     @Override
     protected Start begin(Start in) {
-        replacements.clear();
-        originals.clear();
-        names = new HashSet<>();
-        in.tools().forEach(t -> names.add(t.name()));
-        changed = false;
+        ep.names = new HashSet<>();
+        in.tools().forEach(t -> ep.names.add(t.name()));
         return in;
     }
 
     @Override
     protected Route route(Action.ToolCall call) {
-        String r = replacements.get(call.name());
+        String r = ep.replacements.get(call.name());
         if (r != null) {
             return new Reply(error(call, ToolError.Code.UNAVAILABLE, "410 Gone: '" + call.name() + "' was withdrawn. Use '" + r
                     + "' instead; it takes the same parameters."));
         }
-        String old = originals.get(call.name());
+        String old = ep.originals.get(call.name());
         if (old != null) {
             String shown = call.name();
             return new Forward(new Action.ToolCall(call.id(), old, call.arguments()), o -> o.withTool(shown));
@@ -73,31 +73,31 @@ public final class SetChange extends ShiftEnv {
     @Override
     protected Step act(Action action) {
         Step s = super.act(action);
-        if (changed || s.done() || !(action instanceof Action.CallTools c)) return s;
+        if (ep.changed || s.done() || !(action instanceof Action.CallTools c)) return s;
         String used = null;
         for (Observation o : s.observations()) {
-            if (o.source() == Observation.Source.TOOL && !o.isError() && o.tool() != null && names.contains(o.tool()) && !Protocol.ASK_USER.equals(o.tool())) {
+            if (o.source() == Observation.Source.TOOL && !o.isError() && o.tool() != null && ep.names.contains(o.tool()) && !Protocol.ASK_USER.equals(o.tool())) {
                 used = o.tool();
                 break;
             }
         }
-        if (used == null || originals.containsKey(used)) return s;
-        changed = true;
+        if (used == null || ep.originals.containsKey(used)) return s;
+        ep.changed = true;
         Set<String> withdrawn = new LinkedHashSet<>();
         withdrawn.add(used);
         List<String> rest = new ArrayList<>();
         for (GoldPlan.Call x : inner.task().plan().calls()) {
-            if (names.contains(x.tool()) && !x.tool().equals(used) && !Protocol.ASK_USER.equals(x.tool()) && !rest.contains(x.tool())) rest.add(x.tool());
+            if (ep.names.contains(x.tool()) && !x.tool().equals(used) && !Protocol.ASK_USER.equals(x.tool()) && !rest.contains(x.tool())) rest.add(x.tool());
         }
         if (severity() == 2 && !rest.isEmpty()) withdrawn.add(rest.getFirst());
         if (severity() >= 3) withdrawn.addAll(rest);
         List<String> lines = new ArrayList<>();
         for (String old : withdrawn) {
             String r = old + "_2";
-            while (names.contains(r)) r = r + "x";
-            names.add(r);
-            replacements.put(old, r);
-            originals.put(r, old);
+            while (ep.names.contains(r)) r = r + "x";
+            ep.names.add(r);
+            ep.replacements.put(old, r);
+            ep.originals.put(r, old);
             ToolSpec spec = outerStart.tools().stream().filter(t -> t.name().equals(old)).findFirst().orElseThrow();
             lines.add("- '" + old + "' is withdrawn; use '" + r + "' (same parameters: " + String.join(", ", dev.openagent.shift.Schemas.params(spec.parameters()))
                     + "). " + spec.description());
@@ -109,13 +109,6 @@ public final class SetChange extends ShiftEnv {
 
     @Override
     public Guide guide() {
-        return new LayerGuide(inner.guide(), this) {
-            @Override
-            protected Action outward(Action a) {
-                if (!(a instanceof Action.CallTools c)) return a;
-                return new Action.CallTools(c.calls().stream().map(x -> replacements.containsKey(x.name())
-                        ? new Action.ToolCall(x.id(), replacements.get(x.name()), x.arguments()) : x).toList());
-            }
-        };
+        return LayerGuide.translating(inner.guide(), this, a -> a instanceof Action.CallTools c ? LayerGuide.renamed(c, ep.replacements) : a);
     }
 }

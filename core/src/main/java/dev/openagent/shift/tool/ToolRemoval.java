@@ -39,21 +39,23 @@ import java.util.Set;
  * id). Calling a removed tool is an unknown-tool error. In text-command environments verbs the task
  * does not use leave the help text ({@link TextVerbs}).
  */
-public final class ToolRemoval extends ShiftEnv {
+public final class ToolRemoval extends ShiftEnv<ToolRemoval.Episode> {
     public static final Shift SHIFT = new Shift("tool.removal", Tier.INTERNALIZATION, Dimension.A,
             "Familiar tools are gone; the task stays solvable through another path.",
             List.of(Shift.SEVERITY), ToolRemoval::new);
 
-    private final Set<String> removed = new HashSet<>();
+    /** What this layer keeps during one episode (made afresh at every reset). */
+    static final class Episode {
+        final Set<String> removed = new HashSet<>();
+    }
     private Map<String, Alternative> alternatives = Map.of();
 
     private ToolRemoval(Env inner, Map<String, String> params) {
-        super(inner, SHIFT, params);
+        super(inner, SHIFT, params, Episode::new);
     }
 
     @Override
     protected Start begin(Start in) {
-        removed.clear();
         if (textCommand()) return beginText(in);
         EnvFacts facts = facts();
         alternatives = facts.alternatives();
@@ -73,23 +75,23 @@ public final class ToolRemoval extends ShiftEnv {
         List<String> unused = new ArrayList<>(names.stream().filter(n -> !planned.contains(n) && !keep.contains(n)).toList());
         while (!unused.isEmpty()) order.add(unused.remove(rnd.nextInt(unused.size())));
         for (String n : order) {
-            if (removed.size() >= severity()) break;
+            if (ep.removed.size() >= severity()) break;
             Alternative alt = alternatives.get(n);
             if (planned.contains(n) && (alt == null || usesRemoved(alt, n))) continue;
             if (!planned.contains(n) && alternativesNeed(n, planned)) continue;
-            removed.add(n);
+            ep.removed.add(n);
         }
-        return in.withTools(in.tools().stream().filter(t -> !removed.contains(t.name())).toList());
+        return in.withTools(in.tools().stream().filter(t -> !ep.removed.contains(t.name())).toList());
     }
 
     /** Whether the alternative of a planned tool needs a tool already removed (or itself). */
     private boolean usesRemoved(Alternative alt, String tool) {
-        return alt.uses().contains(tool) || alt.uses().stream().anyMatch(removed::contains);
+        return alt.uses().contains(tool) || alt.uses().stream().anyMatch(ep.removed::contains);
     }
 
     /** Whether a removed planned tool's alternative goes through this tool. */
     private boolean alternativesNeed(String tool, Set<String> planned) {
-        for (String r : removed) {
+        for (String r : ep.removed) {
             Alternative alt = alternatives.get(r);
             if (alt != null && planned.contains(r) && alt.uses().contains(tool)) return true;
         }
@@ -108,26 +110,26 @@ public final class ToolRemoval extends ShiftEnv {
             if (verb != null) planned.add(verb);
         }
         List<String> unused = new ArrayList<>(verbs.stream().filter(v -> !planned.contains(v)).toList());
-        while (!unused.isEmpty() && removed.size() < severity()) removed.add(unused.remove(rnd.nextInt(unused.size())));
+        while (!unused.isEmpty() && ep.removed.size() < severity()) ep.removed.add(unused.remove(rnd.nextInt(unused.size())));
         return in;
     }
 
     @Override
     protected Step act(Action action) {
-        if (action instanceof Action.Command c && textCommand() && !removed.isEmpty()) {
+        if (action instanceof Action.Command c && textCommand() && !ep.removed.isEmpty()) {
             String text = Commands.normalize(c.text());
             if (Protocol.isHelp(text)) {
                 Step s = forward(action);
-                return s.withObservations(s.observations().stream().map(o -> o.isError() ? o : o.withText(TextVerbs.withoutVerbs(o.text(), removed))).toList());
+                return s.withObservations(s.observations().stream().map(o -> o.isError() ? o : o.withText(TextVerbs.withoutVerbs(o.text(), ep.removed))).toList());
             }
-            if (TextVerbs.verbOf(text, removed) != null) return local(List.of(TextVerbs.unknown(c.text())));
+            if (TextVerbs.verbOf(text, ep.removed) != null) return local(List.of(TextVerbs.unknown(c.text())));
         }
         return super.act(action);
     }
 
     @Override
     protected Route route(Action.ToolCall call) {
-        if (!removed.contains(call.name())) return new Forward(call);
+        if (!ep.removed.contains(call.name())) return new Forward(call);
         return new Reply(unknownTool(call));
     }
 
@@ -163,7 +165,7 @@ public final class ToolRemoval extends ShiftEnv {
                 } else {
                     a = innerNext();
                 }
-                if (a instanceof Action.CallTools c && c.calls().size() == 1 && removed.contains(c.calls().getFirst().name())) {
+                if (a instanceof Action.CallTools c && c.calls().size() == 1 && ep.removed.contains(c.calls().getFirst().name())) {
                     replaced = c.calls().getFirst();
                     path = alternatives.get(replaced.name());
                     replacedArgs = Texts.argsObject(replaced.arguments());

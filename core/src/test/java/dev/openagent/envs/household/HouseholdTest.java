@@ -29,6 +29,9 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 import static dev.openagent.envs.EnvTesting.answerWith;
+import static dev.openagent.envs.EnvTesting.assertEveryLayoutPosesEveryDifficulty;
+import static dev.openagent.envs.EnvTesting.assertSameTwice;
+import static dev.openagent.envs.EnvTesting.assertSplitsShareNoNames;
 import static dev.openagent.envs.EnvTesting.command;
 import static dev.openagent.envs.EnvTesting.requestFor;
 import static dev.openagent.envs.EnvTesting.runTampered;
@@ -74,19 +77,12 @@ class HouseholdTest {
 
     @Test
     void housesAreDeterministicAndSplitsShareNoThingNames() {
-        Layout a = HouseholdWorld.generate(Split.TRAIN, 7);
-        Layout b = HouseholdWorld.generate(Split.TRAIN, 7);
-        assertEquals(a.rooms(), b.rooms());
-        assertEquals(a.receptacles(), b.receptacles());
-        assertEquals(a.things(), b.things());
-        Set<String> train = new HashSet<>();
-        Set<String> test = new HashSet<>();
-        for (int i = 0; i < 60; i++) {
-            new HouseholdWorld(HouseholdWorld.LAYOUTS.get(Split.TRAIN, i)).layout().things().forEach(t -> train.add(t.name()));
-            new HouseholdWorld(HouseholdWorld.LAYOUTS.get(Split.TEST, i)).layout().things().forEach(t -> test.add(t.name()));
-        }
-        train.retainAll(test);
-        assertTrue(train.isEmpty(), "things in both splits: " + train);
+        assertSameTwice(() -> HouseholdWorld.generate(Split.TRAIN, 7), Layout::rooms, Layout::receptacles, Layout::things);
+        assertSplitsShareNoNames(split -> {
+            Set<String> things = new HashSet<>();
+            for (int i = 0; i < 60; i++) new HouseholdWorld(HouseholdWorld.LAYOUTS.get(split, i)).layout().things().forEach(t -> things.add(t.name()));
+            return things;
+        });
     }
 
     @Test
@@ -106,15 +102,7 @@ class HouseholdTest {
     /** Every cached layout of both splits can pose a task at every difficulty (kinds fall back to siblings, never fail). */
     @Test
     void everyLayoutPosesATaskAtEveryDifficulty() {
-        for (Split split : Split.values()) {
-            for (int i = 0; i < HouseholdWorld.LAYOUTS.perSplit(); i++) {
-                for (int d = 1; d <= 4; d++) {
-                    HouseholdWorld world = new HouseholdWorld(HouseholdWorld.LAYOUTS.get(split, i));
-                    var task = HouseholdTasks.generate(world, new TaskRequest(split, i, d), i * 7919L + d);
-                    assertEquals(d, task.difficulty());
-                }
-            }
-        }
+        assertEveryLayoutPosesEveryDifficulty(HouseholdWorld.LAYOUTS.perSplit(), (split, i) -> new HouseholdWorld(HouseholdWorld.LAYOUTS.get(split, i)), HouseholdTasks::generate);
     }
 
     /** The kinds the domain declares are the kinds its tasks carry, each at its declared difficulty, and every one is posed. */

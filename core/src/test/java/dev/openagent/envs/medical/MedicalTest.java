@@ -25,6 +25,10 @@ import java.util.Map;
 import java.util.Set;
 
 import static dev.openagent.envs.EnvTesting.answerWith;
+import static dev.openagent.envs.EnvTesting.assertEveryLayoutPosesEveryDifficulty;
+import static dev.openagent.envs.EnvTesting.started;
+import static dev.openagent.envs.EnvTesting.assertSameTwice;
+import static dev.openagent.envs.EnvTesting.assertSplitsShareNoNames;
 import static dev.openagent.envs.EnvTesting.call;
 import static dev.openagent.envs.EnvTesting.json;
 import static dev.openagent.envs.EnvTesting.ok;
@@ -40,8 +44,7 @@ class MedicalTest {
 
     @BeforeEach
     void setUp() {
-        env = new DomainEnv<>(MedicalDomain.DOMAIN);
-        env.reset(new TaskRequest(Split.TEST, 42, 1));
+        env = started(MedicalDomain.DOMAIN);
     }
 
     private MedicalWorld w() { return env.world(); }
@@ -50,23 +53,15 @@ class MedicalTest {
 
     @Test
     void layoutsAreDeterministicAndCached() {
-        Layout a = MedicalWorld.generate(Split.TRAIN, 99);
-        Layout b = MedicalWorld.generate(Split.TRAIN, 99);
-        assertEquals(a.patients(), b.patients());
-        assertEquals(a.departments(), b.departments());
-        assertEquals(a.drugs(), b.drugs());
-        assertEquals(a.doctors().stream().map(Doctor::id).toList(), b.doctors().stream().map(Doctor::id).toList());
+        assertSameTwice(() -> MedicalWorld.generate(Split.TRAIN, 99), Layout::patients, Layout::departments, Layout::drugs,
+                l -> l.doctors().stream().map(Doctor::id).toList());
         assertTrue(new MedicalWorld(MedicalWorld.LAYOUTS.get(Split.TRAIN, 3), 1).layout() == new MedicalWorld(MedicalWorld.LAYOUTS.get(Split.TRAIN, 3), 2).layout(), "layouts are shared");
         assertTrue(new MedicalWorld(MedicalWorld.LAYOUTS.get(Split.TRAIN, 3), 1).appointments() != null);
     }
 
     @Test
     void trainAndTestShareNoNames() {
-        Set<String> train = names(Split.TRAIN);
-        Set<String> test = names(Split.TEST);
-        Set<String> both = new HashSet<>(train);
-        both.retainAll(test);
-        assertTrue(both.isEmpty(), "names in both splits: " + both);
+        assertSplitsShareNoNames(MedicalTest::names);
     }
 
     private static Set<String> names(Split split) {
@@ -103,15 +98,7 @@ class MedicalTest {
     /** Every cached layout of both splits can pose a task at every difficulty (kinds fall back to siblings, never fail). */
     @Test
     void everyLayoutPosesATaskAtEveryDifficulty() {
-        for (Split split : Split.values()) {
-            for (int i = 0; i < MedicalWorld.LAYOUTS.perSplit(); i++) {
-                for (int d = 1; d <= 4; d++) {
-                    MedicalWorld world = new MedicalWorld(MedicalWorld.LAYOUTS.get(split, i), i * 31L);
-                    var task = MedicalTasks.generate(world, new TaskRequest(split, i, d), i * 7919L + d);
-                    assertEquals(d, task.difficulty());
-                }
-            }
-        }
+        assertEveryLayoutPosesEveryDifficulty(MedicalWorld.LAYOUTS.perSplit(), (split, i) -> new MedicalWorld(MedicalWorld.LAYOUTS.get(split, i), i * 31L), MedicalTasks::generate);
     }
 
     // ---------------------------------------------------------------- tools

@@ -25,6 +25,10 @@ import java.util.Map;
 import java.util.Set;
 
 import static dev.openagent.envs.EnvTesting.answerWith;
+import static dev.openagent.envs.EnvTesting.assertEveryLayoutPosesEveryDifficulty;
+import static dev.openagent.envs.EnvTesting.started;
+import static dev.openagent.envs.EnvTesting.assertSameTwice;
+import static dev.openagent.envs.EnvTesting.assertSplitsShareNoNames;
 import static dev.openagent.envs.EnvTesting.call;
 import static dev.openagent.envs.EnvTesting.json;
 import static dev.openagent.envs.EnvTesting.ok;
@@ -39,8 +43,7 @@ class RetailTest {
 
     @BeforeEach
     void setUp() {
-        env = new DomainEnv<>(RetailDomain.DOMAIN);
-        env.reset(new TaskRequest(Split.TEST, 42, 1));
+        env = started(RetailDomain.DOMAIN);
     }
 
     private RetailWorld w() { return env.world(); }
@@ -49,19 +52,12 @@ class RetailTest {
 
     @Test
     void layoutsAreDeterministic() {
-        Layout a = RetailWorld.generate(Split.TEST, 5);
-        Layout b = RetailWorld.generate(Split.TEST, 5);
-        assertEquals(a.customers(), b.customers());
-        assertEquals(a.products(), b.products());
-        assertEquals(a.orders(), b.orders());
+        assertSameTwice(() -> RetailWorld.generate(Split.TEST, 5), Layout::customers, Layout::products, Layout::orders);
     }
 
     @Test
     void trainAndTestShareNoNames() {
-        Set<String> train = names(Split.TRAIN);
-        Set<String> test = names(Split.TEST);
-        train.retainAll(test);
-        assertTrue(train.isEmpty(), "names in both splits: " + train);
+        assertSplitsShareNoNames(RetailTest::names);
     }
 
     private static Set<String> names(Split split) {
@@ -98,15 +94,7 @@ class RetailTest {
     /** Every cached layout of both splits can pose a task at every difficulty (kinds fall back to siblings, never fail). */
     @Test
     void everyLayoutPosesATaskAtEveryDifficulty() {
-        for (Split split : Split.values()) {
-            for (int i = 0; i < RetailWorld.LAYOUTS.perSplit(); i++) {
-                for (int d = 1; d <= 4; d++) {
-                    RetailWorld world = new RetailWorld(RetailWorld.LAYOUTS.get(split, i), i * 31L);
-                    var task = RetailTasks.generate(world, new TaskRequest(split, i, d), i * 7919L + d);
-                    assertEquals(d, task.difficulty());
-                }
-            }
-        }
+        assertEveryLayoutPosesEveryDifficulty(RetailWorld.LAYOUTS.perSplit(), (split, i) -> new RetailWorld(RetailWorld.LAYOUTS.get(split, i), i * 31L), RetailTasks::generate);
     }
 
     // ---------------------------------------------------------------- tools

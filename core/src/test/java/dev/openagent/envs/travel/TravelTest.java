@@ -27,6 +27,10 @@ import java.util.Optional;
 import java.util.Set;
 
 import static dev.openagent.envs.EnvTesting.answerWith;
+import static dev.openagent.envs.EnvTesting.assertEveryLayoutPosesEveryDifficulty;
+import static dev.openagent.envs.EnvTesting.started;
+import static dev.openagent.envs.EnvTesting.assertSameTwice;
+import static dev.openagent.envs.EnvTesting.assertSplitsShareNoNames;
 import static dev.openagent.envs.EnvTesting.call;
 import static dev.openagent.envs.EnvTesting.json;
 import static dev.openagent.envs.EnvTesting.ok;
@@ -41,8 +45,7 @@ class TravelTest {
 
     @BeforeEach
     void setUp() {
-        env = new DomainEnv<>(TravelDomain.DOMAIN);
-        env.reset(new TaskRequest(Split.TEST, 42, 1));
+        env = started(TravelDomain.DOMAIN);
     }
 
     private TravelWorld w() { return env.world(); }
@@ -51,19 +54,12 @@ class TravelTest {
 
     @Test
     void layoutsAreDeterministic() {
-        Layout a = TravelWorld.generate(Split.TRAIN, 8);
-        Layout b = TravelWorld.generate(Split.TRAIN, 8);
-        assertEquals(a.airports(), b.airports());
-        assertEquals(a.flights(), b.flights());
-        assertEquals(a.hotels(), b.hotels());
+        assertSameTwice(() -> TravelWorld.generate(Split.TRAIN, 8), Layout::airports, Layout::flights, Layout::hotels);
     }
 
     @Test
     void trainAndTestShareNoNames() {
-        Set<String> train = names(Split.TRAIN);
-        Set<String> test = names(Split.TEST);
-        train.retainAll(test);
-        assertTrue(train.isEmpty(), "names in both splits: " + train);
+        assertSplitsShareNoNames(TravelTest::names);
     }
 
     private static Set<String> names(Split split) {
@@ -93,15 +89,7 @@ class TravelTest {
     /** Every cached layout of both splits can pose a task at every difficulty (kinds fall back to siblings, never fail). */
     @Test
     void everyLayoutPosesATaskAtEveryDifficulty() {
-        for (Split split : Split.values()) {
-            for (int i = 0; i < TravelWorld.LAYOUTS.perSplit(); i++) {
-                for (int d = 1; d <= 4; d++) {
-                    TravelWorld world = new TravelWorld(TravelWorld.LAYOUTS.get(split, i), i * 31L);
-                    var task = TravelTasks.generate(world, new TaskRequest(split, i, d), i * 7919L + d);
-                    assertEquals(d, task.difficulty());
-                }
-            }
-        }
+        assertEveryLayoutPosesEveryDifficulty(TravelWorld.LAYOUTS.perSplit(), (split, i) -> new TravelWorld(TravelWorld.LAYOUTS.get(split, i), i * 31L), TravelTasks::generate);
     }
 
     // ---------------------------------------------------------------- tools

@@ -149,7 +149,7 @@ public final class McpEnvServer implements AutoCloseable {
     }
 
     static McpSchema.CallToolResult call(McpEpisodeHost host, McpSchema.CallToolRequest request, String client) {
-        McpEpisodeHost.Reply reply = host.call(request.name(), request.arguments(), client);
+        ToolReply reply = host.call(request.name(), request.arguments(), client);
         return McpSchema.CallToolResult.builder().addTextContent(reply.text()).isError(reply.error()).build();
     }
 

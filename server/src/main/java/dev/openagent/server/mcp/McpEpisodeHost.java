@@ -6,7 +6,6 @@ import dev.openagent.json.Json;
 import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Interface;
-import dev.openagent.sandbox.Observation;
 import dev.openagent.sandbox.Outcome;
 import dev.openagent.sandbox.Protocol;
 import dev.openagent.sandbox.Step;
@@ -42,9 +41,6 @@ public final class McpEpisodeHost {
     public static final String COMMAND = "command";
     /** How episodes are recorded: {@code mcp}, or {@code mcp:<client name>} when the client says its name. */
     public static final String AGENT = "mcp";
-
-    /** What a tool call returns to the MCP client. */
-    public record Reply(String text, boolean error) {}
 
     private record Control(ToolSpec spec, Params params) {
         static Control of(String name, String description, Param... params) {
@@ -169,7 +165,7 @@ public final class McpEpisodeHost {
     }
 
     /** Calls a tool by the name the client sees, with the arguments it sent. */
-    public Reply call(String name, Map<String, Object> arguments) {
+    public ToolReply call(String name, Map<String, Object> arguments) {
         return call(name, arguments, null);
     }
 
@@ -177,12 +173,12 @@ public final class McpEpisodeHost {
      * As {@link #call(String, Map)}; {@code client} names the MCP client when the transport knows it
      * (recorded as agent {@code mcp:<client>}).
      */
-    public synchronized Reply call(String name, Map<String, Object> arguments, String client) {
+    public synchronized ToolReply call(String name, Map<String, Object> arguments, String client) {
         lastCallNanos = System.nanoTime();
         agent = client == null || client.isBlank() ? AGENT : AGENT + ":" + client;
         JsonNode args = arguments == null ? Json.object() : Json.tree(arguments);
         return switch (name) {
-            case GET_TASK -> control(GET, args, a -> new Reply(taskText(), false));
+            case GET_TASK -> control(GET, args, a -> new ToolReply(taskText(), false));
             case SUBMIT -> control(SUBMIT_TOOL, args, a -> act(new Action.Answer(a.string("answer"))));
             case REFUSE -> control(REFUSE_TOOL, args, a -> act(new Action.Refuse(a.string("reason"))));
             default -> {
@@ -197,24 +193,19 @@ public final class McpEpisodeHost {
         };
     }
 
-    private Reply control(Control c, JsonNode args, java.util.function.Function<Args, Reply> then) {
+    private ToolReply control(Control c, JsonNode args, java.util.function.Function<Args, ToolReply> then) {
         try {
             return then.apply(c.params().validate(args));
         } catch (ToolFailure f) {
-            return new Reply("Error [" + f.error().code() + "]: " + f.getMessage(), true);
+            return new ToolReply("Error [" + f.error().code() + "]: " + f.getMessage(), true);
         }
     }
 
-    private Reply act(Action action) {
+    private ToolReply act(Action action) {
         Step step = episode.step(action);
-        StringBuilder text = new StringBuilder();
-        boolean error = false;
-        for (Observation o : step.observations()) {
-            if (!text.isEmpty()) text.append('\n');
-            text.append(o.text());
-            error |= o.isError();
-        }
-        if (!step.done()) return new Reply(text.toString(), error);
+        ToolReply reply = ToolReply.of(step.observations());
+        if (!step.done()) return reply;
+        StringBuilder text = new StringBuilder(reply.text());
         Outcome outcome = step.outcome();
         ObjectNode score = Json.object()
                 .put("episode", recorded + 1)
@@ -229,6 +220,6 @@ public final class McpEpisodeHost {
         if (!text.isEmpty()) text.append('\n');
         text.append("Episode over. Score: ").append(Json.write(score))
                 .append("\nThe next task has started: call ").append(GET_TASK).append(" to read it.");
-        return new Reply(text.toString(), false);
+        return new ToolReply(text.toString(), false);
     }
 }

@@ -40,15 +40,15 @@ class McpEpisodeHostTest {
     static final TaskChoice TASKS = new TaskChoice(Split.TEST, 0, 1);
 
     /** Plays the oracle's plan for the host's current task through host calls; returns the last reply. */
-    static McpEpisodeHost.Reply solve(McpEpisodeHost host, int taskIndex) {
+    static ToolReply solve(McpEpisodeHost host, int taskIndex) {
         return solve(host, POI, taskIndex);
     }
 
-    static McpEpisodeHost.Reply solve(McpEpisodeHost host, EnvChoice choice, int taskIndex) {
+    static ToolReply solve(McpEpisodeHost host, EnvChoice choice, int taskIndex) {
         Env local = choice.create();
         AgentSession oracle = new OracleAgent().begin(local.reset(TASKS.byIndex(taskIndex)), local);
         Step last = null;
-        McpEpisodeHost.Reply reply = null;
+        ToolReply reply = null;
         do {
             Action a = oracle.act(last);
             last = local.step(a);
@@ -75,7 +75,7 @@ class McpEpisodeHostTest {
         for (int i = 0; i < 3; i++) {
             String task = host.call(McpEpisodeHost.GET_TASK, Map.of()).text();
             assertTrue(task.contains("Episode " + (i + 1)), task);
-            McpEpisodeHost.Reply end = solve(host, 3 + i);
+            ToolReply end = solve(host, 3 + i);
             assertTrue(end.text().contains("\"success\":true"), end.text());
         }
         assertEquals(3, sink.episodes.size());
@@ -95,11 +95,11 @@ class McpEpisodeHostTest {
         McpEpisodeHost host = new McpEpisodeHost(household, TASKS, 0, null, sink, t -> {});
         assertTrue(host.tools().stream().map(ToolSpec::name).toList().containsAll(List.of("command", "ask_user", "submit_answer")));
         for (int i = 0; i < 3; i++) {
-            McpEpisodeHost.Reply end = solve(host, household, i);
+            ToolReply end = solve(host, household, i);
             assertTrue(end.text().contains("\"success\":true"), end.text());
         }
         assertEquals(3, sink.episodes.size());
-        McpEpisodeHost.Reply help = host.call("command", Map.of("command", "help"));
+        ToolReply help = host.call("command", Map.of("command", "help"));
         assertFalse(help.error());
         assertTrue(host.call("command", Map.of("cmd", "help")).error(), "wrong argument names are refused");
     }
@@ -123,14 +123,14 @@ class McpEpisodeHostTest {
     void badControlArgumentsAreErrorsAndAWrongAnswerScoresZero() {
         ListSink sink = new ListSink();
         McpEpisodeHost host = new McpEpisodeHost(POI, TASKS, 0, 99L, sink, t -> {});
-        McpEpisodeHost.Reply bad = host.call(McpEpisodeHost.SUBMIT, Map.of("text", "x"));
+        ToolReply bad = host.call(McpEpisodeHost.SUBMIT, Map.of("text", "x"));
         assertTrue(bad.error());
         assertTrue(bad.text().startsWith("Error [INVALID_ARGUMENTS]"), bad.text());
         assertTrue(sink.episodes.isEmpty(), "a rejected submit does not end the episode");
-        McpEpisodeHost.Reply unknown = host.call("no_such_tool", Map.of());
+        ToolReply unknown = host.call("no_such_tool", Map.of());
         assertTrue(unknown.error());
         assertTrue(unknown.text().contains("UNKNOWN_TOOL"), unknown.text());
-        McpEpisodeHost.Reply wrong = host.call(McpEpisodeHost.SUBMIT, Map.of("answer", "I made it up"));
+        ToolReply wrong = host.call(McpEpisodeHost.SUBMIT, Map.of("answer", "I made it up"));
         assertFalse(wrong.error());
         assertTrue(wrong.text().contains("\"success\":false"), wrong.text());
         assertEquals(1, sink.episodes.size());
