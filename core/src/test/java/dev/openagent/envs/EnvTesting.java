@@ -24,6 +24,7 @@ import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Helpers shared by the environment tests. */
@@ -111,6 +112,24 @@ public final class EnvTesting {
                 }
             }
         }
+    }
+
+    /**
+     * Runs the request with the final answer rewritten and asserts that the episode fails, its outcome's
+     * detail naming {@code reason} (what the rewritten answer lacks).
+     */
+    public static void assertRewrittenAnswerFails(Env env, TaskRequest request, UnaryOperator<String> rewrite, String reason) {
+        Trajectory t = runTampered(env, request, answerWith(rewrite));
+        assertFalse(t.success());
+        assertTrue(t.outcome().detail().contains(reason), t.outcome().detail());
+    }
+
+    /** Whether two of the items share a key (two patients of one name, a hotel chain in two cities...). */
+    public static <T> boolean hasRepeats(java.util.Collection<T> items, Function<T, ?> key) {
+        Set<Object> seen = new HashSet<>();
+        boolean repeated = false;
+        for (T item : items) repeated |= !seen.add(key.apply(item));
+        return repeated;
     }
 
     /** Replaces the final answer. */

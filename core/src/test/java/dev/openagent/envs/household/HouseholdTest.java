@@ -29,6 +29,8 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 import static dev.openagent.envs.EnvTesting.answerWith;
+import static dev.openagent.envs.EnvTesting.assertRewrittenAnswerFails;
+import static dev.openagent.envs.EnvTesting.hasRepeats;
 import static dev.openagent.envs.EnvTesting.assertEveryLayoutPosesEveryDifficulty;
 import static dev.openagent.envs.EnvTesting.assertSameTwice;
 import static dev.openagent.envs.EnvTesting.assertSplitsShareNoNames;
@@ -88,14 +90,8 @@ class HouseholdTest {
     @Test
     void housesHaveTwinsAndRepeatedFurnitureNames() {
         Layout l = w().layout();
-        Set<String> kinds = new HashSet<>();
-        boolean twin = false;
-        for (Thing t : l.things()) twin |= !kinds.add(t.kind().name());
-        assertTrue(twin, "two things of one kind in different colours");
-        Set<String> furniture = new HashSet<>();
-        boolean repeated = false;
-        for (Receptacle r : l.receptacles()) repeated |= !furniture.add(r.name());
-        assertTrue(repeated, "furniture of one name in two rooms (a sink, a shelf...)");
+        assertTrue(hasRepeats(l.things(), t -> t.kind().name()), "two things of one kind in different colours");
+        assertTrue(hasRepeats(l.receptacles(), Receptacle::name), "furniture of one name in two rooms (a sink, a shelf...)");
         assertEquals("hallway", l.rooms().getFirst());
     }
 
@@ -254,9 +250,7 @@ class HouseholdTest {
         String code = w().code;
         assertTrue(t.messages().stream().filter(m -> m.content() != null && m.content().contains(code)).count() >= 2,
                 "the house shows the code and the answer carries it");
-        Trajectory without = runTampered(env, r, answerWith(s -> "Done."));
-        assertFalse(without.success());
-        assertTrue(without.outcome().detail().contains("completion code"));
+        assertRewrittenAnswerFails(env, r, s -> "Done.", "completion code");
     }
 
     @Test

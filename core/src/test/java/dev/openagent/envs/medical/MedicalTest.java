@@ -25,6 +25,8 @@ import java.util.Map;
 import java.util.Set;
 
 import static dev.openagent.envs.EnvTesting.answerWith;
+import static dev.openagent.envs.EnvTesting.assertRewrittenAnswerFails;
+import static dev.openagent.envs.EnvTesting.hasRepeats;
 import static dev.openagent.envs.EnvTesting.assertEveryLayoutPosesEveryDifficulty;
 import static dev.openagent.envs.EnvTesting.started;
 import static dev.openagent.envs.EnvTesting.assertSameTwice;
@@ -79,10 +81,7 @@ class MedicalTest {
     @Test
     void worldsHaveTwinsAndNearMisses() {
         Layout l = w().layout();
-        Set<String> patientNames = new HashSet<>();
-        boolean twinPatient = false;
-        for (Patient p : l.patients()) twinPatient |= !patientNames.add(p.name());
-        assertTrue(twinPatient, "two patients share a name");
+        assertTrue(hasRepeats(l.patients(), Patient::name), "two patients share a name");
         long multiCampus = l.departments().stream().map(MedicalWorld.Department::name).distinct()
                 .filter(n -> l.departments().stream().filter(d -> d.name().equals(n)).count() > 1).count();
         assertTrue(multiCampus >= 3, "departments exist on several campuses");
@@ -236,17 +235,13 @@ class MedicalTest {
     void checkerAcceptsTheOracleAndRejectsWrongAnswers() {
         TaskRequest r = requestFor(env, "current_medications", 2, Split.TEST);
         assertTrue(runTampered(env, r, a -> a).success());
-        Trajectory wrong = runTampered(env, r, answerWith(s -> "They take nothing."));
-        assertFalse(wrong.success());
-        assertTrue(wrong.outcome().detail().contains("lacks"));
+        assertRewrittenAnswerFails(env, r, s -> "They take nothing.", "lacks");
     }
 
     @Test
     void bookingWithTheWrongDoctorOrWithoutTheCodeFails() {
         TaskRequest r = requestFor(env, "earliest_matching_specialist", 4, Split.TRAIN);
-        Trajectory noCode = runTampered(env, r, answerWith(s -> s.replaceAll("CNF-\\w+", "")));
-        assertFalse(noCode.success());
-        assertTrue(noCode.outcome().detail().contains("confirmation code"));
+        assertRewrittenAnswerFails(env, r, s -> s.replaceAll("CNF-\\w+", ""), "confirmation code");
         // Near miss: book the first matching doctor's first free time instead of the earliest one.
         Trajectory nearMiss = runTampered(env, r, a -> {
             if (a instanceof Action.CallTools c && c.calls().getFirst().name().equals("book_appointment")) {

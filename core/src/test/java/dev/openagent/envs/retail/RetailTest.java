@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Set;
 
 import static dev.openagent.envs.EnvTesting.answerWith;
+import static dev.openagent.envs.EnvTesting.assertRewrittenAnswerFails;
 import static dev.openagent.envs.EnvTesting.assertEveryLayoutPosesEveryDifficulty;
 import static dev.openagent.envs.EnvTesting.started;
 import static dev.openagent.envs.EnvTesting.assertSameTwice;
@@ -273,9 +274,7 @@ class RetailTest {
             return a;
         });
         assertFalse(otherMethod.success());
-        Trajectory noCode = runTampered(env, r, answerWith(s -> "Your return is open."));
-        assertFalse(noCode.success());
-        assertTrue(noCode.outcome().detail().contains("RMA"));
+        assertRewrittenAnswerFails(env, r, s -> "Your return is open.", "RMA");
     }
 
     @Test
