@@ -125,6 +125,7 @@ public abstract class ShiftEnv<E> extends EnvWrapper {
     @Override
     public final Step step(Action action) {
         if (action == TICK) return inner.step(action);
+        newTurn();
         // In a text-command environment a message may be an ending ("FINAL ANSWER: ...", "CANNOT COMPLETE: ..."):
         // every layer sees it as the ending it is.
         if (action instanceof Action.Command c && textCommand()) return act(Protocol.command(c.text()));
@@ -135,6 +136,9 @@ public abstract class ShiftEnv<E> extends EnvWrapper {
     protected boolean textCommand() {
         return inner.info().iface() == Interface.TEXT_COMMAND;
     }
+
+    /** Called at the start of each turn of the agent, before {@link #act}: where per-turn notes are cleared. */
+    protected void newTurn() {}
 
     /** One turn of the agent (turns of outer layers' own answers never get here). */
     protected Step act(Action action) {
