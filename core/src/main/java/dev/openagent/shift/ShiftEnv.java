@@ -2,6 +2,7 @@ package dev.openagent.shift;
 
 import dev.openagent.sandbox.SortedMaps;
 import dev.openagent.sandbox.Action;
+import dev.openagent.sandbox.Commands;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.EnvWrapper;
 import dev.openagent.sandbox.Guide;
@@ -21,7 +22,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -145,6 +148,23 @@ public abstract class ShiftEnv<E> extends EnvWrapper {
         if (action instanceof Action.CallTools c) return callTools(c);
         Step s = forward(other(action));
         return s.withObservations(s.observations().stream().map(this::otherObservation).toList());
+    }
+
+    /**
+     * A turn with these commands of a text-command environment hidden: {@code help} lists them no more and
+     * using one is an unknown command (answered here; the turn still counts below). Any other turn goes to
+     * {@code otherwise}.
+     */
+    protected Step hidingCommands(Action action, Set<String> hidden, Function<Action, Step> otherwise) {
+        if (action instanceof Action.Command c && textCommand() && !hidden.isEmpty()) {
+            String text = Commands.normalize(c.text());
+            if (Protocol.isHelp(text)) {
+                Step s = forward(action);
+                return s.withObservations(s.observations().stream().map(o -> o.isError() ? o : o.withText(TextVerbs.withoutVerbs(o.text(), hidden))).toList());
+            }
+            if (TextVerbs.verbOf(text, hidden) != null) return local(List.of(TextVerbs.unknown(c.text())));
+        }
+        return otherwise.apply(action);
     }
 
     /** What happens to one tool call. */
