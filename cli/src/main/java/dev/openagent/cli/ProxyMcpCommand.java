@@ -3,6 +3,8 @@ package dev.openagent.cli;
 import dev.openagent.episode.InfrastructureException;
 import dev.openagent.proxy.ProxyServer;
 import dev.openagent.proxy.ProxySession;
+import dev.openagent.proxy.SessionRecorder;
+import dev.openagent.store.ResultStore;
 import dev.openagent.proxy.Upstream;
 import dev.openagent.server.env.EnvServer;
 import dev.openagent.server.http.BearerAuth;
@@ -21,6 +23,7 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 @Command(mixinStandardHelpOptions = true, name = "mcp",
         description = "Serve a real MCP server's tools under a shift: start CMD ARGS... (after --) or reach --upstream URL, and serve "
@@ -47,6 +50,13 @@ final class ProxyMcpCommand implements Runnable {
     /** With --port. */
     @Mixin
     Options.Listen listen = new Options.Listen(EnvServer.Config.DEFAULT_MAX_BODY);
+
+    @Option(names = "--store", paramLabel = "PATH|URL", description = "Record each client session as an episode in this results store "
+            + "(an SQLite file, or postgresql://USER@HOST:PORT/DB): one run per proxy process; `openagent report --store` shows it.")
+    String store;
+
+    @Mixin
+    Options.StorePassword storePassword = new Options.StorePassword();
 
     @Parameters(paramLabel = "CMD", arity = "0..*", description = "The upstream MCP server's command line, after --.")
     List<String> command = List.of();
@@ -82,6 +92,15 @@ final class ProxyMcpCommand implements Runnable {
             upstream.close();
             throw e;
         }
+        SessionRecorder recorder = null;
+        if (store != null) {
+            try {
+                recorder = SessionRecorder.toStore(ResultStore.open(storePassword.location(store)), upstream.describe(), stack);
+            } catch (RuntimeException e) {
+                upstream.close();
+                throw e;
+            }
+        }
         ProxyServer server;
         if (transport.stdio) {
             server = ProxyServer.stdio(session, System.in, protocol);
@@ -99,11 +118,18 @@ final class ProxyMcpCommand implements Runnable {
         }
         System.err.println("proxy mcp: " + session.tools().size() + " tools of " + upstream.describe() + " under " + stack.label()
                 + " (seed " + sessionSeed + "); upstream log " + log);
-        java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
+        if (recorder != null) System.err.println("proxy mcp: recording sessions in " + recorder.describe());
+        AtomicBoolean stopped = new AtomicBoolean();
+        SessionRecorder recording = recorder;
+        // The session ends when the client closes stdin, or on SIGTERM: it is recorded either way, before the JVM exits.
         Runnable stop = () -> {
             if (!stopped.compareAndSet(false, true)) return;
             server.close();
             upstream.close();
+            if (recording != null) {
+                recording.record(session);
+                recording.close();
+            }
             System.err.println("proxy mcp: stopped after " + session.calls().size() + " calls");
         };
         // SIGTERM or Ctrl-C: the hook stops the server and the upstream before the JVM exits.

@@ -1,6 +1,13 @@
 package dev.openagent.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.openagent.episode.Message;
+import dev.openagent.json.Json;
+import dev.openagent.proxy.ProxySession;
+import dev.openagent.run.EpisodeResult;
+import dev.openagent.sandbox.Outcome;
+import dev.openagent.store.ResultStore;
+import dev.openagent.store.RunInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,8 +49,10 @@ class ProxyMcpCommandTest {
         require();
         Path file = dir.resolve("project.txt");
         Files.writeString(file, "Deadline: 2026-12-04\n");
+        Path store = dir.resolve("runs.db");
         List<String> args = new ArrayList<>(List.of("as text", file.toString(), "--"));
-        args.addAll(proxyCommand("--shift", "tool.identity-erasure+obs.format:format=xml", "--seed", "5", "--stdio", "--", FILESYSTEM.toString(), dir.toString()));
+        args.addAll(proxyCommand("--shift", "tool.identity-erasure+obs.format:format=xml", "--seed", "5", "--store", store.toString(), "--stdio",
+                "--", FILESYSTEM.toString(), dir.toString()));
         List<JsonNode> lines = NodeClientsTest.node("proxy-client.mjs", args.toArray(String[]::new));
 
         assertEquals("openagent-proxy", lines.get(0).path("server").path("name").asText(), lines.get(0).toString());
@@ -60,6 +69,30 @@ class ProxyMcpCommandTest {
         JsonNode unknown = lines.get(3);
         assertEquals(-32602, unknown.path("code").asInt(), "an unknown tool is a JSON-RPC invalid-params error: " + unknown);
         assertEquals("true", lines.getLast().path("done").asText());
+
+        // The client closed stdin: the proxy recorded the session, the call both ways, before it exited.
+        try (ResultStore results = ResultStore.openExisting(store)) {
+            RunInfo run = results.runs().getFirst();
+            List<EpisodeResult> episodes = results.episodes(run.id());
+            assertEquals(1, episodes.size());
+            EpisodeResult e = episodes.getFirst();
+            assertEquals(Outcome.End.UNSCORED, e.outcome().end());
+            assertEquals("tool.identity-erasure+obs.format:format=xml", e.shift());
+            assertEquals(5, e.key().taskSeed());
+            assertEquals("openagent-proxy-test", e.agent(), "the client's name from initialize");
+            List<Message> m = e.trajectory().messages();
+            Message asked = m.stream().filter(x -> x.toolCalls() != null && x.toolCalls().getFirst().function().name().equals(call.path("call").asText()))
+                    .findFirst().orElseThrow(() -> new AssertionError("the agent's call is recorded: " + m));
+            assertTrue(asked.toolCalls().getFirst().function().arguments().contains(file.toString()), asked.toString());
+            JsonNode wire = Json.parse(m.get(m.indexOf(asked) + 1).content());
+            assertEquals(ProxySession.UPSTREAM_ROLE, m.get(m.indexOf(asked) + 1).role());
+            assertTrue(List.of("read_text_file", "read_file").contains(wire.path("tool").asText()), wire.toString());
+            assertEquals(file.toString(), wire.path("arguments").path("path").asText(), wire.toString());
+            assertEquals("Deadline: 2026-12-04\n", wire.path("result").asText(), "the upstream's own result: " + wire);
+            Message got = m.get(m.indexOf(asked) + 2);
+            assertEquals("tool", got.role());
+            assertEquals(text, got.content(), "the result as the agent got it");
+        }
     }
 
     /** Runs the command in this JVM and returns its exit code and stderr. */

@@ -100,7 +100,7 @@ public final class Scorecard {
 
     /** The metrics of a group; with {@code delta}, paired against the static episodes. */
     public GroupMetrics metrics(List<EpisodeResult> group, boolean delta) {
-        List<EpisodeResult> scored = group.stream().filter(r -> !r.infraError()).toList();
+        List<EpisodeResult> scored = group.stream().filter(EpisodeResult::scored).toList();
         int n = scored.size();
         int ok = (int) scored.stream().filter(EpisodeResult::success).count();
         Rate success = Rate.of(ok, n);
@@ -166,7 +166,7 @@ public final class Scorecard {
         for (EpisodeResult r : shifted) {
             if (r.isStatic()) continue;
             EpisodeResult s = staticByPair.get(pairKey(r));
-            if (s == null || s.infraError()) continue;
+            if (s == null || !s.scored()) continue;
             pairs++;
             if (s.success()) staticOk++;
             if (r.success()) shiftedOk++;

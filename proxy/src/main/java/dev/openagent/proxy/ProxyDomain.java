@@ -31,8 +31,11 @@ final class ProxyDomain {
     /** Shift families that read or change the task (its query, plan or checks): a proxy session has none. */
     private static final List<String> NEED_A_TASK = List.of("query.", "task.", "logic.", "domain.", "action.", "interface.");
 
-    /** What the upstream received for one call: its real tool name and arguments. */
-    record Received(String tool, ObjectNode args) {}
+    /**
+     * One call as the upstream received it and answered it: its real tool name and arguments, its result text
+     * (null when it crashed or hung), whether that was a tool error, and how long it took.
+     */
+    public record Received(String tool, ObjectNode args, String result, boolean error, long nanos) {}
 
     private ProxyDomain() {}
 
@@ -50,8 +53,10 @@ final class ProxyDomain {
             String name = t.name();
             Tool<Upstream> tool = new Tool<>(name, t.description() == null ? "" : t.description(), Params.ofSchema(schema), (u, args) -> {
                 ObjectNode sent = args.json();
-                received.accept(new Received(name, sent));
+                long begin = System.nanoTime();
+                received.accept(new Received(name, sent, null, false, 0));
                 McpConnection.Result r = u.call(name, sent);
+                received.accept(new Received(name, sent, r.text(), r.error(), System.nanoTime() - begin));
                 if (r.error()) throw ToolFailure.domain(r.text());
                 return McpConnection.value(r.text());
             });

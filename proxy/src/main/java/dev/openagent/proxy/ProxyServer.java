@@ -56,7 +56,10 @@ public final class ProxyServer implements AutoCloseable {
                 .strictToolNameValidation(false)    // shifted names may use characters the SDK's check rejects
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
                 .tools(session.tools().stream().map(t -> McpServerFeatures.SyncToolSpecification.builder().tool(McpEnvServer.tool(t))
-                        .callHandler((ex, req) -> call(session, req)).build()).toList())
+                        .callHandler((ex, req) -> {
+                            session.client(ex.getClientInfo() == null ? null : ex.getClientInfo().name());
+                            return call(session, req);
+                        }).build()).toList())
                 .build();
         return new ProxyServer(session, McpServing.stdio(server::closeGracefully, eof));
     }

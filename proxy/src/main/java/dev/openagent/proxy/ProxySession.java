@@ -15,10 +15,20 @@ import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.sandbox.ToolSpec;
 import dev.openagent.shift.ShiftStack;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.episode.Message;
+import dev.openagent.episode.Stats;
+import dev.openagent.episode.Trajectory;
+import dev.openagent.sandbox.Outcome;
+import dev.openagent.sandbox.ShiftRecord;
+import dev.openagent.sandbox.Start;
+import dev.openagent.sandbox.Task;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * One client session through the proxy: the upstream's tools as a {@link Domain}, wrapped in the shift stack by
@@ -33,6 +43,9 @@ public final class ProxySession {
     /** One call both ways: as the agent made it, as the upstream received it (null when no layer let it through), and the reply. */
     public record Call(String tool, JsonNode args, ProxyDomain.Received upstream, Reply reply, long nanos) {}
 
+    /** The role of the recorded message that holds what the upstream received and answered (docs/proxy.md). */
+    public static final String UPSTREAM_ROLE = "upstream";
+
     /** The upstream failed during a call (it is restarted on the next one). */
     public static final class UpstreamFailure extends RuntimeException {
         UpstreamFailure(String message) { super(message); }
@@ -43,6 +56,15 @@ public final class ProxySession {
     private final long seed;
     private final Domain<Upstream> domain;
     private final List<Call> calls = new ArrayList<>();
+    /** The session as a conversation: each call, what the upstream received and answered, and what the agent got. */
+    private final List<Message> messages = new ArrayList<>();
+    private final Map<String, Integer> errorCodes = new TreeMap<>();
+    private final long startedAt = System.currentTimeMillis();
+    private int toolErrors;
+    private String client = "mcp-client";
+    private boolean finished;
+    private Start start;
+    private List<ShiftRecord> shifts = List.of();
     private Env env;
     private List<ToolSpec> tools;
     private ProxyDomain.Received lastReceived;
@@ -74,9 +96,15 @@ public final class ProxySession {
     /** A fresh shifted environment on the session's seed: the same seed shows the same names, so a restart keeps them. */
     private void open() {
         env = stack.apply(new DomainEnv<>(domain, Integer.MAX_VALUE));
-        List<ToolSpec> shown = new ArrayList<>(env.reset(TaskRequest.of(Split.TEST, seed)).tools());
+        Start started = env.reset(TaskRequest.of(Split.TEST, seed));
+        List<ToolSpec> shown = new ArrayList<>(started.tools());
         shown.removeIf(t -> t.name().equals(Protocol.ASK_USER));   // there is no simulated user behind the proxy
         tools = List.copyOf(shown);
+        if (start == null) {
+            start = started.withTools(tools);
+            shifts = env.spec().shifts();
+            messages.add(Message.system("openagent proxy session: the tools of " + upstream.describe() + " under " + stack.label() + " (seed " + seed + ")"));
+        }
     }
 
     /** The tools as the client sees them. */
@@ -108,7 +136,7 @@ public final class ProxySession {
             // The layers may be mid-call: start over on the same seed once the upstream is back.
             ProxyDomain.Received sent = lastReceived;
             String message = "the upstream MCP server failed: " + e.getMessage() + "; it is restarted on the next call";
-            calls.add(new Call(name, args, sent, new Reply(message, true), System.nanoTime() - begin));
+            record(new Call(name, args, sent, new Reply(message, true), System.nanoTime() - begin), "UPSTREAM_FAILED");
             try {
                 open();
             } catch (RuntimeException restartFailed) {
@@ -117,14 +145,75 @@ public final class ProxySession {
             throw new UpstreamFailure(message);
         }
         StringBuilder text = new StringBuilder();
-        boolean error = false;
+        String code = null;
         for (Observation o : step.observations()) {
             if (!text.isEmpty()) text.append('\n');
             text.append(o.text());
-            error |= o.isError();
+            if (o.isError() && code == null) code = o.error().code().name();
         }
-        Reply reply = new Reply(text.toString(), error);
-        calls.add(new Call(name, args, lastReceived, reply, System.nanoTime() - begin));
+        Reply reply = new Reply(text.toString(), code != null);
+        record(new Call(name, args, lastReceived, reply, System.nanoTime() - begin), code);
         return reply;
+    }
+
+    /**
+     * Keeps the call and writes it into the conversation: the agent's call, then (when a layer let it through)
+     * what the upstream received and answered as an {@value #UPSTREAM_ROLE} message, then the reply the agent got.
+     */
+    private void record(Call call, String errorCode) {
+        calls.add(call);
+        String id = "call_" + calls.size();
+        messages.add(Message.assistantCalls(List.of(Message.ToolCall.of(id, call.tool(), Json.write(call.args())))));
+        ObjectNode wire = Json.object();
+        ProxyDomain.Received u = call.upstream();
+        wire.put("forwarded", u != null);
+        if (u != null) {
+            wire.put("tool", u.tool());
+            wire.set("arguments", u.args());
+            if (u.result() != null) {
+                wire.put("result", u.result());
+                wire.put("is_error", u.error());
+                wire.put("upstream_ms", u.nanos() / 1e6);
+            } else {
+                wire.put("result", (String) null);
+            }
+        }
+        wire.put("proxy_ms", call.nanos() / 1e6);
+        messages.add(new Message(UPSTREAM_ROLE, Json.write(wire), null, id, u == null ? null : u.tool(), null));
+        messages.add(Message.tool(id, call.tool(), call.reply().text(), errorCode));
+        if (errorCode != null) {
+            toolErrors++;
+            errorCodes.merge(errorCode, 1, Integer::sum);
+        }
+    }
+
+    /** The task the session is scored by: a proxy session's own open one (no query, no checks). */
+    public Task task() { return env == null ? null : env.task(); }
+
+    /** The client's name as it introduced itself in {@code initialize}, for the recording. */
+    public synchronized void client(String name) {
+        if (name != null && !name.isBlank()) client = name;
+    }
+
+    public synchronized String client() { return client; }
+
+    /** Marks the session finished; true only the first time, so a session is recorded once however it ends. */
+    public synchronized boolean finish() {
+        if (finished) return false;
+        finished = true;
+        return true;
+    }
+
+    /** When the session started, in epoch milliseconds. */
+    public long startedAt() { return startedAt; }
+
+    /**
+     * The session so far as a trajectory: the tools the client was shown, every call both ways, and {@code outcome}.
+     *
+     * @param agent the client's name as it introduced itself (or "mcp-client")
+     */
+    public synchronized Trajectory trajectory(String agent, Outcome outcome) {
+        return new Trajectory(ProxyDomain.ID, "session", Split.TEST.id(), seed, 1, "session", true, shifts, agent, tools,
+                messages, outcome, new Stats(calls.size(), calls.size(), toolErrors, errorCodes, 0, 0));
     }
 }
