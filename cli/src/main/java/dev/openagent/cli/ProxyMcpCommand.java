@@ -3,6 +3,7 @@ package dev.openagent.cli;
 import dev.openagent.episode.InfrastructureException;
 import dev.openagent.proxy.ProxyServer;
 import dev.openagent.proxy.ProxySession;
+import dev.openagent.proxy.SessionPool;
 import dev.openagent.proxy.SessionRecorder;
 import dev.openagent.store.ResultStore;
 import dev.openagent.proxy.Upstream;
@@ -58,6 +59,14 @@ final class ProxyMcpCommand implements Runnable {
     @Mixin
     Options.StorePassword storePassword = new Options.StorePassword();
 
+    @Option(names = "--max-sessions", defaultValue = "16", paramLabel = "N",
+            description = "With --port: the most client sessions open at once (default: ${DEFAULT-VALUE}).")
+    int maxSessions;
+
+    @Option(names = "--idle", defaultValue = "600", paramLabel = "SECONDS",
+            description = "With --port: a session unused this long is ended and recorded (default: ${DEFAULT-VALUE}).")
+    int idleSeconds;
+
     @Parameters(paramLabel = "CMD", arity = "0..*", description = "The upstream MCP server's command line, after --.")
     List<String> command = List.of();
 
@@ -66,6 +75,8 @@ final class ProxyMcpCommand implements Runnable {
         ShiftStack stack = stack(Options.Shift.check(shift, "--shift"));
         if (command.isEmpty() == (upstreamUrl == null)) throw new Main.UserError("give the upstream command after -- or --upstream URL (one of them)");
         if (timeoutSeconds <= 0) throw new Main.UserError("--timeout must be > 0");
+        if (maxSessions < 1) throw new Main.UserError("--max-sessions must be >= 1");
+        if (idleSeconds <= 0) throw new Main.UserError("--idle must be > 0");
         long sessionSeed = seed != null ? seed : new SecureRandom().nextLong() & Long.MAX_VALUE;
         // stdout carries the protocol over stdio: anything else printed there would corrupt it.
         PrintStream protocol = System.out;
@@ -82,16 +93,6 @@ final class ProxyMcpCommand implements Runnable {
         } catch (InfrastructureException e) {
             throw new Main.UserError("upstream: " + e.getMessage());
         }
-        ProxySession session;
-        try {
-            session = new ProxySession(upstream, stack, sessionSeed);
-        } catch (InfrastructureException e) {
-            upstream.close();
-            throw new Main.UserError("upstream: " + e.getMessage());
-        } catch (RuntimeException e) {
-            upstream.close();
-            throw e;
-        }
         SessionRecorder recorder = null;
         if (store != null) {
             try {
@@ -101,38 +102,44 @@ final class ProxyMcpCommand implements Runnable {
                 throw e;
             }
         }
+        SessionPool pool = new SessionPool(upstream, stack, sessionSeed, transport.stdio ? 1 : maxSessions, Duration.ofSeconds(idleSeconds), recorder);
         ProxyServer server;
-        if (transport.stdio) {
-            server = ProxyServer.stdio(session, System.in, protocol);
-        } else {
-            BearerAuth auth = listen.auth();
-            try {
-                server = ProxyServer.http(session, listen.host, transport.port, auth, listen.maxBody);
-            } catch (IOException e) {
-                upstream.close();
-                throw listen.cannotListen(transport.port, e);
+        int tools;
+        try {
+            if (transport.stdio) {
+                server = ProxyServer.stdio(pool, System.in, protocol);
+                tools = server.session().tools().size();
+            } else {
+                // Sessions open as clients come: one built now checks that the shifts apply to the upstream's tools.
+                tools = new ProxySession(upstream, stack, sessionSeed).tools().size();
+                try {
+                    server = ProxyServer.http(pool, listen.host, transport.port, listen.auth(), listen.maxBody);
+                } catch (IOException e) {
+                    throw listen.cannotListen(transport.port, e);
+                }
+                listen.warnIfExposed("proxy mcp");
+                System.out.println("proxy mcp listening on " + server.url());
+                System.out.flush();
             }
-            listen.warnIfExposed("proxy mcp");
-            System.out.println("proxy mcp listening on " + server.url());
-            System.out.flush();
+        } catch (InfrastructureException e) {
+            closeAll(pool, recorder, upstream);
+            throw new Main.UserError("upstream: " + e.getMessage());
+        } catch (RuntimeException e) {
+            closeAll(pool, recorder, upstream);
+            throw e;
         }
-        System.err.println("proxy mcp: " + session.tools().size() + " tools of " + upstream.describe() + " under " + stack.label()
-                + " (seed " + sessionSeed + "); upstream log " + log);
+        System.err.println("proxy mcp: " + tools + " tools of " + upstream.describe() + " under " + stack.label()
+                + " (seed " + sessionSeed + (transport.stdio ? "" : "; each further HTTP session derives its own") + "); upstream log " + log);
         if (recorder != null) System.err.println("proxy mcp: recording sessions in " + recorder.describe());
         AtomicBoolean stopped = new AtomicBoolean();
         SessionRecorder recording = recorder;
-        // The session ends when the client closes stdin, or on SIGTERM: it is recorded either way, before the JVM exits.
+        // Stdin closed, or SIGTERM: every open session is ended and recorded before the upstream stops and the JVM exits.
         Runnable stop = () -> {
             if (!stopped.compareAndSet(false, true)) return;
             server.close();
-            upstream.close();
-            if (recording != null) {
-                recording.record(session);
-                recording.close();
-            }
-            System.err.println("proxy mcp: stopped after " + session.calls().size() + " calls");
+            closeAll(pool, recording, upstream);
+            System.err.println("proxy mcp: stopped after " + pool.opened() + (pool.opened() == 1 ? " session" : " sessions"));
         };
-        // SIGTERM or Ctrl-C: the hook stops the server and the upstream before the JVM exits.
         Runtime.getRuntime().addShutdownHook(new Thread(stop, "proxy-mcp-shutdown"));
         try {
             server.awaitInputClosed();
@@ -140,6 +147,15 @@ final class ProxyMcpCommand implements Runnable {
             Thread.currentThread().interrupt();
         }
         stop.run();
+    }
+
+    private static void closeAll(SessionPool pool, SessionRecorder recorder, Upstream upstream) {
+        try {
+            pool.close();
+            if (recorder != null) recorder.close();
+        } finally {
+            upstream.close();
+        }
     }
 
     /** One stack: the proxy serves one tool list, so a spec that expands to several conditions (all, tier:X, a;b) is refused. */

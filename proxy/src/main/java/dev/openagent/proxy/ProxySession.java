@@ -23,6 +23,7 @@ import dev.openagent.sandbox.Outcome;
 import dev.openagent.sandbox.ShiftRecord;
 import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.Task;
+import dev.openagent.sandbox.ToolError;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -125,6 +126,30 @@ public final class ProxySession {
      * @throws UpstreamFailure when the upstream crashed, hung or could not be restarted
      */
     public synchronized Reply call(String name, Map<String, Object> arguments) {
+        return call(name, arguments, null);
+    }
+
+    /** As {@link #call(String, Map)}, passing the call's {@code _meta} (a progress token) on to the upstream. */
+    public synchronized Reply call(String name, Map<String, Object> arguments, Map<String, Object> meta) {
+        upstream.meta.set(meta);
+        try {
+            return step(name, arguments);
+        } finally {
+            upstream.meta.remove();
+        }
+    }
+
+    /** Records a call to a name the client was not shown (answered with a JSON-RPC error, never forwarded). */
+    public synchronized void unknownTool(String name, Map<String, Object> arguments, String message) {
+        record(new Call(name, arguments == null ? Json.object() : Json.tree(arguments), null, new Reply(message, true), 0), ToolError.Code.UNKNOWN_TOOL.name());
+    }
+
+    /** Whether the client is shown a tool of this name. */
+    public synchronized boolean shows(String name) {
+        return tools.stream().anyMatch(t -> t.name().equals(name));
+    }
+
+    private Reply step(String name, Map<String, Object> arguments) {
         long begin = System.nanoTime();
         JsonNode args = arguments == null ? Json.object() : Json.tree(arguments);
         lastReceived = null;

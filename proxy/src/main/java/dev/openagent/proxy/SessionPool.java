@@ -1,0 +1,142 @@
+package dev.openagent.proxy;
+
+import dev.openagent.sandbox.Seeds;
+import dev.openagent.shift.ShiftStack;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The proxy's client sessions: each MCP session (the one stdio client, or each {@code Mcp-Session-Id} over HTTP)
+ * gets its own {@link ProxySession} on its own seed, all on the one upstream. The first session's seed is the
+ * proxy's seed; the n-th derives from it, so {@code --seed} fixes every session and sessions still differ.
+ * At most {@code max} are open at once; a session unused for {@code idle} is closed. A closed session is
+ * recorded (when there is a recorder) once.
+ */
+public final class SessionPool implements AutoCloseable {
+    /** More sessions than the pool holds: the client is told so. */
+    public static final class Full extends RuntimeException {
+        Full(String message) { super(message); }
+    }
+
+    private record Entry(ProxySession session, long[] lastUsed) {}
+
+    private final Upstream upstream;
+    private final ShiftStack stack;
+    private final long seed;
+    private final int max;
+    private final Duration idle;
+    private final SessionRecorder recorder;
+    private final Map<String, Entry> open = new LinkedHashMap<>();
+    private final ScheduledExecutorService reaper;
+    private int opened;
+    private boolean closed;
+
+    /** @param recorder where closed sessions are recorded, or null */
+    public SessionPool(Upstream upstream, ShiftStack stack, long seed, int max, Duration idle, SessionRecorder recorder) {
+        if (max < 1) throw new IllegalArgumentException("the pool needs room for a session");
+        this.upstream = upstream;
+        this.stack = stack;
+        this.seed = seed;
+        this.max = max;
+        this.idle = idle;
+        this.recorder = recorder;
+        this.reaper = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "proxy-idle-sessions");
+            t.setDaemon(true);
+            return t;
+        });
+        long every = Math.max(1, Math.min(idle.toMillis() / 4, 30_000));
+        reaper.scheduleWithFixedDelay(this::closeIdle, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    public Upstream upstream() { return upstream; }
+
+    public ShiftStack stack() { return stack; }
+
+    /** The seed of the n-th session (0-based): the proxy's seed first. */
+    public long seedOf(int n) { return n == 0 ? seed : Seeds.derive(seed, "proxy-session-" + n); }
+
+    /**
+     * Opens a session with a new id.
+     *
+     * @throws Full when {@code max} sessions are open
+     */
+    public synchronized Map.Entry<String, ProxySession> open() {
+        if (closed) throw new Full("the proxy is stopping");
+        if (open.size() >= max) {
+            throw new Full("the proxy serves at most " + max + " sessions at once: end one (HTTP DELETE) or wait " + idle.toSeconds()
+                    + " s for an idle one to close");
+        }
+        ProxySession s = new ProxySession(upstream, stack, seedOf(opened));
+        opened++;
+        String id = UUID.randomUUID().toString();
+        open.put(id, new Entry(s, new long[] {System.nanoTime()}));
+        return Map.entry(id, s);
+    }
+
+    /** The open session of this id (marking it used), or null. */
+    public synchronized ProxySession get(String id) {
+        Entry e = id == null ? null : open.get(id);
+        if (e == null) return null;
+        e.lastUsed()[0] = System.nanoTime();
+        return e.session();
+    }
+
+    /** Every open session. */
+    public synchronized List<ProxySession> sessions() {
+        return open.values().stream().map(Entry::session).toList();
+    }
+
+    /** How many sessions were opened so far. */
+    public synchronized int opened() { return opened; }
+
+    /** Ends the session (recording it); false when no session has that id. */
+    public boolean close(String id) {
+        Entry e;
+        synchronized (this) {
+            e = open.remove(id);
+        }
+        if (e == null) return false;
+        end(e.session());
+        return true;
+    }
+
+    private void end(ProxySession s) {
+        if (recorder != null) recorder.record(s);
+    }
+
+    private void closeIdle() {
+        long now = System.nanoTime();
+        List<ProxySession> idled = new ArrayList<>();
+        synchronized (this) {
+            open.entrySet().removeIf(e -> {
+                boolean old = now - e.getValue().lastUsed()[0] > idle.toNanos();
+                if (old) idled.add(e.getValue().session());
+                return old;
+            });
+        }
+        idled.forEach(this::end);
+    }
+
+    /** Ends every open session (recording each) and stops the idle check; the upstream is its owner's to close. */
+    @Override
+    public void close() {
+        List<ProxySession> all;
+        synchronized (this) {
+            if (closed) return;
+            closed = true;
+            all = new ArrayList<>(sessions());
+            open.clear();
+        }
+        reaper.shutdownNow();
+        all.forEach(this::end);
+    }
+}
