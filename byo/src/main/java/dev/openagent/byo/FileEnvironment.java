@@ -17,6 +17,7 @@ import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Checks;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.EnvFacts;
+import dev.openagent.sandbox.ToolFacts;
 import dev.openagent.sandbox.EnvSpec;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.sandbox.EnvironmentInfo;
@@ -361,6 +362,16 @@ public final class FileEnvironment implements Environment, AutoCloseable {
     public EnvironmentInfo info() { return info; }
 
     /** The ids of the tasks of each split, as the file declares them. */
+    /**
+     * The facts each tool carries (the file's {@code read_only}, {@code after}, {@code record_of}, {@code person_name},
+     * and the server's read-only hints), by tool name: the shift proxy gives them to a live server's tools of the same name.
+     */
+    public Map<String, ToolFacts> toolFacts() {
+        Map<String, ToolFacts> out = new LinkedHashMap<>();
+        for (Tool<Worker> t : ((Surface.FunctionCalls<Worker>) domain.surface()).tools()) out.put(t.name(), t.facts());
+        return out;
+    }
+
     public Map<String, Set<String>> taskIds() { return Map.copyOf(tasksBySplit); }
 
     /** The number of tasks of a split. */

@@ -113,7 +113,10 @@ public final class McpConnection implements AutoCloseable {
                 throw new InfrastructureException("cannot start '" + command.getFirst() + "': " + missing);
             }
             ServerParameters params = ServerParameters.builder(command.getFirst()).args(command.subList(1, command.size())).env(env).build();
-            StdioClientTransport stdio = new StdioClientTransport(params, McpJsonDefaults.getMapper());
+            StdioClientTransport stdio = new WatchedStdio(params, () -> {
+                McpConnection c = self[0];
+                if (c != null) c.exited.tryEmitEmpty();
+            });
             stdio.setStdErrorHandler(line -> {
                 out.println(line);
                 McpConnection c = self[0];
@@ -137,30 +140,40 @@ public final class McpConnection implements AutoCloseable {
                 .build();
         McpConnection c = new McpConnection(client, timeout, out, what);
         self[0] = c;
-        java.util.Set<Long> before = command == null ? java.util.Set.of() : children();
         try {
-            client.initialize().block(startup);
+            reactor.core.publisher.Mono.firstWithSignal(client.initialize(), c.exited.asMono()
+                    .then(reactor.core.publisher.Mono.error(new IllegalStateException("the process exited")))).block(startup);
         } catch (RuntimeException e) {
             c.close();
             throw new InfrastructureException(what + " did not start: " + reason(e) + c.stderrTail() + " (log: " + log + ")", e);
         }
-        if (command != null) c.watch(before);
         return c;
     }
 
-    private static java.util.Set<Long> children() {
-        return ProcessHandle.current().children().map(ProcessHandle::pid).collect(java.util.stream.Collectors.toSet());
-    }
-
     /**
-     * Finds the process the SDK started (the one new child of this JVM; the SDK does not expose it) and
-     * fails waiting calls the moment it exits, so a killed server is an error at once rather than after the timeout.
-     * When two identical servers started at the same moment the child is ambiguous, and the timeout still applies.
+     * The SDK's stdio transport, telling {@code exited} when the server process ends (the SDK does not), so a
+     * killed server fails the waiting request at once rather than at the timeout, and one that exits at start-up
+     * fails its initialisation at once.
      */
-    private void watch(java.util.Set<Long> before) {
-        List<ProcessHandle> started = ProcessHandle.current().children().filter(p -> !before.contains(p.pid())).toList();
-        if (started.size() != 1) return;
-        started.getFirst().onExit().thenRun(() -> exited.tryEmitEmpty());
+    private static final class WatchedStdio extends StdioClientTransport {
+        private final Runnable exited;
+
+        WatchedStdio(ServerParameters params, Runnable exited) {
+            super(params, McpJsonDefaults.getMapper());
+            this.exited = exited;
+        }
+
+        @Override
+        public reactor.core.publisher.Mono<Void> connect(java.util.function.Function<reactor.core.publisher.Mono<McpSchema.JSONRPCMessage>,
+                reactor.core.publisher.Mono<McpSchema.JSONRPCMessage>> handler) {
+            return super.connect(handler).doOnSuccess(v -> Thread.ofVirtual().name("mcp-server-exit").start(() -> {
+                try {
+                    awaitForExit();
+                } finally {
+                    exited.run();
+                }
+            }));
+        }
     }
 
     /** {@code request} or, when the server process exits first, an error at once. */

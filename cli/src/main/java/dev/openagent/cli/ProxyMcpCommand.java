@@ -1,7 +1,10 @@
 package dev.openagent.cli;
 
 import dev.openagent.episode.InfrastructureException;
+import dev.openagent.byo.BadEnvironmentFile;
+import dev.openagent.byo.FileEnvironment;
 import dev.openagent.proxy.ProxyServer;
+import dev.openagent.sandbox.ToolFacts;
 import dev.openagent.proxy.ProxySession;
 import dev.openagent.proxy.SessionPool;
 import dev.openagent.proxy.SessionRecorder;
@@ -24,6 +27,7 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 @Command(mixinStandardHelpOptions = true, name = "mcp",
@@ -59,6 +63,10 @@ final class ProxyMcpCommand implements Runnable {
     @Mixin
     Options.StorePassword storePassword = new Options.StorePassword();
 
+    @Option(names = "--env", paramLabel = "FILE", description = "An environment file (docs/bring-your-own.md) whose facts about tools "
+            + "(read_only, after, record_of, person_name) the upstream's tools of the same names take, so the shifts that need them apply.")
+    Path envFile;
+
     @Option(names = "--max-sessions", defaultValue = "16", paramLabel = "N",
             description = "With --port: the most client sessions open at once (default: ${DEFAULT-VALUE}).")
     int maxSessions;
@@ -87,6 +95,7 @@ final class ProxyMcpCommand implements Runnable {
         } catch (IOException e) {
             throw new Main.UserError("cannot create the upstream log: " + e.getMessage());
         }
+        Map<String, ToolFacts> facts = envFile == null ? Map.of() : facts(envFile);
         Upstream upstream;
         try {
             upstream = new Upstream(command.isEmpty() ? null : command, upstreamUrl, Duration.ofSeconds(timeoutSeconds), log);
@@ -102,7 +111,7 @@ final class ProxyMcpCommand implements Runnable {
                 throw e;
             }
         }
-        SessionPool pool = new SessionPool(upstream, stack, sessionSeed, transport.stdio ? 1 : maxSessions, Duration.ofSeconds(idleSeconds), recorder);
+        SessionPool pool = new SessionPool(upstream, stack, facts, sessionSeed, transport.stdio ? 1 : maxSessions, Duration.ofSeconds(idleSeconds), recorder);
         ProxyServer server;
         int tools;
         try {
@@ -111,7 +120,7 @@ final class ProxyMcpCommand implements Runnable {
                 tools = server.session().tools().size();
             } else {
                 // Sessions open as clients come: one built now checks that the shifts apply to the upstream's tools.
-                tools = new ProxySession(upstream, stack, sessionSeed).tools().size();
+                tools = new ProxySession(upstream, stack, sessionSeed, facts).tools().size();
                 try {
                     server = ProxyServer.http(pool, listen.host, transport.port, listen.auth(), listen.maxBody);
                 } catch (IOException e) {
@@ -147,6 +156,15 @@ final class ProxyMcpCommand implements Runnable {
             Thread.currentThread().interrupt();
         }
         stop.run();
+    }
+
+    /** The facts the file declares per tool; the file's own server is started to list its tools, then stopped. */
+    private static Map<String, ToolFacts> facts(Path file) {
+        try (FileEnvironment env = FileEnvironment.load(file)) {
+            return env.toolFacts();
+        } catch (BadEnvironmentFile e) {
+            throw new Main.UserError(e.getMessage());
+        }
     }
 
     private static void closeAll(SessionPool pool, SessionRecorder recorder, Upstream upstream) {

@@ -209,6 +209,16 @@ class ProxyMcpCommandTest {
         assertFalse(r[1].contains("\tat "), r[1]);
     }
 
+    /** A program that prints something else and exits: noticed by its exit, not after the start-up wait. */
+    @Test
+    @Timeout(value = 45, unit = TimeUnit.SECONDS)
+    void anUpstreamThatIsNotAnMcpServerIsOneLine() {
+        String[] r = run("proxy", "mcp", "--shift", "tool.identity-erasure", "--stdio", "--", "/bin/echo", "hello, I am not an MCP server");
+        assertEquals("2", r[0], r[1]);
+        assertTrue(r[1].contains("openagent: upstream: MCP server '/bin/echo hello, I am not an MCP server' did not start: the process exited"), r[1]);
+        assertFalse(r[1].contains("\tat "), r[1]);
+    }
+
     @Test
     void aShiftThatCannotApplySaysSoAtStartUp(@TempDir Path dir) {
         require();

@@ -13,6 +13,7 @@ import dev.openagent.json.Json;
 import dev.openagent.sandbox.GoldPlan;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
+import dev.openagent.sandbox.ToolFacts;
 import io.modelcontextprotocol.spec.McpSchema;
 
 import java.util.ArrayList;
@@ -42,7 +43,7 @@ final class ProxyDomain {
     /**
      * @param received told each call as the upstream receives it (for the recording)
      */
-    static Domain<Upstream> of(Upstream upstream, Consumer<Received> received) {
+    static Domain<Upstream> of(Upstream upstream, Map<String, ToolFacts> facts, Consumer<Received> received) {
         List<McpSchema.Tool> listed = upstream.tools();
         if (listed.isEmpty()) throw new IllegalArgumentException("the upstream MCP server lists no tools");
         List<Tool<Upstream>> tools = new ArrayList<>();
@@ -60,6 +61,8 @@ final class ProxyDomain {
                 if (r.error()) throw ToolFailure.domain(r.text());
                 return McpConnection.value(r.text());
             });
+            // Facts an environment file declares for a tool of this name (--env): the shifts that need them apply.
+            if (facts.containsKey(name)) tool = new Tool<>(name, tool.description(), tool.params(), tool.behaviour(), facts.get(name));
             if (t.annotations() != null && Boolean.TRUE.equals(t.annotations().readOnlyHint())) tool = tool.readOnly();
             tools.add(tool);
         }
@@ -83,7 +86,7 @@ final class ProxyDomain {
         }
         boolean records = ((Surface.FunctionCalls<Upstream>) domain.surface()).tools().stream().anyMatch(t -> !t.facts().records().isEmpty());
         if (shiftId.equals("obs.missing-values") && !records) {
-            return Optional.of("no upstream tool declares 'record_of' (the record it returns by id, to recover a missing field)");
+            return Optional.of("no upstream tool declares 'record_of' (the record it returns by id, to recover a missing field; declare it in an environment file given with --env)");
         }
         return Optional.empty();
     }

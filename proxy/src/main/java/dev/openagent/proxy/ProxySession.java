@@ -24,6 +24,7 @@ import dev.openagent.sandbox.ShiftRecord;
 import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.ToolError;
+import dev.openagent.sandbox.ToolFacts;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -77,10 +78,15 @@ public final class ProxySession {
      * @throws IllegalArgumentException when a layer of the stack cannot apply to the upstream's tools (the message says why)
      */
     public ProxySession(Upstream upstream, ShiftStack stack, long seed) {
+        this(upstream, stack, seed, Map.of());
+    }
+
+    /** @param facts facts about the upstream's tools by name, from an environment file (--env) */
+    public ProxySession(Upstream upstream, ShiftStack stack, long seed, Map<String, ToolFacts> facts) {
         this.upstream = upstream;
         this.stack = stack;
         this.seed = seed;
-        this.domain = ProxyDomain.of(upstream, r -> lastReceived = r);
+        this.domain = ProxyDomain.of(upstream, facts, r -> lastReceived = r);
         Optional<String> why = notApplicable(stack, domain);
         if (why.isPresent()) throw new IllegalArgumentException("shift " + why.get());
         open();

@@ -1,6 +1,7 @@
 package dev.openagent.proxy;
 
 import dev.openagent.sandbox.Seeds;
+import dev.openagent.sandbox.ToolFacts;
 import dev.openagent.shift.ShiftStack;
 
 import java.time.Duration;
@@ -30,6 +31,7 @@ public final class SessionPool implements AutoCloseable {
 
     private final Upstream upstream;
     private final ShiftStack stack;
+    private final Map<String, ToolFacts> facts;
     private final long seed;
     private final int max;
     private final Duration idle;
@@ -41,9 +43,15 @@ public final class SessionPool implements AutoCloseable {
 
     /** @param recorder where closed sessions are recorded, or null */
     public SessionPool(Upstream upstream, ShiftStack stack, long seed, int max, Duration idle, SessionRecorder recorder) {
+        this(upstream, stack, Map.of(), seed, max, idle, recorder);
+    }
+
+    /** @param facts facts about the upstream's tools by name, from an environment file (--env) */
+    public SessionPool(Upstream upstream, ShiftStack stack, Map<String, ToolFacts> facts, long seed, int max, Duration idle, SessionRecorder recorder) {
         if (max < 1) throw new IllegalArgumentException("the pool needs room for a session");
         this.upstream = upstream;
         this.stack = stack;
+        this.facts = Map.copyOf(facts);
         this.seed = seed;
         this.max = max;
         this.idle = idle;
@@ -61,6 +69,8 @@ public final class SessionPool implements AutoCloseable {
 
     public ShiftStack stack() { return stack; }
 
+    public Map<String, ToolFacts> facts() { return facts; }
+
     /** The seed of the n-th session (0-based): the proxy's seed first. */
     public long seedOf(int n) { return n == 0 ? seed : Seeds.derive(seed, "proxy-session-" + n); }
 
@@ -75,7 +85,7 @@ public final class SessionPool implements AutoCloseable {
             throw new Full("the proxy serves at most " + max + " sessions at once: end one (HTTP DELETE) or wait " + idle.toSeconds()
                     + " s for an idle one to close");
         }
-        ProxySession s = new ProxySession(upstream, stack, seedOf(opened));
+        ProxySession s = new ProxySession(upstream, stack, seedOf(opened), facts);
         opened++;
         String id = UUID.randomUUID().toString();
         open.put(id, new Entry(s, new long[] {System.nanoTime()}));

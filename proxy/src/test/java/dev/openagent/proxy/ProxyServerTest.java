@@ -220,7 +220,7 @@ class ProxyServerTest {
             assertEquals(2, episodes.size(), episodes.toString());
             assertEquals(2, episodes.stream().map(e -> e.key().taskSeed()).distinct().count(), "a seed per session");
             assertTrue(episodes.stream().anyMatch(e -> e.key().taskSeed() == 11), "the first session runs on --seed");
-            EpisodeResult withCalls = episodes.stream().filter(e -> e.stats().toolCalls() == 1).findFirst().orElseThrow();
+            EpisodeResult withCalls = episodes.stream().filter(e -> e.stats().toolCalls() == 1 && e.stats().toolErrors() == 0).findFirst().orElseThrow();
             assertEquals("tool.identity-erasure", withCalls.shift());
             assertTrue(withCalls.trajectory().messages().stream().anyMatch(m -> m.role().equals(ProxySession.UPSTREAM_ROLE) && m.content().contains("read_")),
                     withCalls.trajectory().messages().toString());
@@ -285,5 +285,29 @@ class ProxyServerTest {
         assertFalse(c.listResourceTemplates().resourceTemplates().isEmpty());
         McpError missing = assertThrows(McpError.class, () -> c.getPrompt(new McpSchema.GetPromptRequest("no-such-prompt", Map.of())));
         assertTrue(missing.getJsonRpcError().code() != ProxyServer.UPSTREAM_FAILED, "the upstream's own error, passed on: " + missing.getJsonRpcError());
+    }
+
+    /** With the facts of an environment file (--env), a shift that needs one applies to the live server's tools. */
+    @Test
+    void anEnvironmentFilesFactsLetTheShiftsThatNeedThemApply() throws Exception {
+        Path envDir = Files.createDirectories(dir.resolveSibling(dir.getFileName() + "-env"));
+        Files.writeString(envDir.resolve("env.yaml"), """
+                id: fsfacts
+                mcp:
+                  command: ["%s", "{workdir}"]
+                tools:
+                  get_file_info: {read_only: true, record_of: {param: path, fields: [size]}}
+                tasks: tasks.jsonl
+                """.formatted(FILESYSTEM));
+        Files.writeString(envDir.resolve("tasks.jsonl"), """
+                {"id": "t1", "query": "What does a.txt say?", "gold": [{"tool": "read_text_file", "args": {"path": "{workdir}/a.txt"}}], "answer": "x"}
+                """);
+        Map<String, dev.openagent.sandbox.ToolFacts> facts;
+        try (dev.openagent.byo.FileEnvironment env = dev.openagent.byo.FileEnvironment.load(envDir.resolve("env.yaml"))) {
+            facts = env.toolFacts();
+        }
+        assertThrows(IllegalArgumentException.class, () -> new ProxySession(upstream, ShiftSpec.parseStack("obs.missing-values"), 1));
+        ProxySession session = new ProxySession(upstream, ShiftSpec.parseStack("obs.missing-values"), 1, facts);
+        assertTrue(session.tools().stream().anyMatch(t -> t.name().equals("get_file_info")), session.tools().toString());
     }
 }
