@@ -67,6 +67,14 @@ final class ProxyMcpCommand implements Runnable {
             + "(read_only, after, record_of, person_name) the upstream's tools of the same names take, so the shifts that need them apply.")
     Path envFile;
 
+    @Option(names = "--task", paramLabel = "ID", description = "With --env: score each session by this task of the file: its state checks call "
+            + "the upstream's tools when the session ends, its answer checks judge what the agent gives to the added submit_answer tool.")
+    String taskId;
+
+    @Option(names = "--workdir", paramLabel = "DIR", description = "With --task: what {workdir} in the file's tasks stands for, the folder the "
+            + "upstream works in (default: the current directory).")
+    Path workdir;
+
     @Option(names = "--max-sessions", defaultValue = "16", paramLabel = "N",
             description = "With --port: the most client sessions open at once (default: ${DEFAULT-VALUE}).")
     int maxSessions;
@@ -95,7 +103,20 @@ final class ProxyMcpCommand implements Runnable {
         } catch (IOException e) {
             throw new Main.UserError("cannot create the upstream log: " + e.getMessage());
         }
-        Map<String, ToolFacts> facts = envFile == null ? Map.of() : facts(envFile);
+        if (taskId != null && envFile == null) throw new Main.UserError("--task needs --env FILE (the environment file that holds the task)");
+        Map<String, ToolFacts> facts = Map.of();
+        FileEnvironment.ScoredTask scored = null;
+        if (envFile != null) {
+            try (FileEnvironment env = FileEnvironment.load(envFile)) {
+                facts = env.toolFacts();
+                if (taskId != null) {
+                    String dir = (workdir == null ? Path.of("") : workdir).toAbsolutePath().normalize().toString();
+                    scored = env.scoredTask(taskId, dir, sessionSeed);
+                }
+            } catch (BadEnvironmentFile e) {
+                throw new Main.UserError(e.getMessage());
+            }
+        }
         Upstream upstream;
         try {
             upstream = new Upstream(command.isEmpty() ? null : command, upstreamUrl, Duration.ofSeconds(timeoutSeconds), log);
@@ -111,7 +132,7 @@ final class ProxyMcpCommand implements Runnable {
                 throw e;
             }
         }
-        SessionPool pool = new SessionPool(upstream, stack, facts, sessionSeed, transport.stdio ? 1 : maxSessions, Duration.ofSeconds(idleSeconds), recorder);
+        SessionPool pool = new SessionPool(upstream, stack, facts, scored, sessionSeed, transport.stdio ? 1 : maxSessions, Duration.ofSeconds(idleSeconds), recorder);
         ProxyServer server;
         int tools;
         try {
@@ -120,7 +141,7 @@ final class ProxyMcpCommand implements Runnable {
                 tools = server.session().tools().size();
             } else {
                 // Sessions open as clients come: one built now checks that the shifts apply to the upstream's tools.
-                tools = new ProxySession(upstream, stack, sessionSeed, facts).tools().size();
+                tools = new ProxySession(upstream, stack, sessionSeed, facts, scored).tools().size();
                 try {
                     server = ProxyServer.http(pool, listen.host, transport.port, listen.auth(), listen.maxBody);
                 } catch (IOException e) {
@@ -156,15 +177,6 @@ final class ProxyMcpCommand implements Runnable {
             Thread.currentThread().interrupt();
         }
         stop.run();
-    }
-
-    /** The facts the file declares per tool; the file's own server is started to list its tools, then stopped. */
-    private static Map<String, ToolFacts> facts(Path file) {
-        try (FileEnvironment env = FileEnvironment.load(file)) {
-            return env.toolFacts();
-        } catch (BadEnvironmentFile e) {
-            throw new Main.UserError(e.getMessage());
-        }
     }
 
     private static void closeAll(SessionPool pool, SessionRecorder recorder, Upstream upstream) {

@@ -1,6 +1,7 @@
 package dev.openagent.proxy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.byo.FileEnvironment;
 import dev.openagent.byo.McpConnection;
 import dev.openagent.domain.Domain;
 import dev.openagent.domain.Params;
@@ -44,6 +45,14 @@ final class ProxyDomain {
      * @param received told each call as the upstream receives it (for the recording)
      */
     static Domain<Upstream> of(Upstream upstream, Map<String, ToolFacts> facts, Consumer<Received> received) {
+        return of(upstream, facts, null, received);
+    }
+
+    /**
+     * @param scored the environment file's task the session is scored by (--task), or null for an open session: its
+     *               answer checks judge the submitted answer, its state checks call the upstream's tools
+     */
+    static Domain<Upstream> of(Upstream upstream, Map<String, ToolFacts> facts, FileEnvironment.ScoredTask scored, Consumer<Received> received) {
         List<McpSchema.Tool> listed = upstream.tools();
         if (listed.isEmpty()) throw new IllegalArgumentException("the upstream MCP server lists no tools");
         List<Tool<Upstream>> tools = new ArrayList<>();
@@ -66,9 +75,20 @@ final class ProxyDomain {
             if (t.annotations() != null && Boolean.TRUE.equals(t.annotations().readOnlyHint())) tool = tool.readOnly();
             tools.add(tool);
         }
-        TaskKind<Upstream, Object> session = TaskKind.of("session", 1, g -> true);
-        return new Domain<>(ID, "the tools of " + upstream.describe(), "", new Surface.FunctionCalls<>(tools), (split, seed) -> upstream,
-                List.of(session), ProxyDomain::openTask, (task, world, answer) -> null, new Vocabulary<>(Map.of(), List.of(), (task, world, rnd) -> List.of()));
+        Vocabulary<Upstream> words = new Vocabulary<>(Map.of(), List.of(), (task, world, rnd) -> List.of());
+        if (scored == null) {
+            TaskKind<Upstream, Object> session = TaskKind.of("session", 1, g -> true);
+            return new Domain<>(ID, "the tools of " + upstream.describe(), "", new Surface.FunctionCalls<>(tools), (split, seed) -> upstream,
+                    List.of(session), ProxyDomain::openTask, (task, world, answer) -> null, words);
+        }
+        Task task = scored.task();
+        TaskKind<Upstream, Object> kind = TaskKind.of(task.kind(), task.difficulty(), g -> true);
+        return new Domain<>(task.env(), "the tools of " + upstream.describe(), "", new Surface.FunctionCalls<>(tools), (split, seed) -> upstream,
+                List.of(kind), (u, request, seed) -> task, (t, u, answer) -> scored.stateChecks().apply((tool, args) -> {
+                    McpConnection.Result r = u.call(tool, args);
+                    if (r.error()) throw ToolFailure.domain(r.text());
+                    return r.text();
+                }), words);
     }
 
     private static Task openTask(Upstream upstream, TaskRequest request, long seed) {
@@ -82,6 +102,7 @@ final class ProxyDomain {
      */
     static Optional<String> notApplicable(String shiftId, Domain<Upstream> domain) {
         if (NEED_A_TASK.stream().anyMatch(shiftId::startsWith)) {
+            // Even with --task: the agent's request comes from its own user, not from the task the proxy scores by.
             return Optional.of("it changes the task (query, plan or checks), and a proxy session has no task; the proxy applies tool.* and obs.* shifts");
         }
         boolean records = ((Surface.FunctionCalls<Upstream>) domain.surface()).tools().stream().anyMatch(t -> !t.facts().records().isEmpty());

@@ -22,6 +22,7 @@ import dev.openagent.episode.Trajectory;
 import dev.openagent.sandbox.Outcome;
 import dev.openagent.sandbox.ShiftRecord;
 import dev.openagent.sandbox.Start;
+import dev.openagent.byo.FileEnvironment;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.ToolError;
 import dev.openagent.sandbox.ToolFacts;
@@ -45,6 +46,12 @@ public final class ProxySession {
     /** One call both ways: as the agent made it, as the upstream received it (null when no layer let it through), and the reply. */
     public record Call(String tool, JsonNode args, ProxyDomain.Received upstream, Reply reply, long nanos) {}
 
+    /** The tool a scored session (--task) adds, for the agent's final answer: the answer checks judge it. */
+    public static final String SUBMIT_ANSWER = "submit_answer";
+    private static final ToolSpec SUBMIT_ANSWER_SPEC = new ToolSpec(SUBMIT_ANSWER,
+            "Submit your final answer to the user's request, once, when you are done: the session is scored by it.",
+            (ObjectNode) Json.parse("{\"type\":\"object\",\"properties\":{\"answer\":{\"type\":\"string\",\"description\":\"the final answer\"}},\"required\":[\"answer\"]}"));
+
     /** The role of the recorded message that holds what the upstream received and answered (docs/proxy.md). */
     public static final String UPSTREAM_ROLE = "upstream";
 
@@ -57,6 +64,10 @@ public final class ProxySession {
     private final ShiftStack stack;
     private final long seed;
     private final Domain<Upstream> domain;
+    /** Whether the session is scored by a task (then it has {@value #SUBMIT_ANSWER}). */
+    private final boolean scored;
+    private String answer;
+    private Outcome outcome;
     private final List<Call> calls = new ArrayList<>();
     /** The session as a conversation: each call, what the upstream received and answered, and what the agent got. */
     private final List<Message> messages = new ArrayList<>();
@@ -83,10 +94,19 @@ public final class ProxySession {
 
     /** @param facts facts about the upstream's tools by name, from an environment file (--env) */
     public ProxySession(Upstream upstream, ShiftStack stack, long seed, Map<String, ToolFacts> facts) {
+        this(upstream, stack, seed, facts, null);
+    }
+
+    /**
+     * @param scored the environment file's task the session is scored by (--env FILE --task ID), or null: then the
+     *               client is shown {@value #SUBMIT_ANSWER} as well
+     */
+    public ProxySession(Upstream upstream, ShiftStack stack, long seed, Map<String, ToolFacts> facts, FileEnvironment.ScoredTask scored) {
         this.upstream = upstream;
         this.stack = stack;
         this.seed = seed;
-        this.domain = ProxyDomain.of(upstream, facts, r -> lastReceived = r);
+        this.scored = scored != null;
+        this.domain = ProxyDomain.of(upstream, facts, scored, r -> lastReceived = r);
         Optional<String> why = notApplicable(stack, domain);
         if (why.isPresent()) throw new IllegalArgumentException("shift " + why.get());
         open();
@@ -106,6 +126,7 @@ public final class ProxySession {
         Start started = env.reset(TaskRequest.of(Split.TEST, seed));
         List<ToolSpec> shown = new ArrayList<>(started.tools());
         shown.removeIf(t -> t.name().equals(Protocol.ASK_USER));   // there is no simulated user behind the proxy
+        if (scored) shown.add(SUBMIT_ANSWER_SPEC);
         tools = List.copyOf(shown);
         if (start == null) {
             start = started.withTools(tools);
@@ -145,6 +166,41 @@ public final class ProxySession {
         }
     }
 
+    /** The agent's final answer: judged now by the task's checks (the state checks call the upstream). */
+    private Reply submit(Map<String, Object> arguments) {
+        Object given = arguments == null ? null : arguments.get("answer");
+        if (!(given instanceof String text)) return new Reply("submit_answer needs 'answer' (a string)", true);
+        if (outcome != null) return new Reply("an answer was already submitted", true);
+        messages.add(Message.assistant(text));
+        answer = text;
+        outcome = judge(text);
+        return new Reply("answer submitted", false);
+    }
+
+    private Outcome judge(String text) {
+        if (env == null) open();
+        return env.step(new Action.Answer(text)).outcome();
+    }
+
+    /**
+     * The session's outcome: unscored without a task; with one, the submitted answer's, or (none submitted) the
+     * task's checks on an empty answer, so a task checked by the server's state alone is scored all the same.
+     */
+    public synchronized Outcome outcome() {
+        if (!scored) {
+            int n = calls.size();
+            return new Outcome(false, Outcome.End.UNSCORED, "proxy session: " + n + (n == 1 ? " call" : " calls") + ", no task to score it by");
+        }
+        if (outcome != null) return outcome;
+        Outcome judged;
+        try {
+            judged = judge("");
+        } catch (InfrastructureException e) {
+            return new Outcome(false, Outcome.End.INFRA_ERROR, "the upstream failed during the checks: " + e.getMessage());
+        }
+        return judged.success() ? judged : new Outcome(false, judged.end(), "no answer was submitted (" + SUBMIT_ANSWER + "); " + judged.detail());
+    }
+
     /** Records a call to a name the client was not shown (answered with a JSON-RPC error, never forwarded). */
     public synchronized void unknownTool(String name, Map<String, Object> arguments, String message) {
         record(new Call(name, arguments == null ? Json.object() : Json.tree(arguments), null, new Reply(message, true), 0), ToolError.Code.UNKNOWN_TOOL.name());
@@ -156,6 +212,8 @@ public final class ProxySession {
     }
 
     private Reply step(String name, Map<String, Object> arguments) {
+        if (scored && name.equals(SUBMIT_ANSWER)) return submit(arguments);
+        if (outcome != null) return new Reply("the task is answered and the session scored: no more calls", true);
         long begin = System.nanoTime();
         JsonNode args = arguments == null ? Json.object() : Json.tree(arguments);
         lastReceived = null;
@@ -244,6 +302,11 @@ public final class ProxySession {
      * @param agent the client's name as it introduced itself (or "mcp-client")
      */
     public synchronized Trajectory trajectory(String agent, Outcome outcome) {
+        Task t = task();
+        if (scored && t != null) {
+            return new Trajectory(ProxyDomain.ID, t.id(), t.split().id(), seed, t.difficulty(), t.kind(), t.solvable(), shifts, agent, tools,
+                    messages, outcome, new Stats(calls.size(), calls.size(), toolErrors, errorCodes, 0, 0));
+        }
         return new Trajectory(ProxyDomain.ID, "session", Split.TEST.id(), seed, 1, "session", true, shifts, agent, tools,
                 messages, outcome, new Stats(calls.size(), calls.size(), toolErrors, errorCodes, 0, 0));
     }

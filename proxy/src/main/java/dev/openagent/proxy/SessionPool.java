@@ -1,5 +1,6 @@
 package dev.openagent.proxy;
 
+import dev.openagent.byo.FileEnvironment;
 import dev.openagent.sandbox.Seeds;
 import dev.openagent.sandbox.ToolFacts;
 import dev.openagent.shift.ShiftStack;
@@ -32,6 +33,7 @@ public final class SessionPool implements AutoCloseable {
     private final Upstream upstream;
     private final ShiftStack stack;
     private final Map<String, ToolFacts> facts;
+    private final FileEnvironment.ScoredTask scored;
     private final long seed;
     private final int max;
     private final Duration idle;
@@ -48,10 +50,17 @@ public final class SessionPool implements AutoCloseable {
 
     /** @param facts facts about the upstream's tools by name, from an environment file (--env) */
     public SessionPool(Upstream upstream, ShiftStack stack, Map<String, ToolFacts> facts, long seed, int max, Duration idle, SessionRecorder recorder) {
+        this(upstream, stack, facts, null, seed, max, idle, recorder);
+    }
+
+    /** @param scored the task every session is scored by (--env FILE --task ID), or null */
+    public SessionPool(Upstream upstream, ShiftStack stack, Map<String, ToolFacts> facts, FileEnvironment.ScoredTask scored, long seed, int max,
+                       Duration idle, SessionRecorder recorder) {
         if (max < 1) throw new IllegalArgumentException("the pool needs room for a session");
         this.upstream = upstream;
         this.stack = stack;
         this.facts = Map.copyOf(facts);
+        this.scored = scored;
         this.seed = seed;
         this.max = max;
         this.idle = idle;
@@ -85,7 +94,7 @@ public final class SessionPool implements AutoCloseable {
             throw new Full("the proxy serves at most " + max + " sessions at once: end one (HTTP DELETE) or wait " + idle.toSeconds()
                     + " s for an idle one to close");
         }
-        ProxySession s = new ProxySession(upstream, stack, seedOf(opened), facts);
+        ProxySession s = new ProxySession(upstream, stack, seedOf(opened), facts, scored);
         opened++;
         String id = UUID.randomUUID().toString();
         open.put(id, new Entry(s, new long[] {System.nanoTime()}));

@@ -38,11 +38,10 @@ public final class SessionRecorder implements AutoCloseable {
 
     public String describe() { return sink.describe(); }
 
-    /** Records the session once (a second call for the same session does nothing), as an unscored episode. */
+    /** Records the session once (a second call for the same session does nothing), scored by its task if it has one. */
     public synchronized void record(ProxySession session) {
         if (!session.finish()) return;
-        int calls = session.calls().size();
-        Outcome outcome = new Outcome(false, Outcome.End.UNSCORED, "proxy session: " + calls + (calls == 1 ? " call" : " calls") + ", no task to score it by");
+        Outcome outcome = session.outcome();
         sink.record(new FinishedEpisode(session.trajectory(session.client(), outcome), session.task(), sessions++,
                 System.currentTimeMillis() - session.startedAt()));
     }

@@ -15,7 +15,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.openagent.byo.FileEnvironment;
 import dev.openagent.run.EpisodeResult;
+import dev.openagent.shift.ShiftStack;
 import dev.openagent.sandbox.Outcome;
 import dev.openagent.store.ResultStore;
 
@@ -309,5 +311,47 @@ class ProxyServerTest {
         assertThrows(IllegalArgumentException.class, () -> new ProxySession(upstream, ShiftSpec.parseStack("obs.missing-values"), 1));
         ProxySession session = new ProxySession(upstream, ShiftSpec.parseStack("obs.missing-values"), 1, facts);
         assertTrue(session.tools().stream().anyMatch(t -> t.name().equals("get_file_info")), session.tools().toString());
+    }
+
+    /**
+     * --env FILE --task ID: a session is scored by the task's checks: its answer checks judge what the agent gives to
+     * submit_answer, its state checks call the live server's tools when the session ends.
+     */
+    @Test
+    void aSessionIsScoredByTheTasksChecks() throws Exception {
+        Path envDir = Files.createDirectories(dir.resolveSibling(dir.getFileName() + "-tasks"));
+        Files.writeString(envDir.resolve("env.yaml"), """
+                id: fstasks
+                mcp:
+                  command: ["%s", "{workdir}"]
+                tasks: tasks.jsonl
+                """.formatted(FILESYSTEM));
+        Files.writeString(envDir.resolve("tasks.jsonl"), """
+                {"id": "deadline", "query": "What deadline is written in project.txt?", "gold": [{"tool": "read_text_file", "args": {"path": "{workdir}/project.txt"}}], "answer": "2026-12-04"}
+                {"id": "done", "query": "Write done into out.txt.", "gold": [{"tool": "write_file", "args": {"path": "{workdir}/out.txt", "content": "done"}}], "answer": "ok", "check": {"state": [{"tool": "read_text_file", "args": {"path": "{workdir}/out.txt"}, "result_contains": "done"}]}}
+                """);
+        FileEnvironment.ScoredTask deadline;
+        FileEnvironment.ScoredTask done;
+        try (FileEnvironment env = FileEnvironment.load(envDir.resolve("env.yaml"))) {
+            deadline = env.scoredTask("deadline", dir.toString(), 1);
+            done = env.scoredTask("done", dir.toString(), 1);
+        }
+        ShiftStack none = ShiftStack.NONE;
+        ProxySession right = new ProxySession(upstream, none, 1, Map.of(), deadline);
+        assertTrue(right.shows(ProxySession.SUBMIT_ANSWER));
+        assertFalse(right.call(ProxySession.SUBMIT_ANSWER, Map.of("answer", "The deadline is 2026-12-04.")).error());
+        assertTrue(right.outcome().success(), right.outcome().toString());
+        ProxySession wrong = new ProxySession(upstream, none, 1, Map.of(), deadline);
+        wrong.call(ProxySession.SUBMIT_ANSWER, Map.of("answer", "2026-12-05"));
+        assertFalse(wrong.outcome().success(), wrong.outcome().toString());
+
+        ProxySession silent = new ProxySession(upstream, none, 1, Map.of(), done);
+        Outcome before = silent.outcome();
+        assertFalse(before.success());
+        assertTrue(before.detail().contains("no answer was submitted") && before.detail().contains("state check"), before.detail());
+        ProxySession writer = new ProxySession(upstream, none, 2, Map.of(), done);
+        assertFalse(writer.call("write_file", Map.of("path", dir.resolve("out.txt").toString(), "content", "done")).error());
+        assertTrue(writer.outcome().success(), "the server's state after the session: " + writer.outcome());
+        assertEquals("done", writer.trajectory("t", writer.outcome()).taskId());
     }
 }
