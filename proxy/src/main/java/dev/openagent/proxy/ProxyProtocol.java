@@ -105,16 +105,18 @@ public final class ProxyProtocol {
         String name = params.path("name").asText();
         Map<String, Object> arguments = params.path("arguments").isObject() ? Json.MAPPER.convertValue(params.get("arguments"), Map.class) : Map.of();
         Map<String, Object> meta = params.path("_meta").isObject() ? Json.MAPPER.convertValue(params.get("_meta"), Map.class) : null;
-        if (!session.shows(name)) {
-            String message = "Unknown tool: " + name;
-            session.unknownTool(name, arguments, message);
-            throw new Refused(McpSchema.ErrorCodes.INVALID_PARAMS, message);
-        }
         ProxySession.Reply reply = session.call(name, arguments, meta);
+        // The engine judges the name (a shift may have added tools mid-session, as tool.set-change does); one it
+        // does not know is a protocol error, as MCP servers answer it (recorded all the same).
+        if (reply.unknownTool()) throw new Refused(McpSchema.ErrorCodes.INVALID_PARAMS, "Unknown tool: " + abbreviate(name));
         ObjectNode r = Json.object();
         r.putArray("content").addObject().put("type", "text").put("text", reply.text());
         r.put("isError", reply.error());
         return r;
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 80 ? s : s.substring(0, 77) + "...";
     }
 
     static ObjectNode result(JsonNode id, JsonNode result) {

@@ -41,7 +41,15 @@ import java.util.TreeMap;
  */
 public final class ProxySession {
     /** What a call returns to the client. */
-    public record Reply(String text, boolean error) {}
+    /** @param code the error code of the first failed observation (an {@link ToolError.Code} name), or null */
+    public record Reply(String text, boolean error, String code) {
+        Reply(String text, boolean error) {
+            this(text, error, error ? "ERROR" : null);
+        }
+
+        /** Whether the name called is no tool of the session (the engine's UNKNOWN_TOOL). */
+        public boolean unknownTool() { return ToolError.Code.UNKNOWN_TOOL.name().equals(code); }
+    }
 
     /** One call both ways: as the agent made it, as the upstream received it (null when no layer let it through), and the reply. */
     public record Call(String tool, JsonNode args, ProxyDomain.Received upstream, Reply reply, long nanos) {}
@@ -201,11 +209,6 @@ public final class ProxySession {
         return judged.success() ? judged : new Outcome(false, judged.end(), "no answer was submitted (" + SUBMIT_ANSWER + "); " + judged.detail());
     }
 
-    /** Records a call to a name the client was not shown (answered with a JSON-RPC error, never forwarded). */
-    public synchronized void unknownTool(String name, Map<String, Object> arguments, String message) {
-        record(new Call(name, arguments == null ? Json.object() : Json.tree(arguments), null, new Reply(message, true), 0), ToolError.Code.UNKNOWN_TOOL.name());
-    }
-
     /** Whether the client is shown a tool of this name. */
     public synchronized boolean shows(String name) {
         return tools.stream().anyMatch(t -> t.name().equals(name));
@@ -240,7 +243,7 @@ public final class ProxySession {
             text.append(o.text());
             if (o.isError() && code == null) code = o.error().code().name();
         }
-        Reply reply = new Reply(text.toString(), code != null);
+        Reply reply = new Reply(text.toString(), code != null, code);
         record(new Call(name, args, lastReceived, reply, System.nanoTime() - begin), code);
         return reply;
     }
