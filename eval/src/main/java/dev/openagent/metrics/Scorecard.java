@@ -112,7 +112,8 @@ public final class Scorecard {
         for (EpisodeResult r : group) counts.merge(failure(r), 1, Integer::sum);
         Map<String, Integer> failures = new LinkedHashMap<>();
         counts.forEach((f, c) -> failures.put(f.id(), c));
-        return new GroupMetrics(group.size(), group.size() - n, n, ok,
+        int infra = (int) group.stream().filter(EpisodeResult::infraError).count();
+        return new GroupMetrics(group.size(), infra, n, ok,
                 success == null ? null : round(success.value()),
                 success == null ? null : new double[]{round(success.lo()), round(success.hi())},
                 refusals(unsolvable), refusals(solvable), attackSuccess(scored), calls, errs,
