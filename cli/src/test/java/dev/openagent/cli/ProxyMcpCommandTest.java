@@ -171,7 +171,20 @@ class ProxyMcpCommandTest {
         require();
         List<String> args = new ArrayList<>(List.of("--"));
         args.addAll(proxyCommand("--shift", "tool.identity-erasure", "--seed", "3", "--stdio", "--", EVERYTHING.toString(), "stdio"));
-        List<JsonNode> lines = NodeClientsTest.node("proxy-forward.mjs", args.toArray(String[]::new));
+        assertForwarded(NodeClientsTest.node("proxy-forward.mjs", args.toArray(String[]::new)));
+    }
+
+    /** The same over Streamable HTTP: a tool call's progress and logging come as events of its response stream. */
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void whatIsNotShiftedPassesUnchangedOverHttp(@TempDir Path dir) throws Exception {
+        require();
+        try (Served proxy = Served.start(dir, "proxy", "--shift", "tool.identity-erasure", "--seed", "3", "--port", "0", "--", EVERYTHING.toString(), "stdio")) {
+            assertForwarded(NodeClientsTest.node("proxy-forward.mjs", "--url", proxy.url()));
+        }
+    }
+
+    private static void assertForwarded(List<JsonNode> lines) {
         JsonNode caps = lines.get(0).path("capabilities");
         assertTrue(caps.has("prompts") && caps.has("resources") && caps.has("logging"), caps.toString());
         assertTrue(lines.get(1).path("prompts").toString().contains("args-prompt"), lines.get(1).toString());

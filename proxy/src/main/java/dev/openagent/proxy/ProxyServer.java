@@ -23,10 +23,13 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -34,8 +37,9 @@ import java.util.function.Consumer;
  * Streamable HTTP on the loopback interface (a session per {@code Mcp-Session-Id}), each request answered by
  * {@link ProxyProtocol}. Over stdio, requests are handled concurrently (a slow tool call does not hold up a ping
  * or a prompt), a {@code notifications/cancelled} request gets no response, and the upstream's notifications
- * (logging, progress, list and resource changes) are passed on. Over HTTP each POST is answered with JSON; the
- * upstream's notifications are not delivered there (no server-sent stream).
+ * (logging, progress, list and resource changes) are passed on. Over HTTP a tool call from a client that accepts
+ * an event stream is answered as one, carrying the upstream's progress and logging while it runs; other requests
+ * are answered with JSON, and notifications outside a tool call are not delivered (there is no GET stream).
  */
 public final class ProxyServer implements AutoCloseable {
     public static final String NAME = ProxyProtocol.NAME;
@@ -183,7 +187,47 @@ public final class ProxyServer implements AutoCloseable {
                 ex.respond(202, new byte[0], null);
                 return;
             }
+            String accept = ex.header("Accept");
+            if (method.equals("tools/call") && accept != null && accept.contains("text/event-stream")) {
+                streamCall(ex, session, m);
+                return;
+            }
             JsonHttp.sendJson(ex, 200, ProxyProtocol.answer(session, m));
+        }
+
+        /**
+         * A tool call answered as a server-sent event stream: the upstream's notifications while it runs (its
+         * progress for this call's token, its logging) as events, then the response.
+         */
+        private void streamCall(HttpCall ex, ProxySession session, JsonNode request) throws IOException {
+            JsonNode token = request.path("params").path("_meta").get("progressToken");
+            LinkedBlockingQueue<ObjectNode> events = new LinkedBlockingQueue<>();
+            Consumer<McpConnection.Notification> listener = n -> {
+                boolean progress = n.method().equals("notifications/progress");
+                if (!progress || (token != null && n.params() != null && token.equals(n.params().get("progressToken")))) {
+                    events.add(ProxyProtocol.notification(n));
+                }
+            };
+            session.upstream().onNotification(listener);
+            try {
+                CompletableFuture<ObjectNode> answer = new CompletableFuture<>();
+                Thread.ofVirtual().name("proxy-call").start(() -> answer.complete(ProxyProtocol.answer(session, request)));
+                ex.startStream(200, "text/event-stream");
+                while (!answer.isDone() || !events.isEmpty()) {
+                    ObjectNode event = events.poll(20, TimeUnit.MILLISECONDS);
+                    if (event != null) ex.send(sse(event));
+                }
+                ex.finish(sse(answer.join()));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted", e);
+            } finally {
+                session.upstream().removeListener(listener);
+            }
+        }
+
+        private static byte[] sse(ObjectNode message) {
+            return ("event: message\ndata: " + Json.write(message) + "\n\n").getBytes(StandardCharsets.UTF_8);
         }
     }
 }
