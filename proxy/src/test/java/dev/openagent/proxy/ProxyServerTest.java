@@ -354,4 +354,44 @@ class ProxyServerTest {
         assertTrue(writer.outcome().success(), "the server's state after the session: " + writer.outcome());
         assertEquals("done", writer.trajectory("t", writer.outcome()).taskId());
     }
+
+    /**
+     * The upstream killed while a call is in flight: the call fails as soon as the process exits (its timeout is
+     * ten minutes, the test's one), and the next call runs on a restarted upstream.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void anUpstreamKilledMidCallFailsThatCallAtOnce() throws Exception {
+        assumeTrue(Files.isExecutable(EVERYTHING) || System.getenv("CI") != null, "server-everything is not installed");
+        upstream.close();
+        upstream = new Upstream(List.of(EVERYTHING.toString(), "stdio"), null, Duration.ofMinutes(10), dir.resolveSibling(dir.getFileName() + "-slow.log"));
+        ProxySession session = new ProxySession(upstream, ShiftStack.NONE, 1);
+        // The upstream's first progress notification for the call says it is running it.
+        java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
+        upstream.onNotification(n -> {
+            if (n.method().equals("notifications/progress")) running.countDown();
+        });
+        java.util.concurrent.CompletableFuture<Object> slow = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return session.call("trigger-long-running-operation", Map.of("duration", 600, "steps", 600), Map.of("progressToken", "slow-1"));
+            } catch (ProxySession.UpstreamFailure e) {
+                return e;
+            }
+        });
+        running.await();
+        List<ProcessHandle> servers = upstreamProcesses();
+        assertFalse(servers.isEmpty(), "the upstream process");
+        servers.forEach(ProcessHandle::destroyForcibly);
+        Object failed = slow.get();
+        assertTrue(failed instanceof ProxySession.UpstreamFailure, "the call in flight fails: " + failed);
+        assertTrue(((ProxySession.UpstreamFailure) failed).getMessage().contains("exited"), ((ProxySession.UpstreamFailure) failed).getMessage());
+        ProxySession.Reply again = session.call("echo", Map.of("message", "back"));
+        assertFalse(again.error(), again.text());
+        assertTrue(again.text().contains("back"), again.text());
+        assertEquals(2, upstream.starts());
+    }
+
+    private static List<ProcessHandle> upstreamProcesses() {
+        return ProcessHandle.current().descendants().filter(p -> p.info().commandLine().orElse("").contains("everything")).toList();
+    }
 }
