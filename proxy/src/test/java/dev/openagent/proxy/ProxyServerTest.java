@@ -260,7 +260,7 @@ class ProxyServerTest {
 
     private HttpResponse<String> post(HttpClient http, String session, String body) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.url())).header("Content-Type", "application/json")
-                .header("Accept", "application/json, text/event-stream").POST(HttpRequest.BodyPublishers.ofString(body));
+                .header("Accept", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));   // JSON answers, not an event stream
         if (session != null) b.header(ProxyServer.SESSION_HEADER, session);
         return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
