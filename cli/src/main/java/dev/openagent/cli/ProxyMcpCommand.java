@@ -35,7 +35,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
                 + "its tools, shifted, over stdio or Streamable HTTP; calls are mapped back to the upstream's names and arguments.")
 final class ProxyMcpCommand implements Runnable {
     @Option(names = "--shift", required = true, paramLabel = "SPEC",
-            description = "The shift stack to apply: ID[:k=v,...], A+B (composed). tool.* and obs.* shifts apply (the others change a task, and a proxy session has none).")
+            description = "The shift stack to apply: ID[:k=v,...], A+B (composed); or several conditions (tier:X, all, A;B), of which each session draws one "
+                    + "by its seed. tool.* and obs.* shifts apply (the others change a task, and a proxy session has none).")
     String shift;
 
     @Option(names = "--seed", description = "The session seed (the same seed shows the same names and shifts). Default: a random one, printed on stderr.")
@@ -88,7 +89,11 @@ final class ProxyMcpCommand implements Runnable {
 
     @Override
     public void run() {
-        ShiftStack stack = stack(Options.Shift.check(shift, "--shift"));
+        // A request's write to an upstream that already died fails after the request has failed (and been answered
+        // with its one-line error); Reactor would print that dropped error's stack trace on stderr.
+        reactor.core.publisher.Hooks.onErrorDropped(dropped -> {});
+        String spec = Options.Shift.check(shift, "--shift");
+        List<ShiftStack> stacks = ShiftSpec.expand(spec);
         if (command.isEmpty() == (upstreamUrl == null)) throw new Main.UserError("give the upstream command after -- or --upstream URL (one of them)");
         if (timeoutSeconds <= 0) throw new Main.UserError("--timeout must be > 0");
         if (maxSessions < 1) throw new Main.UserError("--max-sessions must be >= 1");
@@ -126,13 +131,23 @@ final class ProxyMcpCommand implements Runnable {
         SessionRecorder recorder = null;
         if (store != null) {
             try {
-                recorder = SessionRecorder.toStore(ResultStore.open(storePassword.location(store)), upstream.describe(), stack);
+                recorder = SessionRecorder.toStore(ResultStore.open(storePassword.location(store)), upstream.describe(), spec, stacks.getFirst());
             } catch (RuntimeException e) {
                 upstream.close();
                 throw e;
             }
         }
-        SessionPool pool = new SessionPool(upstream, stack, facts, scored, sessionSeed, transport.stdio ? 1 : maxSessions, Duration.ofSeconds(idleSeconds), recorder);
+        List<ShiftStack> serving;
+        try {
+            serving = applicable(upstream, stacks, sessionSeed, facts, scored);
+        } catch (InfrastructureException e) {
+            closeAll(null, recorder, upstream);
+            throw new Main.UserError("upstream: " + e.getMessage());
+        } catch (RuntimeException e) {
+            closeAll(null, recorder, upstream);
+            throw e;
+        }
+        SessionPool pool = new SessionPool(upstream, serving, facts, scored, sessionSeed, transport.stdio ? 1 : maxSessions, Duration.ofSeconds(idleSeconds), recorder);
         ProxyServer server;
         int tools;
         try {
@@ -141,7 +156,7 @@ final class ProxyMcpCommand implements Runnable {
                 tools = server.session().tools().size();
             } else {
                 // Sessions open as clients come: one built now checks that the shifts apply to the upstream's tools.
-                tools = new ProxySession(upstream, stack, sessionSeed, facts, scored).tools().size();
+                tools = new ProxySession(upstream, serving.getFirst(), sessionSeed, facts, scored).tools().size();
                 try {
                     server = ProxyServer.http(pool, listen.host, transport.port, listen.auth(), listen.maxBody);
                 } catch (IOException e) {
@@ -158,7 +173,8 @@ final class ProxyMcpCommand implements Runnable {
             closeAll(pool, recorder, upstream);
             throw e;
         }
-        System.err.println("proxy mcp: " + tools + " tools of " + upstream.describe() + " under " + stack.label()
+        System.err.println("proxy mcp: " + tools + " tools of " + upstream.describe() + " under " + (stacks.size() == 1 ? stacks.getFirst().label()
+                        : "one of " + pool.stacks() + " conditions of " + spec + " per session, drawn by its seed")
                 + " (seed " + sessionSeed + (transport.stdio ? "" : "; each further HTTP session derives its own") + "); upstream log " + log);
         if (recorder != null) System.err.println("proxy mcp: recording sessions in " + recorder.describe());
         AtomicBoolean stopped = new AtomicBoolean();
@@ -181,19 +197,35 @@ final class ProxyMcpCommand implements Runnable {
 
     private static void closeAll(SessionPool pool, SessionRecorder recorder, Upstream upstream) {
         try {
-            pool.close();
+            if (pool != null) pool.close();
             if (recorder != null) recorder.close();
         } finally {
             upstream.close();
         }
     }
 
-    /** One stack: the proxy serves one tool list, so a spec that expands to several conditions (all, tier:X, a;b) is refused. */
-    private static ShiftStack stack(String spec) {
-        List<ShiftStack> stacks = ShiftSpec.expand(spec);
-        if (stacks.size() != 1) {
-            throw new Main.UserError("--shift '" + spec + "' names " + stacks.size() + " separate conditions; the proxy applies one stack (compose shifts with '+')");
+    /**
+     * The stacks the sessions may draw: one stack must apply (or the proxy says why not and stops); of several (a
+     * tier, all, a;b) those that cannot apply to the upstream's tools are left out, and named on stderr.
+     */
+    private static List<ShiftStack> applicable(Upstream upstream, List<ShiftStack> stacks, long seed, Map<String, ToolFacts> facts,
+                                               FileEnvironment.ScoredTask scored) {
+        if (stacks.size() == 1) {
+            new ProxySession(upstream, stacks.getFirst(), seed, facts, scored);   // throws, naming the shift and why
+            return stacks;
         }
-        return stacks.getFirst();
+        List<ShiftStack> out = new java.util.ArrayList<>();
+        List<String> skipped = new java.util.ArrayList<>();
+        for (ShiftStack s : stacks) {
+            try {
+                new ProxySession(upstream, s, seed, facts, scored);
+                out.add(s);
+            } catch (IllegalArgumentException e) {
+                skipped.add(s.label());
+            }
+        }
+        if (out.isEmpty()) throw new Main.UserError("none of the " + stacks.size() + " conditions can apply in the proxy (tool.* and obs.* shifts apply)");
+        if (!skipped.isEmpty()) System.err.println("proxy mcp: left out (cannot apply to the upstream's tools): " + String.join(", ", skipped));
+        return out;
     }
 }

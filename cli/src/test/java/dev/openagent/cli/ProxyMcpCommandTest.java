@@ -238,8 +238,8 @@ class ProxyMcpCommandTest {
         String[] r = run("proxy", "mcp", "--shift", "query.paraphrase", "--stdio", "--", FILESYSTEM.toString(), dir.toString());
         assertEquals("2", r[0], r[1]);
         assertTrue(r[1].contains("query.paraphrase cannot apply in the proxy"), r[1]);
-        String[] tier = run("proxy", "mcp", "--shift", "tier:perception", "--stdio", "--", FILESYSTEM.toString(), dir.toString());
-        assertEquals("2", tier[0], tier[1]);
-        assertTrue(tier[1].contains("the proxy applies one stack"), tier[1]);
+        String[] none = run("proxy", "mcp", "--shift", "query.paraphrase;query.noise", "--stdio", "--", FILESYSTEM.toString(), dir.toString());
+        assertEquals("2", none[0], none[1]);
+        assertTrue(none[1].contains("none of the 2 conditions can apply in the proxy"), none[1]);
     }
 }

@@ -17,7 +17,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The proxy's client sessions: each MCP session (the one stdio client, or each {@code Mcp-Session-Id} over HTTP)
- * gets its own {@link ProxySession} on its own seed, all on the one upstream. The first session's seed is the
+ * gets its own {@link ProxySession} on its own seed (and, given several stacks, the stack its seed draws), all on
+ * the one upstream. The first session's seed is the
  * proxy's seed; the n-th derives from it, so {@code --seed} fixes every session and sessions still differ.
  * At most {@code max} are open at once; a session unused for {@code idle} is closed. A closed session is
  * recorded (when there is a recorder) once.
@@ -31,7 +32,7 @@ public final class SessionPool implements AutoCloseable {
     private record Entry(ProxySession session, long[] lastUsed) {}
 
     private final Upstream upstream;
-    private final ShiftStack stack;
+    private final List<ShiftStack> stacks;
     private final Map<String, ToolFacts> facts;
     private final FileEnvironment.ScoredTask scored;
     private final long seed;
@@ -56,9 +57,19 @@ public final class SessionPool implements AutoCloseable {
     /** @param scored the task every session is scored by (--env FILE --task ID), or null */
     public SessionPool(Upstream upstream, ShiftStack stack, Map<String, ToolFacts> facts, FileEnvironment.ScoredTask scored, long seed, int max,
                        Duration idle, SessionRecorder recorder) {
+        this(upstream, List.of(stack), facts, scored, seed, max, idle, recorder);
+    }
+
+    /**
+     * @param stacks the stacks sessions draw from by their seed (one, or the conditions of a tier or a list)
+     * @param scored the task every session is scored by (--env FILE --task ID), or null
+     */
+    public SessionPool(Upstream upstream, List<ShiftStack> stacks, Map<String, ToolFacts> facts, FileEnvironment.ScoredTask scored, long seed, int max,
+                       Duration idle, SessionRecorder recorder) {
+        if (stacks.isEmpty()) throw new IllegalArgumentException("no shift stack to serve");
         if (max < 1) throw new IllegalArgumentException("the pool needs room for a session");
         this.upstream = upstream;
-        this.stack = stack;
+        this.stacks = List.copyOf(stacks);
         this.facts = Map.copyOf(facts);
         this.scored = scored;
         this.seed = seed;
@@ -76,7 +87,11 @@ public final class SessionPool implements AutoCloseable {
 
     public Upstream upstream() { return upstream; }
 
-    public ShiftStack stack() { return stack; }
+    /** How many stacks the sessions draw from. */
+    public int stacks() { return stacks.size(); }
+
+    /** The stack of the n-th session: the one stack, or one of several drawn by the session's seed. */
+    public ShiftStack stackOf(int n) { return stacks.get((int) Math.floorMod(seedOf(n), (long) stacks.size())); }
 
     public Map<String, ToolFacts> facts() { return facts; }
 
@@ -94,7 +109,7 @@ public final class SessionPool implements AutoCloseable {
             throw new Full("the proxy serves at most " + max + " sessions at once: end one (HTTP DELETE) or wait " + idle.toSeconds()
                     + " s for an idle one to close");
         }
-        ProxySession s = new ProxySession(upstream, stack, seedOf(opened), facts, scored);
+        ProxySession s = new ProxySession(upstream, stackOf(opened), seedOf(opened), facts, scored);
         opened++;
         String id = UUID.randomUUID().toString();
         open.put(id, new Entry(s, new long[] {System.nanoTime()}));

@@ -3,7 +3,6 @@ package dev.openagent.proxy;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.Outcome;
-import dev.openagent.server.EpisodeSink;
 import dev.openagent.server.FinishedEpisode;
 import dev.openagent.server.StoreEpisodeSink;
 import dev.openagent.shift.ShiftStack;
@@ -21,19 +20,27 @@ import java.security.SecureRandom;
  * and the latencies (docs/proxy.md, "Reading the recording").
  */
 public final class SessionRecorder implements AutoCloseable {
-    private final EpisodeSink sink;
+    private final StoreEpisodeSink sink;
     private int sessions;
 
-    private SessionRecorder(EpisodeSink sink) {
+    private SessionRecorder(StoreEpisodeSink sink) {
         this.sink = sink;
     }
 
     /** A recorder writing to {@code store} (closed with the recorder) as a new run named after the upstream and the stack. */
     public static SessionRecorder toStore(ResultStore store, String upstream, ShiftStack stack) {
+        return toStore(store, upstream, stack.label(), stack);
+    }
+
+    /**
+     * @param spec  the --shift text (one stack, or a tier or list the sessions draw from)
+     * @param stack the stack the run is named by when every session has the same
+     */
+    public static SessionRecorder toStore(ResultStore store, String upstream, String spec, ShiftStack stack) {
         String runId = "proxy-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-"
                 + HexFormat.of().toHexDigits((short) new SecureRandom().nextInt());
-        ObjectNode config = Json.object().put("server", "proxy").put("env", ProxyDomain.ID).put("upstream", upstream).put("shift", stack.label());
-        return new SessionRecorder(new StoreEpisodeSink(store, true, runId, "proxy mcp " + upstream + " --shift " + stack.label(), config, stack));
+        ObjectNode config = Json.object().put("server", "proxy").put("env", ProxyDomain.ID).put("upstream", upstream).put("shift", spec);
+        return new SessionRecorder(new StoreEpisodeSink(store, true, runId, "proxy mcp " + upstream + " --shift " + spec, config, stack));
     }
 
     public String describe() { return sink.describe(); }
@@ -43,7 +50,7 @@ public final class SessionRecorder implements AutoCloseable {
         if (!session.finish()) return;
         Outcome outcome = session.outcome();
         sink.record(new FinishedEpisode(session.trajectory(session.client(), outcome), session.task(), sessions++,
-                System.currentTimeMillis() - session.startedAt()));
+                System.currentTimeMillis() - session.startedAt()), session.stack());
     }
 
     @Override

@@ -394,4 +394,17 @@ class ProxyServerTest {
     private static List<ProcessHandle> upstreamProcesses() {
         return ProcessHandle.current().descendants().filter(p -> p.info().commandLine().orElse("").contains("everything")).toList();
     }
+
+    /** Several conditions (a tier, a;b): each session draws one by its seed, and --seed fixes the draw. */
+    @Test
+    void sessionsDrawTheirStackBySeed() {
+        List<ShiftStack> two = List.of(ShiftSpec.parseStack("tool.identity-erasure"), ShiftSpec.parseStack("obs.format:format=xml"));
+        try (SessionPool a = new SessionPool(upstream, two, Map.of(), null, 5, 8, Duration.ofMinutes(5), null);
+             SessionPool b = new SessionPool(upstream, two, Map.of(), null, 5, 8, Duration.ofMinutes(5), null)) {
+            List<String> drawn = new java.util.ArrayList<>();
+            for (int i = 0; i < 8; i++) drawn.add(a.open().getValue().stack().label());
+            assertEquals(2, new java.util.HashSet<>(drawn).size(), "both conditions are drawn: " + drawn);
+            for (int i = 0; i < 8; i++) assertEquals(drawn.get(i), b.open().getValue().stack().label(), "the same seed draws the same");
+        }
+    }
 }
