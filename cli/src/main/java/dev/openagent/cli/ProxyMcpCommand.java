@@ -137,28 +137,20 @@ final class ProxyMcpCommand implements Runnable {
                 throw e;
             }
         }
-        List<ShiftStack> serving;
-        try {
-            serving = applicable(upstream, stacks, sessionSeed, facts, scored);
-        } catch (InfrastructureException e) {
-            closeAll(null, recorder, upstream);
-            throw new Main.UserError("upstream: " + e.getMessage());
-        } catch (RuntimeException e) {
-            closeAll(null, recorder, upstream);
-            throw e;
-        }
-        SessionPool pool = new SessionPool(upstream, serving, facts, scored, sessionSeed, transport.stdio ? 1 : maxSessions, Duration.ofSeconds(idleSeconds), recorder);
+        SessionPool opened = null;
         ProxyServer server;
         int tools;
         try {
+            List<ShiftStack> serving = applicable(upstream, stacks, sessionSeed, facts, scored);
+            opened = new SessionPool(upstream, serving, facts, scored, sessionSeed, transport.stdio ? 1 : maxSessions, Duration.ofSeconds(idleSeconds), recorder);
             if (transport.stdio) {
-                server = ProxyServer.stdio(pool, System.in, protocol);
+                server = ProxyServer.stdio(opened, System.in, protocol);
                 tools = server.session().tools().size();
             } else {
                 // Sessions open as clients come: one built now checks that the shifts apply to the upstream's tools.
                 tools = new ProxySession(upstream, serving.getFirst(), sessionSeed, facts, scored).tools().size();
                 try {
-                    server = ProxyServer.http(pool, listen.host, transport.port, listen.auth(), listen.maxBody);
+                    server = ProxyServer.http(opened, listen.host, transport.port, listen.auth(), listen.maxBody);
                 } catch (IOException e) {
                     throw listen.cannotListen(transport.port, e);
                 }
@@ -167,12 +159,13 @@ final class ProxyMcpCommand implements Runnable {
                 System.out.flush();
             }
         } catch (InfrastructureException e) {
-            closeAll(pool, recorder, upstream);
+            closeAll(opened, recorder, upstream);
             throw new Main.UserError("upstream: " + e.getMessage());
         } catch (RuntimeException e) {
-            closeAll(pool, recorder, upstream);
+            closeAll(opened, recorder, upstream);
             throw e;
         }
+        SessionPool pool = opened;
         System.err.println("proxy mcp: " + tools + " tools of " + upstream.describe() + " under " + (stacks.size() == 1 ? stacks.getFirst().label()
                         : "one of " + pool.stacks() + " conditions of " + spec + " per session, drawn by its seed")
                 + " (seed " + sessionSeed + (transport.stdio ? "" : "; each further HTTP session derives its own") + "); upstream log " + log);

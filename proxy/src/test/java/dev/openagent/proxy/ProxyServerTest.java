@@ -289,23 +289,26 @@ class ProxyServerTest {
         assertTrue(missing.getJsonRpcError().code() != ProxyServer.UPSTREAM_FAILED, "the upstream's own error, passed on: " + missing.getJsonRpcError());
     }
 
+    /** An environment file on the filesystem server: {@code head} (its id and tools), its tasks. */
+    private Path envFile(String name, String head, String tasks) throws Exception {
+        Path envDir = Files.createDirectories(dir.resolveSibling(dir.getFileName() + "-" + name));
+        Files.writeString(envDir.resolve("env.yaml"), head + "mcp:\n  command: [\"" + FILESYSTEM + "\", \"{workdir}\"]\ntasks: tasks.jsonl\n");
+        Files.writeString(envDir.resolve("tasks.jsonl"), tasks);
+        return envDir.resolve("env.yaml");
+    }
+
     /** With the facts of an environment file (--env), a shift that needs one applies to the live server's tools. */
     @Test
     void anEnvironmentFilesFactsLetTheShiftsThatNeedThemApply() throws Exception {
-        Path envDir = Files.createDirectories(dir.resolveSibling(dir.getFileName() + "-env"));
-        Files.writeString(envDir.resolve("env.yaml"), """
+        Path file = envFile("env", """
                 id: fsfacts
-                mcp:
-                  command: ["%s", "{workdir}"]
                 tools:
                   get_file_info: {read_only: true, record_of: {param: path, fields: [size]}}
-                tasks: tasks.jsonl
-                """.formatted(FILESYSTEM));
-        Files.writeString(envDir.resolve("tasks.jsonl"), """
+                """, """
                 {"id": "t1", "query": "What does a.txt say?", "gold": [{"tool": "read_text_file", "args": {"path": "{workdir}/a.txt"}}], "answer": "x"}
                 """);
         Map<String, dev.openagent.sandbox.ToolFacts> facts;
-        try (dev.openagent.byo.FileEnvironment env = dev.openagent.byo.FileEnvironment.load(envDir.resolve("env.yaml"))) {
+        try (dev.openagent.byo.FileEnvironment env = dev.openagent.byo.FileEnvironment.load(file)) {
             facts = env.toolFacts();
         }
         assertThrows(IllegalArgumentException.class, () -> new ProxySession(upstream, ShiftSpec.parseStack("obs.missing-values"), 1));
@@ -319,20 +322,15 @@ class ProxyServerTest {
      */
     @Test
     void aSessionIsScoredByTheTasksChecks() throws Exception {
-        Path envDir = Files.createDirectories(dir.resolveSibling(dir.getFileName() + "-tasks"));
-        Files.writeString(envDir.resolve("env.yaml"), """
+        Path file = envFile("tasks", """
                 id: fstasks
-                mcp:
-                  command: ["%s", "{workdir}"]
-                tasks: tasks.jsonl
-                """.formatted(FILESYSTEM));
-        Files.writeString(envDir.resolve("tasks.jsonl"), """
+                """, """
                 {"id": "deadline", "query": "What deadline is written in project.txt?", "gold": [{"tool": "read_text_file", "args": {"path": "{workdir}/project.txt"}}], "answer": "2026-12-04"}
                 {"id": "done", "query": "Write done into out.txt.", "gold": [{"tool": "write_file", "args": {"path": "{workdir}/out.txt", "content": "done"}}], "answer": "ok", "check": {"state": [{"tool": "read_text_file", "args": {"path": "{workdir}/out.txt"}, "result_contains": "done"}]}}
                 """);
         FileEnvironment.ScoredTask deadline;
         FileEnvironment.ScoredTask done;
-        try (FileEnvironment env = FileEnvironment.load(envDir.resolve("env.yaml"))) {
+        try (FileEnvironment env = FileEnvironment.load(file)) {
             deadline = env.scoredTask("deadline", dir.toString(), 1);
             done = env.scoredTask("done", dir.toString(), 1);
         }
