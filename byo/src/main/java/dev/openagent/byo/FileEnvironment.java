@@ -195,6 +195,8 @@ public final class FileEnvironment implements Environment, AutoCloseable {
             }
             String undoes = e.getValue().undoes();
             if (undoes != null && !names.contains(undoes)) throw src.error("/tools/" + e.getKey() + "/undoes", "no tool named '" + undoes + "'");
+            EnvFile.SendsDecl sends = e.getValue().sends();
+            if (sends != null && !names.contains(sends.made())) throw src.error("/tools/" + e.getKey() + "/sends/made", "no tool named '" + sends.made() + "'");
         }
         return out;
     }
@@ -215,6 +217,11 @@ public final class FileEnvironment implements Environment, AutoCloseable {
             for (String before : d.after()) tool = tool.after(before);
             for (String p : d.personName()) tool = tool.personName(p);
             if (d.undoes() != null) tool = tool.undoes(d.undoes());
+            if (d.sends() != null) {
+                EnvFile.SendsDecl s = d.sends();
+                if (s.made() == null || s.code() == null || s.to() == null) throw src.error(at + "/sends", "needs the keys 'made', 'code' and 'to'");
+                tool = tool.sends(s.made(), s.code(), s.to());
+            }
             if (d.recordOf() != null) {
                 EnvFile.RecordOf r = d.recordOf();
                 if (r.param() == null) throw src.error(at + "/record_of", "missing key 'param'");
