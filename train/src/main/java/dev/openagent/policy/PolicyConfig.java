@@ -89,7 +89,7 @@ public record PolicyConfig(int version,
     /** A smaller, faster configuration for tests. */
     public static PolicyConfig tiny() {
         return new PolicyConfig(VERSION, 32, 2, 64, 1, 0x5EED, 1024, 2048, 8, 256,
-                3, 64, 0, 16, 128, 160, 4, 32, 10, 24, 8, 256, 160, 4, true, List.of());
+                3, 64, 0, 16, 128, 160, 4, 32, 10, 24, 8, 256, 160, 4, false, List.of());
     }
 
     public PolicyConfig withAnswerWords(List<String> words) {
