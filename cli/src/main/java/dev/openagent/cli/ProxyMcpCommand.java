@@ -48,9 +48,19 @@ final class ProxyMcpCommand implements Runnable {
             description = "Longest wait for one upstream request; longer means it hung (default: ${DEFAULT-VALUE}).")
     int timeoutSeconds;
 
-    /** --stdio or --port, as serve mcp takes them. */
+    /** --stdio or --port: the proxy's HTTP sessions are stateful, unlike serve mcp's, so its help says so. */
+    static final class Transport {
+        @Option(names = "--stdio", required = true, description = "Speak MCP on stdin/stdout (one client session); exit when stdin closes, "
+                + "recording the session and stopping the upstream.")
+        boolean stdio;
+
+        @Option(names = "--port", required = true, description = "Serve Streamable HTTP at http://HOST:PORT/mcp (0 picks a free port), "
+                + "a session per client (Mcp-Session-Id), with a GET event stream for the upstream's notifications.")
+        Integer port;
+    }
+
     @ArgGroup(exclusive = true, multiplicity = "1")
-    ServeMcpCommand.Transport transport;
+    Transport transport;
 
     /** With --port. */
     @Mixin
