@@ -68,8 +68,15 @@ public final class McpConnection implements AutoCloseable {
     /** Set by the process watch when a stdio server exits: calls waiting on it fail at once instead of at the timeout. */
     private final reactor.core.publisher.Sinks.Empty<Void> exited = reactor.core.publisher.Sinks.empty();
 
-    private McpConnection(McpAsyncClient client, Duration timeout, PrintWriter log, String what) {
+    /** The transport, for the one message the SDK client cannot send: {@code notifications/cancelled}. */
+    private final Tracking transport;
+    /** The tool call in flight: its cancel signal (null when none), and its JSON-RPC id once the SDK has sent it. */
+    private volatile reactor.core.publisher.Sinks.Empty<Void> callCancelled;
+    private volatile Object callId;
+
+    private McpConnection(McpAsyncClient client, Tracking transport, Duration timeout, PrintWriter log, String what) {
         this.client = client;
+        this.transport = transport;
         this.timeout = timeout;
         this.log = log;
         this.what = what;
@@ -128,7 +135,8 @@ public final class McpConnection implements AutoCloseable {
         // Requests may take up to STARTUP inside the SDK; each call below waits at most `timeout` (the initialisation, STARTUP).
         Duration startup = STARTUP.compareTo(timeout) > 0 ? STARTUP : timeout;
         java.util.function.Function<Notification, reactor.core.publisher.Mono<Void>> tell = n -> reactor.core.publisher.Mono.fromRunnable(() -> notifications.accept(n));
-        McpAsyncClient client = McpClient.async(transport).requestTimeout(startup).initializationTimeout(startup)
+        Tracking tracking = new Tracking(transport, self);
+        McpAsyncClient client = McpClient.async(tracking).requestTimeout(startup).initializationTimeout(startup)
                 .clientInfo(new McpSchema.Implementation("openagent", "0.1.0"))
                 .loggingConsumer(m -> tell.apply(new Notification("notifications/message", tree(m))))
                 .progressConsumer(p -> tell.apply(new Notification("notifications/progress", tree(p))))
@@ -138,7 +146,7 @@ public final class McpConnection implements AutoCloseable {
                 .resourcesUpdateConsumer(rs -> reactor.core.publisher.Flux.fromIterable(rs)
                         .concatMap(r -> tell.apply(new Notification("notifications/resources/updated", Json.object().put("uri", r.uri())))).then())
                 .build();
-        McpConnection c = new McpConnection(client, timeout, out, what);
+        McpConnection c = new McpConnection(client, tracking, timeout, out, what);
         self[0] = c;
         try {
             reactor.core.publisher.Mono.firstWithSignal(client.initialize(), c.exited.asMono()
@@ -175,6 +183,63 @@ public final class McpConnection implements AutoCloseable {
             }));
         }
     }
+
+    /**
+     * The SDK's transport, noting the JSON-RPC id of each {@code tools/call} it sends: the SDK client gives no way to
+     * cancel a request, so {@link #cancelCall} sends {@code notifications/cancelled} with that id through the transport.
+     */
+    private record Tracking(McpClientTransport inner, McpConnection[] owner) implements McpClientTransport {
+        @Override
+        public reactor.core.publisher.Mono<Void> connect(java.util.function.Function<reactor.core.publisher.Mono<McpSchema.JSONRPCMessage>,
+                reactor.core.publisher.Mono<McpSchema.JSONRPCMessage>> handler) {
+            return inner.connect(handler);
+        }
+
+        @Override
+        public reactor.core.publisher.Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
+            McpConnection c = owner[0];
+            if (c != null && message instanceof McpSchema.JSONRPCRequest r && r.method().equals(McpSchema.METHOD_TOOLS_CALL)) c.callId = r.id();
+            return inner.sendMessage(message);
+        }
+
+        @Override
+        public void setExceptionHandler(java.util.function.Consumer<Throwable> handler) { inner.setExceptionHandler(handler); }
+
+        @Override
+        public List<String> protocolVersions() { return inner.protocolVersions(); }
+
+        @Override
+        public <T> T unmarshalFrom(Object data, io.modelcontextprotocol.json.TypeRef<T> type) { return inner.unmarshalFrom(data, type); }
+
+        @Override
+        public reactor.core.publisher.Mono<Void> closeGracefully() { return inner.closeGracefully(); }
+
+        @Override
+        public void close() { inner.close(); }
+    }
+
+    /**
+     * Cancels the tool call in flight, if any: the server is sent {@code notifications/cancelled} with the call's
+     * request id (and {@code reason}), and the waiting {@link #call} returns at once with {@link #CANCELLED} as an
+     * error result. False when no call is in flight.
+     */
+    public boolean cancelCall(String reason) {
+        reactor.core.publisher.Sinks.Empty<Void> cancel = callCancelled;
+        if (cancel == null) return false;
+        Object id = callId;
+        if (id != null) {
+            Map<String, Object> params = new java.util.LinkedHashMap<>();
+            params.put("requestId", id);
+            if (reason != null) params.put("reason", reason);
+            transport.sendMessage(new McpSchema.JSONRPCNotification(McpSchema.JSONRPC_VERSION, "notifications/cancelled", params))
+                    .onErrorResume(e -> reactor.core.publisher.Mono.empty()).subscribe();
+        }
+        cancel.tryEmitEmpty();
+        return true;
+    }
+
+    /** The text of a tool call's result when it was cancelled ({@link #cancelCall}). */
+    public static final String CANCELLED = "the request was cancelled";
 
     /** {@code request} or, when the server process exits first, an error at once. */
     private <T> T await(reactor.core.publisher.Mono<T> request) {
@@ -301,7 +366,17 @@ public final class McpConnection implements AutoCloseable {
         try {
             @SuppressWarnings("unchecked")
             Map<String, Object> arguments = Json.MAPPER.convertValue(args, Map.class);
-            r = await(client.callTool(new McpSchema.CallToolRequest(tool, arguments, meta)));
+            reactor.core.publisher.Sinks.Empty<Void> cancel = reactor.core.publisher.Sinks.empty();
+            callId = null;
+            callCancelled = cancel;
+            try {
+                r = await(reactor.core.publisher.Mono.firstWithSignal(client.callTool(new McpSchema.CallToolRequest(tool, arguments, meta)),
+                        cancel.asMono().then(reactor.core.publisher.Mono.<McpSchema.CallToolResult>empty())));
+            } finally {
+                callCancelled = null;
+                callId = null;
+            }
+            if (r == null) return new Result(CANCELLED, true);
         } catch (McpError e) {
             return new Result(reason(e), true);
         } catch (RuntimeException e) {

@@ -48,9 +48,19 @@ final class ProxyMcpCommand implements Runnable {
             description = "Longest wait for one upstream request; longer means it hung (default: ${DEFAULT-VALUE}).")
     int timeoutSeconds;
 
-    /** --stdio or --port, as serve mcp takes them. */
+    /** --stdio or --port: the proxy's HTTP sessions are stateful, unlike serve mcp's, so its help says so. */
+    static final class Transport {
+        @Option(names = "--stdio", required = true, description = "Speak MCP on stdin/stdout (one client session); exit when stdin closes, "
+                + "recording the session and stopping the upstream.")
+        boolean stdio;
+
+        @Option(names = "--port", required = true, description = "Serve Streamable HTTP at http://HOST:PORT/mcp (0 picks a free port), "
+                + "a session per client (Mcp-Session-Id), with a GET event stream for the upstream's notifications.")
+        Integer port;
+    }
+
     @ArgGroup(exclusive = true, multiplicity = "1")
-    ServeMcpCommand.Transport transport;
+    Transport transport;
 
     /** With --port. */
     @Mixin
@@ -91,6 +101,9 @@ final class ProxyMcpCommand implements Runnable {
         // A request's write to an upstream that already died fails after the request has failed (and been answered
         // with its one-line error); Reactor would print that dropped error's stack trace on stderr.
         reactor.core.publisher.Hooks.onErrorDropped(dropped -> {});
+        // The SDK's stdio transport logs each line an upstream prints that is not JSON-RPC with a stack trace; the
+        // proxy says what went wrong in one line (and the upstream's stderr is in its log). Read when the logger is made.
+        System.setProperty("org.slf4j.simpleLogger.log.io.modelcontextprotocol.client.transport.StdioClientTransport", "off");
         String spec = Options.Shift.check(shift, "--shift");
         List<ShiftStack> stacks = ShiftSpec.expand(spec);
         if (command.isEmpty() == (upstreamUrl == null)) throw new Main.UserError("give the upstream command after -- or --upstream URL (one of them)");

@@ -198,6 +198,16 @@ class ProxyMcpCommandTest {
         assertEquals("true", lines.getLast().path("done").asText());
     }
 
+    /** --port is the proxy's own: its sessions are stateful (serve mcp's --port serves stateless HTTP). */
+    @Test
+    void thePortHelpSaysSessions() {
+        CliTest.Result r = CliTest.run("proxy", "mcp", "--help");
+        assertEquals(0, r.code(), r.err());
+        String help = r.out().replaceAll("\\s+", " ");
+        assertTrue(help.contains("a session per client"), help);
+        assertFalse(help.contains("stateless"), help);
+    }
+
     @Test
     void anUpstreamThatDoesNotStartIsOneLine() {
         CliTest.Result r = CliTest.run("proxy", "mcp", "--shift", "tool.identity-erasure", "--stdio", "--", "/nonexistent/mcp-server");
@@ -225,5 +235,89 @@ class ProxyMcpCommandTest {
         CliTest.Result none = CliTest.run("proxy", "mcp", "--shift", "query.paraphrase;query.noise", "--stdio", "--", FILESYSTEM.toString(), dir.toString());
         assertEquals(2, none.code(), none.err());
         assertTrue(none.err().contains("none of the 2 conditions can apply in the proxy"), none.err());
+    }
+
+    static final Path LIVE_UPSTREAM = NodeClientsTest.NODE_DIR.resolve("proxy-upstream.mjs").toAbsolutePath().normalize();
+
+    /**
+     * What happens live between a client and the upstream, through the TypeScript client (proxy-live.mjs) and a
+     * TypeScript upstream (proxy-upstream.mjs): a log message after its call, a tool added (the list rebuilt under
+     * the shift, the client told), a cancelled call (the upstream told), and the upstream killed mid-session (that
+     * call an MCP error, the next one answered by a restarted upstream).
+     */
+    private static void assertLive(List<JsonNode> lines) {
+        JsonNode between = lines.get(0);
+        assertTrue(between.path("between").asBoolean(), "a log message sent after its call returned reaches the client: " + between);
+        JsonNode changed = lines.get(1);
+        assertTrue(changed.path("listChanged").asBoolean(), "the client is told the tools changed: " + changed);
+        String fresh = changed.path("fresh").asText();
+        assertTrue(!fresh.isEmpty() && !fresh.contains("fresh"), "the added tool is listed, under an opaque name: " + changed);
+        assertEquals("fresh_tool ran", changed.path("freshRuns").asText(), changed.toString());
+        assertEquals(changed.path("before").asInt(), changed.path("kept").asInt(), "a tool added at the end leaves the others' names: " + changed);
+        assertTrue(lines.get(2).path("cancelledCall").asText().startsWith("rejected"), lines.get(2).toString());
+        assertEquals(1, lines.get(3).path("upstreamSawCancel").size(), "the upstream received notifications/cancelled for its request: " + lines.get(3));
+        JsonNode killed = lines.get(4);
+        assertEquals("error", killed.path("killed").asText(), "the call after the kill is an MCP error: " + killed);
+        assertEquals(-32000, killed.path("code").asInt(), killed.toString());
+        JsonNode restarted = lines.get(5);
+        assertEquals("after the restart", restarted.path("restarted").asText(), restarted.toString());
+        assertFalse(restarted.path("pidNow").asText().equals(restarted.path("pidBefore").asText()), "a new upstream process: " + restarted);
+        assertEquals("true", lines.getLast().path("done").asText());
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void liveNotificationsListChangesCancellationAndRestartOverStdio() throws Exception {
+        require();
+        List<String> args = new ArrayList<>(List.of("--"));
+        args.addAll(proxyCommand("--shift", "tool.identity-erasure", "--seed", "3", "--stdio", "--", "node", LIVE_UPSTREAM.toString()));
+        assertLive(NodeClientsTest.node("proxy-live.mjs", args.toArray(String[]::new)));
+    }
+
+    /** The same over Streamable HTTP: notifications between calls come on the client's GET stream. */
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void liveNotificationsListChangesCancellationAndRestartOverHttp(@TempDir Path dir) throws Exception {
+        require();
+        try (Served proxy = Served.start(dir, "live", "--shift", "tool.identity-erasure", "--seed", "3", "--port", "0", "--", "node", LIVE_UPSTREAM.toString())) {
+            assertLive(NodeClientsTest.node("proxy-live.mjs", "--url", proxy.url()));
+            assertEquals(143, proxy.stop());
+        }
+    }
+
+    /**
+     * SIGTERM while a tool call waits on the upstream (which would wait ten minutes, the --timeout longer): the
+     * proxy cancels it after a short grace, records it as cancelled, and exits.
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void aCallInFlightAtSigtermIsRecordedCancelled(@TempDir Path dir) throws Exception {
+        require();
+        Path store = dir.resolve("runs.db");
+        Path started = dir.resolve("started");
+        try (Served proxy = Served.start(dir, "sigterm", "--shift", "none", "--port", "0", "--timeout", "900", "--store", store.toString(),
+                "--", "node", LIVE_UPSTREAM.toString())) {
+            io.modelcontextprotocol.client.McpSyncClient client = io.modelcontextprotocol.client.McpClient.sync(
+                    io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport.builder(proxy.url().replace("/mcp", "")).endpoint("/mcp").build())
+                    .requestTimeout(java.time.Duration.ofMinutes(15)).build();
+            client.initialize();
+            Thread call = Thread.ofVirtual().start(() -> {
+                try {
+                    client.callTool(new io.modelcontextprotocol.spec.McpSchema.CallToolRequest("slow", java.util.Map.of("started", started.toString())));
+                } catch (RuntimeException expected) {
+                    // the proxy stops under it
+                }
+            });
+            while (!Files.exists(started)) Thread.sleep(50);
+            assertEquals(143, proxy.stop(), "the proxy exits on SIGTERM with the call in flight");
+            call.interrupt();
+            client.closeGracefully();
+        }
+        try (ResultStore results = ResultStore.openExisting(store)) {
+            List<Message> m = results.episodes(results.runs().getFirst().id()).getFirst().trajectory().messages();
+            Message got = m.stream().filter(x -> x.role().equals("tool") && "slow".equals(x.name())).findFirst()
+                    .orElseThrow(() -> new AssertionError("the call in flight is recorded: " + m));
+            assertTrue(got.content().contains("cancelled") && got.content().contains("the proxy is stopping"), got.toString());
+        }
     }
 }

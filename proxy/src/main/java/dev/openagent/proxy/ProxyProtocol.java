@@ -44,11 +44,27 @@ public final class ProxyProtocol {
         }
     }
 
-    /** The response to one request (a JSON-RPC message with an id and a method). */
+    /**
+     * The response to one request (a JSON-RPC message with an id and a method), or null when the client cancelled
+     * it meanwhile ({@code notifications/cancelled}, {@link #cancel}): a cancelled request gets no response.
+     */
     public static ObjectNode answer(ProxySession session, JsonNode request) {
         JsonNode id = request.get("id");
+        session.begin(id);
+        ObjectNode answer = respond(session, request);
+        return session.answered(id) ? null : answer;
+    }
+
+    /** A client's {@code notifications/cancelled}: its request gets no response, and a tool call is cancelled upstream too. */
+    public static void cancel(ProxySession session, JsonNode notification) {
+        JsonNode params = notification.path("params");
+        session.cancel(params.get("requestId"), params.path("reason").asText(null));
+    }
+
+    private static ObjectNode respond(ProxySession session, JsonNode request) {
+        JsonNode id = request.get("id");
         try {
-            return result(id, handle(session, request.path("method").asText(), request.get("params")));
+            return result(id, handle(session, request.path("method").asText(), request.get("params"), id));
         } catch (Refused r) {
             return error(id, r.code, r.getMessage());
         } catch (McpConnection.RemoteError e) {
@@ -63,7 +79,7 @@ public final class ProxyProtocol {
         }
     }
 
-    private static JsonNode handle(ProxySession session, String method, JsonNode params) {
+    private static JsonNode handle(ProxySession session, String method, JsonNode params, JsonNode id) {
         return switch (method) {
             case "initialize" -> initialize(session, params);
             case "ping" -> Json.object();
@@ -74,7 +90,7 @@ public final class ProxyProtocol {
                 r.set("tools", tools);
                 yield r;
             }
-            case "tools/call" -> call(session, params);
+            case "tools/call" -> call(session, params, id);
             default -> {
                 if (!McpConnection.FORWARDED.contains(method)) throw new Refused(McpSchema.ErrorCodes.METHOD_NOT_FOUND, "method not found: " + method);
                 yield session.upstream().request(method, params);
@@ -101,11 +117,11 @@ public final class ProxyProtocol {
     }
 
     @SuppressWarnings("unchecked")
-    private static JsonNode call(ProxySession session, JsonNode params) {
+    private static JsonNode call(ProxySession session, JsonNode params, JsonNode id) {
         String name = params.path("name").asText();
         Map<String, Object> arguments = params.path("arguments").isObject() ? Json.MAPPER.convertValue(params.get("arguments"), Map.class) : Map.of();
         Map<String, Object> meta = params.path("_meta").isObject() ? Json.MAPPER.convertValue(params.get("_meta"), Map.class) : null;
-        ProxySession.Reply reply = session.call(name, arguments, meta);
+        ProxySession.Reply reply = session.call(name, arguments, meta, id);
         // The engine judges the name (a shift may have added tools mid-session, as tool.set-change does); one it
         // does not know is a protocol error, as MCP servers answer it (recorded all the same).
         if (reply.unknownTool()) throw new Refused(McpSchema.ErrorCodes.INVALID_PARAMS, "Unknown tool: " + abbreviate(name));

@@ -22,14 +22,13 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
@@ -38,8 +37,10 @@ import java.util.function.Consumer;
  * {@link ProxyProtocol}. Over stdio, requests are handled concurrently (a slow tool call does not hold up a ping
  * or a prompt), a {@code notifications/cancelled} request gets no response, and the upstream's notifications
  * (logging, progress, list and resource changes) are passed on. Over HTTP a tool call from a client that accepts
- * an event stream is answered as one, carrying the upstream's progress and logging while it runs; other requests
- * are answered with JSON, and notifications outside a tool call are not delivered (there is no GET stream).
+ * an event stream is answered as one, carrying its progress (and, when the session has no GET stream, the
+ * upstream's other notifications) while it runs; other requests are answered with JSON; a client's GET stream
+ * carries the upstream's notifications between calls. A cancelled request gets no response (and a cancelled tool
+ * call is cancelled upstream).
  */
 public final class ProxyServer implements AutoCloseable {
     public static final String NAME = ProxyProtocol.NAME;
@@ -50,9 +51,13 @@ public final class ProxyServer implements AutoCloseable {
     private final SessionPool pool;
     private final McpServing serving;
 
-    private ProxyServer(SessionPool pool, McpServing serving) {
+    /** Set when serving stops: the GET event streams end. */
+    private final AtomicBoolean closed;
+
+    private ProxyServer(SessionPool pool, McpServing serving, AtomicBoolean closed) {
         this.pool = pool;
         this.serving = serving;
+        this.closed = closed;
     }
 
     /** Serves one session on stdin/stdout until stdin ends; the session is opened now (its shifts checked). */
@@ -64,13 +69,13 @@ public final class ProxyServer implements AutoCloseable {
         Thread reader = new Thread(loop::run, "proxy-stdio");
         reader.setDaemon(true);
         reader.start();
-        return new ProxyServer(pool, McpServing.stdio(loop::close, eof));
+        return new ProxyServer(pool, McpServing.stdio(loop::close, eof), new AtomicBoolean());
     }
 
     /** Serves Streamable HTTP at {@code http://host:port/mcp}, a session per client. */
     public static ProxyServer http(SessionPool pool, String host, int port, BearerAuth auth, long maxBodyBytes) throws IOException {
-        HttpEndpoint endpoint = new HttpEndpoint(pool, maxBodyBytes, HttpService.isLoopback(host));
-        return new ProxyServer(pool, McpServing.http(endpoint::handle, host, port, auth, "proxy-mcp", () -> {}, () -> {}));
+        HttpEndpoint endpoint = new HttpEndpoint(pool, maxBodyBytes, HttpService.isLoopback(host), new AtomicBoolean());
+        return new ProxyServer(pool, McpServing.http(endpoint::handle, host, port, auth, "proxy-mcp", () -> endpoint.closed().set(true), () -> {}), endpoint.closed());
     }
 
     public SessionPool pool() { return pool; }
@@ -86,7 +91,10 @@ public final class ProxyServer implements AutoCloseable {
 
     /** Stops serving; the sessions stay open (the pool's owner ends and records them). */
     @Override
-    public void close() { serving.close(); }
+    public void close() {
+        closed.set(true);
+        serving.close();
+    }
 
     /** Reads the client's lines (checked by the gate) and answers each request on a thread of its own. */
     private static final class StdioLoop {
@@ -97,14 +105,13 @@ public final class ProxyServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        private final Set<JsonNode> cancelled = ConcurrentHashMap.newKeySet();
         private final Consumer<McpConnection.Notification> notifications;
 
         StdioLoop(ProxySession session, StdioGate gate) {
             this.session = session;
             this.gate = gate;
             this.notifications = n -> write(ProxyProtocol.notification(n));
-            session.upstream().onNotification(notifications);
+            session.onNotification(notifications);
         }
 
         void run() {
@@ -116,12 +123,13 @@ public final class ProxyServer implements AutoCloseable {
                     String method = m.path("method").asText(null);
                     if (method == null) continue;                       // a response: the proxy sends the client no requests
                     if (id == null || id.isNull()) {
-                        if (method.equals("notifications/cancelled")) cancelled.add(m.path("params").path("requestId"));
+                        if (method.equals("notifications/cancelled")) ProxyProtocol.cancel(session, m);
                         continue;                                       // initialized, roots changed: nothing to answer
                     }
+                    session.begin(id);   // now, so a cancellation read before its worker starts still finds it
                     workers.submit(() -> {
                         ObjectNode answer = ProxyProtocol.answer(session, m);
-                        if (!cancelled.remove(id)) write(answer);      // a cancelled request gets no response
+                        if (answer != null) write(answer);              // a cancelled request gets no response
                     });
                 }
             } catch (IOException | UncheckedIOException e) {
@@ -129,7 +137,7 @@ public final class ProxyServer implements AutoCloseable {
             }
         }
 
-        private void write(ObjectNode message) {
+        private synchronized void write(ObjectNode message) {   // responses and notifications come from several threads: one line at a time
             byte[] line = (Json.write(message) + "\n").getBytes(StandardCharsets.UTF_8);
             try {
                 gate.output.write(line);
@@ -140,13 +148,16 @@ public final class ProxyServer implements AutoCloseable {
         }
 
         void close() {
-            session.upstream().removeListener(notifications);
+            session.removeListener(notifications);
             workers.shutdownNow();
         }
     }
 
-    /** POST /mcp: initialize opens a session and names it in {@value #SESSION_HEADER}; DELETE ends it. */
-    private record HttpEndpoint(SessionPool pool, long maxBodyBytes, boolean loopbackOnly) {
+    /**
+     * POST /mcp: initialize opens a session and names it in {@value #SESSION_HEADER}; GET opens the session's event
+     * stream of the upstream's notifications between calls; DELETE ends it.
+     */
+    private record HttpEndpoint(SessionPool pool, long maxBodyBytes, boolean loopbackOnly, AtomicBoolean closed) {
         void handle(HttpCall ex) throws IOException {
             StatelessHttpTransport.checkAddressed(ex, loopbackOnly);
             String sessionId = ex.header(SESSION_HEADER);
@@ -155,7 +166,11 @@ public final class ProxyServer implements AutoCloseable {
                 ex.respond(204, new byte[0], null);
                 return;
             }
-            JsonHttp.requireMethod(ex, "POST");   // no server-sent stream to GET
+            if (ex.method().equals("GET")) {
+                eventStream(ex, sessionId);
+                return;
+            }
+            JsonHttp.requireMethod(ex, "POST", "GET", "DELETE");
             byte[] body = ex.body(maxBodyBytes);
             JsonRpcCheck.Refusal refused = JsonRpcCheck.check(body);
             if (refused != null) {
@@ -184,6 +199,7 @@ public final class ProxyServer implements AutoCloseable {
                 if (session == null) throw ApiError.notFound("no_session", "no open session " + sessionId + ": initialize again");
             }
             if (id == null || id.isNull()) {
+                if (method.equals("notifications/cancelled")) ProxyProtocol.cancel(session, m);
                 ex.respond(202, new byte[0], null);
                 return;
             }
@@ -192,7 +208,54 @@ public final class ProxyServer implements AutoCloseable {
                 streamCall(ex, session, m);
                 return;
             }
-            JsonHttp.sendJson(ex, 200, ProxyProtocol.answer(session, m));
+            ObjectNode answer = ProxyProtocol.answer(session, m);
+            // A request the client cancelled gets no JSON-RPC response: the HTTP request is accepted, without a body.
+            if (answer == null) ex.respond(202, new byte[0], null);
+            else JsonHttp.sendJson(ex, 200, answer);
+        }
+
+        /**
+         * GET /mcp with the session's id and {@code Accept: text/event-stream}: the stream on which the session is sent
+         * the upstream's notifications between calls (logging, list changes, resource updates), as the Streamable
+         * HTTP transport lets a client listen. It stays open until the client goes, the session ends or the proxy
+         * stops. Progress goes on the stream of its call instead.
+         */
+        private void eventStream(HttpCall ex, String sessionId) throws IOException {
+            String accept = ex.header("Accept");
+            if (accept == null || !accept.contains("text/event-stream")) {
+                throw new ApiError(406, "not_acceptable", "GET " + ex.path() + " is the session's event stream: send Accept: text/event-stream");
+            }
+            if (sessionId == null) throw new ApiError(400, "no_session", "send " + SESSION_HEADER + " (from the initialize response) with the GET");
+            ProxySession session = pool.get(sessionId);
+            if (session == null) throw ApiError.notFound("no_session", "no open session " + sessionId + ": initialize again");
+            LinkedBlockingQueue<ObjectNode> events = new LinkedBlockingQueue<>();
+            Consumer<McpConnection.Notification> listener = n -> {
+                if (!n.method().equals("notifications/progress")) events.add(ProxyProtocol.notification(n));
+            };
+            session.onNotification(listener);
+            session.streams.incrementAndGet();
+            try {
+                ex.startStream(200, "text/event-stream");
+                ex.send(": open\n\n".getBytes(StandardCharsets.UTF_8));   // sends the headers: the client knows the stream is open
+                long quiet = 0;
+                while (!closed.get() && pool.holds(sessionId, session)) {
+                    ObjectNode event = events.poll(200, TimeUnit.MILLISECONDS);
+                    if (event != null) {
+                        ex.send(sse(event));
+                        quiet = 0;
+                    } else if (++quiet % 75 == 0) {
+                        ex.send(": keep-alive\n\n".getBytes(StandardCharsets.UTF_8));   // a client that left is noticed here
+                    }
+                }
+                ex.finish(new byte[0]);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (IOException gone) {
+                // the client closed the stream
+            } finally {
+                session.streams.decrementAndGet();
+                session.removeListener(listener);
+            }
         }
 
         /**
@@ -202,13 +265,14 @@ public final class ProxyServer implements AutoCloseable {
         private void streamCall(HttpCall ex, ProxySession session, JsonNode request) throws IOException {
             JsonNode token = request.path("params").path("_meta").get("progressToken");
             LinkedBlockingQueue<ObjectNode> events = new LinkedBlockingQueue<>();
+            // Its own progress; the rest only when the session has no GET stream to carry it (a message goes on one stream).
             Consumer<McpConnection.Notification> listener = n -> {
                 boolean progress = n.method().equals("notifications/progress");
-                if (!progress || (token != null && n.params() != null && token.equals(n.params().get("progressToken")))) {
+                if (progress ? token != null && n.params() != null && token.equals(n.params().get("progressToken")) : session.streams.get() == 0) {
                     events.add(ProxyProtocol.notification(n));
                 }
             };
-            session.upstream().onNotification(listener);
+            session.onNotification(listener);
             try {
                 CompletableFuture<ObjectNode> answer = new CompletableFuture<>();
                 Thread.ofVirtual().name("proxy-call").start(() -> answer.complete(ProxyProtocol.answer(session, request)));
@@ -217,12 +281,13 @@ public final class ProxyServer implements AutoCloseable {
                     ObjectNode event = events.poll(20, TimeUnit.MILLISECONDS);
                     if (event != null) ex.send(sse(event));
                 }
-                ex.finish(sse(answer.join()));
+                ObjectNode response = answer.join();
+                ex.finish(response == null ? new byte[0] : sse(response));   // cancelled: the stream ends without it
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted", e);
             } finally {
-                session.upstream().removeListener(listener);
+                session.removeListener(listener);
             }
         }
 

@@ -27,7 +27,13 @@ import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.ToolError;
 import dev.openagent.sandbox.ToolFacts;
 
+import dev.openagent.byo.McpConnection;
+
 import java.util.ArrayList;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -71,7 +77,21 @@ public final class ProxySession {
     private final Upstream upstream;
     private final ShiftStack stack;
     private final long seed;
-    private final Domain<Upstream> domain;
+    private final Map<String, ToolFacts> facts;
+    private final FileEnvironment.ScoredTask scoredTask;
+    private Domain<Upstream> domain;
+    /** Set when the upstream says its tools changed: the next list or call rebuilds the shifted tools. */
+    private volatile boolean toolsChanged;
+    /** Where the client's transport takes the upstream's notifications (and this session's own tools/list_changed). */
+    private final List<Consumer<McpConnection.Notification>> listeners = new CopyOnWriteArrayList<>();
+    /** How many GET event streams the client has open on this session (HTTP): they carry the notifications then. */
+    final java.util.concurrent.atomic.AtomicInteger streams = new java.util.concurrent.atomic.AtomicInteger();
+    /** The client's requests being answered, and those of them the client cancelled (they get no response). */
+    private final Set<JsonNode> inProgress = ConcurrentHashMap.newKeySet();
+    private final Set<JsonNode> cancelled = ConcurrentHashMap.newKeySet();
+    /** The client's request id of the tool call running now (null when none), and whether it was cancelled. */
+    private volatile JsonNode running;
+    private volatile String cancelReason;
     /** Whether the session is scored by a task (then it has {@value #SUBMIT_ANSWER}). */
     private final boolean scored;
     private String answer;
@@ -114,6 +134,8 @@ public final class ProxySession {
         this.stack = stack;
         this.seed = seed;
         this.scored = scored != null;
+        this.facts = facts;
+        this.scoredTask = scored;
         this.domain = ProxyDomain.of(upstream, facts, scored, r -> lastReceived = r);
         Optional<String> why = notApplicable(stack, domain);
         if (why.isPresent()) throw new IllegalArgumentException("shift " + why.get());
@@ -143,8 +165,94 @@ public final class ProxySession {
         }
     }
 
-    /** The tools as the client sees them. */
-    public synchronized List<ToolSpec> tools() { return tools; }
+    /** The tools as the client sees them (rebuilt first when the upstream's changed). */
+    public synchronized List<ToolSpec> tools() {
+        refresh();
+        return tools;
+    }
+
+    /**
+     * The upstream sent a notification: a {@code tools/list_changed} marks the shifted tools for rebuilding (not now:
+     * this runs on the upstream connection's thread, which must not wait on the upstream); each is passed to the
+     * client's listeners, so the client lists the tools again and gets the rebuilt ones.
+     */
+    public void upstreamNotified(McpConnection.Notification n) {
+        if (n.method().equals("notifications/tools/list_changed")) toolsChanged = true;
+        listeners.forEach(l -> l.accept(n));
+    }
+
+    /** Tells {@code listener} what the client should be sent (the upstream's notifications), until removed. */
+    public void onNotification(Consumer<McpConnection.Notification> listener) { listeners.add(listener); }
+
+    public void removeListener(Consumer<McpConnection.Notification> listener) { listeners.remove(listener); }
+
+    /**
+     * Rebuilds the shifted tools from the upstream's new list, through the same engine on the same seed. The
+     * engine draws a shift's choices (an opaque id, a synonym) in the list's order, so a tool keeps its shown name
+     * when the tools before it are unchanged (a tool added at the end); others may be shown under new names. The
+     * episode's shift state (a drift, a set change) starts over, as after an upstream restart.
+     */
+    private void refresh() {
+        if (!toolsChanged) return;
+        toolsChanged = false;
+        Domain<Upstream> rebuilt;
+        try {
+            rebuilt = ProxyDomain.of(upstream, facts, scoredTask, r -> lastReceived = r);
+        } catch (IllegalArgumentException | InfrastructureException e) {
+            System.err.println("proxy mcp: the upstream's tools changed, but cannot be listed (" + e.getMessage() + "): the session keeps its tools");
+            return;
+        }
+        Optional<String> why = notApplicable(stack, rebuilt);
+        if (why.isPresent()) {
+            System.err.println("proxy mcp: the upstream's tools changed, but shift " + why.get() + ": the session keeps its tools");
+            return;
+        }
+        domain = rebuilt;
+        env = null;
+        open();
+        messages.add(Message.system("the upstream's tools changed: the client is shown " + tools.size() + " tools now"));
+    }
+
+    /** The client sent this request (by its JSON-RPC id) to be answered; {@link #answered} says whether it was cancelled. */
+    void begin(JsonNode id) { inProgress.add(id); }
+
+    /** The request was answered: true when the client cancelled it meanwhile (then it gets no response). */
+    boolean answered(JsonNode id) {
+        inProgress.remove(id);
+        return cancelled.remove(id);
+    }
+
+    /**
+     * The client cancelled its request {@code id} ({@code notifications/cancelled}): it will get no response, and
+     * when it is the tool call running now, the upstream is sent the cancellation of its own request.
+     */
+    public void cancel(JsonNode id, String reason) {
+        if (id == null || !inProgress.contains(id)) return;   // answered already, or never asked
+        cancelled.add(id);
+        if (id.equals(running)) cancelRunning(reason == null ? "cancelled by the client" : reason);
+    }
+
+    private void cancelRunning(String reason) {
+        cancelReason = reason;
+        upstream.cancelCall(reason);
+    }
+
+    /**
+     * The proxy is stopping, or the session ending: a tool call still running after {@code grace} is cancelled
+     * (the upstream told, the call recorded as {@code CANCELLED}), so the session is recorded without waiting for it.
+     */
+    public void interrupt(java.time.Duration grace) {
+        long until = System.nanoTime() + grace.toNanos();
+        while (running != null && System.nanoTime() < until) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        if (running != null) cancelRunning("the proxy is stopping");
+    }
 
     public ShiftStack stack() { return stack; }
 
@@ -166,13 +274,35 @@ public final class ProxySession {
 
     /** As {@link #call(String, Map)}, passing the call's {@code _meta} (a progress token) on to the upstream. */
     public synchronized Reply call(String name, Map<String, Object> arguments, Map<String, Object> meta) {
+        return call(name, arguments, meta, null);
+    }
+
+    /** As {@link #call(String, Map, Map)} for the client's request {@code requestId}, which the client may {@link #cancel}. */
+    public synchronized Reply call(String name, Map<String, Object> arguments, Map<String, Object> meta, JsonNode requestId) {
+        refresh();
+        JsonNode args = arguments == null ? Json.object() : Json.tree(arguments);
+        if (requestId != null && cancelled.contains(requestId)) {
+            // cancelled while it waited for an earlier call: never forwarded
+            Reply reply = new Reply(McpConnection.CANCELLED + ": cancelled by the client", true, CANCELLED);
+            record(new Call(name, args, null, reply, 0), CANCELLED);
+            return reply;
+        }
         upstream.meta.set(meta);
+        running = requestId == null ? NO_ID : requestId;
+        cancelReason = null;
         try {
-            return step(name, arguments);
+            Reply reply = step(name, arguments);
+            return reply;
         } finally {
+            running = null;
             upstream.meta.remove();
         }
     }
+
+    /** The error code a cancelled call is recorded with. */
+    public static final String CANCELLED = "CANCELLED";
+    /** The running call's id when the client gave none (a direct call, as the tests make). */
+    private static final JsonNode NO_ID = Json.MAPPER.getNodeFactory().textNode("");
 
     /** The agent's final answer: judged now by the task's checks (the state checks call the upstream). */
     private Reply submit(Map<String, Object> arguments) {
@@ -242,6 +372,13 @@ public final class ProxySession {
             if (!text.isEmpty()) text.append('\n');
             text.append(o.text());
             if (o.isError() && code == null) code = o.error().code().name();
+        }
+        String reason = cancelReason;
+        if (reason != null) {
+            // The upstream was told; what it answered (if anything) is not the call's result.
+            text.setLength(0);
+            text.append(McpConnection.CANCELLED).append(": ").append(reason);
+            code = CANCELLED;
         }
         Reply reply = new Reply(text.toString(), code != null, code);
         record(new Call(name, args, lastReceived, reply, System.nanoTime() - begin), code);

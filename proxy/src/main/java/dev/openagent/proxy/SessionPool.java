@@ -41,8 +41,16 @@ public final class SessionPool implements AutoCloseable {
     private final SessionRecorder recorder;
     private final Map<String, Entry> open = new LinkedHashMap<>();
     private final ScheduledExecutorService reaper;
+    /**
+     * The open sessions for the upstream's notifications, read without the pool's lock: they come on the upstream
+     * connection's thread, which must never wait for the lock ({@link #open} holds it while it lists the tools).
+     */
+    private final List<ProxySession> listening = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final java.util.function.Consumer<dev.openagent.byo.McpConnection.Notification> notifications = n -> listening.forEach(s -> s.upstreamNotified(n));
     private int opened;
     private boolean closed;
+    /** How long a tool call still running when its session ends (SIGTERM, DELETE, idle) may take before it is cancelled. */
+    static final Duration GRACE = Duration.ofSeconds(2);
 
     /** @param recorder where closed sessions are recorded, or null */
     public SessionPool(Upstream upstream, ShiftStack stack, long seed, int max, Duration idle, SessionRecorder recorder) {
@@ -83,6 +91,7 @@ public final class SessionPool implements AutoCloseable {
         });
         long every = Math.max(1, Math.min(idle.toMillis() / 4, 30_000));
         reaper.scheduleWithFixedDelay(this::closeIdle, every, every, TimeUnit.MILLISECONDS);
+        upstream.onNotification(notifications);   // each open session passes them to its client
     }
 
     public Upstream upstream() { return upstream; }
@@ -113,6 +122,7 @@ public final class SessionPool implements AutoCloseable {
         opened++;
         String id = UUID.randomUUID().toString();
         open.put(id, new Entry(s, new long[] {System.nanoTime()}));
+        listening.add(s);
         return Map.entry(id, s);
     }
 
@@ -122,6 +132,12 @@ public final class SessionPool implements AutoCloseable {
         if (e == null) return null;
         e.lastUsed()[0] = System.nanoTime();
         return e.session();
+    }
+
+    /** Whether {@code session} is still open under {@code id} (not marking it used: a listening stream is not a use). */
+    public synchronized boolean holds(String id, ProxySession session) {
+        Entry e = open.get(id);
+        return e != null && e.session() == session;
     }
 
     /** Every open session. */
@@ -144,6 +160,8 @@ public final class SessionPool implements AutoCloseable {
     }
 
     private void end(ProxySession s) {
+        listening.remove(s);
+        s.interrupt(GRACE);   // a call in flight would hold the session (and its recording) up to --timeout
         if (recorder != null) recorder.record(s);
     }
 
@@ -171,6 +189,11 @@ public final class SessionPool implements AutoCloseable {
             open.clear();
         }
         reaper.shutdownNow();
-        all.forEach(this::end);
+        upstream.removeListener(notifications);
+        listening.clear();
+        // Every session's call in flight gets the same grace, at once, not one after the other.
+        long until = System.nanoTime() + GRACE.toNanos();
+        for (ProxySession s : all) s.interrupt(Duration.ofNanos(Math.max(0, until - System.nanoTime())));
+        if (recorder != null) all.forEach(recorder::record);
     }
 }

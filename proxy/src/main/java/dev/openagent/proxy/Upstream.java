@@ -24,7 +24,7 @@ public final class Upstream implements AutoCloseable {
     private final Duration timeout;
     private final Path log;
     private final List<Consumer<McpConnection.Notification>> listeners = new CopyOnWriteArrayList<>();
-    private McpConnection connection;
+    private volatile McpConnection connection;
     private int starts;
 
     /** Either {@code command} (stdio) or {@code url} (Streamable HTTP). Starts it now: a server that cannot start fails here. */
@@ -68,6 +68,16 @@ public final class Upstream implements AutoCloseable {
             drop();
             throw e;
         }
+    }
+
+    /**
+     * Cancels the tool call in flight (not waiting for it: calls are serialised, and this is how one ends early):
+     * the upstream is sent {@code notifications/cancelled} with its request id, and the call returns
+     * {@link McpConnection#CANCELLED}. False when no call is in flight.
+     */
+    public boolean cancelCall(String reason) {
+        McpConnection c = connection;
+        return c != null && c.cancelCall(reason);
     }
 
     /** The {@code _meta} of the client's call being made on this thread (its progress token), passed on with the upstream call. */

@@ -258,6 +258,58 @@ class ProxyServerTest {
         assertEquals(404, post(http, "no-such-session", "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\"}").statusCode());
     }
 
+    /** The session's GET event stream needs its session and an event-stream Accept header; other methods are refused. */
+    @Test
+    void theGetStreamIsRefusedWithoutItsSession() throws Exception {
+        connect("tool.identity-erasure", 4);
+        HttpClient http = HttpClient.newHttpClient();
+        assertEquals(400, get(http, null, "text/event-stream").statusCode());
+        assertEquals(404, get(http, "no-such-session", "text/event-stream").statusCode());
+        assertEquals(406, get(http, "no-such-session", "application/json").statusCode());
+        HttpResponse<String> put = http.send(HttpRequest.newBuilder(URI.create(server.url())).PUT(HttpRequest.BodyPublishers.ofString("{}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(405, put.statusCode());
+    }
+
+    private HttpResponse<String> get(HttpClient http, String session, String accept) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.url())).header("Accept", accept).GET();
+        if (session != null) b.header(ProxyServer.SESSION_HEADER, session);
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * A tool call the client cancels over HTTP (answered as JSON): its POST is accepted without a response, the
+     * upstream's request is cancelled (so the call ends long before the upstream's ten minutes), and it is recorded.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aCancelledCallOverHttpGetsNoResponse() throws Exception {
+        useEverything(Duration.ofMinutes(10), "cancel");
+        connect("obs.format:format=xml", 1);   // names unchanged
+        java.util.concurrent.CountDownLatch running = firstProgress();
+        HttpClient http = HttpClient.newHttpClient();
+        String session = post(http, null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+                + "\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}").headers().firstValue(ProxyServer.SESSION_HEADER).orElseThrow();
+        java.util.concurrent.CompletableFuture<HttpResponse<String>> slow = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return post(http, session, "{\"jsonrpc\":\"2.0\",\"id\":\"slow-1\",\"method\":\"tools/call\",\"params\":{\"name\":\"trigger-long-running-operation\","
+                        + "\"arguments\":{\"duration\":600,\"steps\":600},\"_meta\":{\"progressToken\":\"p1\"}}}");
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+        running.await();
+        assertEquals(202, post(http, session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"slow-1\",\"reason\":\"enough\"}}").statusCode());
+        HttpResponse<String> answered = slow.get();
+        assertEquals(202, answered.statusCode(), "accepted, without the response: " + answered.body());
+        assertEquals("", answered.body());
+        // The raw client's session (the SDK client that connect() opened has one of its own, without calls).
+        ProxySession.Call call = pool.sessions().stream().flatMap(x -> x.calls().stream()).findFirst().orElseThrow();
+        assertEquals(ProxySession.CANCELLED, call.reply().code(), call.toString());
+        assertTrue(call.reply().text().contains("enough"), call.reply().text());
+        assertEquals(1, upstream.starts(), "a cancelled call does not restart the upstream");
+    }
+
     private HttpResponse<String> post(HttpClient http, String session, String body) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.url())).header("Content-Type", "application/json")
                 .header("Accept", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));   // JSON answers, not an event stream
@@ -267,13 +319,27 @@ class ProxyServerTest {
 
     static final Path EVERYTHING = FILESYSTEM.resolveSibling("mcp-server-everything");
 
+    /** The upstream becomes server-everything (its prompts, resources and slow tool), waiting at most {@code timeout}. */
+    private void useEverything(Duration timeout, String log) {
+        assumeTrue(Files.isExecutable(EVERYTHING) || System.getenv("CI") != null, "server-everything is not installed");
+        upstream.close();
+        upstream = new Upstream(List.of(EVERYTHING.toString(), "stdio"), null, timeout, dir.resolveSibling(dir.getFileName() + "-" + log + ".log"));
+    }
+
+    /** Counts down at the upstream's first progress notification: the slow call is running. */
+    private java.util.concurrent.CountDownLatch firstProgress() {
+        java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
+        upstream.onNotification(n -> {
+            if (n.method().equals("notifications/progress")) running.countDown();
+        });
+        return running;
+    }
+
     /** server-everything's prompts and resources reach the client unchanged through the proxy, and its errors too. */
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void promptsAndResourcesPassUnchanged() throws Exception {
-        assumeTrue(Files.isExecutable(EVERYTHING) || System.getenv("CI") != null, "server-everything is not installed");
-        upstream.close();
-        upstream = new Upstream(List.of(EVERYTHING.toString(), "stdio"), null, Duration.ofSeconds(60), dir.resolveSibling(dir.getFileName() + "-everything.log"));
+        useEverything(Duration.ofSeconds(60), "everything");
         McpSyncClient c = connect("tool.identity-erasure", 2);
         assertNotNull(c.getServerCapabilities().prompts(), "the upstream's prompt capability is passed on");
         List<String> prompts = c.listPrompts().prompts().stream().map(McpSchema.Prompt::name).toList();
@@ -360,15 +426,9 @@ class ProxyServerTest {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void anUpstreamKilledMidCallFailsThatCallAtOnce() throws Exception {
-        assumeTrue(Files.isExecutable(EVERYTHING) || System.getenv("CI") != null, "server-everything is not installed");
-        upstream.close();
-        upstream = new Upstream(List.of(EVERYTHING.toString(), "stdio"), null, Duration.ofMinutes(10), dir.resolveSibling(dir.getFileName() + "-slow.log"));
+        useEverything(Duration.ofMinutes(10), "slow");
         ProxySession session = new ProxySession(upstream, ShiftStack.NONE, 1);
-        // The upstream's first progress notification for the call says it is running it.
-        java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
-        upstream.onNotification(n -> {
-            if (n.method().equals("notifications/progress")) running.countDown();
-        });
+        java.util.concurrent.CountDownLatch running = firstProgress();
         java.util.concurrent.CompletableFuture<Object> slow = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
             try {
                 return session.call("trigger-long-running-operation", Map.of("duration", 600, "steps", 600), Map.of("progressToken", "slow-1"));
