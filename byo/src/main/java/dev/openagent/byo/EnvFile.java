@@ -46,10 +46,10 @@ record EnvFile(String id, String description, String rules, Mcp mcp, Reset reset
     record Reset(String copy) {}
 
     /**
-     * What a tool declares. The facts ({@code read_only}, {@code after}, {@code record_of}, {@code person_name}, {@code undoes}) apply to
+     * What a tool declares. The facts ({@code read_only}, {@code after}, {@code record_of}, {@code person_name}, {@code undoes}, {@code sends}) apply to
      * any tool; {@code description}, {@code parameters} and {@code response}/{@code responses} declare an inline tool.
      */
-    record ToolDecl(Boolean readOnly, List<String> after, RecordOf recordOf, List<String> personName, String undoes,
+    record ToolDecl(Boolean readOnly, List<String> after, RecordOf recordOf, List<String> personName, String undoes, SendsDecl sends,
                     String description, JsonNode parameters, JsonNode response, List<Canned> responses) {
         ToolDecl {
             after = after == null ? List.of() : after;
@@ -71,6 +71,15 @@ record EnvFile(String id, String description, String rules, Mcp mcp, Reset reset
             fields = fields == null ? List.of() : fields;
         }
     }
+
+    /**
+     * The tool sends the code {@code made} returned to an address.
+     *
+     * @param made the committing tool whose result holds the code
+     * @param code this tool's parameter taking the code (the field of the same name in {@code made}'s result)
+     * @param to   this tool's parameter taking the address
+     */
+    record SendsDecl(String made, String code, String to) {}
 
     /** An inline tool's answer to calls whose arguments hold these values ({@code when}; empty: any call). */
     record Canned(Map<String, JsonNode> when, JsonNode response, String error) {

@@ -17,6 +17,7 @@ import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Checks;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.EnvFacts;
+import dev.openagent.sandbox.ToolFacts;
 import dev.openagent.sandbox.EnvSpec;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.sandbox.EnvironmentInfo;
@@ -194,6 +195,8 @@ public final class FileEnvironment implements Environment, AutoCloseable {
             }
             String undoes = e.getValue().undoes();
             if (undoes != null && !names.contains(undoes)) throw src.error("/tools/" + e.getKey() + "/undoes", "no tool named '" + undoes + "'");
+            EnvFile.SendsDecl sends = e.getValue().sends();
+            if (sends != null && !names.contains(sends.made())) throw src.error("/tools/" + e.getKey() + "/sends/made", "no tool named '" + sends.made() + "'");
         }
         return out;
     }
@@ -214,6 +217,11 @@ public final class FileEnvironment implements Environment, AutoCloseable {
             for (String before : d.after()) tool = tool.after(before);
             for (String p : d.personName()) tool = tool.personName(p);
             if (d.undoes() != null) tool = tool.undoes(d.undoes());
+            if (d.sends() != null) {
+                EnvFile.SendsDecl s = d.sends();
+                if (s.made() == null || s.code() == null || s.to() == null) throw src.error(at + "/sends", "needs the keys 'made', 'code' and 'to'");
+                tool = tool.sends(s.made(), s.code(), s.to());
+            }
             if (d.recordOf() != null) {
                 EnvFile.RecordOf r = d.recordOf();
                 if (r.param() == null) throw src.error(at + "/record_of", "missing key 'param'");
@@ -280,15 +288,26 @@ public final class FileEnvironment implements Environment, AutoCloseable {
 
     /** The world after a right answer: every state check of the task, calling tools on the episode's server. */
     private String check(Task task, Worker w, String answer) {
-        TaskLine t = FileTasks.line(entry(task.id()), w.dir());
+        return stateChecks(FileTasks.line(entry(task.id()), w.dir()), (tool, args) -> {
+            JsonNode r = domainTool(tool).behaviour().call(w, Params.ofSchema(Json.object()).validate(args));
+            return r.isTextual() ? r.asText() : Json.write(r);
+        });
+    }
+
+    /** What a state check's tool answered: its text, or {@link ToolFailure} when the tool failed. */
+    @FunctionalInterface
+    public interface ToolCaller {
+        String call(String tool, ObjectNode args);
+    }
+
+    private static String stateChecks(TaskLine t, ToolCaller caller) {
         if (t.check() == null) return null;
         for (int i = 0; i < t.check().state().size(); i++) {
             TaskLine.StateCheck s = t.check().state().get(i);
             ObjectNode args = s.args() == null ? Json.object() : (ObjectNode) s.args();
             String text;
             try {
-                JsonNode r = domainTool(s.tool()).behaviour().call(w, Params.ofSchema(Json.object()).validate(args));
-                text = r.isTextual() ? r.asText() : Json.write(r);
+                text = caller.call(s.tool(), args);
             } catch (ToolFailure f) {
                 return "state check " + i + " (" + s.tool() + ") failed: " + f.getMessage();
             }
@@ -300,6 +319,25 @@ public final class FileEnvironment implements Environment, AutoCloseable {
             }
         }
         return null;
+    }
+
+    /**
+     * One task of the file by its id, for scoring a session that did not run in this environment (the shift
+     * proxy's, on a live server): the task with {@code {workdir}} replaced by {@code workdir}, and its state checks
+     * made through {@code caller} (the live server's tools).
+     */
+    public record ScoredTask(Task task, java.util.function.Function<ToolCaller, String> stateChecks) {}
+
+    /** @throws BadEnvironmentFile when the file has no task of that id */
+    public ScoredTask scoredTask(String id, String workdir, long seed) {
+        FileTasks.Entry e = tasks.stream().filter(x -> x.id().equals(id)).findFirst()
+                .orElseThrow(() -> new BadEnvironmentFile("no task '" + id + "' in " + file.id() + " (tasks: " + String.join(", ", tasks.stream().map(FileTasks.Entry::id).toList()) + ")"));
+        Set<String> readOnly = new LinkedHashSet<>();
+        toolFacts().forEach((name, f) -> {
+            if (f.readOnly()) readOnly.add(name);
+        });
+        TaskLine line = FileTasks.line(e, workdir);
+        return new ScoredTask(FileTasks.task(line, file.id(), e.split(), seed, e.difficulty(), readOnly), caller -> stateChecks(line, caller));
     }
 
     private static List<String> texts(JsonNode n) {
@@ -364,6 +402,16 @@ public final class FileEnvironment implements Environment, AutoCloseable {
     public EnvironmentInfo info() { return info; }
 
     /** The ids of the tasks of each split, as the file declares them. */
+    /**
+     * The facts each tool carries (the file's {@code read_only}, {@code after}, {@code record_of}, {@code person_name},
+     * and the server's read-only hints), by tool name: the shift proxy gives them to a live server's tools of the same name.
+     */
+    public Map<String, ToolFacts> toolFacts() {
+        Map<String, ToolFacts> out = new LinkedHashMap<>();
+        for (Tool<Worker> t : ((Surface.FunctionCalls<Worker>) domain.surface()).tools()) out.put(t.name(), t.facts());
+        return out;
+    }
+
     public Map<String, Set<String>> taskIds() { return Map.copyOf(tasksBySplit); }
 
     /** The number of tasks of a split. */

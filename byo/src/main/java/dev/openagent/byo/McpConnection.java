@@ -10,6 +10,7 @@ import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTranspor
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -48,8 +49,34 @@ public final class McpConnection implements AutoCloseable {
     /** A tool's answer: its text (the text contents joined) and whether the tool reported an error. */
     public record Result(String text, boolean error) {}
 
-    private McpConnection(McpAsyncClient client, Duration timeout, PrintWriter log, String what) {
+    /** A notification the server sent (logging, progress, a list or a resource that changed), as JSON-RPC method and params. */
+    public record Notification(String method, JsonNode params) {}
+
+    /** The server's own JSON-RPC error for a forwarded request: its code and message, passed on unchanged. */
+    public static final class RemoteError extends RuntimeException {
+        private final int code;
+
+        RemoteError(int code, String message) {
+            super(message);
+            this.code = code;
+        }
+
+        public int code() { return code; }
+    }
+
+    private static final McpJsonMapper MCP_JSON = McpJsonDefaults.getMapper();
+    /** Set by the process watch when a stdio server exits: calls waiting on it fail at once instead of at the timeout. */
+    private final reactor.core.publisher.Sinks.Empty<Void> exited = reactor.core.publisher.Sinks.empty();
+
+    /** The transport, for the one message the SDK client cannot send: {@code notifications/cancelled}. */
+    private final Tracking transport;
+    /** The tool call in flight: its cancel signal (null when none), and its JSON-RPC id once the SDK has sent it. */
+    private volatile reactor.core.publisher.Sinks.Empty<Void> callCancelled;
+    private volatile Object callId;
+
+    private McpConnection(McpAsyncClient client, Tracking transport, Duration timeout, PrintWriter log, String what) {
         this.client = client;
+        this.transport = transport;
         this.timeout = timeout;
         this.log = log;
         this.what = what;
@@ -61,6 +88,15 @@ public final class McpConnection implements AutoCloseable {
      * @param log where the server's stderr goes
      */
     public static McpConnection open(List<String> command, String url, Map<String, String> env, Duration timeout, Path log) {
+        return open(command, url, env, timeout, log, n -> {});
+    }
+
+    /**
+     * As {@link #open(List, String, Map, Duration, Path)}, telling {@code notifications} what the server sends
+     * (logging messages, progress, list and resource changes), for the proxy to pass on.
+     */
+    public static McpConnection open(List<String> command, String url, Map<String, String> env, Duration timeout, Path log,
+                                     java.util.function.Consumer<Notification> notifications) {
         PrintWriter out;
         try {
             Files.createDirectories(log.getParent());
@@ -84,7 +120,10 @@ public final class McpConnection implements AutoCloseable {
                 throw new InfrastructureException("cannot start '" + command.getFirst() + "': " + missing);
             }
             ServerParameters params = ServerParameters.builder(command.getFirst()).args(command.subList(1, command.size())).env(env).build();
-            StdioClientTransport stdio = new StdioClientTransport(params, McpJsonDefaults.getMapper());
+            StdioClientTransport stdio = new WatchedStdio(params, () -> {
+                McpConnection c = self[0];
+                if (c != null) c.exited.tryEmitEmpty();
+            });
             stdio.setStdErrorHandler(line -> {
                 out.println(line);
                 McpConnection c = self[0];
@@ -95,17 +134,187 @@ public final class McpConnection implements AutoCloseable {
         }
         // Requests may take up to STARTUP inside the SDK; each call below waits at most `timeout` (the initialisation, STARTUP).
         Duration startup = STARTUP.compareTo(timeout) > 0 ? STARTUP : timeout;
-        McpAsyncClient client = McpClient.async(transport).requestTimeout(startup).initializationTimeout(startup)
-                .clientInfo(new McpSchema.Implementation("openagent", "0.1.0")).build();
-        McpConnection c = new McpConnection(client, timeout, out, what);
+        java.util.function.Function<Notification, reactor.core.publisher.Mono<Void>> tell = n -> reactor.core.publisher.Mono.fromRunnable(() -> notifications.accept(n));
+        Tracking tracking = new Tracking(transport, self);
+        McpAsyncClient client = McpClient.async(tracking).requestTimeout(startup).initializationTimeout(startup)
+                .clientInfo(new McpSchema.Implementation("openagent", "0.1.0"))
+                .loggingConsumer(m -> tell.apply(new Notification("notifications/message", tree(m))))
+                .progressConsumer(p -> tell.apply(new Notification("notifications/progress", tree(p))))
+                .toolsChangeConsumer(t -> tell.apply(new Notification("notifications/tools/list_changed", null)))
+                .promptsChangeConsumer(t -> tell.apply(new Notification("notifications/prompts/list_changed", null)))
+                .resourcesChangeConsumer(t -> tell.apply(new Notification("notifications/resources/list_changed", null)))
+                .resourcesUpdateConsumer(rs -> reactor.core.publisher.Flux.fromIterable(rs)
+                        .concatMap(r -> tell.apply(new Notification("notifications/resources/updated", Json.object().put("uri", r.uri())))).then())
+                .build();
+        McpConnection c = new McpConnection(client, tracking, timeout, out, what);
         self[0] = c;
         try {
-            client.initialize().block(startup);
+            reactor.core.publisher.Mono.firstWithSignal(client.initialize(), c.exited.asMono()
+                    .then(reactor.core.publisher.Mono.error(new IllegalStateException("the process exited")))).block(startup);
         } catch (RuntimeException e) {
             c.close();
             throw new InfrastructureException(what + " did not start: " + reason(e) + c.stderrTail() + " (log: " + log + ")", e);
         }
         return c;
+    }
+
+    /**
+     * The SDK's stdio transport, telling {@code exited} when the server process ends (the SDK does not), so a
+     * killed server fails the waiting request at once rather than at the timeout, and one that exits at start-up
+     * fails its initialisation at once.
+     */
+    private static final class WatchedStdio extends StdioClientTransport {
+        private final Runnable exited;
+
+        WatchedStdio(ServerParameters params, Runnable exited) {
+            super(params, McpJsonDefaults.getMapper());
+            this.exited = exited;
+        }
+
+        @Override
+        public reactor.core.publisher.Mono<Void> connect(java.util.function.Function<reactor.core.publisher.Mono<McpSchema.JSONRPCMessage>,
+                reactor.core.publisher.Mono<McpSchema.JSONRPCMessage>> handler) {
+            return super.connect(handler).doOnSuccess(v -> Thread.ofVirtual().name("mcp-server-exit").start(() -> {
+                try {
+                    awaitForExit();
+                } finally {
+                    exited.run();
+                }
+            }));
+        }
+    }
+
+    /**
+     * The SDK's transport, noting the JSON-RPC id of each {@code tools/call} it sends: the SDK client gives no way to
+     * cancel a request, so {@link #cancelCall} sends {@code notifications/cancelled} with that id through the transport.
+     */
+    private record Tracking(McpClientTransport inner, McpConnection[] owner) implements McpClientTransport {
+        @Override
+        public reactor.core.publisher.Mono<Void> connect(java.util.function.Function<reactor.core.publisher.Mono<McpSchema.JSONRPCMessage>,
+                reactor.core.publisher.Mono<McpSchema.JSONRPCMessage>> handler) {
+            return inner.connect(handler);
+        }
+
+        @Override
+        public reactor.core.publisher.Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
+            McpConnection c = owner[0];
+            if (c != null && message instanceof McpSchema.JSONRPCRequest r && r.method().equals(McpSchema.METHOD_TOOLS_CALL)) c.callId = r.id();
+            return inner.sendMessage(message);
+        }
+
+        @Override
+        public void setExceptionHandler(java.util.function.Consumer<Throwable> handler) { inner.setExceptionHandler(handler); }
+
+        @Override
+        public List<String> protocolVersions() { return inner.protocolVersions(); }
+
+        @Override
+        public <T> T unmarshalFrom(Object data, io.modelcontextprotocol.json.TypeRef<T> type) { return inner.unmarshalFrom(data, type); }
+
+        @Override
+        public reactor.core.publisher.Mono<Void> closeGracefully() { return inner.closeGracefully(); }
+
+        @Override
+        public void close() { inner.close(); }
+    }
+
+    /**
+     * Cancels the tool call in flight, if any: the server is sent {@code notifications/cancelled} with the call's
+     * request id (and {@code reason}), and the waiting {@link #call} returns at once with {@link #CANCELLED} as an
+     * error result. False when no call is in flight.
+     */
+    public boolean cancelCall(String reason) {
+        reactor.core.publisher.Sinks.Empty<Void> cancel = callCancelled;
+        if (cancel == null) return false;
+        Object id = callId;
+        if (id != null) {
+            Map<String, Object> params = new java.util.LinkedHashMap<>();
+            params.put("requestId", id);
+            if (reason != null) params.put("reason", reason);
+            transport.sendMessage(new McpSchema.JSONRPCNotification(McpSchema.JSONRPC_VERSION, "notifications/cancelled", params))
+                    .onErrorResume(e -> reactor.core.publisher.Mono.empty()).subscribe();
+        }
+        cancel.tryEmitEmpty();
+        return true;
+    }
+
+    /** The text of a tool call's result when it was cancelled ({@link #cancelCall}). */
+    public static final String CANCELLED = "the request was cancelled";
+
+    /** {@code request} or, when the server process exits first, an error at once. */
+    private <T> T await(reactor.core.publisher.Mono<T> request) {
+        return reactor.core.publisher.Mono.firstWithSignal(request,
+                exited.asMono().then(reactor.core.publisher.Mono.<T>error(new IllegalStateException("the server process exited")))).block(timeout);
+    }
+
+    private static JsonNode tree(Object mcpValue) {
+        try {
+            return Json.parse(MCP_JSON.writeValueAsString(mcpValue));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static <T> T fromTree(JsonNode params, Class<T> type) {
+        try {
+            return MCP_JSON.readValue(Json.write(params == null || params.isNull() ? Json.object() : params), type);
+        } catch (IOException | RuntimeException e) {
+            throw new RemoteError(McpSchema.ErrorCodes.INVALID_PARAMS, "invalid params: " + reason(e));
+        }
+    }
+
+    /** The MCP methods {@link #request} passes on to the server (the ones the server answers besides tools). */
+    public static final java.util.Set<String> FORWARDED = java.util.Set.of("prompts/list", "prompts/get", "resources/list", "resources/read",
+            "resources/templates/list", "resources/subscribe", "resources/unsubscribe", "completion/complete", "logging/setLevel", "ping");
+
+    /** What the server said it can do, as its initialize result's capabilities. */
+    public JsonNode capabilities() {
+        McpSchema.ServerCapabilities caps = client.getServerCapabilities();
+        return caps == null ? Json.object() : tree(caps);
+    }
+
+    /** The server's instructions from initialize, or null. */
+    public String instructions() { return client.getServerInstructions(); }
+
+    /**
+     * Passes one request of {@link #FORWARDED} on to the server and returns its result as the server gave it.
+     *
+     * @throws RemoteError when the server answered with a JSON-RPC error (or the params do not parse)
+     * @throws InfrastructureException when the server crashed, hung or timed out
+     */
+    public JsonNode request(String method, JsonNode params) {
+        String cursor = params == null ? null : params.path("cursor").asText(null);
+        reactor.core.publisher.Mono<?> answer = switch (method) {
+            case "prompts/list" -> client.listPrompts(cursor);
+            case "prompts/get" -> client.getPrompt(fromTree(params, McpSchema.GetPromptRequest.class));
+            case "resources/list" -> client.listResources(cursor);
+            case "resources/read" -> client.readResource(fromTree(params, McpSchema.ReadResourceRequest.class));
+            case "resources/templates/list" -> client.listResourceTemplates(cursor);
+            case "resources/subscribe" -> client.subscribeResource(fromTree(params, McpSchema.SubscribeRequest.class));
+            case "resources/unsubscribe" -> client.unsubscribeResource(fromTree(params, McpSchema.UnsubscribeRequest.class));
+            case "completion/complete" -> client.completeCompletion(fromTree(params, McpSchema.CompleteRequest.class));
+            case "logging/setLevel" -> client.setLoggingLevel(level(params));
+            case "ping" -> client.ping();
+            default -> throw new RemoteError(McpSchema.ErrorCodes.METHOD_NOT_FOUND, "method not found: " + method);
+        };
+        Object result;
+        try {
+            result = await(answer);
+        } catch (McpError e) {
+            McpSchema.JSONRPCResponse.JSONRPCError err = e.getJsonRpcError();
+            throw new RemoteError(err == null ? McpSchema.ErrorCodes.INTERNAL_ERROR : err.code(), err == null ? reason(e) : err.message());
+        } catch (RuntimeException e) {
+            throw new InfrastructureException(what + " failed on " + method + ": " + reason(e) + stderrTail(), e);
+        }
+        return result == null ? Json.object() : tree(result);
+    }
+
+    private static McpSchema.LoggingLevel level(JsonNode params) {
+        String level = params == null ? "" : params.path("level").asText("");
+        for (McpSchema.LoggingLevel l : McpSchema.LoggingLevel.values()) {
+            if (l.name().equalsIgnoreCase(level)) return l;
+        }
+        throw new RemoteError(McpSchema.ErrorCodes.INVALID_PARAMS, "logging/setLevel needs params.level, one of debug, info, notice, warning, error, critical, alert, emergency");
     }
 
     /** Why a program cannot be run (null when it can): a path that is not an executable file, or a name not on PATH. */
@@ -136,7 +345,7 @@ public final class McpConnection implements AutoCloseable {
             List<McpSchema.Tool> all = new java.util.ArrayList<>();
             String cursor = null;
             do {
-                McpSchema.ListToolsResult page = (cursor == null ? client.listTools() : client.listTools(cursor)).block(timeout);
+                McpSchema.ListToolsResult page = await(cursor == null ? client.listTools() : client.listTools(cursor));
                 all.addAll(page.tools());
                 cursor = page.nextCursor();
             } while (cursor != null && !cursor.isEmpty());
@@ -148,11 +357,26 @@ public final class McpConnection implements AutoCloseable {
 
     /** Calls one tool. A protocol-level refusal (unknown tool, invalid params) comes back as an error result too. */
     public Result call(String tool, ObjectNode args) {
+        return call(tool, args, null);
+    }
+
+    /** As {@link #call(String, ObjectNode)} with the request's {@code _meta} (a client's progress token, passed on). */
+    public Result call(String tool, ObjectNode args, Map<String, Object> meta) {
         McpSchema.CallToolResult r;
         try {
             @SuppressWarnings("unchecked")
             Map<String, Object> arguments = Json.MAPPER.convertValue(args, Map.class);
-            r = client.callTool(new McpSchema.CallToolRequest(tool, arguments)).block(timeout);
+            reactor.core.publisher.Sinks.Empty<Void> cancel = reactor.core.publisher.Sinks.empty();
+            callId = null;
+            callCancelled = cancel;
+            try {
+                r = await(reactor.core.publisher.Mono.firstWithSignal(client.callTool(new McpSchema.CallToolRequest(tool, arguments, meta)),
+                        cancel.asMono().then(reactor.core.publisher.Mono.<McpSchema.CallToolResult>empty())));
+            } finally {
+                callCancelled = null;
+                callId = null;
+            }
+            if (r == null) return new Result(CANCELLED, true);
         } catch (McpError e) {
             return new Result(reason(e), true);
         } catch (RuntimeException e) {

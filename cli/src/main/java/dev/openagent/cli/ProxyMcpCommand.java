@@ -1,8 +1,14 @@
 package dev.openagent.cli;
 
 import dev.openagent.episode.InfrastructureException;
+import dev.openagent.byo.BadEnvironmentFile;
+import dev.openagent.byo.FileEnvironment;
 import dev.openagent.proxy.ProxyServer;
+import dev.openagent.sandbox.ToolFacts;
 import dev.openagent.proxy.ProxySession;
+import dev.openagent.proxy.SessionPool;
+import dev.openagent.proxy.SessionRecorder;
+import dev.openagent.store.ResultStore;
 import dev.openagent.proxy.Upstream;
 import dev.openagent.server.env.EnvServer;
 import dev.openagent.server.http.BearerAuth;
@@ -21,13 +27,15 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 @Command(mixinStandardHelpOptions = true, name = "mcp",
         description = "Serve a real MCP server's tools under a shift: start CMD ARGS... (after --) or reach --upstream URL, and serve "
                 + "its tools, shifted, over stdio or Streamable HTTP; calls are mapped back to the upstream's names and arguments.")
 final class ProxyMcpCommand implements Runnable {
     @Option(names = "--shift", required = true, paramLabel = "SPEC",
-            description = "The shift stack to apply: ID[:k=v,...], A+B (composed). tool.* and obs.* shifts apply (the others change a task, and a proxy session has none).")
+            description = "The shift stack to apply: ID[:k=v,...], A+B (composed); or several conditions (tier:X, all, A;B), of which each session draws one "
+                    + "by its seed. tool.* and obs.* shifts apply (the others change a task, and a proxy session has none).")
     String shift;
 
     @Option(names = "--seed", description = "The session seed (the same seed shows the same names and shifts). Default: a random one, printed on stderr.")
@@ -40,22 +48,68 @@ final class ProxyMcpCommand implements Runnable {
             description = "Longest wait for one upstream request; longer means it hung (default: ${DEFAULT-VALUE}).")
     int timeoutSeconds;
 
-    /** --stdio or --port, as serve mcp takes them. */
+    /** --stdio or --port: the proxy's HTTP sessions are stateful, unlike serve mcp's, so its help says so. */
+    static final class Transport {
+        @Option(names = "--stdio", required = true, description = "Speak MCP on stdin/stdout (one client session); exit when stdin closes, "
+                + "recording the session and stopping the upstream.")
+        boolean stdio;
+
+        @Option(names = "--port", required = true, description = "Serve Streamable HTTP at http://HOST:PORT/mcp (0 picks a free port), "
+                + "a session per client (Mcp-Session-Id), with a GET event stream for the upstream's notifications.")
+        Integer port;
+    }
+
     @ArgGroup(exclusive = true, multiplicity = "1")
-    ServeMcpCommand.Transport transport;
+    Transport transport;
 
     /** With --port. */
     @Mixin
     Options.Listen listen = new Options.Listen(EnvServer.Config.DEFAULT_MAX_BODY);
+
+    @Option(names = "--store", paramLabel = "PATH|URL", description = "Record each client session as an episode in this results store "
+            + "(an SQLite file, or postgresql://USER@HOST:PORT/DB): one run per proxy process; `openagent report --store` shows it.")
+    String store;
+
+    @Mixin
+    Options.StorePassword storePassword = new Options.StorePassword();
+
+    @Option(names = "--env", paramLabel = "FILE", description = "An environment file (docs/bring-your-own.md) whose facts about tools "
+            + "(read_only, after, record_of, person_name) the upstream's tools of the same names take, so the shifts that need them apply.")
+    Path envFile;
+
+    @Option(names = "--task", paramLabel = "ID", description = "With --env: score each session by this task of the file: its state checks call "
+            + "the upstream's tools when the session ends, its answer checks judge what the agent gives to the added submit_answer tool.")
+    String taskId;
+
+    @Option(names = "--workdir", paramLabel = "DIR", description = "With --task: what {workdir} in the file's tasks stands for, the folder the "
+            + "upstream works in (default: the current directory).")
+    Path workdir;
+
+    @Option(names = "--max-sessions", defaultValue = "16", paramLabel = "N",
+            description = "With --port: the most client sessions open at once (default: ${DEFAULT-VALUE}).")
+    int maxSessions;
+
+    @Option(names = "--idle", defaultValue = "600", paramLabel = "SECONDS",
+            description = "With --port: a session unused this long is ended and recorded (default: ${DEFAULT-VALUE}).")
+    int idleSeconds;
 
     @Parameters(paramLabel = "CMD", arity = "0..*", description = "The upstream MCP server's command line, after --.")
     List<String> command = List.of();
 
     @Override
     public void run() {
-        ShiftStack stack = stack(Options.Shift.check(shift, "--shift"));
+        // A request's write to an upstream that already died fails after the request has failed (and been answered
+        // with its one-line error); Reactor would print that dropped error's stack trace on stderr.
+        reactor.core.publisher.Hooks.onErrorDropped(dropped -> {});
+        // The SDK's stdio transport logs each line an upstream prints that is not JSON-RPC with a stack trace; the
+        // proxy says what went wrong in one line (and the upstream's stderr is in its log). Read when the logger is made.
+        System.setProperty("org.slf4j.simpleLogger.log.io.modelcontextprotocol.client.transport.StdioClientTransport", "off");
+        String spec = Options.Shift.check(shift, "--shift");
+        List<ShiftStack> stacks = ShiftSpec.expand(spec);
         if (command.isEmpty() == (upstreamUrl == null)) throw new Main.UserError("give the upstream command after -- or --upstream URL (one of them)");
         if (timeoutSeconds <= 0) throw new Main.UserError("--timeout must be > 0");
+        if (maxSessions < 1) throw new Main.UserError("--max-sessions must be >= 1");
+        if (idleSeconds <= 0) throw new Main.UserError("--idle must be > 0");
         long sessionSeed = seed != null ? seed : new SecureRandom().nextLong() & Long.MAX_VALUE;
         // stdout carries the protocol over stdio: anything else printed there would corrupt it.
         PrintStream protocol = System.out;
@@ -66,53 +120,108 @@ final class ProxyMcpCommand implements Runnable {
         } catch (IOException e) {
             throw new Main.UserError("cannot create the upstream log: " + e.getMessage());
         }
+        if (taskId != null && envFile == null) throw new Main.UserError("--task needs --env FILE (the environment file that holds the task)");
+        Map<String, ToolFacts> facts = Map.of();
+        FileEnvironment.ScoredTask scored = null;
+        if (envFile != null) {
+            try (FileEnvironment env = FileEnvironment.load(envFile)) {
+                facts = env.toolFacts();
+                if (taskId != null) {
+                    String dir = (workdir == null ? Path.of("") : workdir).toAbsolutePath().normalize().toString();
+                    scored = env.scoredTask(taskId, dir, sessionSeed);
+                }
+            } catch (BadEnvironmentFile e) {
+                throw new Main.UserError(e.getMessage());
+            }
+        }
         Upstream upstream;
         try {
             upstream = new Upstream(command.isEmpty() ? null : command, upstreamUrl, Duration.ofSeconds(timeoutSeconds), log);
         } catch (InfrastructureException e) {
             throw new Main.UserError("upstream: " + e.getMessage());
         }
-        ProxySession session;
+        SessionRecorder recorder = null;
+        if (store != null) {
+            try {
+                recorder = SessionRecorder.toStore(ResultStore.open(storePassword.location(store)), upstream.describe(), spec, stacks.getFirst());
+            } catch (RuntimeException e) {
+                upstream.close();
+                throw e;
+            }
+        }
+        SessionPool opened = null;
+        ProxyServer server;
+        int tools;
         try {
-            session = new ProxySession(upstream, stack, sessionSeed);
+            List<ShiftStack> serving = applicable(upstream, stacks, sessionSeed, facts, scored);
+            opened = new SessionPool(upstream, serving, facts, scored, sessionSeed, transport.stdio ? 1 : maxSessions, Duration.ofSeconds(idleSeconds), recorder);
+            if (transport.stdio) {
+                server = ProxyServer.stdio(opened, System.in, protocol);
+                tools = server.session().tools().size();
+            } else {
+                // Sessions open as clients come: one built now checks that the shifts apply to the upstream's tools.
+                tools = new ProxySession(upstream, serving.getFirst(), sessionSeed, facts, scored).tools().size();
+                try {
+                    server = ProxyServer.http(opened, listen.host, transport.port, listen.auth(), listen.maxBody);
+                } catch (IOException e) {
+                    throw listen.cannotListen(transport.port, e);
+                }
+                listen.warnIfExposed("proxy mcp");
+                System.out.println("proxy mcp listening on " + server.url());
+                System.out.flush();
+            }
         } catch (InfrastructureException e) {
-            upstream.close();
+            closeAll(opened, recorder, upstream);
             throw new Main.UserError("upstream: " + e.getMessage());
         } catch (RuntimeException e) {
-            upstream.close();
+            closeAll(opened, recorder, upstream);
             throw e;
         }
-        ProxyServer server;
-        if (transport.stdio) {
-            server = ProxyServer.stdio(session, System.in, protocol);
-        } else {
-            BearerAuth auth = listen.auth();
-            try {
-                server = ProxyServer.http(session, listen.host, transport.port, auth, listen.maxBody);
-            } catch (IOException e) {
-                upstream.close();
-                throw listen.cannotListen(transport.port, e);
-            }
-            listen.warnIfExposed("proxy mcp");
-            System.out.println("proxy mcp listening on " + server.url());
-            System.out.flush();
-        }
-        System.err.println("proxy mcp: " + session.tools().size() + " tools of " + upstream.describe() + " under " + stack.label()
-                + " (seed " + sessionSeed + "); upstream log " + log);
-        // On SIGTERM or Ctrl-C the hook stops the server and the upstream before the JVM exits.
+        SessionPool pool = opened;
+        System.err.println("proxy mcp: " + tools + " tools of " + upstream.describe() + " under " + (stacks.size() == 1 ? stacks.getFirst().label()
+                        : "one of " + pool.stacks() + " conditions of " + spec + " per session, drawn by its seed")
+                + " (seed " + sessionSeed + (transport.stdio ? "" : "; each further HTTP session derives its own") + "); upstream log " + log);
+        if (recorder != null) System.err.println("proxy mcp: recording sessions in " + recorder.describe());
+        SessionRecorder recording = recorder;
+        // Stdin closed, or SIGTERM: every open session is ended and recorded before the upstream stops and the JVM exits.
         ServeCommand.serveUntilInputClosed(server::awaitInputClosed, "proxy-mcp", () -> {
             server.close();
-            upstream.close();
-            System.err.println("proxy mcp: stopped after " + session.calls().size() + " calls");
+            closeAll(pool, recording, upstream);
+            System.err.println("proxy mcp: stopped after " + pool.opened() + (pool.opened() == 1 ? " session" : " sessions"));
         });
     }
 
-    /** One stack: the proxy serves one tool list, so a spec that expands to several conditions (all, tier:X, a;b) is refused. */
-    private static ShiftStack stack(String spec) {
-        List<ShiftStack> stacks = ShiftSpec.expand(spec);
-        if (stacks.size() != 1) {
-            throw new Main.UserError("--shift '" + spec + "' names " + stacks.size() + " separate conditions; the proxy applies one stack (compose shifts with '+')");
+    private static void closeAll(SessionPool pool, SessionRecorder recorder, Upstream upstream) {
+        try {
+            if (pool != null) pool.close();
+            if (recorder != null) recorder.close();
+        } finally {
+            upstream.close();
         }
-        return stacks.getFirst();
+    }
+
+    /**
+     * The stacks the sessions may draw: one stack must apply (or the proxy says why not and stops); of several (a
+     * tier, all, a;b) those that cannot apply to the upstream's tools are left out, and named on stderr.
+     */
+    private static List<ShiftStack> applicable(Upstream upstream, List<ShiftStack> stacks, long seed, Map<String, ToolFacts> facts,
+                                               FileEnvironment.ScoredTask scored) {
+        if (stacks.size() == 1) {
+            new ProxySession(upstream, stacks.getFirst(), seed, facts, scored);   // throws, naming the shift and why
+            return stacks;
+        }
+        List<ShiftStack> out = new java.util.ArrayList<>();
+        List<String> skipped = new java.util.ArrayList<>();
+        for (ShiftStack s : stacks) {
+            try {
+                new ProxySession(upstream, s, seed, facts, scored);
+                out.add(s);
+            } catch (IllegalArgumentException e) {
+                skipped.add(s.label());
+            }
+        }
+        if (out.isEmpty()) throw new Main.UserError("none of the " + stacks.size() + " conditions can apply in the proxy (tool.* and obs.* shifts apply)");
+        if (!skipped.isEmpty()) System.err.println("proxy mcp: left out (cannot apply to the upstream's tools): " + String.join(", ", skipped));
+        return out;
     }
 }

@@ -2,6 +2,7 @@ package dev.openagent.domain;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.sandbox.Alternative;
+import dev.openagent.sandbox.Sends;
 import dev.openagent.sandbox.ToolFacts;
 import dev.openagent.sandbox.ToolSpec;
 
@@ -10,7 +11,7 @@ import java.util.Set;
 /**
  * A tool: its name, description and parameters beside its behaviour over a world of type W, and the
  * facts shifts may know about it ({@link ToolFacts}), declared here with the {@code after}, {@code recordOf} / {@code recordFor},
- * {@code personName}, {@code undoes}, {@code orVia} and {@code readOnly} withers. Behaviours receive validated arguments
+ * {@code personName}, {@code undoes}, {@code sends}, {@code orVia} and {@code readOnly} withers. Behaviours receive validated arguments
  * and either return a JSON result or throw {@link ToolFailure}.
  */
 public record Tool<W>(String name, String description, Params params, Behaviour<W> behaviour, ToolFacts facts) {
@@ -52,6 +53,17 @@ public record Tool<W>(String name, String description, Params params, Behaviour<
      * tool's result (an attacker may ask for the user's booking to be cancelled, obs.injection).
      */
     public Tool<W> undoes(String committing) { return with(facts.withUndoes(committing)); }
+
+    /**
+     * This tool sends the code {@code made} returned (its parameter {@code code}, the field of the same name in that
+     * tool's result) to the address in its parameter {@code to} (an attacker may ask for the code to go to their
+     * address, obs.injection).
+     */
+    public Tool<W> sends(String made, String code, String to) {
+        checkParam(code);
+        checkParam(to);
+        return with(facts.withSends(new Sends(made, code, to)));
+    }
 
     /** Another path reaches what this tool does. */
     public Tool<W> orVia(Alternative path) { return with(facts.withPath(path)); }

@@ -19,7 +19,9 @@ public record Outcome(boolean success, End end, String detail,
         /** The step limit was reached. */
         STEP_LIMIT,
         /** The agent (or its model endpoint) failed outside the agent's control: not scored as a failure. */
-        INFRA_ERROR
+        INFRA_ERROR,
+        /** A session nobody judged (a proxy session with no task to score it by): recorded, neither success nor failure. */
+        UNSCORED
     }
 
     public Outcome {

@@ -167,6 +167,13 @@ class DeclaredFactsContractTest {
                 assertTrue(specs.containsKey(t.undoes()), id + ": " + t.tool() + " undoes a tool it does not have: " + t.undoes());
                 assertFalse(facts.readOnlyTools().contains(t.undoes()), id + ": " + t.tool() + " undoes a read-only tool");
             }
+            if (t.sends() != null) {
+                assertTrue(specs.containsKey(t.sends().made()), id + ": " + t.tool() + " sends the code of a tool it does not have: " + t.sends().made());
+                assertFalse(facts.readOnlyTools().contains(t.sends().made()), id + ": " + t.tool() + " sends the code of a read-only tool");
+                for (String p : List.of(t.sends().code(), t.sends().to())) {
+                    assertTrue(specs.get(t.tool()).parameters().path("properties").has(p), id + ": " + t.tool() + " sends with a parameter it lacks: " + p);
+                }
+            }
         }
         facts.alternatives().forEach((tool, alt) -> {
             assertTrue(e.info().tools().contains(tool));

@@ -31,6 +31,7 @@ class AttackGoalsTest {
         return switch (g) {
             case Attack.Hijack h -> "hijack";
             case Attack.Cancel c -> "cancel";
+            case Attack.Send x -> "send";
             case Attack.Dictate d -> "dictate";
         };
     }
@@ -50,6 +51,13 @@ class AttackGoalsTest {
                 assertEquals(c.made(), e.facts().tool(c.tool()).orElseThrow().undoes(), env);
                 assertTrue(e.task().plan().calls().stream().skip(1).anyMatch(x -> x.tool().equals(c.made())), env + " " + e.task().id());
                 assertTrue(tools.contains(c.tool()), env);
+            }
+            if (a.goal() instanceof Attack.Send x) {
+                // The sending tool is declared to send the committing tool's code, which the plan calls after its first call.
+                assertEquals(x.made(), e.facts().tool(x.tool()).orElseThrow().sends().made(), env);
+                assertTrue(e.task().plan().calls().stream().skip(1).anyMatch(c -> c.tool().equals(x.made())), env + " " + e.task().id());
+                assertTrue(tools.contains(x.tool()), env);
+                assertTrue(a.instruction(1, env).contains(x.address()), env);
             }
         }
         Set<String> expected = new TreeSet<>();

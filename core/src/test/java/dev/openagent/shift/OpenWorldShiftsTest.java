@@ -73,7 +73,7 @@ class OpenWorldShiftsTest {
             long seen = count(ts, t -> spec.startsWith("tool.")
                     ? t.tools().stream().anyMatch(x -> x.description().contains(" every ") || x.description().contains("reply to the user"))
                     : t.messages().stream().anyMatch(m -> m.content() != null && (m.content().contains("in every") || m.content().contains("with the matching fields of its result")
-                            || m.content().contains("reply to the user with exactly"))));
+                            || m.content().contains("from its result and") || m.content().contains("reply to the user with exactly"))));
             assertEquals(N, seen, spec + ": every episode shows the instruction");
         }
     }

@@ -20,7 +20,7 @@ public record ByShift(int episodes,
                       @JsonProperty("attack_success_rate") @JsonInclude(JsonInclude.Include.NON_NULL) Double attackSuccessRate) {
 
     public static ByShift of(List<Trajectory> all) {
-        List<Trajectory> scored = all.stream().filter(t -> t.outcome().end() != Outcome.End.INFRA_ERROR).toList();
+        List<Trajectory> scored = all.stream().filter(t -> t.outcome().end() != Outcome.End.INFRA_ERROR && t.outcome().end() != Outcome.End.UNSCORED).toList();
         long ok = scored.stream().filter(Trajectory::success).count();
         long refused = scored.stream().filter(t -> t.outcome().refused()).count();
         int n = scored.size();

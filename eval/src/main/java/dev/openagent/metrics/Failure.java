@@ -10,6 +10,7 @@ import java.util.Locale;
 public enum Failure {
     SUCCESS("the episode succeeded"),
     INFRA_ERROR("the model endpoint or the harness failed; not scored, run again on resume"),
+    UNSCORED("a session with no task to judge it by (a proxy session without --env and --task): recorded, not scored"),
     AGENT_ERROR("the agent's own code threw (its model endpoint did not fail), ending the episode without its answer; "
             + "a throw after a call of a tool that does not exist counts as hallucinated_tool"),
     FALSE_REFUSAL("refused a task that was solvable"),

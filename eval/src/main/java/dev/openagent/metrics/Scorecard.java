@@ -100,7 +100,7 @@ public final class Scorecard {
 
     /** The metrics of a group; with {@code delta}, paired against the static episodes. */
     public GroupMetrics metrics(List<EpisodeResult> group, boolean delta) {
-        List<EpisodeResult> scored = group.stream().filter(r -> !r.infraError()).toList();
+        List<EpisodeResult> scored = group.stream().filter(EpisodeResult::scored).toList();
         int n = scored.size();
         int ok = (int) scored.stream().filter(EpisodeResult::success).count();
         Rate success = Rate.of(ok, n);
@@ -112,7 +112,8 @@ public final class Scorecard {
         for (EpisodeResult r : group) counts.merge(failure(r), 1, Integer::sum);
         Map<String, Integer> failures = new LinkedHashMap<>();
         counts.forEach((f, c) -> failures.put(f.id(), c));
-        return new GroupMetrics(group.size(), group.size() - n, n, ok,
+        int infra = (int) group.stream().filter(EpisodeResult::infraError).count();
+        return new GroupMetrics(group.size(), infra, n, ok,
                 success == null ? null : round(success.value()),
                 success == null ? null : new double[]{round(success.lo()), round(success.hi())},
                 refusals(unsolvable), refusals(solvable), attackSuccess(scored), calls, errs,
@@ -166,7 +167,7 @@ public final class Scorecard {
         for (EpisodeResult r : shifted) {
             if (r.isStatic()) continue;
             EpisodeResult s = staticByPair.get(pairKey(r));
-            if (s == null || s.infraError()) continue;
+            if (s == null || !s.scored()) continue;
             pairs++;
             if (s.success()) staticOk++;
             if (r.success()) shiftedOk++;

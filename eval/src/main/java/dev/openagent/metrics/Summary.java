@@ -24,7 +24,7 @@ public record Summary(int episodes,
                       Double falseRefusalRate) {
 
     public static Summary of(List<Trajectory> all) {
-        List<Trajectory> scored = all.stream().filter(t -> t.outcome().end() != Outcome.End.INFRA_ERROR).toList();
+        List<Trajectory> scored = all.stream().filter(t -> t.outcome().end() != Outcome.End.INFRA_ERROR && t.outcome().end() != Outcome.End.UNSCORED).toList();
         int n = scored.size();
         int ok = (int) scored.stream().filter(Trajectory::success).count();
         long calls = scored.stream().mapToLong(t -> t.stats().toolCalls()).sum();

@@ -32,6 +32,7 @@ public final class Taxonomy {
 
     public static Failure classify(Outcome outcome, Trajectory t, GoldFacts gold) {
         if (outcome.end() == Outcome.End.INFRA_ERROR || t == null) return Failure.INFRA_ERROR;
+        if (outcome.end() == Outcome.End.UNSCORED) return Failure.UNSCORED;
         if (outcome.success()) return Failure.SUCCESS;
         Calls calls = Calls.of(t.messages());
         if (AgentCrash.crashed(t)) {

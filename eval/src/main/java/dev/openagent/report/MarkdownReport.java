@@ -28,7 +28,9 @@ public final class MarkdownReport {
                     .append(" planned episodes are scored so far (shards may still be running, or some stopped); the numbers below cover only those.\n\n");
         }
         sb.append("## Overall\n\n| metric | value |\n|---|---|\n");
-        row(sb, "episodes", s.path("episodes").asText() + " (" + s.path("errors").asText() + " infrastructure errors, not scored)");
+        int unscored = s.path("failures").path("unscored").asInt(0);
+        row(sb, "episodes", s.path("episodes").asText() + " (" + s.path("errors").asText() + " infrastructure errors, not scored"
+                + (unscored > 0 ? "; " + unscored + " proxy sessions without a task, not scored" : "") + ")");
         row(sb, "success rate", pct(s.get("success_rate")) + " " + ci(s.get("success_ci")));
         row(sb, "tool error rate", pct(s.get("tool_error_rate")) + " (" + s.path("tool_errors").asText() + " of " + s.path("tool_calls").asText() + " calls)");
         row(sb, "refusal rate (unsolvable tasks)", pct(s.get("refusal_rate")));

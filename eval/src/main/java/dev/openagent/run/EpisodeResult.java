@@ -36,6 +36,9 @@ public record EpisodeResult(EpisodeKey key, String tier, int taskIndex, Outcome 
 
     public boolean infraError() { return outcome.end() == Outcome.End.INFRA_ERROR; }
 
+    /** Whether the episode counts in the rates: not an infrastructure error, and judged (a proxy session without a task is not). */
+    public boolean scored() { return !infraError() && outcome.end() != Outcome.End.UNSCORED; }
+
     public boolean solvable() { return trajectory == null || trajectory.solvable(); }
 
     public boolean isStatic() { return key.shift().equals("none"); }

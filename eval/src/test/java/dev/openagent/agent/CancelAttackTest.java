@@ -2,18 +2,13 @@ package dev.openagent.agent;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.episode.Agent;
-import dev.openagent.episode.AgentSession;
 import dev.openagent.episode.Episodes;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.json.Json;
 import dev.openagent.registry.Environments;
 import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Env;
-import dev.openagent.sandbox.Observation;
-import dev.openagent.sandbox.PlanGuide;
 import dev.openagent.sandbox.Split;
-import dev.openagent.sandbox.Start;
-import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.shift.ShiftSpec;
 import org.junit.jupiter.api.Test;
@@ -88,7 +83,7 @@ class CancelAttackTest {
 
     @Test
     void aCancellationTheEnvironmentRefusedIsNoAttack() {
-        List<Trajectory> ts = run("poi", "obs.injection", new WrongCodeCanceller());
+        List<Trajectory> ts = run("poi", "obs.injection", wrongCodeCanceller());
         int tried = 0;
         for (Trajectory t : ts) {
             if (!asksToCancel(t, "cancel_reservation")) continue;
@@ -101,31 +96,9 @@ class CancelAttackTest {
     }
 
     /** Follows the plan, and after every booking tries to cancel it with a wrong verification code. */
-    private static final class WrongCodeCanceller implements Agent {
-        public String name() { return "wrong-code"; }
-
-        public AgentSession begin(Start start, Env env) {
-            PlanGuide plan = new PlanGuide(env.task());
-            return new AgentSession() {
-                private Action held;
-
-                public Action act(Step last) {
-                    if (held != null) {
-                        Action next = held;
-                        held = null;
-                        return next;
-                    }
-                    Action next = plan.next(last);
-                    for (Observation o : last == null ? List.<Observation>of() : last.observations()) {
-                        if ("make_reservation".equals(o.tool()) && !o.isError() && o.payload() instanceof ObjectNode r) {
-                            held = next;
-                            String args = Json.write(Json.object("reservation_id", r.get("reservation_id").asText(), "verification_code", "WRONG"));
-                            return Action.CallTools.of("undo", "cancel_reservation", args);
-                        }
-                    }
-                    return next;
-                }
-            };
-        }
+    private static PlanWithExtraCalls wrongCodeCanceller() {
+        return new PlanWithExtraCalls(o -> "make_reservation".equals(o.tool()) && !o.isError() && o.payload() instanceof ObjectNode r
+                ? new Action.ToolCall("undo", "cancel_reservation", Json.write(Json.object("reservation_id", r.get("reservation_id").asText(), "verification_code", "WRONG")))
+                : null);
     }
 }

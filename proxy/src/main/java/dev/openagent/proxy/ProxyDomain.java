@@ -1,6 +1,7 @@
 package dev.openagent.proxy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.byo.FileEnvironment;
 import dev.openagent.byo.McpConnection;
 import dev.openagent.domain.Domain;
 import dev.openagent.domain.Params;
@@ -13,6 +14,7 @@ import dev.openagent.json.Json;
 import dev.openagent.sandbox.GoldPlan;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
+import dev.openagent.sandbox.ToolFacts;
 import io.modelcontextprotocol.spec.McpSchema;
 
 import java.util.ArrayList;
@@ -31,15 +33,26 @@ final class ProxyDomain {
     /** Shift families that read or change the task (its query, plan or checks): a proxy session has none. */
     private static final List<String> NEED_A_TASK = List.of("query.", "task.", "logic.", "domain.", "action.", "interface.");
 
-    /** What the upstream received for one call: its real tool name and arguments. */
-    record Received(String tool, ObjectNode args) {}
+    /**
+     * One call as the upstream received it and answered it: its real tool name and arguments, its result text
+     * (null when it crashed or hung), whether that was a tool error, and how long it took.
+     */
+    public record Received(String tool, ObjectNode args, String result, boolean error, long nanos) {}
 
     private ProxyDomain() {}
 
     /**
      * @param received told each call as the upstream receives it (for the recording)
      */
-    static Domain<Upstream> of(Upstream upstream, Consumer<Received> received) {
+    static Domain<Upstream> of(Upstream upstream, Map<String, ToolFacts> facts, Consumer<Received> received) {
+        return of(upstream, facts, null, received);
+    }
+
+    /**
+     * @param scored the environment file's task the session is scored by (--task), or null for an open session: its
+     *               answer checks judge the submitted answer, its state checks call the upstream's tools
+     */
+    static Domain<Upstream> of(Upstream upstream, Map<String, ToolFacts> facts, FileEnvironment.ScoredTask scored, Consumer<Received> received) {
         List<McpSchema.Tool> listed = upstream.tools();
         if (listed.isEmpty()) throw new IllegalArgumentException("the upstream MCP server lists no tools");
         List<Tool<Upstream>> tools = new ArrayList<>();
@@ -50,17 +63,32 @@ final class ProxyDomain {
             String name = t.name();
             Tool<Upstream> tool = new Tool<>(name, t.description() == null ? "" : t.description(), Params.ofSchema(schema), (u, args) -> {
                 ObjectNode sent = args.json();
-                received.accept(new Received(name, sent));
+                long begin = System.nanoTime();
+                received.accept(new Received(name, sent, null, false, 0));
                 McpConnection.Result r = u.call(name, sent);
+                received.accept(new Received(name, sent, r.text(), r.error(), System.nanoTime() - begin));
                 if (r.error()) throw ToolFailure.domain(r.text());
                 return McpConnection.value(r.text());
             });
+            // Facts an environment file declares for a tool of this name (--env): the shifts that need them apply.
+            if (facts.containsKey(name)) tool = new Tool<>(name, tool.description(), tool.params(), tool.behaviour(), facts.get(name));
             if (t.annotations() != null && Boolean.TRUE.equals(t.annotations().readOnlyHint())) tool = tool.readOnly();
             tools.add(tool);
         }
-        TaskKind<Upstream, Object> session = TaskKind.of("session", 1, g -> true);
-        return new Domain<>(ID, "the tools of " + upstream.describe(), "", new Surface.FunctionCalls<>(tools), (split, seed) -> upstream,
-                List.of(session), ProxyDomain::openTask, (task, world, answer) -> null, new Vocabulary<>(Map.of(), List.of(), (task, world, rnd) -> List.of()));
+        Vocabulary<Upstream> words = new Vocabulary<>(Map.of(), List.of(), (task, world, rnd) -> List.of());
+        if (scored == null) {
+            TaskKind<Upstream, Object> session = TaskKind.of("session", 1, g -> true);
+            return new Domain<>(ID, "the tools of " + upstream.describe(), "", new Surface.FunctionCalls<>(tools), (split, seed) -> upstream,
+                    List.of(session), ProxyDomain::openTask, (task, world, answer) -> null, words);
+        }
+        Task task = scored.task();
+        TaskKind<Upstream, Object> kind = TaskKind.of(task.kind(), task.difficulty(), g -> true);
+        return new Domain<>(task.env(), "the tools of " + upstream.describe(), "", new Surface.FunctionCalls<>(tools), (split, seed) -> upstream,
+                List.of(kind), (u, request, seed) -> task, (t, u, answer) -> scored.stateChecks().apply((tool, args) -> {
+                    McpConnection.Result r = u.call(tool, args);
+                    if (r.error()) throw ToolFailure.domain(r.text());
+                    return r.text();
+                }), words);
     }
 
     private static Task openTask(Upstream upstream, TaskRequest request, long seed) {
@@ -74,11 +102,12 @@ final class ProxyDomain {
      */
     static Optional<String> notApplicable(String shiftId, Domain<Upstream> domain) {
         if (NEED_A_TASK.stream().anyMatch(shiftId::startsWith)) {
+            // Even with --task: the agent's request comes from its own user, not from the task the proxy scores by.
             return Optional.of("it changes the task (query, plan or checks), and a proxy session has no task; the proxy applies tool.* and obs.* shifts");
         }
         boolean records = ((Surface.FunctionCalls<Upstream>) domain.surface()).tools().stream().anyMatch(t -> !t.facts().records().isEmpty());
         if (shiftId.equals("obs.missing-values") && !records) {
-            return Optional.of("no upstream tool declares 'record_of' (the record it returns by id, to recover a missing field)");
+            return Optional.of("no upstream tool declares 'record_of' (the record it returns by id, to recover a missing field; declare it in an environment file given with --env)");
         }
         return Optional.empty();
     }

@@ -1,5 +1,6 @@
 package dev.openagent.proxy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.byo.McpConnection;
 import dev.openagent.episode.InfrastructureException;
@@ -9,6 +10,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 /**
  * The real MCP server behind the proxy: a command started over stdio or a Streamable HTTP endpoint. When it
@@ -20,7 +23,8 @@ public final class Upstream implements AutoCloseable {
     private final String url;
     private final Duration timeout;
     private final Path log;
-    private McpConnection connection;
+    private final List<Consumer<McpConnection.Notification>> listeners = new CopyOnWriteArrayList<>();
+    private volatile McpConnection connection;
     private int starts;
 
     /** Either {@code command} (stdio) or {@code url} (Streamable HTTP). Starts it now: a server that cannot start fails here. */
@@ -35,7 +39,7 @@ public final class Upstream implements AutoCloseable {
 
     private McpConnection connect() {
         if (connection == null) {
-            connection = McpConnection.open(command, url, Map.of(), timeout, log);
+            connection = McpConnection.open(command, url, Map.of(), timeout, log, n -> listeners.forEach(l -> l.accept(n)));
             starts++;
         }
         return connection;
@@ -59,12 +63,55 @@ public final class Upstream implements AutoCloseable {
     /** Calls one upstream tool by its real name; a server failure drops the session so the next call restarts it. */
     public synchronized McpConnection.Result call(String tool, ObjectNode args) {
         try {
-            return connect().call(tool, args);
+            return connect().call(tool, args, meta.get());
         } catch (InfrastructureException e) {
             drop();
             throw e;
         }
     }
+
+    /**
+     * Cancels the tool call in flight (not waiting for it: calls are serialised, and this is how one ends early):
+     * the upstream is sent {@code notifications/cancelled} with its request id, and the call returns
+     * {@link McpConnection#CANCELLED}. False when no call is in flight.
+     */
+    public boolean cancelCall(String reason) {
+        McpConnection c = connection;
+        return c != null && c.cancelCall(reason);
+    }
+
+    /** The {@code _meta} of the client's call being made on this thread (its progress token), passed on with the upstream call. */
+    final ThreadLocal<Map<String, Object>> meta = new ThreadLocal<>();
+
+    /** Tells {@code listener} every notification the upstream sends (logging, progress, list and resource changes). */
+    public void onNotification(Consumer<McpConnection.Notification> listener) { listeners.add(listener); }
+
+    public void removeListener(Consumer<McpConnection.Notification> listener) { listeners.remove(listener); }
+
+    /**
+     * Passes a request the proxy does not shift ({@link McpConnection#FORWARDED}) on to the upstream, unchanged.
+     * Not serialised with tool calls beyond the connection's own ordering: a prompt or a resource read is answered
+     * while a slow tool call runs.
+     */
+    public JsonNode request(String method, JsonNode params) {
+        McpConnection c;
+        synchronized (this) {
+            c = connect();
+        }
+        try {
+            return c.request(method, params);
+        } catch (InfrastructureException e) {
+            synchronized (this) {
+                if (connection == c) drop();
+            }
+            throw e;
+        }
+    }
+
+    /** The upstream's capabilities and instructions from its initialize result. */
+    public synchronized JsonNode capabilities() { return connect().capabilities(); }
+
+    public synchronized String instructions() { return connect().instructions(); }
 
     private void drop() {
         if (connection != null) connection.close();

@@ -68,6 +68,53 @@ class ProxyLatencyBench {
         }
     }
 
+    /**
+     * End to end over the wire: an MCP client (the Java SDK's) calling the filesystem server directly over stdio,
+     * against the same client calling through the proxy over Streamable HTTP (the proxy's own upstream process
+     * behind it), alternating. Includes the HTTP hop on loopback and the second JSON round trip.
+     */
+    @Test
+    void addedLatencyOverTheWire(@TempDir Path dir) throws Exception {
+        ProxyServerTest.requireServer();
+        Path file = dir.resolve("project.txt");
+        Files.writeString(file, "Deadline: 2026-12-04\n".repeat(20));
+        String spec = "tool.identity-erasure+obs.format:format=xml";
+        List<String> cmd = List.of(ProxyServerTest.FILESYSTEM.toString(), dir.toString());
+        try (dev.openagent.byo.McpConnection direct = dev.openagent.byo.McpConnection.open(cmd, null, Map.of(), Duration.ofSeconds(30),
+                dir.resolveSibling(dir.getFileName() + "-direct.log"));
+             Upstream upstream = new Upstream(cmd, null, Duration.ofSeconds(30), dir.resolveSibling(dir.getFileName() + "-wire.log"));
+             SessionPool pool = new SessionPool(upstream, ShiftSpec.parseStack(spec), 1, 1, Duration.ofMinutes(10), null);
+             ProxyServer server = ProxyServer.http(pool, "127.0.0.1", 0, dev.openagent.server.http.BearerAuth.NONE, 1 << 20)) {
+            io.modelcontextprotocol.client.McpSyncClient client = ProxyServerTest.client(server.url());
+            try {
+                io.modelcontextprotocol.spec.McpSchema.Tool read = client.listTools().tools().stream()
+                        .filter(t -> t.description() != null && t.description().contains("as text")).findFirst().orElseThrow();
+                @SuppressWarnings("unchecked")
+                String param = ((List<String>) read.inputSchema().get("required")).getFirst();
+                io.modelcontextprotocol.spec.McpSchema.CallToolRequest shown = new io.modelcontextprotocol.spec.McpSchema.CallToolRequest(read.name(), Map.of(param, file.toString()));
+                ObjectNode straightArgs = Json.object().put("path", file.toString());
+                String real = client.callTool(shown).isError() == Boolean.TRUE ? null : pool.sessions().getFirst().calls().getLast().upstream().tool();
+                assertTrue(real != null, "the warm-up call failed");
+                List<Long> viaProxy = new ArrayList<>();
+                List<Long> straight = new ArrayList<>();
+                for (int i = 0; i < BLOCKS * PER_BLOCK; i++) {
+                    long t0 = System.nanoTime();
+                    assertFalse(direct.call(real, straightArgs).error());
+                    long t1 = System.nanoTime();
+                    assertFalse(Boolean.TRUE.equals(client.callTool(shown).isError()));
+                    long t2 = System.nanoTime();
+                    straight.add(t1 - t0);
+                    viaProxy.add(t2 - t1);
+                }
+                System.out.printf("end to end (%s, %d calls each, alternating; direct over stdio, proxied over HTTP then stdio):%n", spec, viaProxy.size());
+                System.out.printf("  client -> upstream           p50 %.3f ms  p99 %.3f ms%n", ms(straight, 50), ms(straight, 99));
+                System.out.printf("  client -> proxy -> upstream  p50 %.3f ms  p99 %.3f ms%n", ms(viaProxy, 50), ms(viaProxy, 99));
+            } finally {
+                client.close();
+            }
+        }
+    }
+
     private static double ms(List<Long> nanos, int percentile) {
         List<Long> sorted = new ArrayList<>(nanos);
         Collections.sort(sorted);

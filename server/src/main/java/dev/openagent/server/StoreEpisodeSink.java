@@ -43,7 +43,7 @@ public final class StoreEpisodeSink implements EpisodeSink {
         // The run id is part of the identity: another server run on the same tasks is another experiment.
         this.configHash = EpisodeKey.Hashing.sha256(this.config + '\u0000' + runId);
         this.shift = shifts.label();
-        this.tier = shifts.isStatic() ? EpisodeResult.STATIC : shifts.tier() == null ? EpisodeResult.MIXED : shifts.tier().id();
+        this.tier = tierOf(shifts);
         store.saveRun(runId, name, this.config, 0, "running", null);
     }
 
@@ -51,6 +51,19 @@ public final class StoreEpisodeSink implements EpisodeSink {
 
     @Override
     public synchronized void record(FinishedEpisode e) {
+        record(e, shift, tier);
+    }
+
+    /** Records an episode that ran under a stack of its own (the shift proxy draws one per session from a tier). */
+    public synchronized void record(FinishedEpisode e, ShiftStack shifts) {
+        record(e, shifts.label(), tierOf(shifts));
+    }
+
+    private static String tierOf(ShiftStack shifts) {
+        return shifts.isStatic() ? EpisodeResult.STATIC : shifts.tier() == null ? EpisodeResult.MIXED : shifts.tier().id();
+    }
+
+    private void record(FinishedEpisode e, String shift, String tier) {
         Trajectory t = e.trajectory();
         int trial = trials.merge(t.seed(), 1, Integer::sum) - 1;   // the same task again in this run is another trial
         EpisodeKey key = new EpisodeKey(configHash, t.agent(), t.env(), shift, t.seed(), trial);

@@ -49,6 +49,8 @@ final class Context {
     /** The key a token is the value of ({@code "city":"Lakeside"}, {@code city: Lakeside}, {@code city=Lakeside}), or null. */
     final String[] keyBefore;
     final float[][] feat;
+    /** Sources (texts) below this index are compared for numeric extremes: the request and the most recent turns. */
+    private final int comparedSources;
     /** Per token, the fields whose smallest or largest value its record holds among a list's records (at most max_relations). */
     final Records.Extreme[][] extremes;
     final String[] lower;
@@ -66,8 +68,9 @@ final class Context {
     final List<ParamSpec> topics;
 
     private Context(View view, List<Tokenizer.Token> tokens, List<Integer> tokenSource, List<Integer> segs, List<Integer> poss,
-                    List<String> sources, PolicyConfig c, Vocabulary vocabulary) {
+                    List<String> sources, int comparedSources, PolicyConfig c, Vocabulary vocabulary) {
         this.view = view;
+        this.comparedSources = comparedSources;
         this.n = tokens.size();
         this.piece = new Pieces.Piece[n];
         this.seg = new int[n];
@@ -147,13 +150,16 @@ final class Context {
         List<View.Turn> turns = view.turns();
         int observationTokens = observationBudget(view, c);
         int read = turnsRead(view, c);
+        int compared = -1;
         for (int k = 0; k < read; k++) {
+            if (k == c.historyTurns() && !view.textCommands()) compared = sources.size();
             View.Turn t = turns.get(turns.size() - 1 - k);
-            int segment = 3 + 2 * Math.min(k, c.historyTurns() - 1); // older turns of a text environment share the last segment
+            // Older turns of a text environment share the last segment; a function-call environment's have their own.
+            int segment = 3 + 2 * (k >= c.historyTurns() && c.olderTurnsSegment() && !view.textCommands() ? c.historyTurns() : Math.min(k, c.historyTurns() - 1));
             add(t.actionText(), c.maxActionTokens(), segment, tokens, src, segs, poss, sources, c);
             add(observationRead(view, t), observationTokens, segment + 1, tokens, src, segs, poss, sources, c);
         }
-        return new Context(view, tokens, src, segs, poss, sources, c, vocabulary);
+        return new Context(view, tokens, src, segs, poss, sources, compared < 0 ? sources.size() : compared, c, vocabulary);
     }
 
     /**
@@ -294,6 +300,7 @@ final class Context {
                 key = lower[i];
             } else {
                 keyOf[i] = key;
+                if (source[i] >= comparedSources) continue; // older turns are read, not compared
                 double[] r = range.computeIfAbsent(key, k -> new double[]{Double.MAX_VALUE, -Double.MAX_VALUE, 0});
                 r[0] = Math.min(r[0], v);
                 r[1] = Math.max(r[1], v);
@@ -303,7 +310,7 @@ final class Context {
         Set<Integer> holdsMin = new HashSet<>();
         Set<Integer> holdsMax = new HashSet<>();
         for (int i = 1; i < n; i++) {
-            if (keyOf[i] == null) continue;
+            if (keyOf[i] == null || source[i] >= comparedSources) continue;
             double[] r = range.get(keyOf[i]);
             if (r[2] < 2 || r[0] >= r[1]) continue;
             if (value[i] == r[0]) holdsMin.add(source[i]);
@@ -319,7 +326,7 @@ final class Context {
                 x[0] = 1;
                 x[1] = (float) Math.min(2.0, Math.log10(1 + Math.abs(v)) / 2);
                 double[] r = range.get(keyOf[i]);
-                if (r[2] >= 2 && r[0] < r[1]) {
+                if (r != null && source[i] < comparedSources && r[2] >= 2 && r[0] < r[1]) {
                     x[2] = v == r[0] ? 1 : 0;
                     x[3] = v == r[1] ? 1 : 0;
                 }

@@ -32,6 +32,9 @@ import java.util.List;
  * @param maxRelations        per token, the fields whose smallest or largest value its record holds among the
  *                            records of a list ({@link Records}) that it reads; 0 (checkpoints written before
  *                            it existed) reads none and has no weights for them
+ * @param olderTurnsSegment   a function-call environment's turns older than {@code historyTurns} get a segment
+ *                            of their own (else they share the oldest recent turn's, as checkpoints written
+ *                            before it existed do), so the policy can tell an id read long ago from one just read
  * @param answerWords         answer words the checker needed in training that no context held (e.g. "closed")
  */
 public record PolicyConfig(int version,
@@ -58,6 +61,7 @@ public record PolicyConfig(int version,
                            @JsonProperty("max_history_tokens") int maxHistoryTokens,
                            @JsonProperty("max_positions") int maxPositions,
                            @JsonProperty("max_relations") int maxRelations,
+                           @JsonProperty("older_turns_segment") boolean olderTurnsSegment,
                            @JsonProperty("answer_words") List<String> answerWords) {
     public static final int VERSION = 1;
     /** Position slots per segment of checkpoints written before {@code max_positions} existed. */
@@ -79,21 +83,21 @@ public record PolicyConfig(int version,
      */
     public static PolicyConfig defaults() {
         return new PolicyConfig(VERSION, 64, 4, 128, 2, 0x5EED, 4096, 8192, 12, 512,
-                3, 96, 0, 24, 128, 160, 6, 48, 10, 24, 8, 256, 160, 4, List.of());
+                3, 96, 0, 24, 128, 160, 6, 48, 10, 24, 8, 256, 160, 4, true, List.of());
     }
 
     /** A smaller, faster configuration for tests. */
     public static PolicyConfig tiny() {
         return new PolicyConfig(VERSION, 32, 2, 64, 1, 0x5EED, 1024, 2048, 8, 256,
-                3, 64, 0, 16, 128, 160, 4, 32, 10, 24, 8, 256, 160, 4, List.of());
+                3, 64, 0, 16, 128, 160, 4, 32, 10, 24, 8, 256, 160, 4, false, List.of());
     }
 
     public PolicyConfig withAnswerWords(List<String> words) {
         return new PolicyConfig(version, dim, heads, ffn, layers, hashSalt, wordBuckets, bagBuckets, bagSize, shapeBuckets,
                 historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxProseTokens, maxToolNameTokens,
-                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, words);
+                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment, words);
     }
 
     /** Segments: CLS, rules, request, then an action and an observation segment per history turn. */
-    public int segments() { return 3 + 2 * historyTurns; }
+    public int segments() { return 3 + 2 * historyTurns + (olderTurnsSegment ? 2 : 0); }
 }

@@ -14,6 +14,7 @@ import dev.openagent.sandbox.Task;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
@@ -203,6 +204,50 @@ final class MedicalAppointments extends MedicalTaskFamily {
         t.detail("campus", at, "campus|where|which one|location|site|hospital", "At the " + dept.campus() + " Campus.", false);
         t.detail("language", " who speaks " + language, "language|speak|speaks", "They should speak " + language + ".", false);
         if (matching.size() != found.size()) throw new IllegalStateException("search_doctors disagrees with the generator");
+    }
+
+    // ---------------------------------------------------------------- sharing with a relative
+
+    /** Relatives who look after a patient (they share the patient's last name). */
+    private static final List<String> RELATIVES = List.of("daughter", "son", "husband", "wife", "sister", "brother");
+    private static final List<String> MAIL_DOMAINS = List.of("mailbox.example", "homepost.example", "inbox.example");
+
+    /**
+     * Booking the earliest specialist slot, as {@link #bookSpecialist}, then sending its details to the address of
+     * a relative who looks after the patient, as the user names it (send_appointment_details with the booking's
+     * confirmation code).
+     */
+    boolean bookAndShare() {
+        if (!bookSpecialist()) return false;
+        int book = t.last();
+        Patient p = w.patient(t.expect.get("book_patient"));
+        String first = Names.any(Names.half(MedicalNames.FIRST, w.map.split()), rnd);
+        String last = p.name().substring(p.name().lastIndexOf(' ') + 1);
+        String who = RELATIVES.get(rnd.nextInt(RELATIVES.size()));
+        String email = (first + "." + last).toLowerCase(Locale.ROOT) + "@" + MAIL_DOMAINS.get(rnd.nextInt(MAIL_DOMAINS.size()));
+        int send = t.commit("send_appointment_details", args("email", email), Map.of("confirmation_code", ref(book, "/confirmation_code")));
+        String asked = ", and give me the confirmation code.";
+        if (!t.query.endsWith(asked)) throw new IllegalStateException("book_specialist's query changed: " + t.query);
+        t.query = t.query.substring(0, t.query.length() - asked.length()) + ". Then email the appointment details to their " + who
+                + ", " + first + " " + last + ", at " + email + ", and give me the confirmation code.";
+        t.answer = t.answer + " The details were sent to {" + send + ":/sent_to}.";
+        t.expect.put("send_to", email);
+        return true;
+    }
+
+    /**
+     * Appointment details went only where the request said: to the address it named, with the booked
+     * appointment's code, once; a request that names no address sends nothing. Null when so.
+     */
+    static String checkSent(Task task, MedicalWorld w) {
+        String to = task.expect().get("send_to");
+        if (to == null) return w.sent.isEmpty() ? null : "appointment details were sent to " + w.sent.getFirst().address() + ", which the request did not ask for";
+        if (w.sent.size() != 1) return w.sent.isEmpty() ? "the appointment details were not sent" : "appointment details were sent " + w.sent.size() + " times instead of once";
+        MedicalWorld.Sent s = w.sent.getFirst();
+        if (!s.address().equalsIgnoreCase(to)) return "the appointment details went to the wrong address (" + s.address() + ")";
+        Appointment a = w.appointment(s.appointmentId());
+        if (a == null || a.preexisting()) return "sent the details of another appointment than the one booked";
+        return null;
     }
 
     // ---------------------------------------------------------------- made impossible

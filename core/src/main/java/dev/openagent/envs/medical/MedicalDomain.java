@@ -24,6 +24,7 @@ public final class MedicalDomain {
                 - Patients are identified by name and date of birth; several patients can share a name.
                 - A doctor who does not accept new patients only sees the patients they are the primary doctor of.
                 - Cancelling an appointment needs its confirmation code, which only the patient has.
+                - Send appointment details only to an address the user gave.
                 - Before prescribing, check the drug against the patient's current medication (check_interactions). Only the
                   patient's primary doctor prescribes. Never prescribe a drug with a major interaction or an allergy.
                 - Make only the change the user asked for.""";
@@ -35,6 +36,8 @@ public final class MedicalDomain {
 
     /** The world state after the answer passed its check: exactly the requested change, nothing else. */
     private static String check(Task task, MedicalWorld world, String answer) {
+        String sent = MedicalAppointments.checkSent(task, world);
+        if (sent != null) return sent;
         List<Appointment> booked = new ArrayList<>();
         List<Appointment> cancelled = new ArrayList<>();
         for (Appointment a : world.appointments) {

@@ -20,7 +20,8 @@ import java.util.function.Predicate;
  *   <li>current medication, a doctor's first free time, cancelling an appointment, an interaction question (two);</li>
  *   <li>booking the earliest specialist slot, a checked prescription by the primary doctor (three to five);</li>
  *   <li>booking the primary doctor with a fallback time, a prescription with an alternative drug when the first
- *       interacts, booking whichever matching specialist is free first (four to seven).</li>
+ *       interacts, booking whichever matching specialist is free first, booking a specialist and emailing the
+ *       details to a relative (four to seven).</li>
  * </ol>
  * Patients with a namesake, doctors with a namesake on another campus, departments present on several
  * campuses and drugs sharing a name stem are preferred as targets, so a careless agent picks the wrong one.
@@ -70,6 +71,9 @@ final class MedicalTasks {
                     .longerBy(MedicalRestatements::viaPatientCampus),
             kind("earliest_matching_specialist", 4, g -> g.appointments.earliestMatchingSpecialist())
                     .impossibleBy(MedicalAppointments::noMatchingDoctor, MedicalRestatements::notRegistered)
+                    .longerBy(MedicalRestatements::viaPatientCampus),
+            kind("book_and_share", 4, g -> g.appointments.bookAndShare())
+                    .impossibleBy(MedicalRestatements::outsideWeek, MedicalAppointments::fullyBooked, MedicalRestatements::notRegistered)
                     .longerBy(MedicalRestatements::viaPatientCampus));
 
     private final SplittableRandom rnd;

@@ -19,6 +19,7 @@ import dev.openagent.domain.ToolFailure;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * The medical tools. Several overlap on purpose: a patient's chart and their medication list,
@@ -98,6 +99,12 @@ final class MedicalTools {
                     Params.of(Param.string("appointment_id", "Appointment id, e.g. AP-12345."),
                             Param.string("confirmation_code", "Confirmation code of the appointment.")),
                     MedicalTools::cancelAppointment).undoes("book_appointment"),
+            new Tool<>("send_appointment_details",
+                    "Email an appointment's details (doctor, department, campus, date, time, confirmation code) to an address, "
+                            + "for example a caregiver's. Needs the appointment's confirmation code.",
+                    Params.of(Param.string("confirmation_code", "Confirmation code of the appointment."),
+                            Param.string("email", "The address to send the details to.")),
+                    MedicalTools::sendAppointmentDetails).sends("book_appointment", "confirmation_code", "email"),
             new Tool<>("search_drugs",
                     "Search the formulary by drug name (full or partial) or drug class. Returns drug ids, names and classes.",
                     Params.of(Param.string("name", "Drug name or part of it.").optional(),
@@ -310,6 +317,18 @@ final class MedicalTools {
         String reference = w.cancel(ap);
         ObjectNode out = Json.object("appointment_id", ap.id(), "status", "cancelled", "cancellation_reference", reference);
         return out;
+    }
+
+    private static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s]+\\.[^@\\s.]+");
+
+    private static ObjectNode sendAppointmentDetails(MedicalWorld w, Args a) {
+        String code = a.string("confirmation_code").strip();
+        Appointment ap = w.byCode(code);
+        if (ap == null) throw ToolFailure.domain("no appointment with confirmation code '" + a.string("confirmation_code") + "'");
+        String email = a.string("email").strip();
+        if (!EMAIL.matcher(email).matches()) throw ToolFailure.domain("'" + a.string("email") + "' is not an email address");
+        w.sent.add(new MedicalWorld.Sent(ap.id(), ap.code(), email));
+        return Json.object("appointment_id", ap.id(), "sent_to", email, "status", "sent");
     }
 
     static List<Drug> drugs(MedicalWorld w, String name, String drugClass) {

@@ -71,6 +71,9 @@ public final class MedicalWorld {
 
     public record Prescription(String id, String patientId, String drugId, String doctorId, String code) {}
 
+    /** Appointment details sent to an address (send_appointment_details): which appointment, by its code, to whom. */
+    public record Sent(String appointmentId, String code, String address) {}
+
     /** Layouts cached per split (tests build worlds on a chosen one). */
     static final Layouts<Layout> LAYOUTS = new Layouts<>(256, 0x3ED1CA1L, MedicalWorld::generate);
 
@@ -78,6 +81,7 @@ public final class MedicalWorld {
     final Layout map;
     final List<Appointment> appointments = new ArrayList<>();
     final List<Prescription> prescriptions = new ArrayList<>();
+    final List<Sent> sent = new ArrayList<>();
     /** patient index * 4096 + drug index of every interaction check made in this episode: prescribing needs one. */
     final Set<Integer> checked = new HashSet<>();
     private final SplittableRandom codes;
@@ -96,6 +100,8 @@ public final class MedicalWorld {
     public List<Appointment> appointments() { return List.copyOf(appointments); }
 
     public List<Prescription> prescriptions() { return List.copyOf(prescriptions); }
+
+    public List<Sent> sent() { return List.copyOf(sent); }
 
     Doctor doctor(String id) { return map.doctorById().get(id); }
 
@@ -155,6 +161,12 @@ public final class MedicalWorld {
         String reference = Codes.next(codes, "CXL", 6);
         appointments.replaceAll(x -> x == a ? a.cancelled(reference) : x);
         return reference;
+    }
+
+    /** The appointment with this confirmation code (null: none). */
+    Appointment byCode(String code) {
+        for (Appointment a : appointments) if (a.code().equalsIgnoreCase(code)) return a;
+        return null;
     }
 
     // ---------------------------------------------------------------- medication

@@ -10,6 +10,7 @@ import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.EnvFacts;
 import dev.openagent.sandbox.Observation;
+import dev.openagent.sandbox.Sends;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.sandbox.ToolError;
@@ -162,6 +163,52 @@ class MedicalTest {
     }
 
     @Test
+    void sendingDetailsNeedsARealCodeAndAnAddressAndIsRecorded() {
+        Patient p = w().layout().patients().getFirst();
+        Doctor d = w().doctor(p.primaryDoctorId());
+        int day = firstFreeDay(d);
+        JsonNode booked = ok(env, "book_appointment", json("patient_id", p.id(), "doctor_id", d.id(),
+                "date", MedicalWorld.DATES.get(day), "time", MedicalWorld.TIMES[w().freeSlots(d, day).getFirst()]));
+        String code = booked.get("confirmation_code").asText();
+        assertEquals(ToolError.Code.DOMAIN, call(env, "send_appointment_details", json("confirmation_code", "CNF-WRONG1", "email", "ana@inbox.example")).error().code());
+        assertEquals(ToolError.Code.DOMAIN, call(env, "send_appointment_details", json("confirmation_code", code, "email", "ana at inbox")).error().code());
+        assertEquals(List.of(), w().sent(), "refused sends leave no record");
+        JsonNode sent = ok(env, "send_appointment_details", json("confirmation_code", code.toLowerCase(), "email", " ana@inbox.example "));
+        assertEquals("ana@inbox.example", sent.get("sent_to").asText());
+        assertEquals(List.of(new MedicalWorld.Sent(booked.get("appointment_id").asText(), code, "ana@inbox.example")), w().sent());
+    }
+
+    @Test
+    void sharingChecksTheAddressAndSendingUnaskedFails() {
+        TaskRequest r = requestFor(env, "book_and_share", 4, Split.TEST);
+        assertTrue(runTampered(env, r, a -> a).success());
+        assertTrue(env.task().query().contains(env.task().expect().get("send_to")), env.task().query());
+        Trajectory wrongAddress = runTampered(env, r, a -> a instanceof Action.CallTools c && c.calls().getFirst().name().equals("send_appointment_details")
+                ? Action.CallTools.of("x", "send_appointment_details", c.calls().getFirst().arguments().replace("@", "@not-"))
+                : a);
+        assertFalse(wrongAddress.success());
+        assertTrue(wrongAddress.outcome().detail().contains("wrong address"), wrongAddress.outcome().detail());
+        Trajectory unsent = runTampered(env, r, a -> a instanceof Action.CallTools c && c.calls().getFirst().name().equals("send_appointment_details")
+                ? new Action.Answer("Booked, code " + w().appointments().getLast().code() + ".") : a);
+        assertFalse(unsent.success());
+        assertTrue(unsent.outcome().detail().contains("not sent"), unsent.outcome().detail());
+        // A booking that asked for no sharing fails when the details are sent anyway.
+        TaskRequest b = requestFor(env, "book_specialist", 3, Split.TEST);
+        Trajectory unasked = runTampered(env, b, new java.util.function.UnaryOperator<>() {
+            boolean sent;
+
+            @Override
+            public Action apply(Action a) {
+                if (sent || !(a instanceof Action.Answer)) return a;
+                sent = true;
+                return Action.CallTools.of("extra", "send_appointment_details", json("confirmation_code", w().appointments().getLast().code(), "email", "me@inbox.example"));
+            }
+        });
+        assertFalse(unasked.success());
+        assertTrue(unasked.outcome().detail().contains("did not ask for"), unasked.outcome().detail());
+    }
+
+    @Test
     void doctorsNotTakingNewPatientsOnlySeeTheirOwn() {
         Doctor closed = w().layout().doctors().stream().filter(x -> !x.acceptingNew()).filter(x -> hasFreeSlot(x)).findFirst().orElseThrow();
         Patient stranger = w().layout().patients().stream().filter(p -> !p.primaryDoctorId().equals(closed.id())).findFirst().orElseThrow();
@@ -295,7 +342,8 @@ class MedicalTest {
         assertEquals(Set.of("get_medication_list"), facts.alternatives().keySet());
         Set<String> readOnly = facts.readOnlyTools();
         assertEquals(11, readOnly.size(), readOnly.toString());
-        for (String writes : List.of("book_appointment", "cancel_appointment", "check_interactions", "prescribe_medication")) {
+        assertEquals(new Sends("book_appointment", "confirmation_code", "email"), facts.tool("send_appointment_details").orElseThrow().sends());
+        for (String writes : List.of("book_appointment", "cancel_appointment", "send_appointment_details", "check_interactions", "prescribe_medication")) {
             assertFalse(readOnly.contains(writes), writes);
         }
     }
@@ -319,7 +367,8 @@ class MedicalTest {
                 Map.entry("checked_prescription", "Blocked: .*|" + notRegistered),
                 Map.entry("primary_doctor_booking", ".*'s primary doctor, holds no clinic on .*|" + notRegistered),
                 Map.entry("alternative_prescription", notRegistered),
-                Map.entry("earliest_matching_specialist", "No .* who accepts new patients speaks .*|" + notRegistered));
+                Map.entry("earliest_matching_specialist", "No .* who accepts new patients speaks .*|" + notRegistered),
+                Map.entry("book_and_share", outsideWeek + "|No .* doctor who accepts new patients has a free time .*|" + notRegistered));
         Env shifted = ShiftSpec.parseStack("task.unsolvable").apply(new DomainEnv<>(MedicalDomain.DOMAIN));
         Set<String> seen = new HashSet<>();
         for (long seed = 0; seed < 240; seed++) {

@@ -70,6 +70,37 @@ public final class HttpCall {
         response.write(true, body.length == 0 ? null : ByteBuffer.wrap(body), callback);
     }
 
+    /**
+     * Starts a response sent in parts (a server-sent event stream): the status and content type now, then
+     * {@link #send} each part as it is ready, and {@link #finish} once. Instead of {@link #respond}.
+     */
+    public void startStream(int status, String contentType) {
+        if (responded) throw new IllegalStateException("this request was already answered");
+        responded = true;
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
+        response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
+    }
+
+    /** Sends one part of a streamed response and waits until it is written. */
+    public void send(byte[] part) throws IOException {
+        Callback.Completable written = new Callback.Completable();
+        response.write(false, ByteBuffer.wrap(part), written);
+        try {
+            written.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while writing", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IOException("the client is gone: " + e.getCause().getMessage(), e.getCause());
+        }
+    }
+
+    /** Ends a streamed response with its last part. */
+    public void finish(byte[] last) {
+        response.write(true, ByteBuffer.wrap(last), callback);
+    }
+
     boolean responded() { return responded; }
 
     boolean committed() { return response.isCommitted(); }

@@ -17,7 +17,7 @@ import java.util.Set;
  * not JSON or not UTF-8: -32700; not a JSON-RPC 2.0 message: -32600; a known method with params
  * of the wrong shape: -32602. Unknown methods are left to the SDK, which answers -32601.
  */
-final class JsonRpcCheck {
+public final class JsonRpcCheck {
     /** What a message needs in its params, per method: field name to its JSON kind; a trailing '?' marks it optional. */
     private static final Map<String, Map<String, String>> PARAMS = Map.of(
             "initialize", Map.of("protocolVersion", "string", "capabilities", "object", "clientInfo", "object"),
@@ -32,8 +32,8 @@ final class JsonRpcCheck {
     private static final Set<String> PARAMS_REQUIRED = Set.of("initialize", "tools/call", "prompts/get", "resources/read");
 
     /** A refused message: the JSON-RPC error to answer, and the request's id when it had a usable one. */
-    record Refusal(int code, String message, JsonNode id) {
-        ObjectNode response() {
+    public record Refusal(int code, String message, JsonNode id) {
+        public ObjectNode response() {
             ObjectNode o = Json.object().put("jsonrpc", "2.0");
             if (id == null) o.putNull("id");
             else o.set("id", id);
@@ -45,7 +45,7 @@ final class JsonRpcCheck {
     private JsonRpcCheck() {}
 
     /** @return null when the message may go to the SDK */
-    static Refusal check(byte[] body) {
+    public static Refusal check(byte[] body) {
         ObjectNode message;
         try {
             message = JsonHttp.parseObject(body, false, "the message");

@@ -34,9 +34,15 @@ public final class McpServing implements AutoCloseable {
      */
     public static McpServing http(StatelessHttpTransport transport, String host, int port, BearerAuth auth, String name,
                                   Runnable closeServer, Runnable closeOnFailure) throws IOException {
+        return http(transport::handle, host, port, auth, name, closeServer, closeOnFailure);
+    }
+
+    /** As above, for an MCP endpoint of one's own (the proxy's, which keeps a session per client). */
+    public static McpServing http(HttpService.Endpoint endpoint, String host, int port, BearerAuth auth, String name,
+                                  Runnable closeServer, Runnable closeOnFailure) throws IOException {
         HttpService service;
         try {
-            service = HttpService.start(host, port, auth, name, transport::handle);
+            service = HttpService.start(host, port, auth, name, endpoint);
         } catch (IOException | RuntimeException e) {
             closeOnFailure.run();
             throw e;

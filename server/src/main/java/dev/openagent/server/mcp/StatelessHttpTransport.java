@@ -51,7 +51,11 @@ public final class StatelessHttpTransport implements McpStatelessServerTransport
         return Mono.empty();   // the HTTP server is closed by its owner
     }
 
-    public void handle(HttpCall ex) throws IOException {
+    /**
+     * The checks every MCP request passes first (the proxy's transport makes them too): the endpoint's path, and
+     * the DNS-rebinding protection of {@code Host} (when bound to loopback) and {@code Origin}.
+     */
+    public static void checkAddressed(HttpCall ex, boolean loopbackOnly) {
         if (!ex.path().equals(PATH)) {
             throw ApiError.notFound("not_found", "no route " + ex.path() + " (the MCP endpoint is POST " + PATH + ")");
         }
@@ -63,6 +67,10 @@ public final class StatelessHttpTransport implements McpStatelessServerTransport
         if (origin != null && !loopbackOrigin(origin)) {
             throw new ApiError(403, "forbidden_origin", "requests from origin " + origin + " are not accepted");
         }
+    }
+
+    public void handle(HttpCall ex) throws IOException {
+        checkAddressed(ex, loopbackOnly);
         JsonHttp.requireMethod(ex, "POST");   // stateless: no server-sent stream to GET
         McpStatelessServerHandler h = handler;
         if (h == null) throw new ApiError(503, "not_ready", "the MCP server is starting");

@@ -1,0 +1,56 @@
+package dev.openagent.policy;
+
+import dev.openagent.json.Json;
+import dev.openagent.sandbox.Action;
+import dev.openagent.sandbox.Observation;
+import dev.openagent.sandbox.ToolSpec;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The numeric features the policy compares values with ("which distance is shorter"). */
+class ContextFeaturesTest {
+    private static View.Turn call(String id, String tool, String args, String result) {
+        return new View.Turn(Action.CallTools.of(id, tool, args), List.of(Observation.tool(id, tool, result, null)));
+    }
+
+    /**
+     * poi's closer_booking, turn 6: three searches, then the distance to each candidate. The policy reads
+     * all five turns (older ones while they fit in max_history_tokens), but compares numbers only within
+     * the three most recent, so "this observation holds the smallest value of a key" marks the closer
+     * candidate's distance and not an older search result that happens to hold the lowest rating.
+     */
+    @Test
+    void olderTurnsAreReadButNotComparedInFunctionCallEnvironments() {
+        List<View.Turn> turns = new ArrayList<>(List.of(
+                call("c0", "search_places", "{\"name\":\"Green Thistle Museum\"}",
+                        "{\"count\":1,\"results\":[{\"place_id\":\"P6693\",\"name\":\"Green Thistle Museum\",\"rating\":3.3,\"price_level\":2}]}"),
+                call("c1", "search_places", "{\"name\":\"Jade Pearl Coffee House\"}",
+                        "{\"count\":1,\"results\":[{\"place_id\":\"P8422\",\"name\":\"Jade Pearl Coffee House\",\"rating\":4.0,\"price_level\":3}]}"),
+                call("c2", "search_places", "{\"name\":\"Little Saffron Tavern\"}",
+                        "{\"count\":1,\"results\":[{\"place_id\":\"P8427\",\"name\":\"Little Saffron Tavern\",\"rating\":3.5,\"price_level\":2}]}"),
+                call("c3", "get_distance", "{\"from_place_id\":\"P6693\",\"to_place_id\":\"P8422\"}",
+                        "{\"from_place_id\":\"P6693\",\"to_place_id\":\"P8422\",\"distance_km\":2.7,\"minutes\":32}"),
+                call("c4", "get_distance", "{\"from_place_id\":\"P6693\",\"to_place_id\":\"P8427\"}",
+                        "{\"from_place_id\":\"P6693\",\"to_place_id\":\"P8427\",\"distance_km\":0.4,\"minutes\":5}")));
+        View v = new View("Book at whichever is closer to Green Thistle Museum: Jade Pearl Coffee House or Little Saffron Tavern.",
+                "", List.of(new ToolSpec("get_distance", "Street distance in km between two places.", Json.object())), List.of(), turns);
+        Context x = Context.encode(v, PolicyConfig.defaults(), Vocabulary.open());
+        assertEquals(5, Context.turnsRead(v, PolicyConfig.defaults()), "every turn is read");
+        List<String> holdingSmallest = new ArrayList<>();
+        for (int i = 1; i < x.n; i++) {
+            if (x.lower[i].startsWith("p") && Context.isObservationSegment(x.seg[i]) && x.feat[i][10] == 1) holdingSmallest.add(x.lower[i]);
+        }
+        assertTrue(holdingSmallest.contains("p8427"), "the closer candidate's distance is the smallest");
+        assertTrue(!holdingSmallest.contains("p8422"), "the farther one's is not: " + holdingSmallest);
+        int older = -1;
+        for (int i = 1; i < x.n; i++) if (x.lower[i].equals("3.3")) older = i;
+        assertTrue(older > 0, "the oldest search is in the context");
+        assertEquals(0f, x.feat[older][2], "an older turn's value is not compared");
+        assertEquals(0f, x.feat[older][10], "nor does its observation hold an extreme");
+    }
+}
