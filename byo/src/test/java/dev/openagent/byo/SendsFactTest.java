@@ -35,16 +35,13 @@ class SendsFactTest {
             """;
 
     private FileEnvironment load(String sends) throws Exception {
-        Files.writeString(dir.resolve("env.yaml"), ENV.formatted(sends));
-        Files.writeString(dir.resolve("tasks.jsonl"), "{\"id\": \"a\", \"query\": \"Book desk 4.\", \"gold\": [{\"tool\": \"book\", \"args\": {\"desk\": \"4\"}}], \"answer\": \"BK-1\"}\n");
-        return FileEnvironment.load(dir.resolve("env.yaml"));
+        return DeskFiles.load(dir, ENV.formatted(sends));
     }
 
     @Test
     void theDeclarationReachesTheToolFacts() throws Exception {
         try (FileEnvironment file = load("{made: book, code: booking_code, to: email}")) {
-            Env env = file.create();
-            env.reset(new TaskRequest(Split.TEST, 1, 0));
+            Env env = DeskFiles.started(file);
             assertEquals(new Sends("book", "booking_code", "email"), env.facts().tool("share").orElseThrow().sends());
         }
     }

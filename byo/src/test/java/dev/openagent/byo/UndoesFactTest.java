@@ -34,16 +34,13 @@ class UndoesFactTest {
             """;
 
     private FileEnvironment load(String undoes) throws Exception {
-        Files.writeString(dir.resolve("env.yaml"), ENV.formatted(undoes));
-        Files.writeString(dir.resolve("tasks.jsonl"), "{\"id\": \"a\", \"query\": \"Book desk 4.\", \"gold\": [{\"tool\": \"book\", \"args\": {\"desk\": \"4\"}}], \"answer\": \"BK-1\"}\n");
-        return FileEnvironment.load(dir.resolve("env.yaml"));
+        return DeskFiles.load(dir, ENV.formatted(undoes));
     }
 
     @Test
     void theDeclarationReachesTheToolFacts() throws Exception {
         try (FileEnvironment file = load("book")) {
-            Env env = file.create();
-            env.reset(new TaskRequest(Split.TEST, 1, 0));
+            Env env = DeskFiles.started(file);
             assertEquals("book", env.facts().tool("cancel").orElseThrow().undoes());
         }
     }

@@ -2,6 +2,7 @@ package dev.openagent.shift;
 
 import dev.openagent.sandbox.SortedMaps;
 import dev.openagent.sandbox.Action;
+import dev.openagent.sandbox.Commands;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.EnvWrapper;
 import dev.openagent.sandbox.Guide;
@@ -21,7 +22,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -125,6 +128,7 @@ public abstract class ShiftEnv<E> extends EnvWrapper {
     @Override
     public final Step step(Action action) {
         if (action == TICK) return inner.step(action);
+        newTurn();
         // In a text-command environment a message may be an ending ("FINAL ANSWER: ...", "CANNOT COMPLETE: ..."):
         // every layer sees it as the ending it is.
         if (action instanceof Action.Command c && textCommand()) return act(Protocol.command(c.text()));
@@ -136,11 +140,31 @@ public abstract class ShiftEnv<E> extends EnvWrapper {
         return inner.info().iface() == Interface.TEXT_COMMAND;
     }
 
+    /** Called at the start of each turn of the agent, before {@link #act}: where per-turn notes are cleared. */
+    protected void newTurn() {}
+
     /** One turn of the agent (turns of outer layers' own answers never get here). */
     protected Step act(Action action) {
         if (action instanceof Action.CallTools c) return callTools(c);
         Step s = forward(other(action));
         return s.withObservations(s.observations().stream().map(this::otherObservation).toList());
+    }
+
+    /**
+     * A turn with these commands of a text-command environment hidden: {@code help} lists them no more and
+     * using one is an unknown command (answered here; the turn still counts below). Any other turn goes to
+     * {@code otherwise}.
+     */
+    protected Step hidingCommands(Action action, Set<String> hidden, Function<Action, Step> otherwise) {
+        if (action instanceof Action.Command c && textCommand() && !hidden.isEmpty()) {
+            String text = Commands.normalize(c.text());
+            if (Protocol.isHelp(text)) {
+                Step s = forward(action);
+                return s.withObservations(s.observations().stream().map(o -> o.isError() ? o : o.withText(TextVerbs.withoutVerbs(o.text(), hidden))).toList());
+            }
+            if (TextVerbs.verbOf(text, hidden) != null) return local(List.of(TextVerbs.unknown(c.text())));
+        }
+        return otherwise.apply(action);
     }
 
     /** What happens to one tool call. */

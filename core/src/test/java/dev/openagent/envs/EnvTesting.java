@@ -6,6 +6,7 @@ import dev.openagent.episode.AgentSession;
 import dev.openagent.episode.Episodes;
 import dev.openagent.domain.Domain;
 import dev.openagent.domain.DomainEnv;
+import dev.openagent.envs.kit.Layouts;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.Action;
@@ -19,11 +20,14 @@ import dev.openagent.sandbox.TaskRequest;
 
 import java.util.HashSet;
 import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Helpers shared by the environment tests. */
@@ -91,26 +95,65 @@ public final class EnvTesting {
         for (Function<L, ?> part : parts) assertEquals(part.apply(a), part.apply(b));
     }
 
-    /** Asserts that no name the train split's worlds use is one the test split's use. */
-    public static void assertSplitsShareNoNames(Function<Split, Set<String>> names) {
-        Set<String> both = new HashSet<>(names.apply(Split.TRAIN));
-        both.retainAll(names.apply(Split.TEST));
+    /**
+     * Asserts that no name the first {@code count} layouts of the train split use is one those of the test split
+     * use; {@code names} adds a layout's names to a set.
+     */
+    public static <L> void assertSplitsShareNoNames(Layouts<L> layouts, int count, BiConsumer<L, Set<String>> names) {
+        Set<String> both = names(layouts, count, Split.TRAIN, names);
+        both.retainAll(names(layouts, count, Split.TEST, names));
         assertTrue(both.isEmpty(), "names in both splits: " + both);
     }
 
+    private static <L> Set<String> names(Layouts<L> layouts, int count, Split split, BiConsumer<L, Set<String>> names) {
+        Set<String> out = new HashSet<>();
+        for (int i = 0; i < count; i++) names.accept(layouts.get(split, i), out);
+        return out;
+    }
+
     /**
-     * Every cached layout of both splits ({@code layouts} a split, the world of layout i made by {@code world})
+     * Every cached layout of both splits (the world of layout i made by {@code world} from the layout and i)
      * poses a task at every difficulty 1-4: kinds fall back to siblings, never fail.
      */
-    public static <W> void assertEveryLayoutPosesEveryDifficulty(int layouts, java.util.function.BiFunction<Split, Integer, W> world,
-                                                                Domain.Generator<W> generator) {
+    public static <L, W> void assertEveryLayoutPosesEveryDifficulty(Layouts<L> layouts, BiFunction<L, Integer, W> world,
+                                                                   Domain.Generator<W> generator) {
         for (Split split : Split.values()) {
-            for (int i = 0; i < layouts; i++) {
+            for (int i = 0; i < layouts.perSplit(); i++) {
                 for (int d = 1; d <= 4; d++) {
-                    assertEquals(d, generator.task(world.apply(split, i), new TaskRequest(split, i, d), i * 7919L + d).difficulty());
+                    assertEquals(d, generator.task(world.apply(layouts.get(split, i), i), new TaskRequest(split, i, d), i * 7919L + d).difficulty());
                 }
             }
         }
+    }
+
+    /**
+     * Runs the request with the final answer rewritten and asserts that the episode fails, its outcome's
+     * detail naming {@code reason} (what the rewritten answer lacks).
+     */
+    public static void assertRewrittenAnswerFails(Env env, TaskRequest request, UnaryOperator<String> rewrite, String reason) {
+        Trajectory t = runTampered(env, request, answerWith(rewrite));
+        assertFalse(t.success());
+        assertTrue(t.outcome().detail().contains(reason), t.outcome().detail());
+    }
+
+    /** Answers and asserts that the episode fails, its outcome's detail naming {@code reason}. */
+    public static void assertAnswerFails(Env env, String answer, String reason) {
+        Step end = env.step(new Action.Answer(answer));
+        assertFalse(end.outcome().success(), answer);
+        assertTrue(end.outcome().detail().contains(reason), end.outcome().detail());
+    }
+
+    /** Answers and asserts that the episode fails. */
+    public static void assertAnswerFails(Env env, String answer) {
+        assertFalse(env.step(new Action.Answer(answer)).outcome().success(), answer);
+    }
+
+    /** Whether two of the items share a key (two patients of one name, a hotel chain in two cities...). */
+    public static <T> boolean hasRepeats(java.util.Collection<T> items, Function<T, ?> key) {
+        Set<Object> seen = new HashSet<>();
+        boolean repeated = false;
+        for (T item : items) repeated |= !seen.add(key.apply(item));
+        return repeated;
     }
 
     /** Replaces the final answer. */

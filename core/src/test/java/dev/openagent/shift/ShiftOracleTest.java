@@ -84,6 +84,17 @@ class ShiftOracleTest {
         assertEquals(expectUnsolvable ? n : 0, unsolvable, "only task.unsolvable makes tasks unsolvable, and every one of them");
     }
 
+    interface PairCheck {
+        void check(Shift a, Shift b, int i, int j);
+    }
+
+    /** Every unordered pair of distinct shifts, with their positions (for the seed). */
+    static void forEachPair(List<Shift> shifts, PairCheck check) {
+        for (int i = 0; i < shifts.size(); i++) {
+            for (int j = i + 1; j < shifts.size(); j++) check.check(shifts.get(i), shifts.get(j), i, j);
+        }
+    }
+
     static String heavy(Shift s) {
         return s.params().stream().anyMatch(p -> p.name().equals("severity")) ? s.id() + ":severity=3" : s.id();
     }
@@ -91,23 +102,13 @@ class ShiftOracleTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("envs")
     void oracleSucceedsUnderComposedPairs(Environment env) {
-        List<Shift> shifts = applicable(env);
-        for (int i = 0; i < shifts.size(); i++) {
-            for (int j = i + 1; j < shifts.size(); j++) {
-                check(env, ShiftSpec.parseStack(shifts.get(i).id() + "+" + shifts.get(j).id()), tasks(env, 12, 6), 7000L + 31L * i + j);
-            }
-        }
+        forEachPair(applicable(env), (a, b, i, j) -> check(env, ShiftSpec.parseStack(a.id() + "+" + b.id()), tasks(env, 12, 6), 7000L + 31L * i + j));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("envs")
     void oracleSucceedsUnderHeavyPairs(Environment env) {
-        List<Shift> shifts = applicable(env);
-        for (int i = 0; i < shifts.size(); i++) {
-            for (int j = i + 1; j < shifts.size(); j++) {
-                check(env, ShiftSpec.parseStack(heavy(shifts.get(i)) + "+" + heavy(shifts.get(j))), tasks(env, 6, 4), 50_000L + 97L * i + j);
-            }
-        }
+        forEachPair(applicable(env), (a, b, i, j) -> check(env, ShiftSpec.parseStack(heavy(a) + "+" + heavy(b)), tasks(env, 6, 4), 50_000L + 97L * i + j));
     }
 
     /** domain.transfer from every environment to every other, whatever their interfaces. */

@@ -11,6 +11,8 @@ import dev.openagent.sandbox.Outcome;
 import java.util.List;
 import java.util.Map;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 /** Hand-made episode results for metric and report tests. */
 public final class Results {
     private Results() {}
@@ -32,5 +34,23 @@ public final class Results {
 
     public static EpisodeResult answered(String agent, String shift, String tier, long taskSeed, boolean success) {
         return episode(agent, shift, tier, taskSeed, 0, success, true, Outcome.End.ANSWERED);
+    }
+
+    /**
+     * The stored episode with {@code saved}'s id, asserted to have come back as it was saved (outcome,
+     * trajectory, key), among {@code count} stored episodes.
+     */
+    public static EpisodeResult assertReadBack(List<EpisodeResult> stored, int count, EpisodeResult saved) {
+        assertEquals(count, stored.size());
+        EpisodeResult back = stored(stored, saved.id());
+        assertEquals(saved.outcome(), back.outcome());
+        assertEquals(saved.trajectory().toJson(), back.trajectory().toJson());
+        assertEquals(saved.key(), back.key());
+        return back;
+    }
+
+    /** The stored episode of this id. */
+    public static EpisodeResult stored(List<EpisodeResult> stored, String id) {
+        return stored.stream().filter(e -> e.id().equals(id)).findFirst().orElseThrow();
     }
 }

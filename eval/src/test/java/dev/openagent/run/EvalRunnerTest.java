@@ -58,6 +58,23 @@ class EvalRunnerTest {
         }
     }
 
+    /** Runs the experiment into a fresh store of this name in the test's directory; the store's path. */
+    Path runInto(String name, ScriptedModel model, Experiment experiment, ToolProtocol protocol) {
+        Path store = dir.resolve(name);
+        run(store, model, experiment, 0, protocol);
+        return store;
+    }
+
+    /** The scorecard of the store's first run. */
+    static ObjectNode summary(Path store) {
+        return summary(store, firstRun(store));
+    }
+
+    /** The outcomes of the store's first run. */
+    static Map<String, String> outcomes(Path store) {
+        return outcomes(store, firstRun(store));
+    }
+
     static ObjectNode summary(Path store, String runId) {
         try (ResultStore results = ResultStore.open(store)) {
             return new Scorecard(results.episodes(runId)).toJson();
@@ -95,8 +112,8 @@ class EvalRunnerTest {
             // Cached replies: no request of the interrupted part is sent twice.
             assertEquals(uninterruptedRequests, m.requests());
         }
-        assertEquals(summary(whole, firstRun(whole)), summary(pieces, firstRun(pieces)));
-        assertEquals(outcomes(whole, firstRun(whole)), outcomes(pieces, firstRun(pieces)));
+        assertEquals(summary(whole), summary(pieces));
+        assertEquals(outcomes(whole), outcomes(pieces));
     }
 
     static String firstRun(Path store) {
@@ -125,7 +142,7 @@ class EvalRunnerTest {
         try (ScriptedModel m = model(0)) {
             run(clean, m, experiment(8, 0), 0, ToolProtocol.NATIVE);
         }
-        return summary(clean, firstRun(clean));
+        return summary(clean);
     }
 
     @Test
@@ -158,30 +175,28 @@ class EvalRunnerTest {
             EvalRunner.RunResult r = run(flaky, m, experiment(8, 0), 6, ToolProtocol.NATIVE);
             assertTrue(r.complete(), r.toString());
         }
-        assertEquals(cleanSummary(), summary(flaky, firstRun(flaky)));
+        assertEquals(cleanSummary(), summary(flaky));
     }
 
     @Test
     void resultsDoNotDependOnConcurrency() throws IOException {
-        Path one = dir.resolve("one.db");
-        Path many = dir.resolve("many.db");
+        Map<String, String> one;
+        Map<String, String> many;
         try (ScriptedModel m = model(0)) {
-            run(one, m, experiment(1, 0), 0, ToolProtocol.NATIVE);
-            run(many, m, experiment(48, 0), 0, ToolProtocol.NATIVE);
+            one = outcomes(runInto("one.db", m, experiment(1, 0), ToolProtocol.NATIVE));
+            many = outcomes(runInto("many.db", m, experiment(48, 0), ToolProtocol.NATIVE));
         }
-        assertEquals(outcomes(one, firstRun(one)), outcomes(many, firstRun(many)));
+        assertEquals(one, many);
     }
 
     @Test
     void theScriptedModelsMistakesLandInTheirTaxonomyCategoriesUnderBothProtocols() throws IOException {
-        Path nat = dir.resolve("native.db");
-        Path txt = dir.resolve("text.db");
+        ObjectNode a;
+        ObjectNode b;
         try (ScriptedModel m = model(0)) {
-            run(nat, m, experiment(8, 0), 0, ToolProtocol.NATIVE);
-            run(txt, m, experiment(8, 0), 0, ToolProtocol.TEXT);
+            a = summary(runInto("native.db", m, experiment(8, 0), ToolProtocol.NATIVE));
+            b = summary(runInto("text.db", m, experiment(8, 0), ToolProtocol.TEXT));
         }
-        ObjectNode a = summary(nat, firstRun(nat));
-        ObjectNode b = summary(txt, firstRun(txt));
         assertTrue(a.path("failures").size() >= 4, "success and several kinds of failure: " + a.path("failures"));
         assertTrue(a.path("tool_errors").asInt() > 0, "recovered mistakes still count as tool errors");
         assertTrue(a.path("success_rate").asDouble() > 0.3 && a.path("success_rate").asDouble() < 0.9, a.toString());

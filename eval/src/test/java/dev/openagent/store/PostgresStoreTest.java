@@ -54,13 +54,8 @@ class PostgresStoreTest {
         }
         try (ResultStore s = ResultStore.open(pg.location(db))) {
             List<EpisodeResult> eps = s.episodes("run-1");
-            assertEquals(2, eps.size());
-            EpisodeResult back = eps.stream().filter(e -> e.id().equals(done.id())).findFirst().orElseThrow();
-            assertEquals(done.outcome(), back.outcome());
-            assertEquals(done.trajectory().toJson(), back.trajectory().toJson());
-            assertEquals(done.key(), back.key());
-            assertEquals(-2152535657050944081L, eps.stream().filter(e -> e.id().equals(other.id())).findFirst().orElseThrow().key().taskSeed(),
-                    "task seeds are 64-bit");
+            Results.assertReadBack(eps, 2, done);
+            assertEquals(-2152535657050944081L, Results.stored(eps, other.id()).key().taskSeed(), "task seeds are 64-bit");
             assertEquals("complete", s.run("run-1").orElseThrow().status());
             assertEquals(Optional.of("{\"v\":2}"), s.get("k"), "a reply stored again replaces the first");
         }

@@ -55,13 +55,8 @@ class ResultStoreTest {
             s.saveRun("run-1", "first", "{}", 2, "complete", null);
         }
         try (ResultStore s = ResultStore.open(file)) {
-            List<EpisodeResult> eps = s.episodes("run-1");
-            assertEquals(2, eps.size());
-            EpisodeResult back = eps.stream().filter(e -> e.id().equals(done.id())).findFirst().orElseThrow();
-            assertEquals(done.outcome(), back.outcome());
-            assertEquals(done.trajectory().toJson(), back.trajectory().toJson());
+            EpisodeResult back = Results.assertReadBack(s.episodes("run-1"), 2, done);
             assertEquals(done.gold(), back.gold());
-            assertEquals(done.key(), back.key());
             assertEquals("complete", s.run("run-1").orElseThrow().status());
             // Another run that includes a finished episode links to it.
             s.saveRun("run-2", "second", "{}", 1, "complete", null);

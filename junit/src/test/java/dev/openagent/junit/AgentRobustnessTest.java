@@ -81,16 +81,12 @@ class AgentRobustnessTest {
 
     static class ThrowingFrameworkAgent {
         @AgentUnderTest
-        static FrameworkAgent thrower = new FrameworkAgent() {
-            public String name() { return "thrower"; }
-
-            public String run(FrameworkEpisode e) {
-                e.beforeModelCall();
-                e.modelReplied(List.of(Message.system("be brief"), Message.user(e.query())), e.tools().stream().map(ToolSpec::name).toList(),
-                        Message.assistant("thinking"), new Usage(3, 1, 1));
-                throw new IllegalStateException("the agent's parser broke");
-            }
-        };
+        static FrameworkAgent thrower = Fixtures.frameworkAgent("thrower", e -> {
+            e.beforeModelCall();
+            e.modelReplied(List.of(Message.system("be brief"), Message.user(e.query())), e.tools().stream().map(ToolSpec::name).toList(),
+                    Message.assistant("thinking"), new Usage(3, 1, 1));
+            throw new IllegalStateException("the agent's parser broke");
+        });
 
         static RobustnessResult seen;
 
@@ -140,13 +136,9 @@ class AgentRobustnessTest {
 
     static class LoopingFrameworkAgent {
         @AgentUnderTest
-        static FrameworkAgent looping = new FrameworkAgent() {
-            public String name() { return "looping"; }
-
-            public String run(FrameworkEpisode e) {
-                while (true) e.call(null, "list_districts", "{}");
-            }
-        };
+        static FrameworkAgent looping = Fixtures.frameworkAgent("looping", e -> {
+            while (true) e.call(null, "list_districts", "{}");
+        });
 
         @AgentRobustness(tasks = 2)
         void robust(RobustnessResult result) {
@@ -162,14 +154,10 @@ class AgentRobustnessTest {
 
     static class FailingEndpoint {
         @AgentUnderTest
-        static FrameworkAgent agent = new FrameworkAgent() {
-            public String name() { return "offline"; }
-
-            public String run(FrameworkEpisode e) {
-                e.beforeModelCall();
-                throw e.modelFailed(new RuntimeException("Connection refused: 127.0.0.1:9"));
-            }
-        };
+        static FrameworkAgent agent = Fixtures.frameworkAgent("offline", e -> {
+            e.beforeModelCall();
+            throw e.modelFailed(new RuntimeException("Connection refused: 127.0.0.1:9"));
+        });
 
         @AgentRobustness(tasks = 2)
         void robust(RobustnessResult result) {
@@ -262,11 +250,7 @@ class AgentRobustnessTest {
 
     static class FrameworkAgentOnTextCommands {
         @AgentUnderTest
-        static FrameworkAgent agent = new FrameworkAgent() {
-            public String name() { return "x"; }
-
-            public String run(FrameworkEpisode e) { return ""; }
-        };
+        static FrameworkAgent agent = Fixtures.frameworkAgent("x", e -> "");
 
         @AgentRobustness(env = "household")
         void robust(RobustnessResult result) {}

@@ -1,6 +1,8 @@
 package dev.openagent.junit;
 
 import dev.openagent.agent.OracleAgent;
+import dev.openagent.agent.framework.FrameworkAgent;
+import dev.openagent.agent.framework.FrameworkEpisode;
 import dev.openagent.episode.Agent;
 import dev.openagent.episode.AgentSession;
 import dev.openagent.sandbox.Action;
@@ -53,6 +55,20 @@ final class Fixtures {
                 if (start.tools().stream().map(ToolSpec::name).noneMatch("search_places"::equals)) return last -> new Action.Answer("I could not find it.");
                 return oracle.begin(start, env);
             }
+        };
+    }
+
+    /** What a framework agent does in one episode. */
+    interface Body {
+        String run(FrameworkEpisode e) throws Exception;
+    }
+
+    /** A framework agent of this name. */
+    static FrameworkAgent frameworkAgent(String name, Body body) {
+        return new FrameworkAgent() {
+            public String name() { return name; }
+
+            public String run(FrameworkEpisode e) throws Exception { return body.run(e); }
         };
     }
 }

@@ -4,10 +4,10 @@ import dev.openagent.envs.household.HouseholdNames.Kind;
 import dev.openagent.envs.household.HouseholdWorld.Goal;
 import dev.openagent.envs.household.HouseholdWorld.Receptacle;
 import dev.openagent.envs.household.HouseholdWorld.Thing;
+import dev.openagent.envs.kit.TaskGenerator;
 import dev.openagent.envs.kit.TaskKinds;
 import dev.openagent.envs.kit.Codes;
 import dev.openagent.envs.kit.Pick;
-import dev.openagent.envs.kit.TaskDraft;
 import dev.openagent.sandbox.GoldPlan;
 import dev.openagent.sandbox.Seeds;
 import dev.openagent.sandbox.Task;
@@ -36,7 +36,7 @@ import java.util.SplittableRandom;
  * The kinds are declared here; their families ({@link HouseholdMoves}, {@link HouseholdQuestions}) pose
  * them with the script pieces, choices and details this generator keeps for both.
  */
-final class HouseholdTasks {
+final class HouseholdTasks extends TaskGenerator<HouseholdWorld> {
     /**
      * The kinds of task, by difficulty. Requests that name a thing can ask for one the house does not have;
      * requests that name a place can name a room or furniture the house does not have, and can describe the
@@ -65,17 +65,12 @@ final class HouseholdTasks {
                     .impossibleBy(HouseholdRestatements::missingThing, HouseholdRestatements::missingRoom, HouseholdRestatements::missingFurniture)
                     .longerBy(HouseholdRestatements::roomByLandmark));
 
-    final HouseholdWorld w;
-    final SplittableRandom rnd;
-    final TaskDraft<HouseholdWorld> draft;
     private HouseholdWorld sim;
     private final HouseholdMoves moves;
     private final HouseholdQuestions questions;
 
     private HouseholdTasks(HouseholdWorld w, long seed) {
-        this.w = w;
-        this.rnd = new SplittableRandom(Seeds.mix(seed, 0x40A5E));
-        this.draft = new TaskDraft<>(w, List.of());
+        super(w, seed, 0x40A5E, List.of());
         this.moves = new HouseholdMoves(this);
         this.questions = new HouseholdQuestions(this);
     }

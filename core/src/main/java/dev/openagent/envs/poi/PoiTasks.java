@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.domain.Params;
 import dev.openagent.domain.TaskKind;
 import dev.openagent.domain.Tool;
+import dev.openagent.envs.kit.TaskGenerator;
 import dev.openagent.envs.kit.Names;
 import dev.openagent.envs.kit.TaskDraft;
 import dev.openagent.envs.kit.TaskKinds;
@@ -11,14 +12,12 @@ import dev.openagent.envs.poi.PoiWorld.Category;
 import dev.openagent.envs.poi.PoiWorld.Place;
 import dev.openagent.sandbox.Checks;
 import dev.openagent.sandbox.Detail;
-import dev.openagent.sandbox.Seeds;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
 
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.SplittableRandom;
 import java.util.function.Predicate;
 
 /**
@@ -37,7 +36,7 @@ import java.util.function.Predicate;
  * what the agent will see; look-ups are added without running them ({@link TaskDraft#add}), which keeps
  * a reset cheap.
  */
-final class PoiTasks {
+final class PoiTasks extends TaskGenerator<PoiWorld> {
     /** Every kind, by difficulty; within a level, in the order a kind is drawn from. */
     static final TaskKinds<PoiWorld, PoiTasks> KINDS = new TaskKinds<>(
             PoiLookups.RATING, PoiLookups.COUNT,
@@ -47,14 +46,8 @@ final class PoiTasks {
 
     private static final Params SEARCH = PoiTools.ALL.stream().filter(t -> t.name().equals("search_places")).map(Tool::params).findFirst().orElseThrow();
 
-    final PoiWorld w;
-    final SplittableRandom rnd;
-    final TaskDraft<PoiWorld> draft;
-
     private PoiTasks(PoiWorld w, long seed) {
-        this.w = w;
-        this.rnd = new SplittableRandom(Seeds.mix(seed, 0x7A5C));
-        this.draft = new TaskDraft<>(w, PoiTools.ALL);
+        super(w, seed, 0x7A5C, PoiTools.ALL);
     }
 
     static Task generate(PoiWorld world, TaskRequest request, long seed) {

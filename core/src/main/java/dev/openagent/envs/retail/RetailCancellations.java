@@ -26,7 +26,7 @@ final class RetailCancellations {
     private RetailCancellations() {}
 
     static boolean cancelUnshippedOrder(RetailTasks g) {
-        TaskDraft<RetailWorld> t = g.t;
+        TaskDraft<RetailWorld> t = g.draft;
         Order o = g.pick(g.w.map.orders(), x -> x.status().equals("processing"));
         if (o == null) return false;
         Customer c = g.w.customer(o.customerId());

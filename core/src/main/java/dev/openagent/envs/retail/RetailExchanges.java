@@ -36,7 +36,7 @@ final class RetailExchanges {
     // ---------------------------------------------------------------- level 3
 
     static boolean exchangeSize(RetailTasks g) {
-        TaskDraft<RetailWorld> t = g.t;
+        TaskDraft<RetailWorld> t = g.draft;
         for (Item it : g.items(Product::sized, (o, x) -> g.w.ineligibility(o, x) == null)) {
             Variant to = otherSize(g, it, true);
             if (to == null) continue;
@@ -61,7 +61,7 @@ final class RetailExchanges {
     // ---------------------------------------------------------------- level 4
 
     static boolean exchangeOrRefund(RetailTasks g) {
-        TaskDraft<RetailWorld> t = g.t;
+        TaskDraft<RetailWorld> t = g.draft;
         boolean wantInStock = g.rnd.nextBoolean();
         List<Item> items = g.items(Product::sized,
                 (o, x) -> g.w.ineligibility(o, x) == null && !RetailWorld.giftCard(o));
@@ -113,7 +113,7 @@ final class RetailExchanges {
     /** The colour, the size asked for and the order number, as details the request may leave out. */
     private static void sizeDetails(RetailTasks g, Order o, Item it, String color, Variant to) {
         g.colorDetail(o, it, color);
-        g.t.detail("size", " for size " + to.size(), "size|which size", "Size " + to.size() + ".", false);
+        g.draft.detail("size", " for size " + to.size(), "size|which size", "Size " + to.size() + ".", false);
         g.orderDetail(o);
     }
 

@@ -35,7 +35,7 @@ final class RetailLookups {
     // ---------------------------------------------------------------- level 1
 
     static boolean deliveryDate(RetailTasks g) {
-        TaskDraft<RetailWorld> t = g.t;
+        TaskDraft<RetailWorld> t = g.draft;
         Order o = g.pick(g.w.map.orders(), x -> x.status().equals("delivered"));
         if (o == null) return false;
         t.look("get_order", args("order_id", o.id()));
@@ -48,7 +48,7 @@ final class RetailLookups {
     }
 
     static boolean trackingNumber(RetailTasks g) {
-        TaskDraft<RetailWorld> t = g.t;
+        TaskDraft<RetailWorld> t = g.draft;
         Order o = g.pick(g.w.map.orders(), x -> x.tracking() != null);
         if (o == null) return false;
         t.look("track_shipment", args("order_id", o.id()));
@@ -61,7 +61,7 @@ final class RetailLookups {
     }
 
     static boolean countOrders(RetailTasks g) {
-        TaskDraft<RetailWorld> t = g.t;
+        TaskDraft<RetailWorld> t = g.draft;
         Customer c = g.pick(g.w.map.customers(), x -> true);
         String status = g.rnd.nextDouble() < 0.7 ? "delivered" : "shipped";
         int n = RetailTools.orders(g.w, c, status).size();
@@ -78,7 +78,7 @@ final class RetailLookups {
     // ---------------------------------------------------------------- level 2
 
     static boolean variantStock(RetailTasks g) {
-        TaskDraft<RetailWorld> t = g.t;
+        TaskDraft<RetailWorld> t = g.draft;
         Product p = Pick.preferring(g.w.map.products(), g.rnd, x -> nearMiss(g.w, x) != null, 0.8).getFirst();
         Variant v = p.variants().get(g.rnd.nextInt(p.variants().size()));
         JsonNode found = t.look("search_products", args("name", p.name())).get("products");
@@ -100,7 +100,7 @@ final class RetailLookups {
     }
 
     static boolean returnDeadline(RetailTasks g) {
-        TaskDraft<RetailWorld> t = g.t;
+        TaskDraft<RetailWorld> t = g.draft;
         Item it = g.pickItem((o, x) -> g.w.ineligibility(o, x) == null);
         if (it == null) return false;
         Order o = g.w.order(it.orderId());

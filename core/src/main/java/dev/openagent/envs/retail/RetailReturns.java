@@ -35,7 +35,7 @@ final class RetailReturns {
     // ---------------------------------------------------------------- level 3
 
     static boolean returnItem(RetailTasks g) {
-        TaskDraft<RetailWorld> t = g.t;
+        TaskDraft<RetailWorld> t = g.draft;
         boolean credit = g.rnd.nextDouble() < 0.35;
         Item it = g.pickItem((o, x) -> g.w.ineligibility(o, x) == null && (credit || !RetailWorld.giftCard(o)));
         if (it == null) return false;
@@ -61,7 +61,7 @@ final class RetailReturns {
     // ---------------------------------------------------------------- level 4
 
     static boolean customerHistoryReturn(RetailTasks g) {
-        TaskDraft<RetailWorld> t = g.t;
+        TaskDraft<RetailWorld> t = g.draft;
         RetailWorld w = g.w;
         boolean credit = g.rnd.nextDouble() < 0.35;
         BiPredicate<Order, Item> returnable = (o, x) -> w.ineligibility(o, x) == null && (credit || !RetailWorld.giftCard(o));
@@ -109,7 +109,7 @@ final class RetailReturns {
     }
 
     static boolean returnAllEligible(RetailTasks g) {
-        TaskDraft<RetailWorld> t = g.t;
+        TaskDraft<RetailWorld> t = g.draft;
         RetailWorld w = g.w;
         List<Order> candidates = new ArrayList<>();
         for (Order o : w.map.orders()) {

@@ -1,19 +1,17 @@
 package dev.openagent.envs.retail;
 
 import dev.openagent.domain.TaskKind;
+import dev.openagent.envs.kit.TaskGenerator;
 import dev.openagent.envs.kit.TaskKinds;
 import dev.openagent.envs.kit.Pick;
-import dev.openagent.envs.kit.TaskDraft;
 import dev.openagent.envs.retail.RetailWorld.Item;
 import dev.openagent.envs.retail.RetailWorld.Order;
 import dev.openagent.envs.retail.RetailWorld.Product;
-import dev.openagent.sandbox.Seeds;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 
@@ -31,7 +29,7 @@ import java.util.function.Predicate;
  * {@link RetailExchanges}), which also holds the ways it can be made impossible; the generator keeps what the
  * families share. Writing tasks are checked on the world: exactly the requested returns, exchanges and cancellations.
  */
-final class RetailTasks {
+final class RetailTasks extends TaskGenerator<RetailWorld> {
     /** The kinds, in the order they are drawn from within a difficulty; every kind can be restated through a longer chain. */
     static final TaskKinds<RetailWorld, RetailTasks> KINDS = new TaskKinds<>(
             kind("delivery_date", 1, RetailLookups::deliveryDate).impossibleBy(RetailRestatements::unknownOrder),
@@ -51,39 +49,33 @@ final class RetailTasks {
         return TaskKind.<RetailWorld, RetailTasks>of(name, difficulty, pose).longerBy(RetailRestatements::longerChain);
     }
 
-    final RetailWorld w;
-    final SplittableRandom rnd;
-    final TaskDraft<RetailWorld> t;
-
     private RetailTasks(RetailWorld w, long seed) {
-        this.w = w;
-        this.rnd = new SplittableRandom(Seeds.mix(seed, 0x2E7A1L));
-        this.t = new TaskDraft<>(w, RetailTools.ALL);
+        super(w, seed, 0x2E7A1L, RetailTools.ALL);
     }
 
     static Task generate(RetailWorld world, TaskRequest request, long seed) {
         RetailTasks g = new RetailTasks(world, seed);
-        return KINDS.task("retail", request, g, g.rnd, g.t);
+        return KINDS.task("retail", request, g, g.rnd, g.draft);
     }
 
     // ---------------------------------------------------------------- details the families share
 
     void orderDetail(Order o) {
-        t.detail("order_id", " " + o.id(), "order|order number|which order|order id", "The order number is " + o.id() + ".", false);
+        draft.detail("order_id", " " + o.id(), "order|order number|which order|order id", "The order number is " + o.id() + ".", false);
     }
 
     void customerIdDetail(String customerId) {
-        t.detail("customer_id", " My customer id is " + customerId + ".", "customer|account|id|who", "My customer id is " + customerId + ".", false);
+        draft.detail("customer_id", " My customer id is " + customerId + ".", "customer|account|id|who", "My customer id is " + customerId + ".", false);
     }
 
     void colorDetail(Order o, Item it, String span) {
         boolean twin = false;
         for (Item x : o.items()) twin |= x != it && x.product() == it.product();
-        t.detail("color", span, "colour|color|which one|which item", "The " + it.variant().color() + " one.", twin);
+        draft.detail("color", span, "colour|color|which one|which item", "The " + it.variant().color() + " one.", twin);
     }
 
     void refundDetail(String span, boolean credit) {
-        t.detail("refund_to", span, "refund|store credit|payment|card|money back",
+        draft.detail("refund_to", span, "refund|store credit|payment|card|money back",
                 credit ? "As store credit, please." : "To my original payment method.", false);
     }
 

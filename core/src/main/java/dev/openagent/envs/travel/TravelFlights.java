@@ -36,7 +36,7 @@ final class TravelFlights {
             .impossibleBy(TravelRestatements::outsideSchedule).longerBy(TravelRestatements::longerChain);
 
     private static boolean cheapestNonstop(TravelTasks g) {
-        TaskDraft<TravelWorld> t = g.t;
+        TaskDraft<TravelWorld> t = g.draft;
         for (int pass = 0; pass < 2; pass++) {
             for (Route r : g.routes()) {
                 Flight cheapest = TravelTasks.uniqueCheapest(r.flights());
@@ -57,7 +57,7 @@ final class TravelFlights {
     }
 
     private static boolean flightTimes(TravelTasks g) {
-        TaskDraft<TravelWorld> t = g.t;
+        TaskDraft<TravelWorld> t = g.draft;
         List<Flight> all = g.w.map.flights();
         Flight f = all.get(g.rnd.nextInt(all.size()));
         JsonNode list = t.look("search_flights", args("origin", f.origin(), "destination", f.destination(), "date",
@@ -82,7 +82,7 @@ final class TravelFlights {
 
     /** The earliest nonstop between two cities named by the user (their airports looked up first); optionally booked. */
     private static boolean earliestBetweenCities(TravelTasks g, boolean book) {
-        TaskDraft<TravelWorld> t = g.t;
+        TaskDraft<TravelWorld> t = g.draft;
         for (Route r : g.routes()) {
             if (r.flights().isEmpty()) continue;
             Flight first = r.flights().getFirst();
@@ -126,7 +126,7 @@ final class TravelFlights {
     }
 
     private static boolean refundableFlight(TravelTasks g) {
-        TaskDraft<TravelWorld> t = g.t;
+        TaskDraft<TravelWorld> t = g.draft;
         for (int pass = 0; pass < 2; pass++) {
             for (Route r : g.routes()) {
                 List<Flight> byPrice = TravelTasks.byPrice(r.flights());

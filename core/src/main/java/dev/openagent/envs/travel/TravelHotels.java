@@ -35,7 +35,7 @@ final class TravelHotels {
             .impossibleBy(TravelRestatements::overBudget).longerBy(TravelRestatements::longerChain);
 
     private static boolean hotelFacts(TravelTasks g) {
-        TaskDraft<TravelWorld> t = g.t;
+        TaskDraft<TravelWorld> t = g.draft;
         Hotel h = pickHotel(g);
         JsonNode list = t.look("search_hotels", args("city", h.city(), "name", h.name())).get("hotels");
         int k = require(list, "hotel_id", h.id());
@@ -50,7 +50,7 @@ final class TravelHotels {
     }
 
     private static boolean stayTotal(TravelTasks g) {
-        TaskDraft<TravelWorld> t = g.t;
+        TaskDraft<TravelWorld> t = g.draft;
         TravelWorld w = g.w;
         for (Hotel h : Pick.preferring(w.map.hotels(), g.rnd, x -> twin(w, x) != null, 0.8)) {
             for (int[] stay : stays(g)) {
@@ -80,7 +80,7 @@ final class TravelHotels {
     }
 
     private static boolean cancelHotelBooking(TravelTasks g) {
-        TaskDraft<TravelWorld> t = g.t;
+        TaskDraft<TravelWorld> t = g.draft;
         TravelWorld w = g.w;
         for (Hotel h : Pick.shuffled(w.map.hotels(), g.rnd)) {
             for (int[] stay : stays(g)) {
@@ -141,7 +141,7 @@ final class TravelHotels {
     }
 
     private static void bookWithinBudget(TravelTasks g, String city, int[] stay, List<Hotel> open, Hotel target, int budget) {
-        TaskDraft<TravelWorld> t = g.t;
+        TaskDraft<TravelWorld> t = g.draft;
         String guest = g.passenger();
         String checkIn = TravelWorld.DATES.get(stay[0]);
         String checkOut = TravelWorld.DATES.get(stay[1]);

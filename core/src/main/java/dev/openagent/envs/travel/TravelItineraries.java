@@ -34,7 +34,7 @@ final class TravelItineraries {
             .impossibleBy(TravelRestatements::outsideSchedule).longerBy(TravelRestatements::longerChain);
 
     private static boolean connectionBooking(TravelTasks g) {
-        TaskDraft<TravelWorld> t = g.t;
+        TaskDraft<TravelWorld> t = g.draft;
         TravelWorld w = g.w;
         for (int pass = 0; pass < 2; pass++) {
             for (Route r : g.routes()) {
@@ -101,7 +101,7 @@ final class TravelItineraries {
     }
 
     private static void bookTrip(TravelTasks g, Route r, Flight flight, int in, int out, int minStars, Hotel best) {
-        TaskDraft<TravelWorld> t = g.t;
+        TaskDraft<TravelWorld> t = g.draft;
         String passenger = g.passenger();
         String city = r.to().city();
         String checkIn = TravelWorld.DATES.get(in);
@@ -162,7 +162,7 @@ final class TravelItineraries {
     }
 
     private static void bookEarliest(TravelTasks g, Route r, Object best, int arrival) {
-        TaskDraft<TravelWorld> t = g.t;
+        TaskDraft<TravelWorld> t = g.draft;
         String passenger = g.passenger();
         JsonNode flights = t.look("search_flights", args("origin", r.from().code(), "destination", r.to().code(), "date", r.date())).get("flights");
         JsonNode itineraries = t.look("search_connections", args("origin", r.from().code(), "destination", r.to().code(), "date", r.date())).get("itineraries");

@@ -1,20 +1,18 @@
 package dev.openagent.envs.travel;
 
+import dev.openagent.envs.kit.TaskGenerator;
 import dev.openagent.envs.kit.TaskKinds;
 import dev.openagent.envs.kit.Names;
 import dev.openagent.envs.kit.Pick;
-import dev.openagent.envs.kit.TaskDraft;
 import dev.openagent.envs.travel.TravelWorld.Airport;
 import dev.openagent.envs.travel.TravelWorld.Flight;
 import dev.openagent.envs.travel.TravelWorld.Route;
-import dev.openagent.sandbox.Seeds;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
 
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.SplittableRandom;
 
 /**
  * The travel task generator. Difficulty is the number of dependent calls, with constraints
@@ -31,7 +29,7 @@ import java.util.SplittableRandom;
  * how each is made impossible or restated through a longer chain ({@link TravelRestatements}). This class
  * holds what the families share: the episode's world, the random stream and the task being drafted.
  */
-final class TravelTasks {
+final class TravelTasks extends TaskGenerator<TravelWorld> {
     /** Every kind, by difficulty; within a level in the order a kind is drawn from. */
     static final TaskKinds<TravelWorld, TravelTasks> KINDS = new TaskKinds<>(
             TravelFlights.CHEAPEST_NONSTOP, TravelFlights.FLIGHT_TIMES, TravelHotels.HOTEL_FACTS,
@@ -39,19 +37,13 @@ final class TravelTasks {
             TravelFlights.REFUNDABLE_FLIGHT, TravelFlights.CITY_FLIGHT_BOOKING, TravelHotels.BUDGET_HOTEL,
             TravelItineraries.CONNECTION_BOOKING, TravelItineraries.TRIP_PACKAGE, TravelItineraries.EARLIEST_ARRIVAL);
 
-    final TravelWorld w;
-    final SplittableRandom rnd;
-    final TaskDraft<TravelWorld> t;
-
     private TravelTasks(TravelWorld w, long seed) {
-        this.w = w;
-        this.rnd = new SplittableRandom(Seeds.mix(seed, 0x7A5E1L));
-        this.t = new TaskDraft<>(w, TravelTools.ALL);
+        super(w, seed, 0x7A5E1L, TravelTools.ALL);
     }
 
     static Task generate(TravelWorld world, TaskRequest request, long seed) {
         TravelTasks g = new TravelTasks(world, seed);
-        return KINDS.task("travel", request, g, g.rnd, g.t);
+        return KINDS.task("travel", request, g, g.rnd, g.draft);
     }
 
     // ---------------------------------------------------------------- what the families share
@@ -84,15 +76,15 @@ final class TravelTasks {
     static String name(Airport a) { return a.name() + " (" + a.code() + ")"; }
 
     void expectFlight(String passenger, Flight f) {
-        t.expect.put("flight_passenger", passenger);
-        t.expect.put("flight_ids", f.id());
+        draft.expect.put("flight_passenger", passenger);
+        draft.expect.put("flight_ids", f.id());
     }
 
     void dateDetail(String date, boolean ambiguous) {
-        t.detail("date", " on " + date, "date|day|when|which day", "On " + date + ".", ambiguous);
+        draft.detail("date", " on " + date, "date|day|when|which day", "On " + date + ".", ambiguous);
     }
 
     void passengerDetail(String passenger) {
-        t.detail("passenger", " for " + passenger, "name|passenger|traveller|traveler|who", "The passenger is " + passenger + ".", false);
+        draft.detail("passenger", " for " + passenger, "name|passenger|traveller|traveler|who", "The passenger is " + passenger + ".", false);
     }
 }

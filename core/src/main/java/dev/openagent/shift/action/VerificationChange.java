@@ -73,10 +73,7 @@ public final class VerificationChange extends ShiftEnv<VerificationChange.Episod
     }
 
     @Override
-    protected Step act(Action action) {
-        ep.issued.clear();
-        return super.act(action);
-    }
+    protected void newTurn() { ep.issued.clear(); }
 
     @Override
     protected Route route(Action.ToolCall call) {

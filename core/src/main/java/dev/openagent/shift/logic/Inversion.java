@@ -113,8 +113,10 @@ public final class Inversion extends ShiftEnv<Inversion.Episode> {
     }
 
     @Override
+    protected void newTurn() { ep.lastHold = null; }
+
+    @Override
     protected Step act(Action action) {
-        ep.lastHold = null;
         if (action instanceof Action.CallTools c && c.calls().stream().anyMatch(this::completes)) {
             List<Observation> out = new ArrayList<>();
             Step s = null;

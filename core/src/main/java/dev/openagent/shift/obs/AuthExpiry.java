@@ -92,10 +92,7 @@ public final class AuthExpiry extends ShiftEnv<AuthExpiry.Episode> {
     }
 
     @Override
-    protected Step act(Action action) {
-        ep.refused = false;
-        return super.act(action);
-    }
+    protected void newTurn() { ep.refused = false; }
 
     @Override
     public Guide guide() {

@@ -2,15 +2,11 @@ package dev.openagent.shift.obs;
 
 import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Env;
-import dev.openagent.sandbox.Guide;
 import dev.openagent.sandbox.Observation;
 import dev.openagent.sandbox.Protocol;
-import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.Step;
 import dev.openagent.shift.Dimension;
-import dev.openagent.shift.LayerGuide;
 import dev.openagent.shift.Shift;
-import dev.openagent.shift.ShiftEnv;
 import dev.openagent.shift.Tier;
 
 import java.util.ArrayList;
@@ -24,42 +20,31 @@ import java.util.Map;
  * or any tool of a task that writes nothing), since retrying a committing call would commit twice. A turn
  * is hit with probability 0.2 / 0.35 / 0.5 (severity 1-3), at most 1 / 2 / 3 times in a row.
  */
-public final class MalformedOutput extends ShiftEnv<MalformedOutput.Episode> {
+public final class MalformedOutput extends RetryableShift {
     public static final Shift SHIFT = new Shift("obs.malformed-output", Tier.INTERACTION, Dimension.O,
             "A result arrives truncated or as invalid JSON; the same call succeeds on retry.",
             List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "the results malformed are JSON documents, and commands answer in prose"),
             MalformedOutput::new);
 
-    /** What this layer keeps during one episode (made afresh at every reset). */
-    static final class Episode {
-        int streak;
-        boolean malformed;
-    }
-
     private MalformedOutput(Env inner, Map<String, String> params) {
-        super(inner, SHIFT, params, Episode::new);
+        super(inner, SHIFT, params);
     }
 
     @Override
     protected Step act(Action action) {
-        ep.malformed = false;
         Step s = super.act(action);
-        if (!(action instanceof Action.CallTools c) || s.done() || !lookups(c)) return s;
-        double p = switch (severity()) { case 1 -> 0.2; case 2 -> 0.35; default -> 0.5; };
-        if (ep.streak >= severity() || rnd.nextDouble() >= p) {
-            ep.streak = 0;
-            return s;
-        }
+        if (!(action instanceof Action.CallTools c) || s.done() || !lookups(c) || !ep.strikes(rnd, severity())) return s;
         List<Observation> out = new ArrayList<>();
+        boolean corrupted = false;
         for (Observation o : s.observations()) {
-            if (o.source() == Observation.Source.TOOL && !o.isError() && o.payload() != null && !ep.malformed) {
-                ep.malformed = true;
+            if (o.source() == Observation.Source.TOOL && !o.isError() && o.payload() != null && !corrupted) {
+                corrupted = true;
                 out.add(new Observation(o.source(), o.callId(), o.tool(), corrupt(o.text()), null, null));
             } else {
                 out.add(o);
             }
         }
-        if (ep.malformed) ep.streak++;
+        if (corrupted) ep.hit();
         return s.withObservations(out);
     }
 
@@ -81,11 +66,5 @@ public final class MalformedOutput extends ShiftEnv<MalformedOutput.Episode> {
                     ? json.substring(0, json.length() - 1) + "," + json.charAt(json.length() - 1) + "\n" + json.substring(0, Math.min(json.length(), 12))
                     : json + "}";                                                                        // trailing comma and a stray fragment
         };
-    }
-
-    /** The oracle retries the same action after a malformed turn. */
-    @Override
-    public Guide guide() {
-        return LayerGuide.retrying(inner.guide(), this, () -> ep.malformed);
     }
 }

@@ -72,10 +72,7 @@ public final class Pagination extends ShiftEnv<Pagination.Episode> {
     }
 
     @Override
-    protected Step act(Action action) {
-        ep.issued.clear();
-        return super.act(action);
-    }
+    protected void newTurn() { ep.issued.clear(); }
 
     @Override
     protected Route route(Action.ToolCall call) {

@@ -2,16 +2,12 @@ package dev.openagent.shift.obs;
 
 import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Env;
-import dev.openagent.sandbox.Guide;
 import dev.openagent.sandbox.Observation;
 import dev.openagent.sandbox.Protocol;
-import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.ToolError;
 import dev.openagent.shift.Dimension;
-import dev.openagent.shift.LayerGuide;
 import dev.openagent.shift.Shift;
-import dev.openagent.shift.ShiftEnv;
 import dev.openagent.shift.Tier;
 
 import java.util.ArrayList;
@@ -25,7 +21,7 @@ import java.util.Map;
  * the user never fail. Text commands fail too: "Nothing happens: the system is busy (...). Try the same
  * command again."
  */
-public final class RuntimeErrors extends ShiftEnv<RuntimeErrors.Episode> {
+public final class RuntimeErrors extends RetryableShift {
     public static final Shift SHIFT = new Shift("obs.runtime-error", Tier.INTERACTION, Dimension.O,
             "Transient failures (timeout, 503, rate limit) that succeed when the same call is retried.",
             List.of(Shift.SEVERITY), RuntimeErrors::new);
@@ -36,29 +32,19 @@ public final class RuntimeErrors extends ShiftEnv<RuntimeErrors.Episode> {
             "429 Too Many Requests: rate limit exceeded, retry after 1 second",
             "connection reset by peer while reading the response; retry the request");
 
-    /** What this layer keeps during one episode (made afresh at every reset). */
-    static final class Episode {
-        int streak;
-        boolean injected;
-    }
-
     private RuntimeErrors(Env inner, Map<String, String> params) {
-        super(inner, SHIFT, params, Episode::new);
+        super(inner, SHIFT, params);
     }
 
     @Override
     protected Step act(Action action) {
-        ep.injected = false;
         boolean eligible = switch (action) {
             case Action.CallTools c -> c.calls().stream().anyMatch(x -> !Protocol.ASK_USER.equals(x.name()));
             case Action.Command c -> true;
             default -> false;
         };
-        int sev = severity();
-        double p = sev == 1 ? 0.2 : sev == 2 ? 0.35 : 0.5;
-        if (eligible && ep.streak < sev && rnd.nextDouble() < p) {
-            ep.streak++;
-            ep.injected = true;
+        if (eligible && ep.strikes(rnd, severity())) {
+            ep.hit();
             String msg = MESSAGES.get(rnd.nextInt(MESSAGES.size()));
             List<Observation> out = new ArrayList<>();
             ToolError err = ToolError.of(ToolError.Code.TRANSIENT, msg);
@@ -69,13 +55,6 @@ public final class RuntimeErrors extends ShiftEnv<RuntimeErrors.Episode> {
             }
             return local(out);
         }
-        if (eligible) ep.streak = 0;
         return super.act(action);
-    }
-
-    /** The oracle retries the same action after a failed turn. */
-    @Override
-    public Guide guide() {
-        return LayerGuide.retrying(inner.guide(), this, () -> ep.injected);
     }
 }

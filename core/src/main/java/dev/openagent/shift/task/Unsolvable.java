@@ -79,25 +79,13 @@ public final class Unsolvable extends ShiftEnv<Unsolvable.Episode> {
 
     @Override
     protected Step act(Action action) {
-        Step s = actOnCommands(action);
+        Step s = hidingCommands(action, ep.hidden, super::act);
         if (!s.done() || !(action instanceof Action.Answer || action instanceof Action.Refuse)) return s;
         if (s.outcome().end() != Outcome.End.ANSWERED && s.outcome().end() != Outcome.End.REFUSED) return s;
         Outcome scored = action instanceof Action.Refuse
                 ? new Outcome(true, Outcome.End.REFUSED, "correctly refused an unsolvable task")
                 : new Outcome(false, Outcome.End.ANSWERED, "answered an unsolvable task (" + shiftedTask.plan().answerTemplate() + ")");
         return s.withOutcome(scored);
-    }
-
-    private Step actOnCommands(Action action) {
-        if (action instanceof Action.Command c && textCommand() && !ep.hidden.isEmpty()) {
-            String text = Commands.normalize(c.text());
-            if (Protocol.isHelp(text)) {
-                Step s = forward(action);
-                return s.withObservations(s.observations().stream().map(o -> o.isError() ? o : o.withText(TextVerbs.withoutVerbs(o.text(), ep.hidden))).toList());
-            }
-            if (TextVerbs.verbOf(text, ep.hidden) != null) return local(List.of(TextVerbs.unknown(c.text())));
-        }
-        return super.act(action);
     }
 
     @Override

@@ -116,15 +116,7 @@ public final class ToolRemoval extends ShiftEnv<ToolRemoval.Episode> {
 
     @Override
     protected Step act(Action action) {
-        if (action instanceof Action.Command c && textCommand() && !ep.removed.isEmpty()) {
-            String text = Commands.normalize(c.text());
-            if (Protocol.isHelp(text)) {
-                Step s = forward(action);
-                return s.withObservations(s.observations().stream().map(o -> o.isError() ? o : o.withText(TextVerbs.withoutVerbs(o.text(), ep.removed))).toList());
-            }
-            if (TextVerbs.verbOf(text, ep.removed) != null) return local(List.of(TextVerbs.unknown(c.text())));
-        }
-        return super.act(action);
+        return hidingCommands(action, ep.removed, super::act);
     }
 
     @Override

@@ -29,6 +29,9 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 import static dev.openagent.envs.EnvTesting.answerWith;
+import static dev.openagent.envs.EnvTesting.assertAnswerFails;
+import static dev.openagent.envs.EnvTesting.assertRewrittenAnswerFails;
+import static dev.openagent.envs.EnvTesting.hasRepeats;
 import static dev.openagent.envs.EnvTesting.assertEveryLayoutPosesEveryDifficulty;
 import static dev.openagent.envs.EnvTesting.assertSameTwice;
 import static dev.openagent.envs.EnvTesting.assertSplitsShareNoNames;
@@ -78,31 +81,21 @@ class HouseholdTest {
     @Test
     void housesAreDeterministicAndSplitsShareNoThingNames() {
         assertSameTwice(() -> HouseholdWorld.generate(Split.TRAIN, 7), Layout::rooms, Layout::receptacles, Layout::things);
-        assertSplitsShareNoNames(split -> {
-            Set<String> things = new HashSet<>();
-            for (int i = 0; i < 60; i++) new HouseholdWorld(HouseholdWorld.LAYOUTS.get(split, i)).layout().things().forEach(t -> things.add(t.name()));
-            return things;
-        });
+        assertSplitsShareNoNames(HouseholdWorld.LAYOUTS, 60, (l, names) -> l.things().forEach(t -> names.add(t.name())));
     }
 
     @Test
     void housesHaveTwinsAndRepeatedFurnitureNames() {
         Layout l = w().layout();
-        Set<String> kinds = new HashSet<>();
-        boolean twin = false;
-        for (Thing t : l.things()) twin |= !kinds.add(t.kind().name());
-        assertTrue(twin, "two things of one kind in different colours");
-        Set<String> furniture = new HashSet<>();
-        boolean repeated = false;
-        for (Receptacle r : l.receptacles()) repeated |= !furniture.add(r.name());
-        assertTrue(repeated, "furniture of one name in two rooms (a sink, a shelf...)");
+        assertTrue(hasRepeats(l.things(), t -> t.kind().name()), "two things of one kind in different colours");
+        assertTrue(hasRepeats(l.receptacles(), Receptacle::name), "furniture of one name in two rooms (a sink, a shelf...)");
         assertEquals("hallway", l.rooms().getFirst());
     }
 
     /** Every cached layout of both splits can pose a task at every difficulty (kinds fall back to siblings, never fail). */
     @Test
     void everyLayoutPosesATaskAtEveryDifficulty() {
-        assertEveryLayoutPosesEveryDifficulty(HouseholdWorld.LAYOUTS.perSplit(), (split, i) -> new HouseholdWorld(HouseholdWorld.LAYOUTS.get(split, i)), HouseholdTasks::generate);
+        assertEveryLayoutPosesEveryDifficulty(HouseholdWorld.LAYOUTS, (l, i) -> new HouseholdWorld(l), HouseholdTasks::generate);
     }
 
     /** The kinds the domain declares are the kinds its tasks carry, each at its declared difficulty, and every one is posed. */
@@ -254,9 +247,7 @@ class HouseholdTest {
         String code = w().code;
         assertTrue(t.messages().stream().filter(m -> m.content() != null && m.content().contains(code)).count() >= 2,
                 "the house shows the code and the answer carries it");
-        Trajectory without = runTampered(env, r, answerWith(s -> "Done."));
-        assertFalse(without.success());
-        assertTrue(without.outcome().detail().contains("completion code"));
+        assertRewrittenAnswerFails(env, r, s -> "Done.", "completion code");
     }
 
     @Test
@@ -304,9 +295,7 @@ class HouseholdTest {
         }
         command(env, "go to " + w().layout().rooms().get(w().receptacle(thing.start()).room()));
         assertFalse(command(env, "take " + thing.name() + " from " + w().receptacle(thing.start()).name()).isError());
-        Step end = env.step(new Action.Answer("It is on the " + right));
-        assertFalse(end.outcome().success());
-        assertTrue(end.outcome().detail().contains("question"));
+        assertAnswerFails(env, "It is on the " + right, "question");
         env.reset(r);
         if (!env.task().mustNotContain().isEmpty()) {
             Step wrong = env.step(new Action.Answer("It is in the " + env.task().mustNotContain().getFirst() + " " + right));

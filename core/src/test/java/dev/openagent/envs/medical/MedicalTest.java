@@ -16,7 +16,6 @@ import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.sandbox.ToolError;
 import dev.openagent.domain.DomainEnv;
 import dev.openagent.shift.ShiftSpec;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
@@ -26,6 +25,9 @@ import java.util.Map;
 import java.util.Set;
 
 import static dev.openagent.envs.EnvTesting.answerWith;
+import static dev.openagent.envs.EnvTesting.assertAnswerFails;
+import static dev.openagent.envs.EnvTesting.assertRewrittenAnswerFails;
+import static dev.openagent.envs.EnvTesting.hasRepeats;
 import static dev.openagent.envs.EnvTesting.assertEveryLayoutPosesEveryDifficulty;
 import static dev.openagent.envs.EnvTesting.started;
 import static dev.openagent.envs.EnvTesting.assertSameTwice;
@@ -41,49 +43,31 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class MedicalTest {
-    private DomainEnv<MedicalWorld> env;
-
-    @BeforeEach
-    void setUp() {
-        env = started(MedicalDomain.DOMAIN);
-    }
+    /** A started episode, made afresh for each test (JUnit makes a new instance per test). */
+    private final DomainEnv<MedicalWorld> env = started(MedicalDomain.DOMAIN);
 
     private MedicalWorld w() { return env.world(); }
 
     // ---------------------------------------------------------------- generator
 
     @Test
-    void layoutsAreDeterministicAndCached() {
+    void layoutsAreDeterministicCachedAndSplitsShareNoNames() {
         assertSameTwice(() -> MedicalWorld.generate(Split.TRAIN, 99), Layout::patients, Layout::departments, Layout::drugs,
                 l -> l.doctors().stream().map(Doctor::id).toList());
         assertTrue(new MedicalWorld(MedicalWorld.LAYOUTS.get(Split.TRAIN, 3), 1).layout() == new MedicalWorld(MedicalWorld.LAYOUTS.get(Split.TRAIN, 3), 2).layout(), "layouts are shared");
         assertTrue(new MedicalWorld(MedicalWorld.LAYOUTS.get(Split.TRAIN, 3), 1).appointments() != null);
-    }
-
-    @Test
-    void trainAndTestShareNoNames() {
-        assertSplitsShareNoNames(MedicalTest::names);
-    }
-
-    private static Set<String> names(Split split) {
-        Set<String> out = new HashSet<>();
-        for (int i = 0; i < 40; i++) {
-            Layout l = new MedicalWorld(MedicalWorld.LAYOUTS.get(split, i), 0).layout();
-            out.addAll(l.campuses());
-            l.patients().forEach(p -> out.add(p.name()));
-            l.doctors().forEach(d -> out.add(d.name()));
-            l.drugs().forEach(d -> out.add(d.name()));
-        }
-        return out;
+        assertSplitsShareNoNames(MedicalWorld.LAYOUTS, 40, (l, names) -> {
+            names.addAll(l.campuses());
+            l.patients().forEach(p -> names.add(p.name()));
+            l.doctors().forEach(d -> names.add(d.name()));
+            l.drugs().forEach(d -> names.add(d.name()));
+        });
     }
 
     @Test
     void worldsHaveTwinsAndNearMisses() {
         Layout l = w().layout();
-        Set<String> patientNames = new HashSet<>();
-        boolean twinPatient = false;
-        for (Patient p : l.patients()) twinPatient |= !patientNames.add(p.name());
-        assertTrue(twinPatient, "two patients share a name");
+        assertTrue(hasRepeats(l.patients(), Patient::name), "two patients share a name");
         long multiCampus = l.departments().stream().map(MedicalWorld.Department::name).distinct()
                 .filter(n -> l.departments().stream().filter(d -> d.name().equals(n)).count() > 1).count();
         assertTrue(multiCampus >= 3, "departments exist on several campuses");
@@ -99,7 +83,7 @@ class MedicalTest {
     /** Every cached layout of both splits can pose a task at every difficulty (kinds fall back to siblings, never fail). */
     @Test
     void everyLayoutPosesATaskAtEveryDifficulty() {
-        assertEveryLayoutPosesEveryDifficulty(MedicalWorld.LAYOUTS.perSplit(), (split, i) -> new MedicalWorld(MedicalWorld.LAYOUTS.get(split, i), i * 31L), MedicalTasks::generate);
+        assertEveryLayoutPosesEveryDifficulty(MedicalWorld.LAYOUTS, (l, i) -> new MedicalWorld(l, i * 31L), MedicalTasks::generate);
     }
 
     // ---------------------------------------------------------------- tools
@@ -283,17 +267,13 @@ class MedicalTest {
     void checkerAcceptsTheOracleAndRejectsWrongAnswers() {
         TaskRequest r = requestFor(env, "current_medications", 2, Split.TEST);
         assertTrue(runTampered(env, r, a -> a).success());
-        Trajectory wrong = runTampered(env, r, answerWith(s -> "They take nothing."));
-        assertFalse(wrong.success());
-        assertTrue(wrong.outcome().detail().contains("lacks"));
+        assertRewrittenAnswerFails(env, r, s -> "They take nothing.", "lacks");
     }
 
     @Test
     void bookingWithTheWrongDoctorOrWithoutTheCodeFails() {
         TaskRequest r = requestFor(env, "earliest_matching_specialist", 4, Split.TRAIN);
-        Trajectory noCode = runTampered(env, r, answerWith(s -> s.replaceAll("CNF-\\w+", "")));
-        assertFalse(noCode.success());
-        assertTrue(noCode.outcome().detail().contains("confirmation code"));
+        assertRewrittenAnswerFails(env, r, s -> s.replaceAll("CNF-\\w+", ""), "confirmation code");
         // Near miss: book the first matching doctor's first free time instead of the earliest one.
         Trajectory nearMiss = runTampered(env, r, a -> {
             if (a instanceof Action.CallTools c && c.calls().getFirst().name().equals("book_appointment")) {
@@ -336,9 +316,7 @@ class MedicalTest {
         Drug d = w().layout().drugs().stream().filter(x -> w().safe(p, x)).findFirst().orElseThrow();
         ok(env, "check_interactions", json("patient_id", p.id(), "drug_id", d.id()));
         ok(env, "prescribe_medication", json("patient_id", p.id(), "drug_id", d.id(), "doctor_id", p.primaryDoctorId()));
-        var end = env.step(new Action.Answer("It is a " + env.task().mustContain().getFirst()));
-        assertFalse(end.outcome().success());
-        assertTrue(end.outcome().detail().contains("read-only"));
+        assertAnswerFails(env, "It is a " + env.task().mustContain().getFirst(), "read-only");
     }
 
     @Test
@@ -348,8 +326,7 @@ class MedicalTest {
         String target = env.task().expect().get("cancel");
         MedicalWorld.Appointment other = w().appointments().stream().filter(a -> !a.id().equals(target)).findFirst().orElseThrow();
         ok(env, "cancel_appointment", json("appointment_id", other.id(), "confirmation_code", other.code()));
-        var end = env.step(new Action.Answer("Cancelled."));
-        assertFalse(end.outcome().success());
+        assertAnswerFails(env, "Cancelled.");
     }
 
     // ---------------------------------------------------------------- what shifts may know

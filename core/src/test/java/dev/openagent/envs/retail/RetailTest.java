@@ -15,7 +15,6 @@ import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.sandbox.ToolError;
 import dev.openagent.domain.DomainEnv;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
@@ -25,6 +24,8 @@ import java.util.Map;
 import java.util.Set;
 
 import static dev.openagent.envs.EnvTesting.answerWith;
+import static dev.openagent.envs.EnvTesting.assertAnswerFails;
+import static dev.openagent.envs.EnvTesting.assertRewrittenAnswerFails;
 import static dev.openagent.envs.EnvTesting.assertEveryLayoutPosesEveryDifficulty;
 import static dev.openagent.envs.EnvTesting.started;
 import static dev.openagent.envs.EnvTesting.assertSameTwice;
@@ -39,38 +40,23 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class RetailTest {
-    private DomainEnv<RetailWorld> env;
-
-    @BeforeEach
-    void setUp() {
-        env = started(RetailDomain.DOMAIN);
-    }
+    /** A started episode, made afresh for each test (JUnit makes a new instance per test). */
+    private final DomainEnv<RetailWorld> env = started(RetailDomain.DOMAIN);
 
     private RetailWorld w() { return env.world(); }
 
     // ---------------------------------------------------------------- generator
 
     @Test
-    void layoutsAreDeterministic() {
+    void layoutsAreDeterministicAndSplitsShareNoNames() {
         assertSameTwice(() -> RetailWorld.generate(Split.TEST, 5), Layout::customers, Layout::products, Layout::orders);
-    }
-
-    @Test
-    void trainAndTestShareNoNames() {
-        assertSplitsShareNoNames(RetailTest::names);
-    }
-
-    private static Set<String> names(Split split) {
-        Set<String> out = new HashSet<>();
-        for (int i = 0; i < 40; i++) {
-            Layout l = new RetailWorld(RetailWorld.LAYOUTS.get(split, i), 0).layout();
+        assertSplitsShareNoNames(RetailWorld.LAYOUTS, 40, (l, names) -> {
             l.customers().forEach(c -> {
-                out.add(c.name());
-                out.add(c.email());
+                names.add(c.name());
+                names.add(c.email());
             });
-            l.products().forEach(p -> out.add(p.name()));
-        }
-        return out;
+            l.products().forEach(p -> names.add(p.name()));
+        });
     }
 
     @Test
@@ -94,7 +80,7 @@ class RetailTest {
     /** Every cached layout of both splits can pose a task at every difficulty (kinds fall back to siblings, never fail). */
     @Test
     void everyLayoutPosesATaskAtEveryDifficulty() {
-        assertEveryLayoutPosesEveryDifficulty(RetailWorld.LAYOUTS.perSplit(), (split, i) -> new RetailWorld(RetailWorld.LAYOUTS.get(split, i), i * 31L), RetailTasks::generate);
+        assertEveryLayoutPosesEveryDifficulty(RetailWorld.LAYOUTS, (l, i) -> new RetailWorld(l, i * 31L), RetailTasks::generate);
     }
 
     // ---------------------------------------------------------------- tools
@@ -273,9 +259,7 @@ class RetailTest {
             return a;
         });
         assertFalse(otherMethod.success());
-        Trajectory noCode = runTampered(env, r, answerWith(s -> "Your return is open."));
-        assertFalse(noCode.success());
-        assertTrue(noCode.outcome().detail().contains("RMA"));
+        assertRewrittenAnswerFails(env, r, s -> "Your return is open.", "RMA");
     }
 
     @Test
@@ -308,16 +292,13 @@ class RetailTest {
         env.reset(q);
         Order processing = w().layout().orders().stream().filter(o -> o.status().equals("processing")).findFirst().orElseThrow();
         ok(env, "cancel_order", json("order_id", processing.id()));
-        Step end = env.step(new Action.Answer(String.join(" ", env.task().mustContain())));
-        assertFalse(end.outcome().success());
-        assertTrue(end.outcome().detail().contains("cancelled"));
+        assertAnswerFails(env, String.join(" ", env.task().mustContain()), "cancelled");
     }
 
     @Test
     void nearMissDeliveryDateFails() {
         TaskRequest r = requestFor(env, "delivery_date", 1, Split.TEST);
         env.reset(r);
-        Step end = env.step(new Action.Answer("It was delivered on " + env.task().mustNotContain().getFirst()));
-        assertFalse(end.outcome().success());
+        assertAnswerFails(env, "It was delivered on " + env.task().mustNotContain().getFirst());
     }
 }

@@ -59,7 +59,24 @@ class FrameworkEpisodesTest {
         }
     }
 
-    private static FrameworkAgent agent(FrameworkAgent a) { return a; }
+    /** What a framework agent does in one episode. */
+    interface Body {
+        String run(FrameworkEpisode e) throws Exception;
+    }
+
+    private static FrameworkAgent agent(String name, Body body) {
+        return new FrameworkAgent() {
+            public String name() { return name; }
+
+            public String run(FrameworkEpisode e) throws Exception { return body.run(e); }
+        };
+    }
+
+    /** One model call whose reply asks for these tool calls (the framework has not executed them yet). */
+    private static void modelAsks(FrameworkEpisode e, Message.ToolCall... calls) {
+        e.beforeModelCall();
+        e.modelReplied(List.of(Message.user(e.query())), List.of(), Message.assistantCalls(List.of(calls)), Usage.NONE);
+    }
 
     private static ShiftStack stack(String shift) { return ShiftSpec.expand(shift).getFirst(); }
 
@@ -79,10 +96,7 @@ class FrameworkEpisodesTest {
         ShiftStack stack = stack(shift);
         for (TaskRequest r : new TaskPlan(Split.TEST, 12, 5, 0).requests()) {
             OracleChat oracle = new OracleChat(POI, stack, r);
-            FrameworkEpisodes.Run run = FrameworkEpisodes.run(stack.apply(POI.create()), new FrameworkAgent() {
-                public String name() { return "oracle"; }
-                public String run(FrameworkEpisode e) { return toolLoop(e, oracle::next); }
-            }, r);
+            FrameworkEpisodes.Run run = FrameworkEpisodes.run(stack.apply(POI.create()), agent("oracle", e -> toolLoop(e, oracle::next)), r);
             Trajectory direct = Episodes.run(stack.apply(POI.create()), new OracleAgent(), r);
             assertTrue(run.trajectory().success(), () -> run.trajectory().outcome().detail());
             assertEquals(direct.messages(), run.trajectory().messages());
@@ -99,9 +113,8 @@ class FrameworkEpisodesTest {
 
     @Test
     void anAgentThatThrowsIsScoredAsAnAgentError() {
-        FrameworkEpisodes.Run run = run("none", TASK, agent(new FrameworkAgent() {
-            public String name() { return "thrower"; }
-            public String run(FrameworkEpisode e) { throw new IllegalStateException("my prompt template is broken"); }
+        FrameworkEpisodes.Run run = run("none", TASK, agent("thrower", e -> {
+            throw new IllegalStateException("my prompt template is broken");
         }));
         assertEquals(Outcome.End.ANSWERED, run.trajectory().outcome().end());
         assertFalse(run.trajectory().success());
@@ -112,14 +125,9 @@ class FrameworkEpisodesTest {
     @Test
     void aThrowAfterCallingAToolThatDoesNotExistIsAHallucinatedTool() {
         // the model asks for a tool the framework does not know; the framework throws before executing anything
-        FrameworkEpisodes.Run run = run("none", TASK, agent(new FrameworkAgent() {
-            public String name() { return "hallucinating"; }
-            public String run(FrameworkEpisode e) {
-                e.beforeModelCall();
-                e.modelReplied(List.of(Message.user(e.query())), List.of(),
-                        Message.assistantCalls(List.of(Message.ToolCall.of("c1", "book_the_best_table", "{}"))), Usage.NONE);
-                throw new IllegalArgumentException("no tool named book_the_best_table");
-            }
+        FrameworkEpisodes.Run run = run("none", TASK, agent("hallucinating", e -> {
+            modelAsks(e, Message.ToolCall.of("c1", "book_the_best_table", "{}"));
+            throw new IllegalArgumentException("no tool named book_the_best_table");
         }));
         assertEquals("UNKNOWN_TOOL", run.trajectory().messages().get(3).error(), "the call reached the sandbox");
         assertEquals(Failure.HALLUCINATED_TOOL, failure("none", TASK, run));
@@ -127,10 +135,7 @@ class FrameworkEpisodesTest {
 
     @Test
     void anAgentThatReturnsNothingGivesAnEmptyAnswer() {
-        FrameworkEpisodes.Run run = run("none", TASK, agent(new FrameworkAgent() {
-            public String name() { return "silent"; }
-            public String run(FrameworkEpisode e) { return null; }
-        }));
+        FrameworkEpisodes.Run run = run("none", TASK, agent("silent", e -> null));
         assertEquals(Outcome.End.ANSWERED, run.trajectory().outcome().end());
         assertEquals(Failure.PREMATURE_ANSWER, failure("none", TASK, run));
     }
@@ -139,18 +144,15 @@ class FrameworkEpisodesTest {
     void aLoopingAgentMeetsTheStepLimitAndIsStopped() {
         AtomicInteger calls = new AtomicInteger();
         AtomicInteger stopped = new AtomicInteger();
-        FrameworkEpisodes.Run run = run("none", TASK, agent(new FrameworkAgent() {
-            public String name() { return "looping"; }
-            public String run(FrameworkEpisode e) {
-                try {
-                    return toolLoop(e, () -> {
-                        calls.incrementAndGet();
-                        return Message.assistantCalls(List.of(Message.ToolCall.of("", "list_districts", "{}")));
-                    });
-                } catch (EpisodeOver over) {
-                    stopped.incrementAndGet();
-                    throw over;
-                }
+        FrameworkEpisodes.Run run = run("none", TASK, agent("looping", e -> {
+            try {
+                return toolLoop(e, () -> {
+                    calls.incrementAndGet();
+                    return Message.assistantCalls(List.of(Message.ToolCall.of("", "list_districts", "{}")));
+                });
+            } catch (EpisodeOver over) {
+                stopped.incrementAndGet();
+                throw over;
             }
         }));
         assertEquals(Outcome.End.STEP_LIMIT, run.trajectory().outcome().end());
@@ -161,13 +163,10 @@ class FrameworkEpisodesTest {
 
     @Test
     void anAgentThatCallsItsModelForeverWithoutActingIsStopped() {
-        FrameworkEpisodes.Run run = run("none", TASK, agent(new FrameworkAgent() {
-            public String name() { return "chatty"; }
-            public String run(FrameworkEpisode e) {
-                while (true) {
-                    e.beforeModelCall();
-                    e.modelReplied(List.of(Message.user(e.query())), List.of(), Message.assistant("thinking..."), Usage.NONE);
-                }
+        FrameworkEpisodes.Run run = run("none", TASK, agent("chatty", e -> {
+            while (true) {
+                e.beforeModelCall();
+                e.modelReplied(List.of(Message.user(e.query())), List.of(), Message.assistant("thinking..."), Usage.NONE);
             }
         }));
         assertEquals(Failure.AGENT_ERROR, failure("none", TASK, run));
@@ -176,15 +175,12 @@ class FrameworkEpisodesTest {
 
     @Test
     void aFailingModelEndpointIsAnInfrastructureErrorEvenWhenTheAgentCarriesOn() {
-        FrameworkEpisodes.Run run = run("none", TASK, agent(new FrameworkAgent() {
-            public String name() { return "resilient"; }
-            public String run(FrameworkEpisode e) {
-                try {
-                    e.beforeModelCall();
-                    throw e.modelFailed(new RuntimeException("connection refused"));
-                } catch (RuntimeException ex) {
-                    return "Sorry, something went wrong.";
-                }
+        FrameworkEpisodes.Run run = run("none", TASK, agent("resilient", e -> {
+            try {
+                e.beforeModelCall();
+                throw e.modelFailed(new RuntimeException("connection refused"));
+            } catch (RuntimeException ex) {
+                return "Sorry, something went wrong.";
             }
         }));
         assertEquals(Outcome.End.INFRA_ERROR, run.trajectory().outcome().end());
@@ -194,14 +190,9 @@ class FrameworkEpisodesTest {
 
     @Test
     void callsTheFrameworkNeverExecutesStillReachTheSandboxBeforeTheAnswer() {
-        FrameworkEpisodes.Run run = run("none", TASK, agent(new FrameworkAgent() {
-            public String name() { return "direct-return"; }
-            public String run(FrameworkEpisode e) {
-                e.beforeModelCall();
-                e.modelReplied(List.of(Message.user(e.query())), List.of(),
-                        Message.assistantCalls(List.of(Message.ToolCall.of("a", "list_districts", "{}"), Message.ToolCall.of("b", "nope", "{}"))), Usage.NONE);
-                return "done";
-            }
+        FrameworkEpisodes.Run run = run("none", TASK, agent("direct-return", e -> {
+            modelAsks(e, Message.ToolCall.of("a", "list_districts", "{}"), Message.ToolCall.of("b", "nope", "{}"));
+            return "done";
         }));
         List<Message> ms = run.trajectory().messages();
         assertEquals(2, ms.get(2).toolCalls().size(), "both calls are one turn");
@@ -212,20 +203,15 @@ class FrameworkEpisodesTest {
 
     @Test
     void eachCallOfATurnIsAnsweredOnceAndACallOfItsOwnIsATurnOfItsOwn() {
-        FrameworkEpisodes.Run run = run("none", TASK, agent(new FrameworkAgent() {
-            public String name() { return "direct"; }
-            public String run(FrameworkEpisode e) {
-                e.beforeModelCall();
-                e.modelReplied(List.of(Message.user(e.query())), List.of(),
-                        Message.assistantCalls(List.of(Message.ToolCall.of("x", "list_districts", "{}"), Message.ToolCall.of("x", "list_districts", "{}"))), Usage.NONE);
-                Observation first = e.call("x", "list_districts", "{}");
-                Observation second = e.call("x", "list_districts", "{}");
-                Observation own = e.call(null, "list_districts", "{}");
-                assertNotNull(first.text());
-                assertEquals(first.text(), second.text());
-                assertEquals(first.text(), own.text());
-                return "done";
-            }
+        FrameworkEpisodes.Run run = run("none", TASK, agent("direct", e -> {
+            modelAsks(e, Message.ToolCall.of("x", "list_districts", "{}"), Message.ToolCall.of("x", "list_districts", "{}"));
+            Observation first = e.call("x", "list_districts", "{}");
+            Observation second = e.call("x", "list_districts", "{}");
+            Observation own = e.call(null, "list_districts", "{}");
+            assertNotNull(first.text());
+            assertEquals(first.text(), second.text());
+            assertEquals(first.text(), own.text());
+            return "done";
         }));
         List<Message> ms = run.trajectory().messages();
         assertEquals(List.of("x", "call_1_1"), ms.get(2).toolCalls().stream().map(Message.ToolCall::id).toList(), "repeated ids made unique");
@@ -236,10 +222,7 @@ class FrameworkEpisodesTest {
     @Test
     void aTextCommandEnvironmentIsRefusedWithOneLine() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> FrameworkEpisodes.run(
-                Environments.get("household").create(), agent(new FrameworkAgent() {
-                    public String name() { return "x"; }
-                    public String run(FrameworkEpisode ep) { return ""; }
-                }), TASK));
+                Environments.get("household").create(), agent("x", ep -> ""), TASK));
         assertTrue(e.getMessage().startsWith("household is a text-command environment"), e.getMessage());
     }
 }

@@ -122,42 +122,52 @@ class EnvServerTest {
         }
     }
 
-    record Bad(String method, String path, String body, boolean withSession, int status, String code) {}
+    /** The bad requests, one a line: method | path | body (- for none) | with the session | status | error code. */
+    private static final String BAD_REQUESTS = """
+            POST | /reset     | {bad                                         | no  | 400 | malformed_json
+            POST | /reset     | {"env":"poi"} trailing                       | no  | 400 | malformed_json
+            POST | /reset     | [1,2]                                        | no  | 400 | invalid_request
+            POST | /reset     | {"env":5}                                    | no  | 400 | invalid_request
+            POST | /reset     | {"env":"nope"}                               | no  | 400 | unknown_env
+            POST | /reset     | {"shift":"no.such-shift"}                    | no  | 400 | invalid_shift
+            POST | /reset     | {"shift":"all"}                              | no  | 400 | invalid_shift
+            POST | /reset     | {"task":"x"}                                 | no  | 400 | invalid_request
+            POST | /reset     | {"task":-1}                                  | no  | 400 | invalid_request
+            POST | /reset     | {"seed":-5}                                  | no  | 400 | invalid_request
+            POST | /reset     | {"difficulty":9}                             | no  | 400 | invalid_request
+            POST | /reset     | {"split":"dev"}                              | no  | 400 | invalid_request
+            POST | /reset     | {"seeds":1}                                  | no  | 400 | invalid_request
+            POST | /reset     | {"env":"poi","env":"poi"}                    | no  | 400 | malformed_json
+            POST | /step      | {"action":{"answer":"x"}}                    | no  | 400 | invalid_request
+            GET  | /state     | -                                            | no  | 400 | invalid_request
+            POST | /step      | {}                                           | yes | 400 | invalid_request
+            POST | /step      | {"answer":"x"}                               | yes | 400 | invalid_request
+            POST | /step      | {"action":"x"}                               | yes | 400 | invalid_request
+            POST | /step      | {"action":{"answer":5}}                      | yes | 400 | invalid_request
+            POST | /step      | {"action":{"tool_calls":[{"function":{}}]}}  | yes | 400 | invalid_request
+            POST | /step      | {"action":{"answer":"x"},"timeout_s":0}      | yes | 400 | invalid_request
+            POST | /step      | {"action":{"answer":"x"},"timeout_s":"soon"} | yes | 400 | invalid_request
+            GET  | /nothing   | -                                            | no  | 404 | not_found
+            GET  | /v1/health | -                                            | no  | 404 | not_found
+            GET  | /step      | -                                            | yes | 405 | method_not_allowed
+            PUT  | /reset     | {}                                           | no  | 405 | method_not_allowed
+            HEAD | /reset     | -                                            | no  | 405 | method_not_allowed
+            GET  | /ws        | -                                            | no  | 426 | upgrade_required
+            """;
+
+    record Bad(String method, String path, String body, boolean withSession, int status, String code) {
+        static Bad parse(String line) {
+            String[] f = line.split("\\|");
+            String body = f[2].strip();
+            return new Bad(f[0].strip(), f[1].strip(), body.equals("-") ? null : body, f[3].strip().equals("yes"), Integer.parseInt(f[4].strip()), f[5].strip());
+        }
+    }
 
     @Test
     void everyBadRequestIsAClearJsonErrorAndTheServerKeepsServing() {
         Response created = http.post("/reset", Map.of("env", "poi"));
         String sid = created.raw().headers().firstValue(EnvServer.SESSION_HEADER).orElseThrow();
-        List<Bad> cases = List.of(
-                new Bad("POST", "/reset", "{bad", false, 400, "malformed_json"),
-                new Bad("POST", "/reset", "{\"env\":\"poi\"} trailing", false, 400, "malformed_json"),
-                new Bad("POST", "/reset", "[1,2]", false, 400, "invalid_request"),
-                new Bad("POST", "/reset", "{\"env\":5}", false, 400, "invalid_request"),
-                new Bad("POST", "/reset", "{\"env\":\"nope\"}", false, 400, "unknown_env"),
-                new Bad("POST", "/reset", "{\"shift\":\"no.such-shift\"}", false, 400, "invalid_shift"),
-                new Bad("POST", "/reset", "{\"shift\":\"all\"}", false, 400, "invalid_shift"),
-                new Bad("POST", "/reset", "{\"task\":\"x\"}", false, 400, "invalid_request"),
-                new Bad("POST", "/reset", "{\"task\":-1}", false, 400, "invalid_request"),
-                new Bad("POST", "/reset", "{\"seed\":-5}", false, 400, "invalid_request"),
-                new Bad("POST", "/reset", "{\"difficulty\":9}", false, 400, "invalid_request"),
-                new Bad("POST", "/reset", "{\"split\":\"dev\"}", false, 400, "invalid_request"),
-                new Bad("POST", "/reset", "{\"seeds\":1}", false, 400, "invalid_request"),
-                new Bad("POST", "/reset", "{\"env\":\"poi\",\"env\":\"poi\"}", false, 400, "malformed_json"),
-                new Bad("POST", "/step", "{\"action\":{\"answer\":\"x\"}}", false, 400, "invalid_request"),
-                new Bad("GET", "/state", null, false, 400, "invalid_request"),
-                new Bad("POST", "/step", "{}", true, 400, "invalid_request"),
-                new Bad("POST", "/step", "{\"answer\":\"x\"}", true, 400, "invalid_request"),
-                new Bad("POST", "/step", "{\"action\":\"x\"}", true, 400, "invalid_request"),
-                new Bad("POST", "/step", "{\"action\":{\"answer\":5}}", true, 400, "invalid_request"),
-                new Bad("POST", "/step", "{\"action\":{\"tool_calls\":[{\"function\":{}}]}}", true, 400, "invalid_request"),
-                new Bad("POST", "/step", "{\"action\":{\"answer\":\"x\"},\"timeout_s\":0}", true, 400, "invalid_request"),
-                new Bad("POST", "/step", "{\"action\":{\"answer\":\"x\"},\"timeout_s\":\"soon\"}", true, 400, "invalid_request"),
-                new Bad("GET", "/nothing", null, false, 404, "not_found"),
-                new Bad("GET", "/v1/health", null, false, 404, "not_found"),
-                new Bad("GET", "/step", null, true, 405, "method_not_allowed"),
-                new Bad("PUT", "/reset", "{}", false, 405, "method_not_allowed"),
-                new Bad("HEAD", "/reset", null, false, 405, "method_not_allowed"),
-                new Bad("GET", "/ws", null, false, 426, "upgrade_required"));
+        List<Bad> cases = BAD_REQUESTS.lines().map(Bad::parse).toList();
         for (Bad c : cases) {
             Response r = http.send(c.method(), c.path(), c.body(), c.withSession() ? session(sid) : Map.of());
             String what = c.method() + " " + c.path() + " " + c.body() + " -> " + r.status() + " " + r.raw().body();

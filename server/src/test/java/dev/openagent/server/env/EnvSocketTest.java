@@ -148,47 +148,58 @@ class EnvSocketTest {
         }
     }
 
-    record Bad(String message, String code) {}
+    /** Messages that must be refused before any reset, one a line: message | error code. */
+    private static final String BEFORE_RESET = """
+            not json                                            | INVALID_JSON
+            {"type":"reset"} trailing                           | INVALID_JSON
+            [1,2]                                               | INVALID_JSON
+            {"type":"reset","type":"step"}                      | INVALID_JSON
+            {}                                                  | UNKNOWN_TYPE
+            {"type":5}                                          | UNKNOWN_TYPE
+            {"type":"dance"}                                    | UNKNOWN_TYPE
+            {"type":"reset","data":5}                           | VALIDATION_ERROR
+            {"type":"reset","extra":1}                          | VALIDATION_ERROR
+            {"type":"reset","data":{"seeds":1}}                 | VALIDATION_ERROR
+            {"type":"reset","data":{"seed":-1}}                 | VALIDATION_ERROR
+            {"type":"reset","data":{"seed":1.5}}                | VALIDATION_ERROR
+            {"type":"reset","data":{"task":"zero"}}             | VALIDATION_ERROR
+            {"type":"reset","data":{"task":1,"seed":2}}         | VALIDATION_ERROR
+            {"type":"reset","data":{"env":"nope"}}              | VALIDATION_ERROR
+            {"type":"reset","data":{"shift":"tier:perception"}} | VALIDATION_ERROR
+            {"type":"reset","data":{"shift":"no.such-shift"}}   | VALIDATION_ERROR
+            {"type":"reset","data":{"difficulty":9}}            | VALIDATION_ERROR
+            {"type":"reset","data":{"split":"dev"}}             | VALIDATION_ERROR
+            {"type":"state","data":{}}                          | VALIDATION_ERROR
+            """;
+
+    /** Steps that must be refused once an episode runs, one a line: message | error code. */
+    private static final String AFTER_RESET = """
+            {"type":"step"}                                                                 | VALIDATION_ERROR
+            {"type":"step","data":{}}                                                       | VALIDATION_ERROR
+            {"type":"step","data":{"act":"x"}}                                              | VALIDATION_ERROR
+            {"type":"step","data":{"answer":5}}                                             | VALIDATION_ERROR
+            {"type":"step","data":{"answer":"a","refuse":"b"}}                              | VALIDATION_ERROR
+            {"type":"step","data":{"tool_calls":"x"}}                                       | VALIDATION_ERROR
+            {"type":"step","data":{"tool_calls":[{"function":{"name":"a","arguments":5}}]}} | VALIDATION_ERROR
+            {"type":"step","data":{"metadata":5,"answer":"x"}}                              | VALIDATION_ERROR
+            {"type":"step","data":{"role":"user","content":"hi"}}                           | VALIDATION_ERROR
+            """;
+
+    record Bad(String message, String code) {
+        static List<Bad> table(String lines) {
+            return lines.lines().map(l -> new Bad(l.substring(0, l.lastIndexOf('|')).strip(), l.substring(l.lastIndexOf('|') + 1).strip())).toList();
+        }
+    }
 
     @Test
     void everyBadMessageGetsAnOpenEnvErrorAndTheConnectionKeepsServing() throws IOException {
         try (TestSocket ws = new TestSocket(server)) {
             checkedError(ws.send("{\"type\":\"step\",\"data\":{\"answer\":\"x\"}}"), "SESSION_ERROR", "step before any reset");
-            List<Bad> cases = List.of(
-                    new Bad("not json", "INVALID_JSON"),
-                    new Bad("{\"type\":\"reset\"} trailing", "INVALID_JSON"),
-                    new Bad("[1,2]", "INVALID_JSON"),
-                    new Bad("{\"type\":\"reset\",\"type\":\"step\"}", "INVALID_JSON"),
-                    new Bad("{}", "UNKNOWN_TYPE"),
-                    new Bad("{\"type\":5}", "UNKNOWN_TYPE"),
-                    new Bad("{\"type\":\"dance\"}", "UNKNOWN_TYPE"),
-                    new Bad("{\"type\":\"reset\",\"data\":5}", "VALIDATION_ERROR"),
-                    new Bad("{\"type\":\"reset\",\"extra\":1}", "VALIDATION_ERROR"),
-                    new Bad("{\"type\":\"reset\",\"data\":{\"seeds\":1}}", "VALIDATION_ERROR"),
-                    new Bad("{\"type\":\"reset\",\"data\":{\"seed\":-1}}", "VALIDATION_ERROR"),
-                    new Bad("{\"type\":\"reset\",\"data\":{\"seed\":1.5}}", "VALIDATION_ERROR"),
-                    new Bad("{\"type\":\"reset\",\"data\":{\"task\":\"zero\"}}", "VALIDATION_ERROR"),
-                    new Bad("{\"type\":\"reset\",\"data\":{\"task\":1,\"seed\":2}}", "VALIDATION_ERROR"),
-                    new Bad("{\"type\":\"reset\",\"data\":{\"env\":\"nope\"}}", "VALIDATION_ERROR"),
-                    new Bad("{\"type\":\"reset\",\"data\":{\"shift\":\"tier:perception\"}}", "VALIDATION_ERROR"),
-                    new Bad("{\"type\":\"reset\",\"data\":{\"shift\":\"no.such-shift\"}}", "VALIDATION_ERROR"),
-                    new Bad("{\"type\":\"reset\",\"data\":{\"difficulty\":9}}", "VALIDATION_ERROR"),
-                    new Bad("{\"type\":\"reset\",\"data\":{\"split\":\"dev\"}}", "VALIDATION_ERROR"),
-                    new Bad("{\"type\":\"reset\",\"data\":{\"episode_id\":\"" + "e".repeat(256) + "\"}}", "VALIDATION_ERROR"),
-                    new Bad("{\"type\":\"state\",\"data\":{}}", "VALIDATION_ERROR"));
-            for (Bad c : cases) checkedError(ws.send(c.message()), c.code(), c.message());
+            for (Bad c : Bad.table(BEFORE_RESET)) checkedError(ws.send(c.message()), c.code(), c.message());
+            String longId = "{\"type\":\"reset\",\"data\":{\"episode_id\":\"" + "e".repeat(256) + "\"}}";
+            checkedError(ws.send(longId), "VALIDATION_ERROR", "an episode id of 256 characters");
             checkedObservation(ws.reset(Map.of("env", "poi")));
-            List<Bad> steps = List.of(
-                    new Bad("{\"type\":\"step\"}", "VALIDATION_ERROR"),
-                    new Bad("{\"type\":\"step\",\"data\":{}}", "VALIDATION_ERROR"),
-                    new Bad("{\"type\":\"step\",\"data\":{\"act\":\"x\"}}", "VALIDATION_ERROR"),
-                    new Bad("{\"type\":\"step\",\"data\":{\"answer\":5}}", "VALIDATION_ERROR"),
-                    new Bad("{\"type\":\"step\",\"data\":{\"answer\":\"a\",\"refuse\":\"b\"}}", "VALIDATION_ERROR"),
-                    new Bad("{\"type\":\"step\",\"data\":{\"tool_calls\":\"x\"}}", "VALIDATION_ERROR"),
-                    new Bad("{\"type\":\"step\",\"data\":{\"tool_calls\":[{\"function\":{\"name\":\"a\",\"arguments\":5}}]}}", "VALIDATION_ERROR"),
-                    new Bad("{\"type\":\"step\",\"data\":{\"metadata\":5,\"answer\":\"x\"}}", "VALIDATION_ERROR"),
-                    new Bad("{\"type\":\"step\",\"data\":{\"role\":\"user\",\"content\":\"hi\"}}", "VALIDATION_ERROR"));
-            for (Bad c : steps) checkedError(ws.send(c.message()), c.code(), c.message());
+            for (Bad c : Bad.table(AFTER_RESET)) checkedError(ws.send(c.message()), c.code(), c.message());
             JsonNode reset = ws.reset(Map.of("env", "poi", "task", 2));
             assertEquals(1.0, ws.playWithOracle(reset).get("reward").asDouble(), "the session is unharmed");
             checkedError(ws.send("{\"type\":\"step\",\"data\":{\"answer\":\"x\"}}"), "SESSION_ERROR", "step after the episode ended");
