@@ -3,22 +3,14 @@
 //        node proxy-client.mjs DESCRIPTION_PART VALUE -- COMMAND ARGS...   (stdio: the client starts the proxy)
 // Lists the tools, calls the tool whose description contains DESCRIPTION_PART with its one required
 // parameter set to VALUE, then calls a tool that does not exist; prints each as a JSON line, then {"done": true}.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { print, text, transportFrom, newClient, printServerAndTools } from './mcp-common.mjs';
 
 const [part, value, mode, ...rest] = process.argv.slice(2);
-const print = (o) => process.stdout.write(JSON.stringify(o) + '\n');
-const text = (r) => r.content.filter((c) => c.type === 'text').map((c) => c.text).join('');
 
-const transport = mode === '--url'
-  ? new StreamableHTTPClientTransport(new URL(rest[0]))
-  : new StdioClientTransport({ command: rest[0], args: rest.slice(1), stderr: 'inherit' });
-const client = new Client({ name: 'openagent-proxy-test', version: '1.0.0' });
+const transport = transportFrom(mode, rest);
+const client = newClient('openagent-proxy-test');
 await client.connect(transport);
-print({ server: client.getServerVersion() });
-const { tools } = await client.listTools();
-print({ tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })) });
+const tools = await printServerAndTools(client);
 const tool = tools.find((t) => (t.description || '').includes(part));
 if (!tool) throw new Error(`no tool whose description contains '${part}'`);
 const r = await client.callTool({ name: tool.name, arguments: { [tool.inputSchema.required[0]]: value } });

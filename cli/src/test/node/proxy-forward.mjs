@@ -2,17 +2,12 @@
 // ProxyMcpCommandTest): what the proxy does not shift must arrive unchanged.
 // Usage: node proxy-forward.mjs --url URL | -- COMMAND ARGS...   (stdio: the client starts the proxy)
 // Prints one JSON line per check, then {"done": true}.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { print, transportFrom, newClient } from './mcp-common.mjs';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const [mode, ...rest] = process.argv.slice(2);
-const print = (o) => process.stdout.write(JSON.stringify(o) + '\n');
-const transport = mode === '--url'
-  ? new StreamableHTTPClientTransport(new URL(rest[0]))
-  : new StdioClientTransport({ command: rest[0], args: rest.slice(1), stderr: 'inherit' });
-const client = new Client({ name: 'openagent-proxy-forward-test', version: '1.0.0' });
+const transport = transportFrom(mode, rest);
+const client = newClient('openagent-proxy-forward-test');
 const logs = [];
 client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { logs.push(n.params); });
 await client.connect(transport);

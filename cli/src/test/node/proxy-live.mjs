@@ -2,21 +2,15 @@
 // ProxyMcpCommandTest): notifications between calls, a tool list that changes, cancellation, and an upstream
 // killed mid-session. Usage: node proxy-live.mjs --url URL | -- COMMAND ARGS...   (stdio: the client starts the proxy)
 // Prints one JSON line per check, then {"done": true}.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { print, text, transportFrom, newClient } from './mcp-common.mjs';
 import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const [mode, ...rest] = process.argv.slice(2);
-const print = (o) => process.stdout.write(JSON.stringify(o) + '\n');
-const text = (r) => r.content.filter((c) => c.type === 'text').map((c) => c.text).join('');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const until = async (check, ms) => { for (let t = 0; t < ms && !check(); t += 50) await sleep(50); return check(); };
 
-const transport = mode === '--url'
-  ? new StreamableHTTPClientTransport(new URL(rest[0]))
-  : new StdioClientTransport({ command: rest[0], args: rest.slice(1), stderr: 'inherit' });
-const client = new Client({ name: 'openagent-proxy-live-test', version: '1.0.0' });
+const transport = transportFrom(mode, rest);
+const client = newClient('openagent-proxy-live-test');
 const logs = [];
 let listChanged = 0;
 client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { logs.push(n.params.data); });

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -36,6 +37,23 @@ class ProxyMcpCommandTest {
         assumeTrue(ready, "node, the npm clients or the reference servers are not installed: skipping");
     }
 
+    /** A directory with a one-line project file for the client to read, and where the proxy's run store goes. */
+    private record Project(Path file, Path store) {
+        static Project in(Path dir) throws IOException {
+            Path file = dir.resolve("project.txt");
+            Files.writeString(file, "Deadline: 2026-12-04\n");
+            return new Project(file, dir.resolve("runs.db"));
+        }
+    }
+
+    /** Every listed tool's name hides what it does (the identity-erasure shift). */
+    private static void assertOpaqueNames(JsonNode tools) {
+        for (JsonNode t : tools) {
+            String name = t.path("name").asText();
+            assertFalse(name.contains("file") || name.contains("director") || name.contains("read"), "an opaque name: " + name);
+        }
+    }
+
     static List<String> proxyCommand(String... args) {
         List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-cp", System.getProperty("java.class.path"),
                 "dev.openagent.cli.Main", "proxy", "mcp"));
@@ -47,21 +65,16 @@ class ProxyMcpCommandTest {
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void theTypeScriptClientSeesOpaqueNamesAndGetsTheRealFileAsXml(@TempDir Path dir) throws Exception {
         require();
-        Path file = dir.resolve("project.txt");
-        Files.writeString(file, "Deadline: 2026-12-04\n");
-        Path store = dir.resolve("runs.db");
-        List<String> args = new ArrayList<>(List.of("as text", file.toString(), "--"));
-        args.addAll(proxyCommand("--shift", "tool.identity-erasure+obs.format:format=xml", "--seed", "5", "--store", store.toString(), "--stdio",
+        Project project = Project.in(dir);
+        List<String> args = new ArrayList<>(List.of("as text", project.file().toString(), "--"));
+        args.addAll(proxyCommand("--shift", "tool.identity-erasure+obs.format:format=xml", "--seed", "5", "--store", project.store().toString(), "--stdio",
                 "--", FILESYSTEM.toString(), dir.toString()));
         List<JsonNode> lines = NodeClientsTest.node("proxy-client.mjs", args.toArray(String[]::new));
 
         assertEquals("openagent-proxy", lines.get(0).path("server").path("name").asText(), lines.get(0).toString());
         JsonNode tools = lines.get(1).path("tools");
         assertTrue(tools.size() >= 10, tools.toString());
-        for (JsonNode t : tools) {
-            String name = t.path("name").asText();
-            assertFalse(name.contains("file") || name.contains("director") || name.contains("read"), "an opaque name: " + name);
-        }
+        assertOpaqueNames(tools);
         JsonNode call = lines.get(2);
         assertFalse(call.path("isError").asBoolean(), call.toString());
         String text = call.path("text").asText();
@@ -71,7 +84,7 @@ class ProxyMcpCommandTest {
         assertEquals("true", lines.getLast().path("done").asText());
 
         // The client closed stdin: the proxy recorded the session, the call both ways, before it exited.
-        try (ResultStore results = ResultStore.openExisting(store)) {
+        try (ResultStore results = ResultStore.openExisting(project.store())) {
             RunInfo run = results.runs().getFirst();
             List<EpisodeResult> episodes = results.episodes(run.id());
             assertEquals(1, episodes.size());
@@ -83,11 +96,11 @@ class ProxyMcpCommandTest {
             List<Message> m = e.trajectory().messages();
             Message asked = m.stream().filter(x -> x.toolCalls() != null && x.toolCalls().getFirst().function().name().equals(call.path("call").asText()))
                     .findFirst().orElseThrow(() -> new AssertionError("the agent's call is recorded: " + m));
-            assertTrue(asked.toolCalls().getFirst().function().arguments().contains(file.toString()), asked.toString());
+            assertTrue(asked.toolCalls().getFirst().function().arguments().contains(project.file().toString()), asked.toString());
             JsonNode wire = Json.parse(m.get(m.indexOf(asked) + 1).content());
             assertEquals(ProxySession.UPSTREAM_ROLE, m.get(m.indexOf(asked) + 1).role());
             assertTrue(List.of("read_text_file", "read_file").contains(wire.path("tool").asText()), wire.toString());
-            assertEquals(file.toString(), wire.path("arguments").path("path").asText(), wire.toString());
+            assertEquals(project.file().toString(), wire.path("arguments").path("path").asText(), wire.toString());
             assertEquals("Deadline: 2026-12-04\n", wire.path("result").asText(), "the upstream's own result: " + wire);
             Message got = m.get(m.indexOf(asked) + 2);
             assertEquals("tool", got.role());
@@ -126,18 +139,13 @@ class ProxyMcpCommandTest {
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void overStreamableHttpBothSidesAndRecordedOnSigterm(@TempDir Path dir) throws Exception {
         require();
-        Path file = dir.resolve("project.txt");
-        Files.writeString(file, "Deadline: 2026-12-04\n");
-        Path store = dir.resolve("runs.db");
+        Project project = Project.in(dir);
         try (Served plain = Served.start(dir, "plain", "--shift", "none", "--port", "0", "--", FILESYSTEM.toString(), dir.toString());
-             Served shifted = Served.start(dir, "shifted", "--shift", "tool.identity-erasure+obs.format:format=xml", "--seed", "5", "--store", store.toString(),
+             Served shifted = Served.start(dir, "shifted", "--shift", "tool.identity-erasure+obs.format:format=xml", "--seed", "5", "--store", project.store().toString(),
                      "--port", "0", "--upstream", plain.url())) {
-            List<JsonNode> lines = NodeClientsTest.node("proxy-client.mjs", "as text", file.toString(), "--url", shifted.url());
+            List<JsonNode> lines = NodeClientsTest.node("proxy-client.mjs", "as text", project.file().toString(), "--url", shifted.url());
             assertEquals("openagent-proxy", lines.get(0).path("server").path("name").asText(), lines.get(0).toString());
-            for (JsonNode t : lines.get(1).path("tools")) {
-                String name = t.path("name").asText();
-                assertFalse(name.contains("file") || name.contains("director") || name.contains("read"), "an opaque name: " + name);
-            }
+            assertOpaqueNames(lines.get(1).path("tools"));
             String text = lines.get(2).path("text").asText();
             assertTrue(text.strip().startsWith("<") && text.contains("Deadline: 2026-12-04"), "the real file as XML: " + text);
             assertEquals(-32602, lines.get(3).path("code").asInt(), lines.get(3).toString());
@@ -150,13 +158,13 @@ class ProxyMcpCommandTest {
                 h.onExit().get(30, TimeUnit.SECONDS);   // the proxy stopped its upstream
             }
         }
-        try (ResultStore results = ResultStore.openExisting(store)) {
+        try (ResultStore results = ResultStore.openExisting(project.store())) {
             List<EpisodeResult> episodes = results.episodes(results.runs().getFirst().id());
             assertEquals(1, episodes.size(), "the client's session, recorded on SIGTERM");
             List<Message> m = episodes.getFirst().trajectory().messages();
             JsonNode wire = Json.parse(m.stream().filter(x -> x.role().equals(ProxySession.UPSTREAM_ROLE) && x.content().contains("Deadline")).findFirst()
                     .orElseThrow(() -> new AssertionError("the call as the upstream received it: " + m)).content());
-            assertEquals(file.toString(), wire.path("arguments").path("path").asText(), wire.toString());
+            assertEquals(project.file().toString(), wire.path("arguments").path("path").asText(), wire.toString());
         }
     }
 

@@ -134,41 +134,37 @@ class AgentRobustnessTest {
         assertTrue(r.transcript(r.episodes().getFirst()).error().contains("NullPointerException: oops"));
     }
 
-    static class LoopingFrameworkAgent {
-        @AgentUnderTest
-        static FrameworkAgent looping = Fixtures.frameworkAgent("looping", e -> {
-            while (true) e.call(null, "list_districts", "{}");
-        });
-
+    /** Two tasks and a bar of 0.5, for the fixtures below whose agent never gets there: how the failure reads. */
+    abstract static class TwoTasksHalfSucceed {
         @AgentRobustness(tasks = 2)
         void robust(RobustnessResult result) {
             assertThat(result).successAtLeast(0.5);
         }
     }
 
-    @Test
-    void aLoopingAgentIsStoppedAndClassified() {
-        String m = Fixtures.failure(LoopingFrameworkAgent.class);
-        assertTrue(m.contains("none: success 0.000 [0.000, 0.658] over 2 scored episodes; failures: loop 2"), m);
+    static class LoopingFrameworkAgent extends TwoTasksHalfSucceed {
+        @AgentUnderTest
+        static FrameworkAgent looping = Fixtures.frameworkAgent("looping", e -> {
+            while (true) e.call(null, "list_districts", "{}");
+        });
     }
 
-    static class FailingEndpoint {
+    @Test
+    void aLoopingAgentIsStoppedAndClassified() {
+        Fixtures.assertFailureSays(LoopingFrameworkAgent.class, "none: success 0.000 [0.000, 0.658] over 2 scored episodes; failures: loop 2");
+    }
+
+    static class FailingEndpoint extends TwoTasksHalfSucceed {
         @AgentUnderTest
         static FrameworkAgent agent = Fixtures.frameworkAgent("offline", e -> {
             e.beforeModelCall();
             throw e.modelFailed(new RuntimeException("Connection refused: 127.0.0.1:9"));
         });
-
-        @AgentRobustness(tasks = 2)
-        void robust(RobustnessResult result) {
-            assertThat(result).successAtLeast(0.5);
-        }
     }
 
     @Test
     void anUnreachableModelIsNotScoredAndSaysSo() {
-        String m = Fixtures.failure(FailingEndpoint.class);
-        assertTrue(m.contains("none: no scored episode (2 infrastructure errors; first: model call failed: java.lang.RuntimeException: Connection refused"), m);
+        Fixtures.assertFailureSays(FailingEndpoint.class, "none: no scored episode (2 infrastructure errors; first: model call failed: java.lang.RuntimeException: Connection refused");
     }
 
     // --- refusals ---

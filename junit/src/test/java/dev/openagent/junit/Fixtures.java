@@ -36,6 +36,12 @@ final class Fixtures {
         return r.getThrowable().orElseThrow().getMessage();
     }
 
+    /** The fixture fails, and its message contains {@code part}. */
+    static void assertFailureSays(Class<?> fixture, String part) {
+        String m = failure(fixture);
+        if (!m.contains(part)) throw new AssertionError(fixture.getSimpleName() + "'s failure should contain '" + part + "' but was: " + m);
+    }
+
     static Throwable thrown(Class<?> fixture) {
         return run(fixture).getThrowable().orElseThrow(() -> new AssertionError(fixture.getSimpleName() + " passed but should have failed"));
     }

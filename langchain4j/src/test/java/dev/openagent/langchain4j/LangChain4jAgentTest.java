@@ -23,7 +23,6 @@ import dev.openagent.run.GoldFacts;
 import dev.openagent.run.TaskPlan;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Environment;
-import dev.openagent.sandbox.Outcome;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.TaskRequest;
@@ -37,6 +36,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static dev.openagent.agent.framework.FrameworkAssertions.assertInfraError;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -123,9 +123,7 @@ class LangChain4jAgentTest {
         FakeModels.Scripted model = new FakeModels.Scripted(request -> {
             throw new RuntimeException("HTTP 503 from the model endpoint");
         });
-        Trajectory t = FrameworkEpisodes.run(POI.create(), concierge(model), TASK).trajectory();
-        assertEquals(Outcome.End.INFRA_ERROR, t.outcome().end());
-        assertTrue(t.outcome().detail().contains("HTTP 503"), t.outcome().detail());
+        assertInfraError(FrameworkEpisodes.run(POI.create(), concierge(model), TASK), "HTTP 503");
     }
 
     @Test

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,16 +31,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ProxyLatencyBench {
     private static final int BLOCKS = 20;
     private static final int PER_BLOCK = 50;
+    private static final String SPEC = "tool.identity-erasure+obs.format:format=xml";
+
+    /** The twenty-line file both sides read, in {@code dir}. */
+    private static Path projectFile(Path dir) throws IOException {
+        Path file = dir.resolve("project.txt");
+        Files.writeString(file, "Deadline: 2026-12-04\n".repeat(20));
+        return file;
+    }
 
     @Test
     void addedLatencyPerCall(@TempDir Path dir) throws Exception {
         ProxyServerTest.requireServer();
-        Path file = dir.resolve("project.txt");
-        Files.writeString(file, "Deadline: 2026-12-04\n".repeat(20));
-        String spec = "tool.identity-erasure+obs.format:format=xml";
+        Path file = projectFile(dir);
         try (Upstream upstream = new Upstream(List.of(ProxyServerTest.FILESYSTEM.toString(), dir.toString()), null, Duration.ofSeconds(30),
                 dir.resolveSibling(dir.getFileName() + "-bench.log"))) {
-            ProxySession session = new ProxySession(upstream, ShiftSpec.parseStack(spec), 1);
+            ProxySession session = new ProxySession(upstream, ShiftSpec.parseStack(SPEC), 1);
             ToolSpec read = session.tools().stream().filter(t -> t.description().contains("as text")).findFirst().orElseThrow();
             String param = read.parameters().path("required").get(0).asText();
             Map<String, Object> shown = Map.of(param, file.toString());
@@ -61,7 +68,7 @@ class ProxyLatencyBench {
             }
             List<Long> proxyOwn = new ArrayList<>();
             for (int i = 0; i < viaProxy.size(); i++) proxyOwn.add(viaProxy.get(i) - straight.get(i));
-            System.out.printf("proxy latency (%s, %d calls each, alternating, shared machine):%n", spec, viaProxy.size());
+            System.out.printf("proxy latency (%s, %d calls each, alternating, shared machine):%n", SPEC, viaProxy.size());
             System.out.printf("  upstream directly   p50 %.3f ms  p99 %.3f ms%n", ms(straight, 50), ms(straight, 99));
             System.out.printf("  through the proxy   p50 %.3f ms  p99 %.3f ms%n", ms(viaProxy, 50), ms(viaProxy, 99));
             System.out.printf("  difference per pair p50 %.3f ms  p99 %.3f ms%n", ms(proxyOwn, 50), ms(proxyOwn, 99));
@@ -76,14 +83,12 @@ class ProxyLatencyBench {
     @Test
     void addedLatencyOverTheWire(@TempDir Path dir) throws Exception {
         ProxyServerTest.requireServer();
-        Path file = dir.resolve("project.txt");
-        Files.writeString(file, "Deadline: 2026-12-04\n".repeat(20));
-        String spec = "tool.identity-erasure+obs.format:format=xml";
+        Path file = projectFile(dir);
         List<String> cmd = List.of(ProxyServerTest.FILESYSTEM.toString(), dir.toString());
         try (dev.openagent.byo.McpConnection direct = dev.openagent.byo.McpConnection.open(cmd, null, Map.of(), Duration.ofSeconds(30),
                 dir.resolveSibling(dir.getFileName() + "-direct.log"));
              Upstream upstream = new Upstream(cmd, null, Duration.ofSeconds(30), dir.resolveSibling(dir.getFileName() + "-wire.log"));
-             SessionPool pool = new SessionPool(upstream, ShiftSpec.parseStack(spec), 1, 1, Duration.ofMinutes(10), null);
+             SessionPool pool = new SessionPool(upstream, ShiftSpec.parseStack(SPEC), 1, 1, Duration.ofMinutes(10), null);
              ProxyServer server = ProxyServer.http(pool, "127.0.0.1", 0, dev.openagent.server.http.BearerAuth.NONE, 1 << 20)) {
             io.modelcontextprotocol.client.McpSyncClient client = ProxyServerTest.client(server.url());
             try {
@@ -106,7 +111,7 @@ class ProxyLatencyBench {
                     straight.add(t1 - t0);
                     viaProxy.add(t2 - t1);
                 }
-                System.out.printf("end to end (%s, %d calls each, alternating; direct over stdio, proxied over HTTP then stdio):%n", spec, viaProxy.size());
+                System.out.printf("end to end (%s, %d calls each, alternating; direct over stdio, proxied over HTTP then stdio):%n", SPEC, viaProxy.size());
                 System.out.printf("  client -> upstream           p50 %.3f ms  p99 %.3f ms%n", ms(straight, 50), ms(straight, 99));
                 System.out.printf("  client -> proxy -> upstream  p50 %.3f ms  p99 %.3f ms%n", ms(viaProxy, 50), ms(viaProxy, 99));
             } finally {

@@ -13,7 +13,6 @@ import dev.openagent.run.GoldFacts;
 import dev.openagent.run.TaskPlan;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Environment;
-import dev.openagent.sandbox.Outcome;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.sandbox.ToolSpec;
@@ -29,6 +28,7 @@ import org.springframework.ai.tool.ToolCallback;
 
 import java.util.List;
 
+import static dev.openagent.agent.framework.FrameworkAssertions.assertInfraError;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -106,9 +106,7 @@ class SpringAiAgentTest {
         FakeModel model = new FakeModel(prompt -> {
             throw new RuntimeException("HTTP 503 from the model endpoint");
         });
-        Trajectory t = FrameworkEpisodes.run(POI.create(), concierge(model), TASK).trajectory();
-        assertEquals(Outcome.End.INFRA_ERROR, t.outcome().end());
-        assertTrue(t.outcome().detail().contains("HTTP 503"), t.outcome().detail());
+        assertInfraError(FrameworkEpisodes.run(POI.create(), concierge(model), TASK), "HTTP 503");
     }
 
     @Test

@@ -17,27 +17,24 @@ class TransferMathTest {
         return out;
     }
 
+    /** Three environments trained in this order, and each one's score after each stage. */
+    private static final List<String> ORDER = List.of("a", "b", "c");
+    private static final List<Map<String, Double>> AFTER = List.of(
+            m("a", 0.9, "b", 0.2, "c", 0.1),
+            m("a", 0.7, "b", 0.8, "c", 0.3),
+            m("a", 0.6, "b", 0.85, "c", 0.9));
+
     @Test
     void forgettingIsTheDropFromJustAfterAnEnvironmentsStageToTheEnd() {
-        List<String> order = List.of("a", "b", "c");
-        List<Map<String, Double>> after = List.of(
-                m("a", 0.9, "b", 0.2, "c", 0.1),
-                m("a", 0.7, "b", 0.8, "c", 0.3),
-                m("a", 0.6, "b", 0.85, "c", 0.9));
-        Map<String, Double> f = TransferMath.forgetting(order, after);
+        Map<String, Double> f = TransferMath.forgetting(ORDER, AFTER);
         assertEquals(m("a", 0.3, "b", -0.05), f); // b improved after its stage: negative forgetting
         assertEquals(0.125, TransferMath.mean(f.values()), 1e-9);
     }
 
     @Test
     void forwardTransferIsWhatEarlierStagesGaveBeforeTraining() {
-        List<String> order = List.of("a", "b", "c");
-        List<Map<String, Double>> after = List.of(
-                m("a", 0.9, "b", 0.2, "c", 0.1),
-                m("a", 0.7, "b", 0.8, "c", 0.3),
-                m("a", 0.6, "b", 0.85, "c", 0.9));
         Map<String, Double> untrained = m("a", 0.0, "b", 0.05, "c", 0.0);
-        assertEquals(m("b", 0.15, "c", 0.3), TransferMath.forwardTransfer(order, after, untrained));
+        assertEquals(m("b", 0.15, "c", 0.3), TransferMath.forwardTransfer(ORDER, AFTER, untrained));
     }
 
     @Test
