@@ -187,16 +187,32 @@ final class StudyCommand extends GroupCommand {
         @CommandLine.Mixin
         StudyOptions options;
 
-        abstract EnvStudies.Kind kind();
+        private final EnvStudies.Kind kind;
 
-        /** The environments, in order (difficulty: the one environment). */
-        abstract List<String> environments();
+        EnvStudy(EnvStudies.Kind kind) {
+            this.kind = kind;
+        }
+
+        /** The environment ids as the user gave them, comma-separated (null: every environment). */
+        abstract String environmentList();
 
         @Override
         public void run() {
-            List<String> list = environments();
-            options.run(kind(), (s, dir, progress, report) -> EnvStudies.run(kind(), list, s, dir, progress, report));
+            List<String> list = envs(environmentList());
+            options.run(kind, (s, dir, progress, report) -> EnvStudies.run(kind, list, s, dir, progress, report));
         }
+    }
+
+    /** A study over the environments named by {@code --envs}, by default every one. */
+    abstract static class AcrossEnvs extends EnvStudy {
+        @Option(names = "--envs", description = "Comma-separated environment ids (default: every environment the policy supports).")
+        String envs;
+
+        AcrossEnvs(EnvStudies.Kind kind) {
+            super(kind);
+        }
+
+        String environmentList() { return envs; }
     }
 
     @Command(name = "difficulty", description = {
@@ -206,21 +222,16 @@ final class StudyCommand extends GroupCommand {
         @Option(names = "--env", required = true, description = "Environment id.")
         String env;
 
-        EnvStudies.Kind kind() { return EnvStudies.Kind.DIFFICULTY; }
+        Difficulty() { super(EnvStudies.Kind.DIFFICULTY); }
 
-        List<String> environments() { return envs(env); }
+        String environmentList() { return env; }
     }
 
     @Command(name = "transfer", description = {
             "Train one policy per environment and test each on every environment: the transfer matrix (a heatmap) with",
             "held-in and held-out gains over the untrained policy. JSON: matrix = train env -> test env -> success_rate."})
-    static final class Transfer extends EnvStudy {
-        @Option(names = "--envs", description = "Comma-separated environment ids (default: every environment the policy supports).")
-        String envs;
-
-        EnvStudies.Kind kind() { return EnvStudies.Kind.TRANSFER; }
-
-        List<String> environments() { return envs(envs); }
+    static final class Transfer extends AcrossEnvs {
+        Transfer() { super(EnvStudies.Kind.TRANSFER); }
     }
 
     @Command(name = "sequential", description = {
@@ -230,21 +241,16 @@ final class StudyCommand extends GroupCommand {
         @Option(names = "--order", required = true, description = "Comma-separated environment ids, in training order.")
         String order;
 
-        EnvStudies.Kind kind() { return EnvStudies.Kind.SEQUENTIAL; }
+        Sequential() { super(EnvStudies.Kind.SEQUENTIAL); }
 
-        List<String> environments() { return envs(order); }
+        String environmentList() { return order; }
     }
 
     @Command(name = "mixture", description = {
             "One training run on a mixture of environments, side by side with sequential training (same total steps) and",
             "single-environment specialists; reports each strategy's success per environment, its mean and its minimum."})
-    static final class Mixture extends EnvStudy {
-        @Option(names = "--envs", description = "Comma-separated environment ids (default: every environment the policy supports).")
-        String envs;
-
-        EnvStudies.Kind kind() { return EnvStudies.Kind.MIXTURE; }
-
-        List<String> environments() { return envs(envs); }
+    static final class Mixture extends AcrossEnvs {
+        Mixture() { super(EnvStudies.Kind.MIXTURE); }
     }
 
     /**

@@ -48,6 +48,17 @@ public abstract class RenamingEnv extends ShiftEnv<RenamingEnv.Episode> {
         return taken;
     }
 
+    /**
+     * Each tool renamed by {@code one}, in order; {@code one} gets the names already taken (the tools' own,
+     * {@code ask_user} and the new names so far) and adds the name it picks. A mutable list, for shuffling.
+     */
+    protected static List<Mapped> renameEach(List<ToolSpec> tools, java.util.function.BiFunction<ToolSpec, java.util.Set<String>, Mapped> one) {
+        java.util.Set<String> taken = takenNames(tools);
+        List<Mapped> out = new ArrayList<>();
+        for (ToolSpec t : tools) out.add(one.apply(t, taken));
+        return out;
+    }
+
     /** What this layer keeps during one episode (made afresh at every reset). */
     static final class Episode {
         final Map<String, Mapped> byOuter = new LinkedHashMap<>();

@@ -34,27 +34,27 @@ public final class IdentityErasure extends RenamingEnv {
 
     @Override
     protected List<Mapped> rename(List<ToolSpec> tools) {
-        Set<String> taken = takenNames(tools);
-        List<Mapped> out = new ArrayList<>();
-        for (ToolSpec t : tools) {
-            String id;
-            do {
-                StringBuilder sb = new StringBuilder("fn_");
-                for (int i = 0; i < 4; i++) sb.append(ALPHABET.charAt(rnd.nextInt(ALPHABET.length())));
-                id = sb.toString();
-            } while (!taken.add(id));
-            List<String> names = Schemas.params(t.parameters());
-            Map<String, String> innerToOuter = new LinkedHashMap<>();
-            List<String> order = new ArrayList<>();
-            for (int i = 0; i < names.size(); i++) {
-                String q = severity() >= 2 ? "p" + (i + 1) : names.get(i);
-                innerToOuter.put(names.get(i), q);
-                order.add(q);
-            }
-            if (severity() >= 3) Collections.shuffle(order, new java.util.Random(rnd.nextLong()));
-            out.add(Mapped.of(t, new ToolSpec(id, t.description(), Schemas.rename(t.parameters(), innerToOuter, order)), innerToOuter));
-        }
+        List<Mapped> out = renameEach(tools, this::erased);
         if (severity() >= 3) Collections.shuffle(out, new java.util.Random(rnd.nextLong()));
         return out;
+    }
+
+    private Mapped erased(ToolSpec t, Set<String> taken) {
+        String id;
+        do {
+            StringBuilder sb = new StringBuilder("fn_");
+            for (int i = 0; i < 4; i++) sb.append(ALPHABET.charAt(rnd.nextInt(ALPHABET.length())));
+            id = sb.toString();
+        } while (!taken.add(id));
+        List<String> names = Schemas.params(t.parameters());
+        Map<String, String> innerToOuter = new LinkedHashMap<>();
+        List<String> order = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            String q = severity() >= 2 ? "p" + (i + 1) : names.get(i);
+            innerToOuter.put(names.get(i), q);
+            order.add(q);
+        }
+        if (severity() >= 3) Collections.shuffle(order, new java.util.Random(rnd.nextLong()));
+        return Mapped.of(t, new ToolSpec(id, t.description(), Schemas.rename(t.parameters(), innerToOuter, order)), innerToOuter);
     }
 }

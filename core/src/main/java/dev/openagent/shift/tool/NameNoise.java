@@ -34,18 +34,15 @@ public final class NameNoise extends RenamingEnv {
 
     @Override
     protected List<Mapped> rename(List<ToolSpec> tools) {
-        Set<String> taken = takenNames(tools);
-        List<Mapped> out = new ArrayList<>();
-        for (ToolSpec t : tools) {
+        return renameEach(tools, (t, taken) -> {
             String name = noisy(t.name(), severity(), taken, rnd);
             Map<String, String> innerToOuter = new LinkedHashMap<>();
             Set<String> paramNames = new HashSet<>(Schemas.params(t.parameters()));
             for (String p : Schemas.params(t.parameters())) {
                 innerToOuter.put(p, severity() >= 2 ? noisy(p, severity() - 1, paramNames, rnd) : p);
             }
-            out.add(Mapped.of(t, new ToolSpec(name, t.description(), Schemas.rename(t.parameters(), innerToOuter, null)), innerToOuter));
-        }
-        return out;
+            return Mapped.of(t, new ToolSpec(name, t.description(), Schemas.rename(t.parameters(), innerToOuter, null)), innerToOuter);
+        });
     }
 
     /** The name with {@code edits} character edits, different from every name in {@code taken} (then added to it). */
