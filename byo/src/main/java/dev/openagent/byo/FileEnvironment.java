@@ -13,14 +13,13 @@ import dev.openagent.domain.Vocabulary;
 import dev.openagent.episode.InfrastructureException;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.Action;
+import dev.openagent.sandbox.DelegatingEnv;
 import dev.openagent.sandbox.Checks;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.EnvFacts;
 import dev.openagent.sandbox.ToolFacts;
-import dev.openagent.sandbox.EnvSpec;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.sandbox.EnvironmentInfo;
-import dev.openagent.sandbox.Guide;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.Step;
@@ -368,50 +367,46 @@ public final class FileEnvironment implements Environment, AutoCloseable {
      * One instance: a {@link DomainEnv} over this environment's domain, holding a worker for the episode it runs
      * (taken from the pool at reset, given back when the episode ends or the next one starts).
      */
-    private final class FileEnv implements Env {
-        private Worker lease;
-        private final DomainEnv<Worker> inner;
+    private final class FileEnv extends DelegatingEnv {
+        private final Lease lease;
 
         FileEnv() {
-            Domain<Worker> d = domain;
-            this.inner = new DomainEnv<>(new Domain<>(d.id(), d.description(), d.rules(), d.surface(), (split, seed) -> lease,
-                    d.kinds(), d.generator(), d.checker(), d.vocabulary()), file.maxSteps() == null ? d.maxSteps() : file.maxSteps());
+            this(new Lease());
+        }
+
+        private FileEnv(Lease lease) {
+            super(episodes(lease));
+            this.lease = lease;
         }
 
         @Override
-        public EnvSpec spec() { return inner.spec(); }
-
-        @Override
-        public EnvironmentInfo info() { return inner.info(); }
-
-        @Override
         public Start reset(TaskRequest request) {
-            if (lease != null) release(lease);
-            lease = null;
-            lease = acquire();
+            if (lease.worker != null) release(lease.worker);
+            lease.worker = null;
+            lease.worker = acquire();
             return inner.reset(request);
         }
 
         @Override
         public Step step(Action action) {
             Step s = inner.step(action);
-            if (s.done() && lease != null) {
-                release(lease);
-                lease = null;
+            if (s.done() && lease.worker != null) {
+                release(lease.worker);
+                lease.worker = null;
             }
             return s;
         }
+    }
 
-        @Override
-        public Task task() { return inner.task(); }
+    /** The worker an episode of a {@link FileEnv} holds, read by its domain's world. */
+    private static final class Lease {
+        Worker worker;
+    }
 
-        @Override
-        public Guide guide() { return inner.guide(); }
-
-        @Override
-        public long episodeSeed() { return inner.episodeSeed(); }
-
-        @Override
-        public EnvFacts facts() { return inner.facts(); }
+    /** The file's domain run on the worker the lease holds. */
+    private DomainEnv<Worker> episodes(Lease lease) {
+        Domain<Worker> d = domain;
+        return new DomainEnv<>(new Domain<>(d.id(), d.description(), d.rules(), d.surface(), (split, seed) -> lease.worker,
+                d.kinds(), d.generator(), d.checker(), d.vocabulary()), file.maxSteps() == null ? d.maxSteps() : file.maxSteps());
     }
 }
