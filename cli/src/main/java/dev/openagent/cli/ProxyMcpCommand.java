@@ -101,9 +101,6 @@ final class ProxyMcpCommand implements Runnable {
         // A request's write to an upstream that already died fails after the request has failed (and been answered
         // with its one-line error); Reactor would print that dropped error's stack trace on stderr.
         reactor.core.publisher.Hooks.onErrorDropped(dropped -> {});
-        // The SDK's stdio transport logs each line an upstream prints that is not JSON-RPC with a stack trace; the
-        // proxy says what went wrong in one line (and the upstream's stderr is in its log). Read when the logger is made.
-        System.setProperty("org.slf4j.simpleLogger.log.io.modelcontextprotocol.client.transport.StdioClientTransport", "off");
         String spec = Options.Shift.check(shift, "--shift");
         List<ShiftStack> stacks = ShiftSpec.expand(spec);
         if (command.isEmpty() == (upstreamUrl == null)) throw new Main.UserError("give the upstream command after -- or --upstream URL (one of them)");
