@@ -2,7 +2,6 @@ package dev.openagent.byo;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.Detail;
 import dev.openagent.sandbox.GoldPlan;
@@ -14,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -136,18 +136,7 @@ final class FileTasks {
     }
 
     static JsonNode substitute(JsonNode node, String workdir) {
-        if (node.isTextual()) return node.asText().contains(WORKDIR) ? TextNode.valueOf(node.asText().replace(WORKDIR, workdir)) : node;
-        if (node.isObject()) {
-            ObjectNode o = Json.object();
-            node.properties().forEach(f -> o.set(f.getKey(), substitute(f.getValue(), workdir)));
-            return o;
-        }
-        if (node.isArray()) {
-            var a = Json.array();
-            node.forEach(x -> a.add(substitute(x, workdir)));
-            return a;
-        }
-        return node;
+        return Json.rewrite(node, UnaryOperator.identity(), t -> t.replace(WORKDIR, workdir));
     }
 
     /** The task of a line (already substituted), for an episode. */

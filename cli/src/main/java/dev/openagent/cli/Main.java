@@ -17,6 +17,10 @@ public final class Main extends GroupCommand {
 
     /** Runs the command line; bad input gives a one-line error and exit code 2, never a stack trace. */
     public static int execute(String... args) {
+        // A write to an MCP server (proxy upstream, environment file's server) that already died fails after its
+        // request has failed and been answered with a one-line error; Reactor would print that dropped error's
+        // stack trace on stderr.
+        reactor.core.publisher.Hooks.onErrorDropped(dropped -> {});
         CommandLine cli = new CommandLine(new Main());
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
             if (e instanceof IllegalArgumentException || e instanceof java.io.UncheckedIOException

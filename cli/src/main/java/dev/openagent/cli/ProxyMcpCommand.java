@@ -98,9 +98,6 @@ final class ProxyMcpCommand implements Runnable {
 
     @Override
     public void run() {
-        // A request's write to an upstream that already died fails after the request has failed (and been answered
-        // with its one-line error); Reactor would print that dropped error's stack trace on stderr.
-        reactor.core.publisher.Hooks.onErrorDropped(dropped -> {});
         String spec = Options.Shift.check(shift, "--shift");
         List<ShiftStack> stacks = ShiftSpec.expand(spec);
         if (command.isEmpty() == (upstreamUrl == null)) throw new Main.UserError("give the upstream command after -- or --upstream URL (one of them)");

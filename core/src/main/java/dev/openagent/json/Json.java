@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /** The one JSON mapper of the project and a few helpers around it. */
 public final class Json {
@@ -52,6 +53,28 @@ public final class Json {
     }
 
     public static ArrayNode array() { return NODES.arrayNode(); }
+
+    /**
+     * A copy of a tree with every object key passed through {@code key} and every text value through
+     * {@code text}; numbers, booleans and nulls are kept as they are.
+     */
+    public static JsonNode rewrite(JsonNode node, UnaryOperator<String> key, UnaryOperator<String> text) {
+        if (node.isObject()) {
+            ObjectNode out = object();
+            node.properties().forEach(e -> out.set(key.apply(e.getKey()), rewrite(e.getValue(), key, text)));
+            return out;
+        }
+        if (node.isArray()) {
+            ArrayNode out = array();
+            node.forEach(x -> out.add(rewrite(x, key, text)));
+            return out;
+        }
+        if (node.isTextual()) {
+            String t = text.apply(node.asText());
+            return t.equals(node.asText()) ? node : NODES.textNode(t);
+        }
+        return node;
+    }
 
     /**
      * The common shape of a list result: {@code out} with {@code "count"} (the number of items) and then

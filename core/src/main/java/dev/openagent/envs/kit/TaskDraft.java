@@ -133,19 +133,13 @@ public final class TaskDraft<W> {
     /** Builds an argument object from name/value pairs (String, Integer, Double, Boolean). */
     public static ObjectNode args(Object... nameValues) {
         if (nameValues.length % 2 != 0) throw new IllegalArgumentException("args need name/value pairs");
-        ObjectNode o = Json.object();
+        List<Object> given = new ArrayList<>(nameValues.length);
         for (int i = 0; i < nameValues.length; i += 2) {
-            String name = (String) nameValues[i];
-            switch (nameValues[i + 1]) {
-                case null -> { }
-                case String s -> o.put(name, s);
-                case Integer n -> o.put(name, n);
-                case Double d -> o.put(name, d);
-                case Boolean b -> o.put(name, b);
-                default -> throw new IllegalArgumentException("unsupported argument type for " + name);
-            }
+            if (nameValues[i + 1] == null) continue;   // an argument left out, not a JSON null
+            given.add(nameValues[i]);
+            given.add(nameValues[i + 1]);
         }
-        return o;
+        return Json.object(given.toArray());
     }
 
     /** Index of the element of a JSON array whose field equals the value, or -1. */

@@ -37,15 +37,15 @@ final class MedicalAppointments extends MedicalTaskFamily {
     // ---------------------------------------------------------------- cancelling
 
     boolean cancelAppointment() {
-        for (Patient p : Pick.shuffled(w.map.patients(), rnd)) {
+        for (Patient p : Pick.shuffled(w.layout().patients(), rnd)) {
             // The target, a near miss with the same doctor on another day, and one with another doctor.
-            for (Doctor doc : Pick.shuffled(w.map.doctors(), rnd)) {
+            for (Doctor doc : Pick.shuffled(w.layout().doctors(), rnd)) {
                 List<int[]> slots = freeSlots(doc);
                 int[] first = slots.isEmpty() ? null : slots.getFirst();
                 int[] second = null;
                 for (int[] s : slots) if (first != null && s[0] != first[0]) second = s;
                 if (second == null) continue;
-                Doctor other = Pick.any(w.map.doctors(), rnd, x -> x != doc && !freeSlots(x).isEmpty());
+                Doctor other = Pick.any(w.layout().doctors(), rnd, x -> x != doc && !freeSlots(x).isEmpty());
                 Appointment target = w.book(p, doc, first[0], first[1], "follow-up", true);
                 w.book(p, doc, second[0], second[1], "test results", true);
                 if (other != null) {
@@ -71,7 +71,7 @@ final class MedicalAppointments extends MedicalTaskFamily {
     // ---------------------------------------------------------------- booking
 
     boolean bookSpecialist() {
-        List<Department> departments = Pick.preferring(w.map.departments(), rnd, x -> twinDepartment(x) != null, 0.8);
+        List<Department> departments = Pick.preferring(w.layout().departments(), rnd, x -> twinDepartment(x) != null, 0.8);
         for (Department dept : departments) {
             if (dept.name().equals(MedicalNames.FAMILY_MEDICINE)) continue;
             for (int day : Pick.shuffled(DAYS, rnd)) {
@@ -105,7 +105,7 @@ final class MedicalAppointments extends MedicalTaskFamily {
     boolean primaryDoctorBooking() {
         boolean fallback = rnd.nextBoolean();
         for (int pass = 0; pass < 2; pass++) {
-            for (Patient p : Pick.preferring(w.map.patients(), rnd, x -> twinPatient(x) != null, 0.8)) {
+            for (Patient p : Pick.preferring(w.layout().patients(), rnd, x -> twinPatient(x) != null, 0.8)) {
                 Doctor doc = w.doctor(p.primaryDoctorId());
                 for (int day : Pick.shuffled(DAYS, rnd)) {
                     List<Integer> free = w.freeSlots(doc, day);
@@ -143,7 +143,7 @@ final class MedicalAppointments extends MedicalTaskFamily {
 
     boolean earliestMatchingSpecialist() {
         for (int pass = 0; pass < 2; pass++) {
-            for (Department dept : Pick.shuffled(w.map.departments(), rnd)) {
+            for (Department dept : Pick.shuffled(w.layout().departments(), rnd)) {
                 if (dept.name().equals(MedicalNames.FAMILY_MEDICINE)) continue;
                 for (String language : Pick.shuffled(MedicalNames.LANGUAGES.subList(1, MedicalNames.LANGUAGES.size()), rnd)) {
                     List<Doctor> matching = MedicalTools.doctors(w, dept.name(), dept.campus(), null, language, true);
@@ -221,7 +221,7 @@ final class MedicalAppointments extends MedicalTaskFamily {
         if (!bookSpecialist()) return false;
         int book = t.last();
         Patient p = w.patient(t.expect.get("book_patient"));
-        String first = Names.any(Names.half(MedicalNames.FIRST, w.map.split()), rnd);
+        String first = Names.any(Names.half(MedicalNames.FIRST, w.layout().split()), rnd);
         String last = p.name().substring(p.name().lastIndexOf(' ') + 1);
         String who = RELATIVES.get(rnd.nextInt(RELATIVES.size()));
         String email = (first + "." + last).toLowerCase(Locale.ROOT) + "@" + MAIL_DOMAINS.get(rnd.nextInt(MAIL_DOMAINS.size()));

@@ -37,8 +37,8 @@ final class MedicalPrescriptions extends MedicalTaskFamily {
     boolean checkedPrescription() {
         boolean wantClean = rnd.nextDouble() < 0.8;   // mostly no interaction at all; sometimes a moderate one the tool allows
         for (int pass = 0; pass < 2; pass++) {
-            for (Patient p : Pick.preferring(w.map.patients(), rnd, x -> twinPatient(x) != null, 0.8)) {
-                for (Drug d : Pick.shuffled(w.map.drugs(), rnd)) {
+            for (Patient p : Pick.preferring(w.layout().patients(), rnd, x -> twinPatient(x) != null, 0.8)) {
+                for (Drug d : Pick.shuffled(w.layout().drugs(), rnd)) {
                     if (!w.safe(p, d) || (pass == 0 && (w.worstConflict(p, d) == MedicalWorld.NONE) != wantClean)) continue;
                     prescriptionPlan(p, List.of(d));
                     return true;
@@ -51,13 +51,13 @@ final class MedicalPrescriptions extends MedicalTaskFamily {
     boolean alternativePrescription() {
         boolean wantInteraction = rnd.nextDouble() < 0.65;
         for (int pass = 0; pass < 2; pass++) {
-            for (Patient p : Pick.preferring(w.map.patients(), rnd, x -> twinPatient(x) != null, 0.8)) {
+            for (Patient p : Pick.preferring(w.layout().patients(), rnd, x -> twinPatient(x) != null, 0.8)) {
                 if (p.medications().isEmpty()) continue;
-                for (Drug first : Pick.shuffled(w.map.drugs(), rnd)) {
+                for (Drug first : Pick.shuffled(w.layout().drugs(), rnd)) {
                     if (w.takes(p, first) || w.allergic(p, first)) continue;
                     boolean interacts = w.worstConflict(p, first) != MedicalWorld.NONE;
                     if (pass == 0 && interacts != wantInteraction) continue;
-                    Drug second = Pick.any(w.map.drugs(), rnd, x -> x != first && w.safe(p, x) && w.worstConflict(p, x) == MedicalWorld.NONE);
+                    Drug second = Pick.any(w.layout().drugs(), rnd, x -> x != first && w.safe(p, x) && w.worstConflict(p, x) == MedicalWorld.NONE);
                     if (second == null) continue;
                     prescriptionPlan(p, interacts ? List.of(first, second) : List.of(first));
                     String born = born(p);
@@ -105,7 +105,7 @@ final class MedicalPrescriptions extends MedicalTaskFamily {
         Patient p = w.patient(task.expect().getOrDefault("prescribe_patient", ""));
         Drug d = w.drug(task.expect().getOrDefault("prescribe_drug", ""));
         if (p == null || d == null || !TaskVariants.once(task.query(), d.name())) return Optional.empty();
-        for (Drug x : Pick.shuffled(w.map.drugs(), rnd)) {
+        for (Drug x : Pick.shuffled(w.layout().drugs(), rnd)) {
             if (w.takes(p, x) || w.safe(p, x) || task.query().contains(x.name())) continue;
             String why = w.allergic(p, x) ? p.name() + " is allergic to " + x.drugClass() + " drugs"
                     : x.name() + " has a major interaction with " + p.name() + "'s current medication";

@@ -36,7 +36,7 @@ final class MedicalQuestions extends MedicalTaskFamily {
     // ---------------------------------------------------------------- one call
 
     boolean departmentLocation() {
-        Department d = Pick.preferring(w.map.departments(), rnd, x -> twinDepartment(x) != null, 0.8).getFirst();
+        Department d = Pick.preferring(w.layout().departments(), rnd, x -> twinDepartment(x) != null, 0.8).getFirst();
         JsonNode r = t.look("list_departments", args("campus", d.campus() + " Campus")).get("departments");
         int k = require(r, "department", d.name());
         String at = " at the " + d.campus() + " Campus";
@@ -52,7 +52,7 @@ final class MedicalQuestions extends MedicalTaskFamily {
 
     boolean countDoctors() {
         // Departments where the language filter changes the count (it matters), with a language someone there speaks.
-        for (Department d : Pick.shuffled(w.map.departments(), rnd)) {
+        for (Department d : Pick.shuffled(w.layout().departments(), rnd)) {
             List<Doctor> there = MedicalTools.doctors(w, d.name(), d.campus(), null, null, null);
             for (String language : Pick.shuffled(MedicalNames.LANGUAGES.subList(1, MedicalNames.LANGUAGES.size()), rnd)) {
                 int n = MedicalTools.doctors(w, d.name(), d.campus(), null, language, null).size();
@@ -71,7 +71,7 @@ final class MedicalQuestions extends MedicalTaskFamily {
     }
 
     boolean drugClass() {
-        Drug d = Pick.preferring(w.map.drugs(), rnd, x -> nearMissDrug(x) != null, 0.8).getFirst();
+        Drug d = Pick.preferring(w.layout().drugs(), rnd, x -> nearMissDrug(x) != null, 0.8).getFirst();
         JsonNode r = t.look("search_drugs", args("name", d.name())).get("drugs");
         int k = require(r, "drug_id", d.id());
         t.query = "What class of drug is " + d.name() + "?";
@@ -107,7 +107,7 @@ final class MedicalQuestions extends MedicalTaskFamily {
     }
 
     boolean firstFreeTime() {
-        for (Doctor d : Pick.preferring(w.map.doctors(), rnd, x -> twinDoctor(x) != null, 0.8)) {
+        for (Doctor d : Pick.preferring(w.layout().doctors(), rnd, x -> twinDoctor(x) != null, 0.8)) {
             for (int day : Pick.shuffled(DAYS, rnd)) {
                 List<Integer> free = w.freeSlots(d, day);
                 if (free.isEmpty()) continue;
@@ -135,9 +135,9 @@ final class MedicalQuestions extends MedicalTaskFamily {
     boolean interactionQuestion() {
         boolean wantConflict = rnd.nextDouble() < 0.7;
         for (int pass = 0; pass < 2; pass++) {
-            for (Patient p : Pick.preferring(w.map.patients(), rnd, x -> twinPatient(x) != null, 0.8)) {
+            for (Patient p : Pick.preferring(w.layout().patients(), rnd, x -> twinPatient(x) != null, 0.8)) {
                 if (p.medications().isEmpty()) continue;
-                for (Drug d : Pick.shuffled(w.map.drugs(), rnd)) {
+                for (Drug d : Pick.shuffled(w.layout().drugs(), rnd)) {
                     if (w.takes(p, d) || (pass == 0 && (w.worstConflict(p, d) != MedicalWorld.NONE) != wantConflict)) continue;
                     int k = findPatient(p);
                     JsonNode drugs = t.look("search_drugs", args("name", d.name())).get("drugs");
@@ -179,28 +179,28 @@ final class MedicalQuestions extends MedicalTaskFamily {
     /** The campus asked about is not one of this hospital's. */
     static Optional<Task> unknownCampus(Task task, MedicalWorld w, SplittableRandom rnd) {
         String campus = null;
-        for (String c : w.map.campuses()) if (task.query().contains(" " + c + " Campus")) campus = c;
+        for (String c : w.layout().campuses()) if (task.query().contains(" " + c + " Campus")) campus = c;
         if (campus == null || !TaskVariants.once(task.query(), campus + " Campus")) return Optional.empty();
         List<String> pool = new ArrayList<>(MedicalNames.CAMPUSES);
-        pool.removeIf(c -> w.map.campuses().contains(c) || task.query().contains(c));
+        pool.removeIf(c -> w.layout().campuses().contains(c) || task.query().contains(c));
         String other = Names.any(pool, rnd);
         List<GoldPlan.Call> probes = TaskVariants.probesUntil(task.plan(), "campus", other + " Campus");
         if (probes.isEmpty()) return Optional.empty();
         return Optional.of(task.unsolvable(task.query().replace(campus + " Campus", other + " Campus"), probes,
-                "The hospital has no " + other + " Campus (its campuses: " + String.join(", ", w.map.campuses()) + ").",
+                "The hospital has no " + other + " Campus (its campuses: " + String.join(", ", w.layout().campuses()) + ").",
                 TaskVariants.replaceInDetails(task.details(), campus, other, true)));
     }
 
     /** The drug asked about is not in the formulary: a name made of the formulary's stems that no drug has. */
     static Optional<Task> notInFormulary(Task task, MedicalWorld w, SplittableRandom rnd) {
         Drug named = null;
-        for (Drug d : w.map.drugs()) if (TaskVariants.once(task.query(), d.name()) && (named == null || d.name().length() > named.name().length())) named = d;
+        for (Drug d : w.layout().drugs()) if (TaskVariants.once(task.query(), d.name()) && (named == null || d.name().length() > named.name().length())) named = d;
         if (named == null || !task.query().contains(named.name())) return Optional.empty();
         String fake = null;
         for (int i = 0; i < 200 && fake == null; i++) {
             String candidate = Names.any(MedicalNames.DRUG_STEMS, rnd) + Names.any(MedicalNames.DRUG_SUFFIXES, rnd);
             String lower = candidate.toLowerCase(Locale.ROOT);
-            if (w.map.drugs().stream().noneMatch(d -> d.lowerName().contains(lower) || lower.contains(d.lowerName()))) fake = candidate;
+            if (w.layout().drugs().stream().noneMatch(d -> d.lowerName().contains(lower) || lower.contains(d.lowerName()))) fake = candidate;
         }
         if (fake == null) return Optional.empty();
         List<GoldPlan.Call> probes = new ArrayList<>();
@@ -217,11 +217,11 @@ final class MedicalQuestions extends MedicalTaskFamily {
 
     // ---------------------------------------------------------------- pieces
 
-    private Doctor twinDoctor(Doctor d) { return w.map.doctorTwins()[d.index()]; }
+    private Doctor twinDoctor(Doctor d) { return w.layout().doctorTwins()[d.index()]; }
 
     private Drug nearMissDrug(Drug d) {
         String stem = d.name().substring(0, Math.min(4, d.name().length()));
-        for (Drug x : w.map.drugs()) if (x != d && x.name().startsWith(stem)) return x;
+        for (Drug x : w.layout().drugs()) if (x != d && x.name().startsWith(stem)) return x;
         return null;
     }
 }

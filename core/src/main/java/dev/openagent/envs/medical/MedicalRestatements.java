@@ -55,7 +55,7 @@ final class MedicalRestatements {
     }
 
     private static boolean registered(MedicalWorld w, String name, String dob) {
-        return w.map.patients().stream().anyMatch(p -> p.name().equals(name) && p.dob().equals(dob));
+        return w.layout().patients().stream().anyMatch(p -> p.name().equals(name) && p.dob().equals(dob));
     }
 
     /** The date asked for is outside the clinic week. */
@@ -77,10 +77,10 @@ final class MedicalRestatements {
      */
     static Optional<Chain> viaPatientCampus(Task task, MedicalWorld w, SplittableRandom rnd, int extra) {
         String campus = null;
-        for (String c : w.map.campuses()) if (TaskVariants.once(task.query(), " the " + c + " Campus")) campus = c;
+        for (String c : w.layout().campuses()) if (TaskVariants.once(task.query(), " the " + c + " Campus")) campus = c;
         if (campus == null) return Optional.empty();
         String c = campus;
-        Patient q = Pick.any(w.map.patients(), rnd, p -> p.campus().equals(c) && !task.query().contains(p.name()) && !task.query().contains(p.dob()));
+        Patient q = Pick.any(w.layout().patients(), rnd, p -> p.campus().equals(c) && !task.query().contains(p.name()) && !task.query().contains(p.dob()));
         if (q == null) return Optional.empty();
         List<GoldPlan.Call> hops = new ArrayList<>();
         hops.add(new GoldPlan.Call("find_patient", args("name", q.name(), "date_of_birth", q.dob())));
@@ -110,10 +110,10 @@ final class MedicalRestatements {
 
     private static Optional<Chain> viaMedicationList(Task task, MedicalWorld w, SplittableRandom rnd, boolean byPosition) {
         Drug drug = null;
-        for (Drug d : w.map.drugs()) if (TaskVariants.once(task.query(), d.name()) && (drug == null || d.name().length() > drug.name().length())) drug = d;
+        for (Drug d : w.layout().drugs()) if (TaskVariants.once(task.query(), d.name()) && (drug == null || d.name().length() > drug.name().length())) drug = d;
         if (drug == null) return Optional.empty();
         Drug x = drug;
-        Patient q = Pick.any(w.map.patients(), rnd, p -> !task.query().contains(p.name()) && (byPosition ? p.medications().getFirst().equals(x.id())
+        Patient q = Pick.any(w.layout().patients(), rnd, p -> !task.query().contains(p.name()) && (byPosition ? p.medications().getFirst().equals(x.id())
                 : p.medications().contains(x.id()) && p.medications().stream().filter(m -> w.drug(m).drugClass().equals(x.drugClass())).count() == 1));
         if (q == null) return Optional.empty();
         int k = q.medications().indexOf(x.id());

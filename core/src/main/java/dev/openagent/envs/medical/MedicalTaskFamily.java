@@ -45,11 +45,11 @@ abstract sealed class MedicalTaskFamily permits MedicalQuestions, MedicalAppoint
     }
 
     Patient pickPatient(Predicate<Patient> filter) {
-        for (Patient p : Pick.preferring(w.map.patients(), rnd, x -> twinPatient(x) != null, 0.8)) if (filter.test(p)) return p;
+        for (Patient p : Pick.preferring(w.layout().patients(), rnd, x -> twinPatient(x) != null, 0.8)) if (filter.test(p)) return p;
         return null;
     }
 
-    Patient twinPatient(Patient p) { return w.map.patientTwins()[p.index()]; }
+    Patient twinPatient(Patient p) { return w.layout().patientTwins()[p.index()]; }
 
-    Department twinDepartment(Department d) { return w.map.departmentTwins()[d.index()]; }
+    Department twinDepartment(Department d) { return w.layout().departmentTwins()[d.index()]; }
 }

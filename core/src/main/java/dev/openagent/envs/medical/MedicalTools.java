@@ -130,11 +130,11 @@ final class MedicalTools {
 
     // ---------------------------------------------------------------- lookups shared with the task generator
 
-    static Patient patient(MedicalWorld w, String id) { return Lookup.byId(w.map.patientById(), id, "patient"); }
+    static Patient patient(MedicalWorld w, String id) { return Lookup.byId(w.layout().patientById(), id, "patient"); }
 
-    static Doctor doctor(MedicalWorld w, String id) { return Lookup.byId(w.map.doctorById(), id, "doctor"); }
+    static Doctor doctor(MedicalWorld w, String id) { return Lookup.byId(w.layout().doctorById(), id, "doctor"); }
 
-    static Drug drug(MedicalWorld w, String id) { return Lookup.byId(w.map.drugById(), id, "drug in the formulary"); }
+    static Drug drug(MedicalWorld w, String id) { return Lookup.byId(w.layout().drugById(), id, "drug in the formulary"); }
 
     static int day(String date) {
         int day = MedicalWorld.day(date.strip());
@@ -145,13 +145,13 @@ final class MedicalTools {
 
     static String campus(MedicalWorld w, String text) {
         String c = w.campus(text);
-        if (c == null) throw ToolFailure.domain("unknown campus '" + text + "' (campuses: " + String.join(", ", w.map.campuses()) + ")");
+        if (c == null) throw ToolFailure.domain("unknown campus '" + text + "' (campuses: " + String.join(", ", w.layout().campuses()) + ")");
         return c;
     }
 
     /** Doctors a search returns, ordered by name then campus (the layout's order). */
     static List<Doctor> doctors(MedicalWorld w, String department, String campus, String name, String language, Boolean accepting) {
-        return Lookup.named(w.map.doctors(), name, Doctor::lowerName, d -> (department == null || d.department().equals(department))
+        return Lookup.named(w.layout().doctors(), name, Doctor::lowerName, d -> (department == null || d.department().equals(department))
                 && (campus == null || d.campus().equals(campus)) && (language == null || d.languages().contains(language))
                 && (accepting == null || d.acceptingNew() == accepting));
     }
@@ -164,7 +164,7 @@ final class MedicalTools {
 
     static List<Slot> openSlots(MedicalWorld w, String department, String campus, int day, boolean onlyAccepting) {
         List<Slot> out = new ArrayList<>();
-        for (Doctor d : w.map.doctors()) {
+        for (Doctor d : w.layout().doctors()) {
             if (!d.department().equals(department) || !d.campus().equals(campus)) continue;
             if (onlyAccepting && !d.acceptingNew()) continue;
             for (int s : w.freeSlots(d, day)) out.add(new Slot(s, d));
@@ -178,7 +178,7 @@ final class MedicalTools {
     private static ObjectNode findPatient(MedicalWorld w, Args a) {
         if (a.string("name").isBlank()) throw ToolFailure.domain("name is empty");
         String dob = a.has("date_of_birth") ? a.string("date_of_birth").strip() : null;
-        List<Patient> found = Lookup.named(w.map.patients(), a.string("name"), Patient::lowerName, p -> dob == null || p.dob().equals(dob));
+        List<Patient> found = Lookup.named(w.layout().patients(), a.string("name"), Patient::lowerName, p -> dob == null || p.dob().equals(dob));
         return Json.counted(Json.object(), "patients", found, p -> Json.object("patient_id", p.id(), "name", p.name(),
                 "date_of_birth", p.dob(), "home_campus", p.campus() + " Campus"));
     }
@@ -213,7 +213,7 @@ final class MedicalTools {
         String campus = a.has("campus") ? campus(w, a.string("campus")) : null;
         ObjectNode out = Json.object();
         ArrayNode list = out.putArray("departments");
-        for (Department d : w.map.departments()) {
+        for (Department d : w.layout().departments()) {
             if (campus != null && !d.campus().equals(campus)) continue;
             ObjectNode o = Json.object("department", d.name(), "campus", d.campus() + " Campus", "location", d.location(),
                     "phone", d.phone());
@@ -332,7 +332,7 @@ final class MedicalTools {
     }
 
     static List<Drug> drugs(MedicalWorld w, String name, String drugClass) {
-        return Lookup.named(w.map.drugs(), name, Drug::lowerName, d -> drugClass == null || d.drugClass().equals(drugClass));
+        return Lookup.named(w.layout().drugs(), name, Drug::lowerName, d -> drugClass == null || d.drugClass().equals(drugClass));
     }
 
     private static ObjectNode searchDrugs(MedicalWorld w, Args a) {
@@ -351,7 +351,7 @@ final class MedicalTools {
         out.put("form", d.form());
         out.put("standard_dose", d.dose());
         ArrayNode list = out.putArray("interacts_with");
-        for (Drug other : w.map.drugs()) {
+        for (Drug other : w.layout().drugs()) {
             int s = w.severity(d, other);
             if (s == MedicalWorld.NONE) continue;
             ObjectNode o = Json.object("drug_id", other.id(), "name", other.name(), "severity", MedicalWorld.SEVERITY[s]);

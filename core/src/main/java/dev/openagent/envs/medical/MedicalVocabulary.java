@@ -25,11 +25,11 @@ final class MedicalVocabulary {
     /** A neighbour's doctor and a friend's drug the query does not name, and a campus's parking. */
     static List<String> distractions(Task task, MedicalWorld w, SplittableRandom rnd) {
         List<String> out = new ArrayList<>();
-        Doctor doc = Pick.any(w.map.doctors(), rnd, d -> !task.query().contains(d.name()));
+        Doctor doc = Pick.any(w.layout().doctors(), rnd, d -> !task.query().contains(d.name()));
         if (doc != null) out.add("My neighbour sees " + doc.name() + " in " + doc.department() + " and says good things about them.");
-        Drug drug = Pick.any(w.map.drugs(), rnd, d -> !task.query().contains(d.name()));
+        Drug drug = Pick.any(w.layout().drugs(), rnd, d -> !task.query().contains(d.name()));
         if (drug != null) out.add("A friend of mine takes " + drug.name() + " and had no trouble with it.");
-        String campus = Names.any(w.map.campuses(), rnd);
+        String campus = Names.any(w.layout().campuses(), rnd);
         out.add("Parking at the " + campus + " Campus was a nightmare last time.");
         return out;
     }

@@ -1,6 +1,7 @@
 package dev.openagent.envs.medical;
 
 import dev.openagent.envs.kit.Codes;
+import dev.openagent.envs.kit.EpisodeWorld;
 import dev.openagent.envs.kit.Layouts;
 import dev.openagent.envs.kit.Names;
 import dev.openagent.sandbox.Seeds;
@@ -21,7 +22,7 @@ import java.util.SplittableRandom;
  * doctors with weekly clinic hours, patients with their medication and allergies, and a drug
  * formulary with interactions; plus this episode's appointments, prescriptions and interaction checks.
  */
-public final class MedicalWorld {
+public final class MedicalWorld extends EpisodeWorld<MedicalWorld.Layout> {
     static final List<String> DATES = List.of("2027-03-01", "2027-03-02", "2027-03-03", "2027-03-04", "2027-03-05");
     static final List<String> DAYS = List.of("monday", "tuesday", "wednesday", "thursday", "friday");
     /** Slot i of a day starts at TIMES[i]: half-hour slots from 00:00. */
@@ -78,24 +79,20 @@ public final class MedicalWorld {
     static final Layouts<Layout> LAYOUTS = new Layouts<>(256, 0x3ED1CA1L, MedicalWorld::generate);
 
 
-    final Layout map;
     final List<Appointment> appointments = new ArrayList<>();
     final List<Prescription> prescriptions = new ArrayList<>();
     final List<Sent> sent = new ArrayList<>();
     /** patient index * 4096 + drug index of every interaction check made in this episode: prescribing needs one. */
     final Set<Integer> checked = new HashSet<>();
-    private final SplittableRandom codes;
 
     MedicalWorld(Layout map, long episodeSeed) {
-        this.map = map;
-        this.codes = new SplittableRandom(Seeds.mix(episodeSeed, 0xC0DE));
+        super(map, episodeSeed);
     }
 
     public static MedicalWorld of(Split split, long episodeSeed) {
         return new MedicalWorld(LAYOUTS.of(split, episodeSeed), episodeSeed);
     }
 
-    public Layout layout() { return map; }
 
     public List<Appointment> appointments() { return List.copyOf(appointments); }
 

@@ -37,7 +37,7 @@ final class PoiBookings {
         TaskDraft<PoiWorld> t = g.draft;
         PoiWorld w = g.w;
         Place p = g.pick(x -> x.category().reservable, true);
-        String guest = PoiNames.guest(w.map.split(), g.rnd);
+        String guest = PoiNames.guest(w.layout().split(), g.rnd);
         int day = openDay(g, p);
         int otherDay = openDay(g, p);
         while (otherDay == day) otherDay = openDay(g, p);
@@ -68,7 +68,7 @@ final class PoiBookings {
                 throw new IllegalStateException("no free slot for a booking task in this world");
             }
             int party = slot[2];
-            String guest = PoiNames.guest(g.w.map.split(), g.rnd);
+            String guest = PoiNames.guest(g.w.layout().split(), g.rnd);
             int k = g.addSearchByName(p);
             booking(g, p, slot[0], slot[1], party, guest, ref(0, "/results/" + k + "/place_id"));
             g.draft.query = "Book a table for " + party + " at " + p.name() + " in " + p.city() + " on " + PoiWorld.DATES.get(slot[0])
@@ -103,7 +103,7 @@ final class PoiBookings {
             }
             int day = requested[0];
             int hour = requested[1];
-            String guest = PoiNames.guest(w.map.split(), g.rnd);
+            String guest = PoiNames.guest(w.layout().split(), g.rnd);
             String date = PoiWorld.DATES.get(day);
             t.add("search_places", args);
             Ref id = ref(0, "/results/0/place_id");
@@ -152,7 +152,7 @@ final class PoiBookings {
             int[] slot = freeSlot(g, closer, 2 + g.rnd.nextInt(5));
             if (slot == null) continue;
             int party = slot[2];
-            String guest = PoiNames.guest(w.map.split(), g.rnd);
+            String guest = PoiNames.guest(w.layout().split(), g.rnd);
             int kl = g.addSearchByName(landmark);
             int ka = g.addSearchByName(a);
             int kb = g.addSearchByName(b);

@@ -42,7 +42,7 @@ final class PoiRestatements {
         String suffix = name.substring(name.lastIndexOf(' ') + 1);
         String fake = null;
         for (int i = 0; i < 100 && fake == null; i++) {
-            String candidate = PoiNames.stem(w.map.split(), rnd) + " " + suffix;
+            String candidate = PoiNames.stem(w.layout().split(), rnd) + " " + suffix;
             String lower = candidate.toLowerCase(Locale.ROOT);
             if (w.places().stream().noneMatch(p -> p.name().toLowerCase(Locale.ROOT).contains(lower))) fake = candidate;
         }

@@ -1,6 +1,7 @@
 package dev.openagent.envs.poi;
 
 import dev.openagent.envs.kit.Codes;
+import dev.openagent.envs.kit.EpisodeWorld;
 import dev.openagent.envs.kit.Layouts;
 import dev.openagent.envs.kit.Names;
 import dev.openagent.sandbox.Seeds;
@@ -20,7 +21,7 @@ import java.util.SplittableRandom;
  * The POI world of one episode: an immutable {@link Map} of cities and places (cached, shared by
  * episodes) plus this episode's mutable reservations.
  */
-public final class PoiWorld {
+public final class PoiWorld extends EpisodeWorld<PoiWorld.Layout> {
     /** Worlds per split: enough variety that names and layouts are not memorised, few enough to cache. */
     static final int WORLDS_PER_SPLIT = 512;
     static final List<String> DAYS = List.of("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday");
@@ -109,15 +110,12 @@ public final class PoiWorld {
     private static final Layouts<Layout> LAYOUTS = new Layouts<>(WORLDS_PER_SPLIT, 17,
             (split, index) -> Seeds.mix(index, split == Split.TRAIN ? 0x7A11 : 0x7E57), PoiWorld::generate);
 
-    final Layout map;
     final List<Reservation> reservations = new ArrayList<>();
     /** Slots checked for availability in this episode (place|date|time|party): booking requires one. */
     final Set<String> checkedSlots = new HashSet<>();
-    private final SplittableRandom codes;
 
     private PoiWorld(Layout map, long episodeSeed) {
-        this.map = map;
-        this.codes = new SplittableRandom(Seeds.mix(episodeSeed, 0xC0DE));
+        super(map, episodeSeed);
     }
 
     /** The world of an episode: a cached map chosen by the seed, with empty mutable state. */

@@ -27,7 +27,7 @@ final class RetailCancellations {
 
     static boolean cancelUnshippedOrder(RetailTasks g) {
         TaskDraft<RetailWorld> t = g.draft;
-        Order o = g.pick(g.w.map.orders(), x -> x.status().equals("processing"));
+        Order o = g.pick(g.w.layout().orders(), x -> x.status().equals("processing"));
         if (o == null) return false;
         Customer c = g.w.customer(o.customerId());
         Item it = o.items().get(g.rnd.nextInt(o.items().size()));
@@ -47,7 +47,7 @@ final class RetailCancellations {
         Customer c = RetailRestatements.namedCustomer(task, w);
         if (c == null) return Optional.empty();
         String asked = null;
-        for (Product p : w.map.products()) if (task.query().contains("the " + p.name() + " that")) asked = p.name();
+        for (Product p : w.layout().products()) if (task.query().contains("the " + p.name() + " that")) asked = p.name();
         if (asked == null) return Optional.empty();
         for (Order o : Pick.shuffled(RetailTools.orders(w, c, null), rnd)) {
             if (!w.status(o).equals("shipped") && !w.status(o).equals("delivered")) continue;

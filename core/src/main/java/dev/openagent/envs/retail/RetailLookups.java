@@ -36,7 +36,7 @@ final class RetailLookups {
 
     static boolean deliveryDate(RetailTasks g) {
         TaskDraft<RetailWorld> t = g.draft;
-        Order o = g.pick(g.w.map.orders(), x -> x.status().equals("delivered"));
+        Order o = g.pick(g.w.layout().orders(), x -> x.status().equals("delivered"));
         if (o == null) return false;
         t.look("get_order", args("order_id", o.id()));
         t.query = "On what date was my order " + o.id() + " delivered?";
@@ -49,7 +49,7 @@ final class RetailLookups {
 
     static boolean trackingNumber(RetailTasks g) {
         TaskDraft<RetailWorld> t = g.draft;
-        Order o = g.pick(g.w.map.orders(), x -> x.tracking() != null);
+        Order o = g.pick(g.w.layout().orders(), x -> x.tracking() != null);
         if (o == null) return false;
         t.look("track_shipment", args("order_id", o.id()));
         t.query = "Which carrier is shipping my order " + o.id() + ", and what is the tracking number?";
@@ -62,7 +62,7 @@ final class RetailLookups {
 
     static boolean countOrders(RetailTasks g) {
         TaskDraft<RetailWorld> t = g.draft;
-        Customer c = g.pick(g.w.map.customers(), x -> true);
+        Customer c = g.pick(g.w.layout().customers(), x -> true);
         String status = g.rnd.nextDouble() < 0.7 ? "delivered" : "shipped";
         int n = RetailTools.orders(g.w, c, status).size();
         int all = c.orderIds().size();
@@ -79,7 +79,7 @@ final class RetailLookups {
 
     static boolean variantStock(RetailTasks g) {
         TaskDraft<RetailWorld> t = g.draft;
-        Product p = Pick.preferring(g.w.map.products(), g.rnd, x -> nearMiss(g.w, x) != null, 0.8).getFirst();
+        Product p = Pick.preferring(g.w.layout().products(), g.rnd, x -> nearMiss(g.w, x) != null, 0.8).getFirst();
         Variant v = p.variants().get(g.rnd.nextInt(p.variants().size()));
         JsonNode found = t.look("search_products", args("name", p.name())).get("products");
         int k = require(found, "product_id", p.id());
@@ -95,7 +95,7 @@ final class RetailLookups {
     /** Another product sharing the product's stem or type (so the name must be matched exactly); null if none. */
     private static Product nearMiss(RetailWorld w, Product p) {
         String stem = p.name().substring(0, p.name().indexOf(' '));
-        for (Product x : w.map.products()) if (x != p && (x.name().startsWith(stem + " ") || x.type().equals(p.type()))) return x;
+        for (Product x : w.layout().products()) if (x != p && (x.name().startsWith(stem + " ") || x.type().equals(p.type()))) return x;
         return null;
     }
 
@@ -122,15 +122,15 @@ final class RetailLookups {
     /** The product asked about is not sold by the shop: a name of the catalogue's words that no product has. */
     static Optional<Task> notSold(Task task, RetailWorld w, SplittableRandom rnd) {
         Product named = null;
-        for (Product p : w.map.products()) if (TaskVariants.once(task.query(), "the " + p.name() + " in ")) named = p;
+        for (Product p : w.layout().products()) if (TaskVariants.once(task.query(), "the " + p.name() + " in ")) named = p;
         if (named == null) return Optional.empty();
         List<String> stems = new ArrayList<>();
-        for (Product p : w.map.products()) stems.add(p.name().substring(0, p.name().indexOf(' ')));
+        for (Product p : w.layout().products()) stems.add(p.name().substring(0, p.name().indexOf(' ')));
         String fake = null;
         for (int i = 0; i < 100 && fake == null; i++) {
             String candidate = Names.any(stems, rnd) + " " + Names.any(RetailNames.TYPES.get(named.category()), rnd);
             String lower = candidate.toLowerCase(Locale.ROOT);
-            if (w.map.products().stream().noneMatch(p -> p.lowerName().contains(lower))) fake = candidate;
+            if (w.layout().products().stream().noneMatch(p -> p.lowerName().contains(lower))) fake = candidate;
         }
         if (fake == null) return Optional.empty();
         return Optional.of(task.unsolvable(task.query().replace("the " + named.name() + " in ", "the " + fake + " in "),

@@ -114,7 +114,7 @@ final class RetailRestatements {
     }
 
     private static boolean uniqueByNameAndZip(RetailWorld w, Customer c) {
-        return w.map.customers().stream().filter(x -> x.name().equals(c.name()) && x.zip().equals(c.zip())).count() == 1;
+        return w.layout().customers().stream().filter(x -> x.name().equals(c.name()) && x.zip().equals(c.zip())).count() == 1;
     }
 
     private static String ordinal(int n) {
@@ -135,7 +135,7 @@ final class RetailRestatements {
 
     /** The order whose number the request states (once). */
     static Order namedOrder(Task task, RetailWorld w) {
-        for (Order o : w.map.orders()) if (TaskVariants.once(task.query(), "order " + o.id())) return o;
+        for (Order o : w.layout().orders()) if (TaskVariants.once(task.query(), "order " + o.id())) return o;
         return null;
     }
 
@@ -147,7 +147,7 @@ final class RetailRestatements {
 
     /** The customer whose id the request states (once, ending a sentence). */
     static Customer namedCustomer(Task task, RetailWorld w) {
-        for (Customer c : w.map.customers()) if (TaskVariants.once(task.query(), c.id() + ".")) return c;
+        for (Customer c : w.layout().customers()) if (TaskVariants.once(task.query(), c.id() + ".")) return c;
         return null;
     }
 }

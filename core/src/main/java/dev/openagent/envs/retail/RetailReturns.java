@@ -104,7 +104,7 @@ final class RetailReturns {
 
     /** Another customer of the same name; null if none. */
     private static Customer twinCustomer(RetailWorld w, Customer c) {
-        for (Customer x : w.map.customers()) if (x != c && x.name().equals(c.name())) return x;
+        for (Customer x : w.layout().customers()) if (x != c && x.name().equals(c.name())) return x;
         return null;
     }
 
@@ -112,7 +112,7 @@ final class RetailReturns {
         TaskDraft<RetailWorld> t = g.draft;
         RetailWorld w = g.w;
         List<Order> candidates = new ArrayList<>();
-        for (Order o : w.map.orders()) {
+        for (Order o : w.layout().orders()) {
             if (o.items().size() < 2 || !o.status().equals("delivered")) continue;
             int eligible = 0;
             for (Item it : o.items()) if (w.ineligibility(o, it) == null) eligible++;
@@ -165,7 +165,7 @@ final class RetailReturns {
         if (it == null) return Optional.empty();
         String said = "the " + it.variant().color() + " " + it.product().name() + " from order " + o.id();
         if (!TaskVariants.once(task.query(), said)) return Optional.empty();
-        for (Order other : Pick.shuffled(w.map.orders(), rnd)) {
+        for (Order other : Pick.shuffled(w.layout().orders(), rnd)) {
             if (!w.status(other).equals("delivered")) continue;
             for (Item x : other.items()) {
                 String why = w.ineligibility(other, x);
@@ -205,6 +205,6 @@ final class RetailReturns {
     }
 
     private static boolean taken(RetailWorld w, String name, String zip) {
-        return w.map.customers().stream().anyMatch(c -> c.name().equals(name) && c.zip().equals(zip));
+        return w.layout().customers().stream().anyMatch(c -> c.name().equals(name) && c.zip().equals(zip));
     }
 }

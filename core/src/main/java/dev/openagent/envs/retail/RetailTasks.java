@@ -87,7 +87,7 @@ final class RetailTasks extends TaskGenerator<RetailWorld> {
      */
     List<Item> items(Predicate<Product> product, BiPredicate<Order, Item> ok) {
         List<Item> pool = new ArrayList<>();
-        for (Order o : w.map.orders()) {
+        for (Order o : w.layout().orders()) {
             for (Item it : o.items()) if (product.test(it.product()) && ok.test(o, it)) pool.add(it);
         }
         return Pick.preferring(pool, rnd, this::twinnedInOrder, 0.8);

@@ -100,7 +100,7 @@ final class RetailTools {
 
     // ---------------------------------------------------------------- lookups shared with the task generator
 
-    static Order order(RetailWorld w, String id) { return Lookup.byId(w.map.orderById(), id, "order"); }
+    static Order order(RetailWorld w, String id) { return Lookup.byId(w.layout().orderById(), id, "order"); }
 
     static Item item(Order o, String id) {
         Item it = RetailWorld.item(o, id.strip());
@@ -108,7 +108,7 @@ final class RetailTools {
         return it;
     }
 
-    static Customer customer(RetailWorld w, String id) { return Lookup.byId(w.map.customerById(), id, "customer"); }
+    static Customer customer(RetailWorld w, String id) { return Lookup.byId(w.layout().customerById(), id, "customer"); }
 
     /** A customer's orders, newest first (the order of the customer's order ids). */
     static List<Order> orders(RetailWorld w, Customer c, String status) {
@@ -133,7 +133,7 @@ final class RetailTools {
         if ((name == null || name.isEmpty()) && email == null && zip == null) throw ToolFailure.domain("give a name, an email or a zip code");
         ObjectNode out = Json.object();
         ArrayNode list = out.putArray("customers");
-        for (Customer c : w.map.customers()) {
+        for (Customer c : w.layout().customers()) {
             if (name != null && !c.lowerName().contains(name)) continue;
             if (email != null && !c.email().equalsIgnoreCase(email)) continue;
             if (zip != null && !c.zip().equals(zip)) continue;
@@ -211,7 +211,7 @@ final class RetailTools {
     }
 
     static List<Product> products(RetailWorld w, String name, String category) {
-        return Lookup.named(w.map.products(), name, Product::lowerName, p -> category == null || p.category().equals(category));
+        return Lookup.named(w.layout().products(), name, Product::lowerName, p -> category == null || p.category().equals(category));
     }
 
     private static ObjectNode searchProducts(RetailWorld w, Args a) {
@@ -228,7 +228,7 @@ final class RetailTools {
     }
 
     private static ObjectNode getProduct(RetailWorld w, Args a) {
-        Product p = Lookup.byId(w.map.productById(), a.string("product_id"), "product");
+        Product p = Lookup.byId(w.layout().productById(), a.string("product_id"), "product");
         ObjectNode out = Json.object("product_id", p.id(), "name", p.name(), "category", p.category(),
                 "price", RetailWorld.money(p.priceCents()), "final_sale", p.finalSale(), "return_window_days", p.windowDays());
         ArrayNode list = out.putArray("variants");
@@ -281,7 +281,7 @@ final class RetailTools {
     private static ObjectNode exchangeItem(RetailWorld w, Args a) {
         Order o = order(w, a.string("order_id"));
         Item it = item(o, a.string("item_id"));
-        Variant to = Lookup.byId(w.map.variantById(), a.string("new_variant_id"), "variant");
+        Variant to = Lookup.byId(w.layout().variantById(), a.string("new_variant_id"), "variant");
         if (!to.productId().equals(it.product().id())) throw ToolFailure.domain("exchanges must be for the same product (" + it.product().name() + ")");
         if (to == it.variant()) throw ToolFailure.domain("that is the variant already ordered");
         String why = w.ineligibility(o, it);

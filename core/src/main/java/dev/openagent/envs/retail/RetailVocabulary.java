@@ -21,10 +21,10 @@ final class RetailVocabulary {
     /** A product the customer only looked at, a parcel left next door, a partner's order: none of them the request's. */
     static List<String> distractions(Task task, RetailWorld w, SplittableRandom rnd) {
         List<String> out = new ArrayList<>();
-        Product p = Pick.any(w.map.products(), rnd, x -> !task.query().contains(x.name()));
+        Product p = Pick.any(w.layout().products(), rnd, x -> !task.query().contains(x.name()));
         if (p != null) out.add("I was also looking at the " + p.name() + ", but I haven't decided yet.");
         out.add("The last parcel " + Names.any(RetailNames.CARRIERS, rnd) + " brought me was left at my neighbour's.");
-        Order o = Pick.any(w.map.orders(), rnd, x -> !task.query().contains(x.id()));
+        Order o = Pick.any(w.layout().orders(), rnd, x -> !task.query().contains(x.id()));
         if (o != null) out.add("My partner has an order too, " + o.id() + ", but that one is fine.");
         return out;
     }

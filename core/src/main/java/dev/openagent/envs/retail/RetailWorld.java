@@ -1,6 +1,7 @@
 package dev.openagent.envs.retail;
 
 import dev.openagent.envs.kit.Codes;
+import dev.openagent.envs.kit.EpisodeWorld;
 import dev.openagent.envs.kit.Layouts;
 import dev.openagent.envs.kit.Names;
 import dev.openagent.sandbox.Seeds;
@@ -22,7 +23,7 @@ import java.util.SplittableRandom;
  * products with variants and stock, and past orders; plus this episode's returns, exchanges,
  * cancellations and stock changes, recorded so the checker can compare the world with what was asked.
  */
-public final class RetailWorld {
+public final class RetailWorld extends EpisodeWorld<RetailWorld.Layout> {
     /** "Today" in every retail world: return windows are counted up to this date. */
     static final LocalDate TODAY = LocalDate.of(2026, 11, 20);
     static final int TODAY_DAY = (int) TODAY.toEpochDay();
@@ -56,24 +57,20 @@ public final class RetailWorld {
     static final Layouts<Layout> LAYOUTS = new Layouts<>(128, 0x5E7A11L, RetailWorld::generate);
 
 
-    final Layout map;
     final List<Return> returns = new ArrayList<>();
     final List<Exchange> exchanges = new ArrayList<>();
     final List<Cancellation> cancellations = new ArrayList<>();
     private final Map<String, String> itemStatus = new HashMap<>();
     private final Map<String, Integer> stockTaken = new HashMap<>();
-    private final SplittableRandom codes;
 
     RetailWorld(Layout map, long episodeSeed) {
-        this.map = map;
-        this.codes = new SplittableRandom(Seeds.mix(episodeSeed, 0xC0DE));
+        super(map, episodeSeed);
     }
 
     public static RetailWorld of(Split split, long episodeSeed) {
         return new RetailWorld(LAYOUTS.of(split, episodeSeed), episodeSeed);
     }
 
-    public Layout layout() { return map; }
 
     public List<Return> returns() { return List.copyOf(returns); }
 

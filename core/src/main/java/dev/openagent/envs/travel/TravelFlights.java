@@ -58,7 +58,7 @@ final class TravelFlights {
 
     private static boolean flightTimes(TravelTasks g) {
         TaskDraft<TravelWorld> t = g.draft;
-        List<Flight> all = g.w.map.flights();
+        List<Flight> all = g.w.layout().flights();
         Flight f = all.get(g.rnd.nextInt(all.size()));
         JsonNode list = t.look("search_flights", args("origin", f.origin(), "destination", f.destination(), "date",
                 TravelWorld.DATES.get(f.day()))).get("flights");

@@ -52,7 +52,7 @@ final class TravelHotels {
     private static boolean stayTotal(TravelTasks g) {
         TaskDraft<TravelWorld> t = g.draft;
         TravelWorld w = g.w;
-        for (Hotel h : Pick.preferring(w.map.hotels(), g.rnd, x -> twin(w, x) != null, 0.8)) {
+        for (Hotel h : Pick.preferring(w.layout().hotels(), g.rnd, x -> twin(w, x) != null, 0.8)) {
             for (int[] stay : stays(g)) {
                 int in = stay[0];
                 int out = stay[1];
@@ -82,17 +82,17 @@ final class TravelHotels {
     private static boolean cancelHotelBooking(TravelTasks g) {
         TaskDraft<TravelWorld> t = g.draft;
         TravelWorld w = g.w;
-        for (Hotel h : Pick.shuffled(w.map.hotels(), g.rnd)) {
+        for (Hotel h : Pick.shuffled(w.layout().hotels(), g.rnd)) {
             for (int[] stay : stays(g)) {
                 int in = stay[0];
                 int out = stay[1];
                 if (!w.available(h, in, out)) continue;
-                Hotel other = Pick.any(w.map.hotels(), g.rnd, x -> !x.city().equals(h.city()) && w.available(x, in, out));
+                Hotel other = Pick.any(w.layout().hotels(), g.rnd, x -> !x.city().equals(h.city()) && w.available(x, in, out));
                 if (other == null) continue;
                 String passenger = g.passenger();
                 HotelBooking target = w.bookHotel(h, in, out, passenger, true);
                 w.bookHotel(other, in, out, passenger, true);                              // same dates, another city
-                Flight flight = Pick.any(w.map.flights(), g.rnd, f -> w.seatsLeft(f) > 0);
+                Flight flight = Pick.any(w.layout().flights(), g.rnd, f -> w.seatsLeft(f) > 0);
                 if (flight != null) w.bookFlights(passenger, List.of(flight), true);
                 JsonNode list = t.look("list_bookings", args("passenger_name", passenger)).get("bookings");
                 int k = require(list, "reference", target.confirmation());
@@ -115,7 +115,7 @@ final class TravelHotels {
     /** The hotel with the most stars whose stay total fits a budget that rules out a better-rated one. */
     private static boolean budgetHotel(TravelTasks g) {
         TravelWorld w = g.w;
-        for (String city : Pick.shuffled(w.map.cities(), g.rnd)) {
+        for (String city : Pick.shuffled(w.layout().cities(), g.rnd)) {
             for (int[] stay : stays(g)) {
                 List<Hotel> open = TravelTools.hotels(w, city, null, null, 1, stay);
                 if (open.size() < 3) continue;
@@ -194,14 +194,14 @@ final class TravelHotels {
     /** A hotel, preferably one whose name a hotel in another city shares. */
     private static Hotel pickHotel(TravelTasks g) {
         List<Hotel> twinned = new ArrayList<>();
-        for (Hotel h : g.w.map.hotels()) if (twin(g.w, h) != null) twinned.add(h);
-        List<Hotel> pool = !twinned.isEmpty() && g.rnd.nextDouble() < 0.8 ? twinned : g.w.map.hotels();
+        for (Hotel h : g.w.layout().hotels()) if (twin(g.w, h) != null) twinned.add(h);
+        List<Hotel> pool = !twinned.isEmpty() && g.rnd.nextDouble() < 0.8 ? twinned : g.w.layout().hotels();
         return pool.get(g.rnd.nextInt(pool.size()));
     }
 
     /** Another hotel of the same name, or null. */
     private static Hotel twin(TravelWorld w, Hotel h) {
-        for (Hotel x : w.map.hotels()) if (x != h && x.name().equals(h.name())) return x;
+        for (Hotel x : w.layout().hotels()) if (x != h && x.name().equals(h.name())) return x;
         return null;
     }
 }

@@ -59,7 +59,7 @@ final class TravelRestatements {
         for (int i = 0; i < 100 && fake == null; i++) {
             String candidate = Names.any(TravelNames.HOTEL_STEMS, rnd) + " " + Names.any(TravelNames.HOTEL_TYPES, rnd);
             String lower = candidate.toLowerCase(Locale.ROOT);
-            if (w.map.hotels().stream().noneMatch(h -> h.city().equals(city) && h.lowerName().contains(lower)) && !task.query().contains(candidate)) fake = candidate;
+            if (w.layout().hotels().stream().noneMatch(h -> h.city().equals(city) && h.lowerName().contains(lower)) && !task.query().contains(candidate)) fake = candidate;
         }
         if (fake == null) return Optional.empty();
         return Optional.of(task.unsolvable(task.query().replace("the " + name + " in ", "the " + fake + " in "),
@@ -75,7 +75,7 @@ final class TravelRestatements {
         String city = w.hotel(target.hotelId()).city();
         if (!TaskVariants.once(task.query(), " in " + city + " ")) return Optional.empty();
         List<String> free = new ArrayList<>();
-        for (String c : w.map.cities()) {
+        for (String c : w.layout().cities()) {
             boolean has = w.hotelBookings.stream().anyMatch(b -> b.passenger().equals(target.passenger()) && w.hotel(b.hotelId()).city().equals(c));
             if (!has) free.add(c);
         }
@@ -181,7 +181,7 @@ final class TravelRestatements {
      */
     static Optional<Chain> longerChain(Task task, TravelWorld w, SplittableRandom rnd, int extra) {
         List<Airport> named = new ArrayList<>();
-        for (Airport a : w.map.airports()) {
+        for (Airport a : w.layout().airports()) {
             if (w.airports(a.city()).size() == 1 && TaskVariants.once(task.query(), a.name() + " (" + a.code() + ")")) named.add(a);
         }
         if (!named.isEmpty()) {
@@ -198,13 +198,13 @@ final class TravelRestatements {
         }
         Detail city = task.details().stream().filter(d -> d.key().equals("city")).findFirst().orElse(null);
         String name = city == null ? null : city.span().strip().replaceFirst("^in ", "");
-        if (name == null || !w.map.cities().contains(name) || !TaskVariants.once(task.query(), city.span())) {
+        if (name == null || !w.layout().cities().contains(name) || !TaskVariants.once(task.query(), city.span())) {
             name = null;
-            for (String c : w.map.cities()) if (TaskVariants.once(task.query(), " in " + c + " ")) name = c;
+            for (String c : w.layout().cities()) if (TaskVariants.once(task.query(), " in " + c + " ")) name = c;
             if (name == null) return Optional.empty();
         }
         String c = name;
-        List<Airport> airports = w.map.airports();
+        List<Airport> airports = w.layout().airports();
         Airport a = Pick.any(airports, rnd, x -> x.city().equals(c));
         if (a == null) return Optional.empty();
         String query = task.query().replace(" in " + name, " in the city of airport " + a.code());

@@ -50,7 +50,7 @@ final class TravelTasks extends TaskGenerator<TravelWorld> {
 
     /** Every airport pair and day, in a random order, with its nonstop flights (possibly none). */
     List<Route> routes() {
-        return Pick.shuffled(w.map.routes(), rnd);
+        return Pick.shuffled(w.layout().routes(), rnd);
     }
 
     /** Flights sorted by fare (then departure). */
@@ -69,7 +69,7 @@ final class TravelTasks extends TaskGenerator<TravelWorld> {
 
     /** A traveller's full name from this split's half of the name pools. */
     String passenger() {
-        return Names.any(Names.half(TravelNames.FIRST, w.map.split()), rnd) + " " + Names.any(Names.half(TravelNames.LAST, w.map.split()), rnd);
+        return Names.any(Names.half(TravelNames.FIRST, w.layout().split()), rnd) + " " + Names.any(Names.half(TravelNames.LAST, w.layout().split()), rnd);
     }
 
     /** How a query names an airport: its name and code. */

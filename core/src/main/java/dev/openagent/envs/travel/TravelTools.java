@@ -104,9 +104,9 @@ final class TravelTools {
 
     // ---------------------------------------------------------------- lookups shared with the task generator
 
-    static Flight flight(TravelWorld w, String id) { return Lookup.byId(w.map.flightById(), id, "flight"); }
+    static Flight flight(TravelWorld w, String id) { return Lookup.byId(w.layout().flightById(), id, "flight"); }
 
-    static Hotel hotel(TravelWorld w, String id) { return Lookup.byId(w.map.hotelById(), id, "hotel"); }
+    static Hotel hotel(TravelWorld w, String id) { return Lookup.byId(w.layout().hotelById(), id, "hotel"); }
 
     static Airport airport(TravelWorld w, String code) {
         Airport a = w.airport(code.strip().toUpperCase(Locale.ROOT));
@@ -134,13 +134,13 @@ final class TravelTools {
 
     static String city(TravelWorld w, String text) {
         String t = text.strip();
-        for (String c : w.map.cities()) if (c.equalsIgnoreCase(t)) return c;
-        throw ToolFailure.domain("unknown city '" + text + "' (cities: " + String.join(", ", w.map.cities()) + ")");
+        for (String c : w.layout().cities()) if (c.equalsIgnoreCase(t)) return c;
+        throw ToolFailure.domain("unknown city '" + text + "' (cities: " + String.join(", ", w.layout().cities()) + ")");
     }
 
     /** Hotels a search returns, ordered by name. */
     static List<Hotel> hotels(TravelWorld w, String city, String name, String neighborhood, int minStars, int[] stay) {
-        return Lookup.named(w.map.hotels(), name, Hotel::lowerName, h -> h.city().equals(city) && h.stars() >= minStars
+        return Lookup.named(w.layout().hotels(), name, Hotel::lowerName, h -> h.city().equals(city) && h.stars() >= minStars
                 && (neighborhood == null || h.neighborhood().equals(neighborhood)) && (stay == null || w.available(h, stay[0], stay[1])));
     }
 
@@ -150,7 +150,7 @@ final class TravelTools {
         String city = a.has("city") ? city(w, a.string("city")) : null;
         ObjectNode out = Json.object();
         ArrayNode list = out.putArray("airports");
-        for (Airport ap : w.map.airports()) {
+        for (Airport ap : w.layout().airports()) {
             if (city != null && !ap.city().equals(city)) continue;
             ObjectNode o = Json.object("code", ap.code(), "name", ap.name(), "city", ap.city());
             list.add(o);

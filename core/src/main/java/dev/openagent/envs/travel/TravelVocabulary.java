@@ -21,11 +21,11 @@ final class TravelVocabulary {
     /** Sentences about hotels, cities and flights of this world that the request does not name. */
     private static List<String> distractions(Task task, TravelWorld w, SplittableRandom rnd) {
         List<String> out = new ArrayList<>();
-        Hotel h = Pick.any(w.map.hotels(), rnd, x -> !task.query().contains(x.name()));
+        Hotel h = Pick.any(w.layout().hotels(), rnd, x -> !task.query().contains(x.name()));
         if (h != null) out.add("Last year I stayed at the " + h.name() + " in " + h.city() + " and the breakfast was great.");
-        String city = Names.any(w.map.cities(), rnd);
+        String city = Names.any(w.layout().cities(), rnd);
         out.add("I might also visit a friend in " + city + " later in the month.");
-        Flight f = Names.any(w.map.flights(), rnd);
+        Flight f = Names.any(w.layout().flights(), rnd);
         if (!task.query().contains(f.number())) out.add("My colleague is on flight " + f.number() + " that week.");
         return out;
     }

@@ -1,6 +1,7 @@
 package dev.openagent.envs.travel;
 
 import dev.openagent.envs.kit.Codes;
+import dev.openagent.envs.kit.EpisodeWorld;
 import dev.openagent.envs.kit.Layouts;
 import dev.openagent.envs.kit.Names;
 import dev.openagent.sandbox.Seeds;
@@ -21,7 +22,7 @@ import java.util.SplittableRandom;
  * scheduled flights and hotels with nightly rates; plus this episode's flight and hotel bookings,
  * cancellations and seats sold.
  */
-public final class TravelWorld {
+public final class TravelWorld extends EpisodeWorld<TravelWorld.Layout> {
     /** The travel week: DATES.get(i) is day i (Monday 2027-05-03 to Sunday 2027-05-09). */
     static final List<String> DATES = List.of("2027-05-03", "2027-05-04", "2027-05-05", "2027-05-06", "2027-05-07",
             "2027-05-08", "2027-05-09", "2027-05-10");
@@ -67,24 +68,20 @@ public final class TravelWorld {
     static final Layouts<Layout> LAYOUTS = new Layouts<>(128, 0x7EA7E1L, TravelWorld::generate);
 
 
-    final Layout map;
     final List<FlightBooking> flightBookings = new ArrayList<>();
     final List<HotelBooking> hotelBookings = new ArrayList<>();
     /** Booking references cancelled in this episode, with their cancellation codes. */
     final Map<String, String> cancelled = new HashMap<>();
     private final Map<String, Integer> seatsSold = new HashMap<>();
-    private final SplittableRandom codes;
 
     TravelWorld(Layout map, long episodeSeed) {
-        this.map = map;
-        this.codes = new SplittableRandom(Seeds.mix(episodeSeed, 0xC0DE));
+        super(map, episodeSeed);
     }
 
     public static TravelWorld of(Split split, long episodeSeed) {
         return new TravelWorld(LAYOUTS.of(split, episodeSeed), episodeSeed);
     }
 
-    public Layout layout() { return map; }
 
     public List<FlightBooking> flightBookings() { return List.copyOf(flightBookings); }
 

@@ -241,16 +241,6 @@ public final class Renderings {
 
     /** A copy with every object key renamed. */
     public static JsonNode renameKeys(JsonNode v, UnaryOperator<String> rename) {
-        if (v.isObject()) {
-            ObjectNode out = Json.object();
-            v.fields().forEachRemaining(e -> out.set(rename.apply(e.getKey()), renameKeys(e.getValue(), rename)));
-            return out;
-        }
-        if (v.isArray()) {
-            var out = Json.array();
-            v.forEach(x -> out.add(renameKeys(x, rename)));
-            return out;
-        }
-        return v;
+        return Json.rewrite(v, rename, UnaryOperator.identity());
     }
 }

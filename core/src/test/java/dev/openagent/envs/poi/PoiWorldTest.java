@@ -95,7 +95,7 @@ class PoiWorldTest {
     void worldsAreCachedButStateIsPerEpisode() {
         PoiWorld a = PoiWorld.of(Split.TRAIN, 11);
         PoiWorld b = PoiWorld.of(Split.TRAIN, 11);
-        assertTrue(a.map == b.map, "the immutable layout is shared");
+        assertTrue(a.layout() == b.layout(), "the immutable layout is shared");
         PoiWorld.Place p = a.places().stream().filter(x -> x.category().reservable).findFirst().orElseThrow();
         a.addExisting(p, PoiWorld.DATES.get(0), "12:00", 2, "Ana Ruiz");
         assertFalse(a.reservations().isEmpty());
