@@ -106,20 +106,23 @@ final class TravelItineraries {
         String city = r.to().city();
         String checkIn = TravelWorld.DATES.get(in);
         String checkOut = TravelWorld.DATES.get(out);
-        JsonNode flights = t.look("search_flights", args("origin", r.from().code(), "destination", r.to().code(), "date", r.date())).get("flights");
-        int kf = require(flights, "flight_id", flight.id());
-        int fb = t.commit("book_flight", args("passenger_name", passenger), Map.of("flight_id", ref(0, "/flights/" + kf + "/flight_id")));
-        JsonNode hotels = t.look("search_hotels", args("city", city, "min_stars", minStars, "check_in", checkIn, "check_out", checkOut)).get("hotels");
+        int nights = out - in;
+        // The hotel first: its search and rates are the long part, so both codes the answer needs are among the
+        // last turns (a record locator booked first had left a pointer's context by the time the hotel was booked).
+        // "N nights from that day": the tools take the nights and compute the check-out, which no text states.
+        JsonNode hotels = t.look("search_hotels", args("city", city, "min_stars", minStars, "check_in", checkIn, "nights", nights)).get("hotels");
         int search = t.last();
         int bestRates = -1;
         for (int i = 0; i < hotels.size(); i++) {
-            JsonNode rates = t.look("get_hotel_rates", args("check_in", checkIn, "check_out", checkOut),
+            JsonNode rates = t.look("get_hotel_rates", args("check_in", checkIn, "nights", nights),
                     Map.of("hotel_id", ref(search, "/hotels/" + i + "/hotel_id")));
             if (rates.get("hotel_id").asText().equals(best.id())) bestRates = t.last();
         }
-        int hb = t.commit("book_hotel", args("check_in", checkIn, "check_out", checkOut, "guest_name", passenger),
+        int hb = t.commit("book_hotel", args("check_in", checkIn, "nights", nights, "guest_name", passenger),
                 Map.of("hotel_id", ref(bestRates, "/hotel_id")));
-        int nights = out - in;
+        JsonNode flights = t.look("search_flights", args("origin", r.from().code(), "destination", r.to().code(), "date", r.date())).get("flights");
+        int kf = require(flights, "flight_id", flight.id());
+        int fb = t.commit("book_flight", args("passenger_name", passenger), Map.of("flight_id", ref(t.last(), "/flights/" + kf + "/flight_id")));
         String stars = " with at least " + minStars + " stars";
         t.query = "Book " + passenger + " on the cheapest nonstop from " + name(r.from()) + " to " + name(r.to()) + " on " + r.date()
                 + ", plus " + nights + (nights == 1 ? " night" : " nights") + " from that day at the hotel in " + city + stars
@@ -186,7 +189,8 @@ final class TravelItineraries {
         t.query = "Get " + passenger + " from " + name(r.from()) + " to " + name(r.to()) + " on " + r.date()
                 + " arriving as early as possible: book whichever arrives first, a nonstop or a one-stop connection. "
                 + "Tell me the arrival time and the record locator.";
-        t.answer = "Booked " + passenger + ", arriving at " + TravelWorld.CLOCK[arrival] + ". Record locator: {" + b + ":/record_locator}.";
+        // The booking states the arrival, so the answer reads it there rather than among the searches' times.
+        t.answer = "Booked " + passenger + ", arriving at {" + b + ":/arrives}. Record locator: {" + b + ":/record_locator}.";
         t.must.add(TravelWorld.CLOCK[arrival]);
         g.dateDetail(r.date(), false);
     }

@@ -39,11 +39,20 @@ final class TravelRestatements {
 
     /** The travel date is outside the week of flights. */
     static Optional<Task> outsideSchedule(Task task, TravelWorld w, SplittableRandom rnd) {
+        // The first call that takes the day: a flight search, or a hotel search checking in that day (a trip's hotel comes first).
+        String param = null;
         String date = null;
-        for (GoldPlan.Call c : task.plan().calls()) if (date == null && c.args().has("date")) date = c.args().get("date").asText();
+        for (GoldPlan.Call c : task.plan().calls()) {
+            for (String p : List.of("date", "check_in")) {
+                if (date == null && c.args().has(p)) {
+                    param = p;
+                    date = c.args().get(p).asText();
+                }
+            }
+        }
         if (date == null || !TaskVariants.once(task.query(), date)) return Optional.empty();
         String other = Names.any(OUTSIDE, rnd);
-        List<GoldPlan.Call> probes = TaskVariants.probesUntil(task.plan(), "date", other);
+        List<GoldPlan.Call> probes = TaskVariants.probesUntil(task.plan(), param, other);
         return Optional.of(task.unsolvable(task.query().replace(date, other), probes,
                 "No flights are scheduled on " + other + " (the schedule runs " + TravelWorld.DATES.getFirst() + " to "
                         + TravelWorld.DATES.get(TravelWorld.FLIGHT_DAYS - 1) + ").", TaskVariants.replaceInDetails(task.details(), date, other, false)));
@@ -117,7 +126,7 @@ final class TravelRestatements {
         Detail budget = task.details().stream().filter(d -> d.key().equals("budget")).findFirst().orElse(null);
         if (!search.tool().equals("search_hotels") || budget == null) return Optional.empty();
         String old = budget.span().substring(budget.span().lastIndexOf('$') + 1);
-        int[] stay = TravelTools.stay(search.args().path("check_in").asText(), search.args().path("check_out").asText());
+        int[] stay = TravelTools.stay(search.args());
         List<Hotel> open = TravelTools.hotels(w, search.args().path("city").asText(), null, null, 1, stay);
         int cheapest = Integer.MAX_VALUE;
         for (Hotel h : open) cheapest = Math.min(cheapest, w.stayPrice(h, stay[0], stay[1]));
@@ -159,7 +168,7 @@ final class TravelRestatements {
         Detail stars = task.details().stream().filter(d -> d.key().equals("stars")).findFirst().orElse(null);
         if (search == null || stars == null) return Optional.empty();
         String city = search.args().path("city").asText();
-        int[] stay = TravelTools.stay(search.args().path("check_in").asText(), search.args().path("check_out").asText());
+        int[] stay = TravelTools.stay(search.args());
         int old = search.args().path("min_stars").asInt();
         int more = -1;
         for (int s = old + 1; s <= 5 && more < 0; s++) if (TravelTools.hotels(w, city, null, null, s, stay).isEmpty()) more = s;

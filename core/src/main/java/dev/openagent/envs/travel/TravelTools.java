@@ -1,5 +1,6 @@
 package dev.openagent.envs.travel;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.envs.travel.TravelWorld.Airport;
@@ -34,7 +35,9 @@ final class TravelTools {
     static final Param HOTEL_ID = Param.string("hotel_id", "Hotel id from a search, e.g. H-123.");
     static final Param DATE = Param.string("date", "Travel date as YYYY-MM-DD (2027-05-03 to 2027-05-09).");
     static final Param CHECK_IN = Param.string("check_in", "Check-in date as YYYY-MM-DD.");
-    static final Param CHECK_OUT = Param.string("check_out", "Check-out date as YYYY-MM-DD (after check-in).");
+    static final Param CHECK_OUT = Param.string("check_out", "Check-out date as YYYY-MM-DD (after check-in); or give nights instead.").optional();
+    /** The length of a stay, so that "N nights from that day" needs no date arithmetic: the tool computes the check-out. */
+    static final Param NIGHTS = Param.integer("nights", "Number of nights from check-in, instead of a check-out date.", 1, 7).optional();
     static final Param ORIGIN = Param.string("origin", "Three-letter code of the departure airport (see list_airports).");
     static final Param DESTINATION = Param.string("destination", "Three-letter code of the arrival airport.");
     static final Param PASSENGER = Param.string("passenger_name", "Traveller's full name.");
@@ -67,30 +70,33 @@ final class TravelTools {
                     "Fare rules of one flight: whether the fare is refundable, the change fee and the checked-bag fee.",
                     Params.of(FLIGHT_ID), TravelTools::fareRules).readOnly(),
             new Tool<>("search_hotels",
-                    "Hotels in a city, optionally by name, neighbourhood and minimum stars. With check-in and check-out dates, "
+                    "Hotels in a city, optionally by name, neighbourhood and minimum stars. With a check-in date and a check-out date or a number of nights, "
                             + "only hotels with a room every night, each with its lowest nightly rate for the stay.",
                     Params.of(Param.string("city", "City name."),
                             Param.string("name", "Hotel name or part of it.").optional(),
                             Param.oneOf("neighborhood", "Neighbourhood.", TravelNames.NEIGHBORHOODS).optional(),
                             Param.integer("min_stars", "Minimum star rating (1-5).", 1, 5).optional(),
-                            CHECK_IN.optional(), CHECK_OUT.optional()),
+                            CHECK_IN.optional(), CHECK_OUT, NIGHTS),
                     TravelTools::searchHotels).readOnly(),
             new Tool<>("get_hotel",
                     "One hotel's details: address, neighbourhood, stars, amenities and base rate.",
                     Params.of(HOTEL_ID), TravelTools::getHotel).readOnly()
                     .recordOf("hotel_id", "name", "city", "neighborhood", "stars"),
             new Tool<>("get_hotel_rates",
-                    "Night-by-night availability and prices of one hotel for a stay, and the total price of the stay.",
-                    Params.of(HOTEL_ID, CHECK_IN, CHECK_OUT), TravelTools::hotelRates).readOnly(),
+                    "Night-by-night availability and prices of one hotel for a stay (check-in and check-out, or check-in and nights), "
+                            + "and the total price of the stay.",
+                    Params.of(HOTEL_ID, CHECK_IN, CHECK_OUT, NIGHTS), TravelTools::hotelRates).readOnly(),
             new Tool<>("book_flight",
                     "Book a seat for a traveller on a flight, or on a one-stop itinerary by also giving the connecting flight "
-                            + "(same date, leaving from the arrival airport at least 45 minutes later). Returns the record locator.",
+                            + "(same date, leaving from the arrival airport at least 45 minutes later). Returns the record locator and the "
+                            + "arrival time at the destination.",
                     Params.of(FLIGHT_ID, PASSENGER,
                             Param.string("connecting_flight_id", "Second flight of a one-stop itinerary.").optional()),
                     TravelTools::bookFlight).personName("passenger_name"),
             new Tool<>("book_hotel",
-                    "Book a room for a stay (every night must be available). Returns the hotel confirmation number and the total price.",
-                    Params.of(HOTEL_ID, CHECK_IN, CHECK_OUT, Param.string("guest_name", "Name the room is booked under.")),
+                    "Book a room for a stay (check-in and check-out, or check-in and nights; every night must be available). Returns "
+                            + "the hotel confirmation number, the check-out date and the total price.",
+                    Params.of(HOTEL_ID, CHECK_IN, CHECK_OUT, NIGHTS, Param.string("guest_name", "Name the room is booked under.")),
                     TravelTools::bookHotel).after("get_hotel_rates").personName("guest_name"),
             new Tool<>("list_bookings",
                     "Flight and hotel bookings under a traveller's name: references, what and when, price and status.",
@@ -121,6 +127,27 @@ final class TravelTools {
                     + TravelWorld.DATES.get(TravelWorld.FLIGHT_DAYS - 1) + ")");
         }
         return day;
+    }
+
+    /** The stay a call asks for: check-in with either a check-out date or a number of nights. */
+    static int[] stay(Args a) {
+        if (a.has("check_out") == a.has("nights")) throw ToolFailure.domain("give either check_out or nights with check_in");
+        return a.has("check_out") ? stay(a.string("check_in"), a.string("check_out")) : stay(a.string("check_in"), a.integer("nights"));
+    }
+
+    /** The stay of a gold call's arguments (as {@link #stay(Args)} reads them). */
+    static int[] stay(JsonNode args) {
+        return args.has("nights") ? stay(args.path("check_in").asText(), args.path("nights").asInt())
+                : stay(args.path("check_in").asText(), args.path("check_out").asText());
+    }
+
+    /** A stay of a number of nights: the check-out the tool computes for the caller. */
+    static int[] stay(String checkIn, int nights) {
+        int in = TravelWorld.day(checkIn.strip());
+        if (in >= 0 && in + nights >= TravelWorld.DATES.size()) {
+            throw ToolFailure.domain(nights + " nights from " + checkIn.strip() + " end after " + TravelWorld.DATES.getLast());
+        }
+        return stay(checkIn, in < 0 ? "" : TravelWorld.DATES.get(in + nights));
     }
 
     static int[] stay(String checkIn, String checkOut) {
@@ -213,8 +240,10 @@ final class TravelTools {
 
     private static ObjectNode searchHotels(TravelWorld w, Args a) {
         String city = city(w, a.string("city"));
-        if (a.has("check_in") != a.has("check_out")) throw ToolFailure.domain("give both check_in and check_out, or neither");
-        int[] stay = a.has("check_in") ? stay(a.string("check_in"), a.string("check_out")) : null;
+        if (a.has("check_in") != (a.has("check_out") || a.has("nights"))) {
+            throw ToolFailure.domain("give check_in with check_out or nights, or none of them");
+        }
+        int[] stay = a.has("check_in") ? stay(a) : null;
         ObjectNode out = Json.object();
         ArrayNode list = out.putArray("hotels");
         for (Hotel h : hotels(w, city, a.string("name", null), a.string("neighborhood", null), a.integer("min_stars", 1), stay)) {
@@ -242,7 +271,7 @@ final class TravelTools {
 
     private static ObjectNode hotelRates(TravelWorld w, Args a) {
         Hotel h = hotel(w, a.string("hotel_id"));
-        int[] stay = stay(a.string("check_in"), a.string("check_out"));
+        int[] stay = stay(a);
         ObjectNode out = Json.object();
         out.put("hotel_id", h.id());
         ArrayNode nights = out.putArray("nights");
@@ -283,6 +312,7 @@ final class TravelTools {
         ArrayNode ids = out.putArray("flights");
         for (Flight leg : legs) ids.add(leg.number() + " " + leg.origin() + "-" + leg.destination() + " " + TravelWorld.CLOCK[leg.dep()]);
         out.put("date", TravelWorld.DATES.get(f.day()));
+        out.put("arrives", TravelWorld.CLOCK[legs.getLast().arr()]);   // at the destination, after the last leg
         out.put("total_fare", b.price());
         out.put("status", "confirmed");
         return out;
@@ -290,7 +320,7 @@ final class TravelTools {
 
     private static ObjectNode bookHotel(TravelWorld w, Args a) {
         Hotel h = hotel(w, a.string("hotel_id"));
-        int[] stay = stay(a.string("check_in"), a.string("check_out"));
+        int[] stay = stay(a);
         String guest = a.string("guest_name").strip();
         if (guest.isEmpty()) throw ToolFailure.domain("guest_name is empty");
         if (!w.available(h, stay[0], stay[1])) throw ToolFailure.domain(h.name() + " has no room for every night of that stay");

@@ -123,6 +123,7 @@ class TravelTest {
                 "legs in the wrong order");
         JsonNode booked = ok(env, "book_flight", json("flight_id", c.first().id(), "passenger_name", "Ann Lee", "connecting_flight_id", c.second().id()));
         assertEquals(c.price(), booked.get("total_fare").asInt());
+        assertEquals(TravelWorld.CLOCK[c.second().arr()], booked.get("arrives").asText(), "the arrival at the destination, after both legs");
         String locator = booked.get("record_locator").asText();
         JsonNode mine = ok(env, "list_bookings", json("passenger_name", "ann lee"));
         assertEquals(locator, mine.at("/bookings/0/reference").asText());
@@ -139,16 +140,9 @@ class TravelTest {
 
     @Test
     void hotelSearchRatesAndBooking() {
-        Hotel h = null;
-        int in = -1;
-        for (Hotel x : w().layout().hotels()) {
-            for (int d = 0; d < 6 && h == null; d++) {
-                if (w().available(x, d, d + 2)) {
-                    h = x;
-                    in = d;
-                }
-            }
-        }
+        TwoNights stay = twoNights();
+        Hotel h = stay.hotel();
+        int in = stay.in();
         String checkIn = TravelWorld.DATES.get(in);
         String checkOut = TravelWorld.DATES.get(in + 2);
         JsonNode found = ok(env, "search_hotels", json("city", h.city(), "check_in", checkIn, "check_out", checkOut));
@@ -164,6 +158,38 @@ class TravelTest {
     }
 
     // ---------------------------------------------------------------- declared facts
+
+    /** A hotel with a room two nights running, and the first of those nights. */
+    private record TwoNights(Hotel hotel, int in) {}
+
+    private TwoNights twoNights() {
+        for (Hotel x : w().layout().hotels()) {
+            for (int d = 0; d < 6; d++) if (w().available(x, d, d + 2)) return new TwoNights(x, d);
+        }
+        throw new AssertionError("no hotel has a room two nights running");
+    }
+
+    /** "N nights from that day" needs no date arithmetic: every stay tool takes nights instead of a check-out date. */
+    @Test
+    void staysCanBeGivenAsNightsAndTheToolComputesTheCheckOut() {
+        TwoNights stay = twoNights();
+        Hotel h = stay.hotel();
+        int in = stay.in();
+        String checkIn = TravelWorld.DATES.get(in);
+        String checkOut = TravelWorld.DATES.get(in + 2);
+        assertEquals(ok(env, "search_hotels", json("city", h.city(), "check_in", checkIn, "check_out", checkOut)),
+                ok(env, "search_hotels", json("city", h.city(), "check_in", checkIn, "nights", 2)));
+        assertEquals(ok(env, "get_hotel_rates", json("hotel_id", h.id(), "check_in", checkIn, "check_out", checkOut)),
+                ok(env, "get_hotel_rates", json("hotel_id", h.id(), "check_in", checkIn, "nights", 2)));
+        assertEquals(ToolError.Code.DOMAIN, call(env, "get_hotel_rates", json("hotel_id", h.id(), "check_in", checkIn)).error().code());
+        assertEquals(ToolError.Code.DOMAIN, call(env, "get_hotel_rates",
+                json("hotel_id", h.id(), "check_in", checkIn, "check_out", checkOut, "nights", 2)).error().code());
+        assertEquals(ToolError.Code.DOMAIN, call(env, "get_hotel_rates",
+                json("hotel_id", h.id(), "check_in", TravelWorld.DATES.get(TravelWorld.FLIGHT_DAYS - 1), "nights", 2)).error().code());
+        JsonNode booked = ok(env, "book_hotel", json("hotel_id", h.id(), "check_in", checkIn, "nights", 2, "guest_name", "Ann Lee"));
+        assertEquals(checkOut, booked.get("check_out").asText());
+        assertEquals(w().stayPrice(h, in, in + 2), booked.get("total_price").asInt());
+    }
 
     @Test
     void toolsDeclareTheirRecordsOrderAndPersonNames() {
@@ -238,14 +264,15 @@ class TravelTest {
         Step last = null;
         while (true) {
             Action a = guide.next(last);
-            if (a instanceof Action.CallTools c && c.calls().getFirst().name().equals("book_hotel")) {
-                last = env.step(new Action.Answer("Record locator " + w().flightBookings().getLast().locator()));
+            // The trip's hotel is booked first; stop before the flight.
+            if (a instanceof Action.CallTools c && c.calls().getFirst().name().equals("book_flight")) {
+                last = env.step(new Action.Answer("Confirmation number " + w().hotelBookings().getLast().confirmation()));
                 break;
             }
             last = env.step(a);
         }
         assertFalse(last.outcome().success());
-        assertTrue(last.outcome().detail().contains("no hotel was booked"), last.outcome().detail());
+        assertTrue(last.outcome().detail().contains("no flight was booked"), last.outcome().detail());
     }
 
     @Test
