@@ -46,8 +46,9 @@ public final class PaftMixStudy {
     /**
      * The variants compared, each one change from the one before (docs/training.md has the table):
      * the first recipe (every shift equally likely, 1e-3); a 25% share of refusal demonstrations; by tier
-     * with a 30% share; the step size 2e-3; only the perception and interaction tiers; their share cut to
-     * 15%, the paper study's recipe ({@link PaperStudy#PAFT_MIX}, {@link PaperStudy#PAFT_LR}).
+     * with a 30% share; the step size 2e-3; only the perception and interaction tiers; a 15% share (more
+     * recovery, refusal 0.8 for one training seed in three); the paper study's recipe, 20%
+     * ({@link PaperStudy#PAFT_MIX}, {@link PaperStudy#PAFT_LR}).
      */
     public static List<Variant> variants() {
         ShiftSampler.Mix refuse25 = new ShiftSampler.Mix(false, 0.25);
@@ -57,6 +58,7 @@ public final class PaftMixStudy {
                 new Variant("by-tier+refuse-0.3", new ShiftSampler.Mix(true, 0.3), 1e-3f),
                 new Variant("by-shift+refuse-0.25+lr-2e-3", refuse25, 2e-3f),
                 new Variant("pi+refuse-0.25+lr-2e-3", refuse25.only(Tier.PERCEPTION, Tier.INTERACTION), 2e-3f),
+                new Variant("pi+refuse-0.15+lr-2e-3", new ShiftSampler.Mix(false, 0.15).only(Tier.PERCEPTION, Tier.INTERACTION), 2e-3f),
                 new Variant("default", PaperStudy.PAFT_MIX, PaperStudy.PAFT_LR));
     }
 
@@ -148,6 +150,6 @@ public final class PaftMixStudy {
         boolean refuses = unsolvable.isPresent() && unsolvable.get().refusalRate() >= 0.8;
         boolean keeps = st.get().successRate() >= sftStatic.get().successRate() - 0.02;
         String verdict = recovered == 2 && refuses && keeps ? Findings.HOLDS : recovered > 0 || refuses ? Findings.PARTLY : Findings.FAILS;
-        return new Finding(v.name() + " (" + v.mix().label() + String.format(Locale.ROOT, ", lr %.0e)", v.lr()), verdict, String.join("; ", parts));
+        return new Finding(v.name() + " (" + v.mix().label() + ", lr " + v.lr() + ")", verdict, String.join("; ", parts));
     }
 }
