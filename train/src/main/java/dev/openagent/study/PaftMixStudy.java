@@ -30,8 +30,9 @@ import java.util.function.Consumer;
  * The PAFT mix ablation behind the paper study's recipe: from one SFT policy, PAFT at alpha 0.3 with
  * each way of spreading the perturbed episodes (uniformly over shifts or over tiers, over every tier or
  * only perception and interaction, with or without a fixed share of refusal demonstrations) and each
- * step size, every variant evaluated as the paper study evaluates an agent. Each variant's line says how much of SFT's Perception and Interaction drop it recovers, what
- * it costs on static tasks and how often it refuses an unsolvable task.
+ * step size, every variant evaluated as the paper study evaluates an agent. Each variant's line says how
+ * much of SFT's Perception and Interaction drop it recovers, what it costs on static tasks and how often
+ * it refuses an unsolvable task.
  */
 public final class PaftMixStudy {
     public static final String ID = "paft-mix";
@@ -44,7 +45,7 @@ public final class PaftMixStudy {
     private PaftMixStudy() {}
 
     /**
-     * The variants compared, each one change from the one before (docs/training.md has the table):
+     * The variants compared, in the order that leads to the recipe (docs/training.md has the table):
      * the first recipe (every shift equally likely, 1e-3); a 25% share of refusal demonstrations; by tier
      * with a 30% share; the step size 2e-3; only the perception and interaction tiers; a 15% share (more
      * recovery, refusal 0.8 for one training seed in three); the paper study's recipe, 20%

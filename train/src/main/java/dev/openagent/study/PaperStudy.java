@@ -60,7 +60,7 @@ public final class PaperStudy {
      *
      * @param sftSteps     SFT optimiser steps (the 4x-steps agent trains four times as many)
      * @param sftTasks     distinct training tasks SFT draws from, in turn (the 4x-data agent draws from four times as many)
-     * @param rlShifted    fraction of RL's rollout groups run under a shift drawn as PAFT draws them (groups with signal:
+     * @param rlShifted    fraction of RL's rollout groups run under a shift drawn from the catalog (groups with signal:
      *                     from an SFT policy near 100% static, static groups almost all succeed in every rollout)
      * @param paftSteps    PAFT optimiser steps, continuing from the SFT policy on the mixture
      * @param mix          how PAFT spreads shifts over the catalog (RL's shifted rollouts keep {@link #RL_MIX})
@@ -110,9 +110,9 @@ public final class PaperStudy {
      * measurement"): 20% of the perturbed episodes are refusal demonstrations ({@code task.unsolvable}), the
      * rest spread evenly over the shifts of the perception and interaction tiers. Drawn uniformly over the
      * catalog, 1 perturbed episode in 30 is a refusal demonstration (28 at the quick budget): refusal stayed
-     * at 0.01. A 15% share reached 0.8 for one training seed in three (20%: two in three); 25% and more also refused after
-     * transient errors and redirects (the same signal: an error or an empty result), costing interaction
-     * recovery. The reasoning and other internalization shifts, which 150 steps did not teach, took 9 of
+     * at 0.01. A 15% share reached 0.8 for one training seed in three (20%: two in three); 25% and more
+     * also refused after transient errors and redirects (the same signal: an error or an empty result),
+     * costing interaction recovery. The reasoning and other internalization shifts, which 150 steps did not teach, took 9 of
      * the 30 shares.
      */
     static final ShiftSampler.Mix PAFT_MIX = new ShiftSampler.Mix(false, 0.2).only(Tier.PERCEPTION, Tier.INTERACTION);
