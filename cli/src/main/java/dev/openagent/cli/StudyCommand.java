@@ -43,8 +43,9 @@ final class StudyCommand extends GroupCommand {
 
     @Command(name = "paft-mix", description = {
             "The PAFT mix ablation behind the paper study's recipe: from one SFT policy on poi, PAFT at alpha 0.3 with each",
-            "way of spreading perturbed episodes (over shifts or over tiers, with or without a share of refusal demonstrations),",
-            "each evaluated as the paper study evaluates an agent. Writes the same files as study paper."})
+            "way of spreading perturbed episodes (over shifts or tiers, over every tier or only perception and interaction, with",
+            "or without a share of refusal demonstrations) and step size, the last the paper study's recipe, each evaluated as",
+            "the paper study evaluates an agent. Writes the same files as study paper."})
     static final class PaftMix implements Runnable {
         @CommandLine.Mixin
         PaperOptions options;

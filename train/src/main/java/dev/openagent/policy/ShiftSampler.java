@@ -37,18 +37,38 @@ public final class ShiftSampler {
      * @param byTier          each tier gets the same share, split evenly among its shifts (else each shift the same share)
      * @param unsolvableShare the share of perturbed episodes drawn as {@code task.unsolvable} (refusal
      *                        demonstrations); negative leaves it to the spread above
+     * @param tiers           the tiers drawn from (empty: every tier given); {@code task.unsolvable} is drawn
+     *                        at its share whether or not its tier is listed
      */
-    public record Mix(boolean byTier, double unsolvableShare) {
+    public record Mix(boolean byTier, double unsolvableShare, Set<Tier> tiers) {
         public Mix {
             if (unsolvableShare >= 1) throw new IllegalArgumentException("the unsolvable share must be below 1");
+            tiers = Set.copyOf(tiers);
+        }
+
+        /** Every tier. */
+        public Mix(boolean byTier, double unsolvableShare) {
+            this(byTier, unsolvableShare, Set.of());
         }
 
         /** Every shift equally likely (the first PAFT recipe). */
         public static final Mix UNIFORM = new Mix(false, -1);
 
-        /** For logs and {@code training.json}: {@code by-shift}, {@code by-tier, unsolvable 0.25}. */
+        /** The same spread over these tiers only (and {@code task.unsolvable} at its share). */
+        public Mix only(Tier... ts) {
+            return new Mix(byTier, unsolvableShare, Set.of(ts));
+        }
+
+        /** Whether a shift of this tier is drawn (apart from {@code task.unsolvable}'s own share). */
+        boolean draws(Tier t) {
+            return tiers.isEmpty() || tiers.contains(t);
+        }
+
+        /** For logs and {@code training.json}: {@code by-shift}, {@code by-tier, unsolvable 0.25}, {@code by-shift over perception+interaction}. */
         public String label() {
-            return (byTier ? "by-tier" : "by-shift") + (unsolvableShare >= 0 ? String.format(java.util.Locale.ROOT, ", unsolvable %.2f", unsolvableShare) : "");
+            String over = tiers.isEmpty() ? "" : " over " + String.join("+", java.util.Arrays.stream(Tier.values()).filter(tiers::contains).map(Tier::id).toList());
+            return (byTier ? "by-tier" : "by-shift") + over
+                    + (unsolvableShare >= 0 ? String.format(java.util.Locale.ROOT, ", unsolvable %.2f", unsolvableShare) : "");
         }
     }
 
@@ -89,9 +109,8 @@ public final class ShiftSampler {
     }
 
     /** These shifts, weighted by the mix. */
-    public static ShiftSampler of(List<Shift> shifts, Mix mix) {
-        Map<Tier, Integer> perTier = new LinkedHashMap<>();
-        for (Shift s : shifts) perTier.merge(s.tier(), 1, Integer::sum);
+    public static ShiftSampler of(List<Shift> given, Mix mix) {
+        List<Shift> shifts = given.stream().filter(s -> mix.draws(s.tier()) || s.id().equals(UNSOLVABLE) && mix.unsolvableShare() >= 0).toList();
         boolean split = mix.unsolvableShare() >= 0 && shifts.stream().anyMatch(s -> s.id().equals(UNSOLVABLE)) && shifts.size() > 1;
         List<Shift> rest = shifts.stream().filter(s -> !split || !s.id().equals(UNSOLVABLE)).toList();
         Map<Tier, Integer> restPerTier = new LinkedHashMap<>();
@@ -106,7 +125,7 @@ public final class ShiftSampler {
                 weights[i] = split ? (1 - mix.unsolvableShare()) * w : w;
             }
         }
-        return new ShiftSampler(shifts, weights, !mix.byTier() && !split);
+        return new ShiftSampler(shifts, weights, !mix.byTier() && !split && mix.tiers().isEmpty());
     }
 
     public boolean isEmpty() { return shifts.isEmpty(); }

@@ -28,29 +28,39 @@ import java.util.function.Consumer;
 
 /**
  * The PAFT mix ablation behind the paper study's recipe: from one SFT policy, PAFT at alpha 0.3 with
- * each way of spreading the perturbed episodes (uniformly over shifts or over tiers, with or without
- * a fixed share of refusal demonstrations), every variant evaluated as the paper study evaluates an
- * agent. Each variant's line says how much of SFT's Perception and Interaction drop it recovers, what
- * it costs on static tasks and how often it refuses an unsolvable task.
+ * each way of spreading the perturbed episodes (uniformly over shifts or over tiers, over every tier or
+ * only perception and interaction, with or without a fixed share of refusal demonstrations) and each
+ * step size, every variant evaluated as the paper study evaluates an agent. Each variant's line says how
+ * much of SFT's Perception and Interaction drop it recovers, what it costs on static tasks and how often
+ * it refuses an unsolvable task.
  */
 public final class PaftMixStudy {
     public static final String ID = "paft-mix";
     /** Alpha of every variant: the paper's. */
     static final double ALPHA = 0.3;
 
-    /** A mix to try, named for the tables. */
-    public record Variant(String name, ShiftSampler.Mix mix) {}
+    /** A mix to try with PAFT's peak learning rate, named for the tables. */
+    public record Variant(String name, ShiftSampler.Mix mix, float lr) {}
 
     private PaftMixStudy() {}
 
-    /** The variants compared: how shifts are spread, and the share of refusal demonstrations. */
+    /**
+     * The variants compared, in the order that leads to the recipe (docs/training.md has the table):
+     * the first recipe (every shift equally likely, 1e-3); a 25% share of refusal demonstrations; by tier
+     * with a 30% share; the step size 2e-3; only the perception and interaction tiers; a 15% share (more
+     * recovery, refusal 0.8 for one training seed in three); the paper study's recipe, 20%
+     * ({@link PaperStudy#PAFT_MIX}, {@link PaperStudy#PAFT_LR}).
+     */
     public static List<Variant> variants() {
+        ShiftSampler.Mix refuse25 = new ShiftSampler.Mix(false, 0.25);
         return List.of(
-                new Variant("by-shift", ShiftSampler.Mix.UNIFORM),
-                new Variant("by-tier", new ShiftSampler.Mix(true, -1)),
-                new Variant("by-shift+refuse-0.15", new ShiftSampler.Mix(false, 0.15)),
-                new Variant("by-tier+refuse-0.15", new ShiftSampler.Mix(true, 0.15)),
-                new Variant("by-tier+refuse-0.3", new ShiftSampler.Mix(true, 0.3)));
+                new Variant("by-shift", ShiftSampler.Mix.UNIFORM, 1e-3f),
+                new Variant("by-shift+refuse-0.25", refuse25, 1e-3f),
+                new Variant("by-tier+refuse-0.3", new ShiftSampler.Mix(true, 0.3), 1e-3f),
+                new Variant("by-shift+refuse-0.25+lr-2e-3", refuse25, 2e-3f),
+                new Variant("pi+refuse-0.25+lr-2e-3", refuse25.only(Tier.PERCEPTION, Tier.INTERACTION), 2e-3f),
+                new Variant("pi+refuse-0.15+lr-2e-3", new ShiftSampler.Mix(false, 0.15).only(Tier.PERCEPTION, Tier.INTERACTION), 2e-3f),
+                new Variant("default", PaperStudy.PAFT_MIX, PaperStudy.PAFT_LR));
     }
 
     public static Result run(Budget budget, long seed, Path dir, StudyProgress progress, Consumer<List<EpisodeResult>> report) {
@@ -65,7 +75,7 @@ public final class PaftMixStudy {
         for (Variant v : variants()) {
             Trainer.Options o = Trainer.Options.of(Trainer.Method.PAFT, PaperStudy.ENV, budget.paftSteps(), seed).withAlpha(ALPHA)
                     .withInit(sftDir).withTaskPool(budget.sftTasks()).withMix(v.mix());
-            plan.put("paft-" + v.name(), o.withBatch(o.batch(), PaperStudy.PAFT_LR));
+            plan.put("paft-" + v.name(), o.withBatch(o.batch(), v.lr()));
         }
         int episodes = conditions.size() * budget.tasks();
         Map<String, StudyProgress.Phase> trainPhase = new LinkedHashMap<>();
@@ -141,6 +151,6 @@ public final class PaftMixStudy {
         boolean refuses = unsolvable.isPresent() && unsolvable.get().refusalRate() >= 0.8;
         boolean keeps = st.get().successRate() >= sftStatic.get().successRate() - 0.02;
         String verdict = recovered == 2 && refuses && keeps ? Findings.HOLDS : recovered > 0 || refuses ? Findings.PARTLY : Findings.FAILS;
-        return new Finding(v.name() + " (" + v.mix().label() + ")", verdict, String.join("; ", parts));
+        return new Finding(v.name() + " (" + v.mix().label() + ", lr " + v.lr() + ")", verdict, String.join("; ", parts));
     }
 }

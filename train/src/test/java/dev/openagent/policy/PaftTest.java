@@ -109,6 +109,34 @@ class PaftTest {
         assertEquals(1.0 / ShiftSampler.catalog(poi).shifts().size(), uniform, 0.001);
     }
 
+    /**
+     * A mix over some tiers draws only their shifts, each equally likely, besides the refusal
+     * demonstrations at their share (task.unsolvable belongs to none of the tiers listed).
+     */
+    @Test
+    void aMixOverSomeTiersDrawsOnlyTheirShiftsAndTheRefusalShare() {
+        var poi = Environments.get("poi").info();
+        ShiftSampler pi = ShiftSampler.catalog(poi, new ShiftSampler.Mix(false, 0.15).only(Tier.PERCEPTION, Tier.INTERACTION));
+        Map<String, Double> w = pi.weights();
+        assertEquals(0.15, w.get(ShiftSampler.UNSOLVABLE), 0.001);
+        long drawn = ShiftSampler.catalog(poi).shifts().stream()
+                .filter(x -> x.tier() == Tier.PERCEPTION || x.tier() == Tier.INTERACTION).count();
+        assertEquals(drawn + 1, pi.shifts().size());
+        for (var x : pi.shifts()) {
+            if (x.id().equals(ShiftSampler.UNSOLVABLE)) continue;
+            assertTrue(x.tier() == Tier.PERCEPTION || x.tier() == Tier.INTERACTION, x.id());
+            assertEquals(0.85 / drawn, w.get(x.id()), 0.001, x.id());
+        }
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(5);
+        for (int i = 0; i < 500; i++) {
+            Tier t = pi.sample(rnd).layers().getFirst().shift().tier();
+            assertTrue(t != Tier.REASONING, "no reasoning shift is drawn");
+        }
+        // Without a refusal share, the tiers left out are left out entirely.
+        assertTrue(ShiftSampler.catalog(poi, ShiftSampler.Mix.UNIFORM.only(Tier.PERCEPTION)).shifts().stream()
+                .allMatch(x -> x.tier() == Tier.PERCEPTION));
+    }
+
     /** A task pool of n draws the same n training tasks over and over (the data-scaling ablation's unit). */
     @Test
     void aTaskPoolCyclesThroughItsTasks() {

@@ -1,5 +1,6 @@
 package dev.openagent.study;
 
+import dev.openagent.policy.ShiftSampler;
 import dev.openagent.policy.Trainer;
 import org.junit.jupiter.api.Test;
 
@@ -49,5 +50,23 @@ class PaperStudyPlanTest {
         assertEquals(List.of("sft", "rl", "paft-0.1", "paft-0.3", "paft-0.5"),
                 PaperStudy.agents(PaperStudy.plan(PaperStudy.Budget.quick(), 1, Path.of("runs/x"))));
         assertTrue(plan(PaperStudy.Budget.full()).keySet().containsAll(List.of(PaperStudy.SFT_4X_STEPS, PaperStudy.SFT_4X_DATA)));
+    }
+
+    /**
+     * PAFT takes the recipe {@code study paft-mix} chose (its last variant), at every alpha; RL's shifted
+     * rollouts keep every shift equally likely, so its refusal stays a measurement of RL.
+     */
+    @Test
+    void paftTakesTheMeasuredRecipeAndRlKeepsEveryShiftEquallyLikely() {
+        Map<String, PaperStudy.Plan> p = plan(PaperStudy.Budget.quick());
+        PaftMixStudy.Variant chosen = PaftMixStudy.variants().getLast();
+        for (String paft : List.of("paft-0.1", "paft-0.3", "paft-0.5")) {
+            assertEquals(chosen.mix(), p.get(paft).options().mix());
+            assertEquals(chosen.lr(), p.get(paft).options().lr());
+        }
+        assertEquals(ShiftSampler.Mix.UNIFORM, p.get("rl").options().mix());
+        assertTrue(PaftMixStudy.variants().stream().map(PaftMixStudy.Variant::name).distinct().count() == PaftMixStudy.variants().size());
+        assertTrue(PaftMixStudy.variants().stream().anyMatch(v -> v.mix().equals(ShiftSampler.Mix.UNIFORM)),
+                "the ablation keeps the first recipe to compare with");
     }
 }
