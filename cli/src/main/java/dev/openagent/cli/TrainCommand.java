@@ -34,6 +34,12 @@ final class TrainCommand implements Runnable {
     @Option(names = "--lr", description = "Peak learning rate (default 2e-3 for sft and paft, 5e-5 for rl).")
     Float lr;
 
+    @Option(names = "--task-pool", description = "Draw the episodes from this many distinct training tasks in turn, as the paper study's SFT does (1000 at --quick); 0, the default, a new task every episode.")
+    int taskPool;
+
+    @Option(names = "--older-turns", description = "A new policy reads the turns before the last three in full (full) or only their actions, the tool and the arguments passed on (actions); default: the policy's default configuration.")
+    String olderTurns;
+
     @Mixin
     Options.Seed seed;
 
@@ -59,6 +65,17 @@ final class TrainCommand implements Runnable {
         if (n < 1) throw new Main.UserError("--steps must be at least 1");
         Trainer.Options o = Trainer.Options.of(m, env.id, n, seed.value).withInit(init);
         if (alpha != null) o = o.withAlpha(alpha);
+        if (taskPool < 0) throw new Main.UserError("--task-pool cannot be negative");
+        o = o.withTaskPool(taskPool);
+        if (olderTurns != null) {
+            if (init != null) throw new Main.UserError("--older-turns applies to a new policy, not one continued with --init");
+            boolean actionsOnly = switch (olderTurns) {
+                case "full" -> false;
+                case "actions" -> true;
+                default -> throw new Main.UserError("--older-turns must be full or actions");
+            };
+            o = o.withConfig(o.config().withOlderTurnsActionsOnly(actionsOnly));
+        }
         if (batch != null && batch < 1) throw new Main.UserError("--batch must be at least 1");
         if (lr != null && !(lr > 0)) throw new Main.UserError("--lr must be positive");
         o = o.withBatch(batch != null ? batch : o.batch(), lr != null ? lr : o.lr());

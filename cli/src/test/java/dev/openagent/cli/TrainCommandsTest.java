@@ -37,6 +37,22 @@ class TrainCommandsTest {
         assertEquals(3, Json.parse(e.out()).path("episodes").asInt());
     }
 
+    /** The paper study's SFT phase from the command line: its task pool, and how older turns are read, reach the checkpoint. */
+    @Test
+    void taskPoolAndOlderTurnsReachTheCheckpoint() throws Exception {
+        Path policy = dir.resolve("pooled");
+        CliTest.Result t = CliTest.run("train", "--method", "sft", "--steps", "2", "--eval", "0", "--task-pool", "5", "--older-turns", "actions",
+                "--out", policy.toString(), "--json");
+        assertEquals(0, t.code(), t.err());
+        assertEquals(5, Json.parse(t.out()).path("task_pool").asInt());
+        JsonNode config = Json.parse(Files.readString(policy.resolve("config.json")));
+        assertTrue(config.path("older_turns_actions_only").asBoolean(), config.toString());
+        assertTrue(config.path("word_extremes").asBoolean(), "a new policy marks ids by the extremes reported beside them");
+
+        CliTest.Result bad = CliTest.run("train", "--method", "sft", "--steps", "2", "--older-turns", "some", "--out", dir.resolve("x").toString());
+        assertTrue(bad.code() != 0 && bad.err().contains("--older-turns must be full or actions"), bad.err());
+    }
+
     /** A study with --json: the numbers alone on standard output, the table for the person watching on standard error. */
     @Test
     void aStudyPrintsJsonOnStdoutAndTheTableOnStderr() {

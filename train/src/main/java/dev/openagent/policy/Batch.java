@@ -190,7 +190,8 @@ final class Batch {
         gapBefore = new long[b * l];
         capitalJoin = new float[b * l];
         capitalEnd = new float[b * l];
-        feat = new float[b * l * Context.FEATURES];
+        int nf = c.features();
+        feat = new float[b * l * nf];
         int rm = c.maxRelations();
         relPiece = new long[b * l * rm];
         relMin = new float[b * l * rm];
@@ -216,7 +217,7 @@ final class Batch {
                 gapBefore[at] = x.gapBefore[i];
                 capitalJoin[at] = x.capitalJoin[i];
                 capitalEnd[at] = x.capitalEnd[i];
-                System.arraycopy(x.feat[i], 0, feat, at * Context.FEATURES, Context.FEATURES);
+                System.arraycopy(x.feat[i], 0, feat, at * nf, nf);
                 Records.Extreme[] ex = x.extremes[i];
                 for (int r = 0; r < ex.length; r++) {
                     relPiece[at * rm + r] = pieces.id(Pieces.of(ex[r].key(), c, vocabulary));

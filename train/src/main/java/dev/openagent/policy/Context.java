@@ -22,8 +22,6 @@ final class Context {
     static final int SEG_RULES = 1;
     static final int SEG_REQUEST = 2;
 
-    /** Per-token features, see {@link #features}. */
-    static final int FEATURES = 12;
     /** Hash buckets of the separator text (punctuation) after and before a token. */
     static final int GAP_BUCKETS = 64;
     /** Per-tool features: called before, called last turn, its last call failed, calls so far / 3. */
@@ -157,9 +155,14 @@ final class Context {
             // Older turns of a text environment share the last segment; a function-call environment's have their own.
             int segment = 3 + 2 * (k >= c.historyTurns() && c.olderTurnsSegment() && !view.textCommands() ? c.historyTurns() : Math.min(k, c.historyTurns() - 1));
             add(t.actionText(), c.maxActionTokens(), segment, tokens, src, segs, poss, sources, c);
-            add(observationRead(view, t), observationTokens, segment + 1, tokens, src, segs, poss, sources, c);
+            if (readsObservation(view, c, k)) add(observationRead(view, t), observationTokens, segment + 1, tokens, src, segs, poss, sources, c);
         }
         return new Context(view, tokens, src, segs, poss, sources, compared < 0 ? sources.size() : compared, c, vocabulary);
+    }
+
+    /** Whether the k-th most recent turn read contributes its observation (see {@link PolicyConfig#olderTurnsActionsOnly}). */
+    static boolean readsObservation(View view, PolicyConfig c, int k) {
+        return k < c.historyTurns() || view.textCommands() || !c.olderTurnsActionsOnly();
     }
 
     /**
@@ -270,11 +273,13 @@ final class Context {
      * follow the same key (so "which distance is shorter" is visible); 4 also in the request; 5 also
      * in an observation; 6 also in an earlier action's arguments; 7 how often it occurs; 8 in the
      * latest observation; 9 matches an enum value of a callable tool; 10/11 its text holds the
-     * smallest/largest of such a group of numbers (so an id can be chosen by the value beside it).
+     * smallest/largest of such a group of numbers (so an id can be chosen by the value beside it);
+     * with {@code word_extremes}, 12/13 the same word (not a number) occurs in such a text, so the
+     * closer place's id in its search result is marked by the distance another tool reported beside it.
      * How far a copied value extends is read apart, from {@link #capitalJoin} and {@link #capitalEnd}.
      */
     private float[][] features(PolicyConfig c) {
-        float[][] f = new float[n][FEATURES];
+        float[][] f = new float[n][c.features()];
         Set<String> inRequest = lowersWhere(s -> s == SEG_REQUEST);
         Set<String> inObs = lowersWhere(Context::isObservationSegment);
         Set<String> inActions = lowersWhere(Context::isActionSegment);
@@ -316,11 +321,26 @@ final class Context {
             if (value[i] == r[0]) holdsMin.add(source[i]);
             if (value[i] == r[1]) holdsMax.add(source[i]);
         }
+        // Ids are passed from tool to tool in function-call environments; prose observations are left as they were.
+        boolean byWord = c.wordExtremes() && !view.textCommands();
+        Set<String> nearMin = new HashSet<>();
+        Set<String> nearMax = new HashSet<>();
+        if (byWord) {
+            for (int i = 1; i < n; i++) {
+                if (keyOf[i] != null) continue;
+                if (holdsMin.contains(source[i])) nearMin.add(lower[i]);
+                if (holdsMax.contains(source[i])) nearMax.add(lower[i]);
+            }
+        }
         for (int i = 1; i < n; i++) {
             String w = lower[i];
             float[] x = f[i];
             x[10] = holdsMin.contains(source[i]) ? 1 : 0;
             x[11] = holdsMax.contains(source[i]) ? 1 : 0;
+            if (byWord && keyOf[i] == null) {
+                x[12] = nearMin.contains(w) ? 1 : 0;
+                x[13] = nearMax.contains(w) ? 1 : 0;
+            }
             if (keyOf[i] != null) {
                 double v = value[i];
                 x[0] = 1;

@@ -99,8 +99,10 @@ public final class Policy implements AutoCloseable {
         int read = Context.turnsRead(view, config);
         for (int k = 0; k < read; k++) {
             View.Turn t = turns.get(turns.size() - 1 - k);
-            n += Tokenizer.tokenize(t.actionText(), config.maxActionTokens()).size()
-                    + Tokenizer.tokenize(Context.observationRead(view, t), Context.observationBudget(view, config)).size();
+            n += Tokenizer.tokenize(t.actionText(), config.maxActionTokens()).size();
+            if (Context.readsObservation(view, config, k)) {
+                n += Tokenizer.tokenize(Context.observationRead(view, t), Context.observationBudget(view, config)).size();
+            }
         }
         return n;
     }

@@ -99,7 +99,7 @@ final class PolicyNet implements AutoCloseable {
         s.put("emb.seg", new long[]{c.segments(), d});
         s.put("emb.pos", new long[]{c.maxPositions(), d});
         s.put("emb.gap", new long[]{2L * Context.GAP_BUCKETS, d});
-        s.put("emb.feat", new long[]{Context.FEATURES, d});
+        s.put("emb.feat", new long[]{c.features(), d});
         if (c.maxRelations() > 0) {
             s.put("emb.rel.min.w", new long[]{d, d});
             s.put("emb.rel.max.w", new long[]{d, d});
@@ -201,7 +201,7 @@ final class PolicyNet implements AutoCloseable {
                     .add(lookup("emb.pos", x.pos))
                     .add(lookup("emb.gap", x.gapAfter))
                     .add(lookup("emb.gap", x.gapBefore))
-                    .add(m.create(x.feat, new Shape((long) b * l, Context.FEATURES)).matMul(p("emb.feat")))
+                    .add(m.create(x.feat, new Shape((long) b * l, c.features())).matMul(p("emb.feat")))
                     .add(relations(table, b * l))
                     .reshape(b, l, d);
             NDArray mask = m.create(x.attnMask, new Shape(b, 1, 1, l));

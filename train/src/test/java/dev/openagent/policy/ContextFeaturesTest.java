@@ -26,19 +26,7 @@ class ContextFeaturesTest {
      */
     @Test
     void olderTurnsAreReadButNotComparedInFunctionCallEnvironments() {
-        List<View.Turn> turns = new ArrayList<>(List.of(
-                call("c0", "search_places", "{\"name\":\"Green Thistle Museum\"}",
-                        "{\"count\":1,\"results\":[{\"place_id\":\"P6693\",\"name\":\"Green Thistle Museum\",\"rating\":3.3,\"price_level\":2}]}"),
-                call("c1", "search_places", "{\"name\":\"Jade Pearl Coffee House\"}",
-                        "{\"count\":1,\"results\":[{\"place_id\":\"P8422\",\"name\":\"Jade Pearl Coffee House\",\"rating\":4.0,\"price_level\":3}]}"),
-                call("c2", "search_places", "{\"name\":\"Little Saffron Tavern\"}",
-                        "{\"count\":1,\"results\":[{\"place_id\":\"P8427\",\"name\":\"Little Saffron Tavern\",\"rating\":3.5,\"price_level\":2}]}"),
-                call("c3", "get_distance", "{\"from_place_id\":\"P6693\",\"to_place_id\":\"P8422\"}",
-                        "{\"from_place_id\":\"P6693\",\"to_place_id\":\"P8422\",\"distance_km\":2.7,\"minutes\":32}"),
-                call("c4", "get_distance", "{\"from_place_id\":\"P6693\",\"to_place_id\":\"P8427\"}",
-                        "{\"from_place_id\":\"P6693\",\"to_place_id\":\"P8427\",\"distance_km\":0.4,\"minutes\":5}")));
-        View v = new View("Book at whichever is closer to Green Thistle Museum: Jade Pearl Coffee House or Little Saffron Tavern.",
-                "", List.of(new ToolSpec("get_distance", "Street distance in km between two places.", Json.object())), List.of(), turns);
+        View v = closerBooking();
         Context x = Context.encode(v, PolicyConfig.defaults(), Vocabulary.open());
         assertEquals(5, Context.turnsRead(v, PolicyConfig.defaults()), "every turn is read");
         List<String> holdingSmallest = new ArrayList<>();
@@ -52,5 +40,52 @@ class ContextFeaturesTest {
         assertTrue(older > 0, "the oldest search is in the context");
         assertEquals(0f, x.feat[older][2], "an older turn's value is not compared");
         assertEquals(0f, x.feat[older][10], "nor does its observation hold an extreme");
+    }
+
+    /**
+     * The trained policy pointed check_availability's place_id at a search result (its key is the
+     * parameter's own name), where nothing says which candidate is closer: with word_extremes each
+     * occurrence of the closer candidate's id is marked by the distance get_distance reported beside it,
+     * the search results included, older turns too.
+     */
+    @Test
+    void anIdIsMarkedWhereverItOccursByTheExtremeReportedBesideIt() {
+        Context x = Context.encode(closerBooking(), PolicyConfig.defaults(), Vocabulary.open());
+        int closer = 0;
+        int farther = 0;
+        for (int i = 1; i < x.n; i++) {
+            if (!Context.isObservationSegment(x.seg[i]) || x.source[i] != x.source[i - 1]) continue;
+            boolean searchResult = x.lower[i - 1].equals("place_id");
+            if (searchResult && x.lower[i].equals("p8427")) {
+                closer++;
+                assertEquals(1f, x.feat[i][12], "the closer candidate's search result is marked smallest");
+                assertEquals(0f, x.feat[i][13]);
+            }
+            if (searchResult && x.lower[i].equals("p8422")) {
+                farther++;
+                assertEquals(0f, x.feat[i][12]);
+                assertEquals(1f, x.feat[i][13], "the farther one's, largest (an older turn's too)");
+            }
+        }
+        assertEquals(1, closer);
+        assertEquals(1, farther);
+        Context old = Context.encode(closerBooking(), PolicyConfig.defaults().withWordExtremes(false), Vocabulary.open());
+        assertEquals(12, old.feat[1].length, "checkpoints written before word_extremes read twelve features");
+    }
+
+    private static View closerBooking() {
+        List<View.Turn> turns = new ArrayList<>(List.of(
+                call("c0", "search_places", "{\"name\":\"Green Thistle Museum\"}",
+                        "{\"count\":1,\"results\":[{\"place_id\":\"P6693\",\"name\":\"Green Thistle Museum\",\"rating\":3.3,\"price_level\":2}]}"),
+                call("c1", "search_places", "{\"name\":\"Jade Pearl Coffee House\"}",
+                        "{\"count\":1,\"results\":[{\"place_id\":\"P8422\",\"name\":\"Jade Pearl Coffee House\",\"rating\":4.0,\"price_level\":3}]}"),
+                call("c2", "search_places", "{\"name\":\"Little Saffron Tavern\"}",
+                        "{\"count\":1,\"results\":[{\"place_id\":\"P8427\",\"name\":\"Little Saffron Tavern\",\"rating\":3.5,\"price_level\":2}]}"),
+                call("c3", "get_distance", "{\"from_place_id\":\"P6693\",\"to_place_id\":\"P8422\"}",
+                        "{\"from_place_id\":\"P6693\",\"to_place_id\":\"P8422\",\"distance_km\":2.7,\"minutes\":32}"),
+                call("c4", "get_distance", "{\"from_place_id\":\"P6693\",\"to_place_id\":\"P8427\"}",
+                        "{\"from_place_id\":\"P6693\",\"to_place_id\":\"P8427\",\"distance_km\":0.4,\"minutes\":5}")));
+        return new View("Book at whichever is closer to Green Thistle Museum: Jade Pearl Coffee House or Little Saffron Tavern.",
+                "", List.of(new ToolSpec("get_distance", "Street distance in km between two places.", Json.object())), List.of(), turns);
     }
 }
