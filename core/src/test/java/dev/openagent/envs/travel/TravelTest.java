@@ -142,13 +142,11 @@ class TravelTest {
     void hotelSearchRatesAndBooking() {
         TwoNights stay = twoNights();
         Hotel h = stay.hotel();
-        int in = stay.in();
-        String checkIn = TravelWorld.DATES.get(in);
-        String checkOut = TravelWorld.DATES.get(in + 2);
+        String checkIn = stay.checkIn(), checkOut = stay.checkOut();
         JsonNode found = ok(env, "search_hotels", json("city", h.city(), "check_in", checkIn, "check_out", checkOut));
         assertTrue(found.get("hotels").findValuesAsText("hotel_id").contains(h.id()));
         JsonNode rates = ok(env, "get_hotel_rates", json("hotel_id", h.id(), "check_in", checkIn, "check_out", checkOut));
-        assertEquals(w().stayPrice(h, in, in + 2), rates.get("total_price").asInt());
+        assertEquals(w().stayPrice(h, stay.in(), stay.in() + 2), rates.get("total_price").asInt());
         assertEquals(rates.at("/nights/0/price").asInt() + rates.at("/nights/1/price").asInt(), rates.get("total_price").asInt());
         assertEquals(ToolError.Code.DOMAIN, call(env, "get_hotel_rates", json("hotel_id", h.id(), "check_in", checkOut, "check_out", checkIn)).error().code());
         assertEquals(ToolError.Code.DOMAIN, call(env, "search_hotels", json("city", h.city(), "check_in", checkIn)).error().code());
@@ -160,7 +158,11 @@ class TravelTest {
     // ---------------------------------------------------------------- declared facts
 
     /** A hotel with a room two nights running, and the first of those nights. */
-    private record TwoNights(Hotel hotel, int in) {}
+    private record TwoNights(Hotel hotel, int in) {
+        String checkIn() { return TravelWorld.DATES.get(in); }
+
+        String checkOut() { return TravelWorld.DATES.get(in + 2); }
+    }
 
     private TwoNights twoNights() {
         for (Hotel x : w().layout().hotels()) {
@@ -174,9 +176,7 @@ class TravelTest {
     void staysCanBeGivenAsNightsAndTheToolComputesTheCheckOut() {
         TwoNights stay = twoNights();
         Hotel h = stay.hotel();
-        int in = stay.in();
-        String checkIn = TravelWorld.DATES.get(in);
-        String checkOut = TravelWorld.DATES.get(in + 2);
+        String checkIn = stay.checkIn(), checkOut = stay.checkOut();
         assertEquals(ok(env, "search_hotels", json("city", h.city(), "check_in", checkIn, "check_out", checkOut)),
                 ok(env, "search_hotels", json("city", h.city(), "check_in", checkIn, "nights", 2)));
         assertEquals(ok(env, "get_hotel_rates", json("hotel_id", h.id(), "check_in", checkIn, "check_out", checkOut)),
@@ -188,7 +188,7 @@ class TravelTest {
                 json("hotel_id", h.id(), "check_in", TravelWorld.DATES.get(TravelWorld.FLIGHT_DAYS - 1), "nights", 2)).error().code());
         JsonNode booked = ok(env, "book_hotel", json("hotel_id", h.id(), "check_in", checkIn, "nights", 2, "guest_name", "Ann Lee"));
         assertEquals(checkOut, booked.get("check_out").asText());
-        assertEquals(w().stayPrice(h, in, in + 2), booked.get("total_price").asInt());
+        assertEquals(w().stayPrice(h, stay.in(), stay.in() + 2), booked.get("total_price").asInt());
     }
 
     @Test
