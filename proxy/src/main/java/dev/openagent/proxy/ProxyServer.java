@@ -43,7 +43,6 @@ import java.util.function.Consumer;
  * call is cancelled upstream).
  */
 public final class ProxyServer implements AutoCloseable {
-    public static final String NAME = ProxyProtocol.NAME;
     public static final int UPSTREAM_FAILED = ProxyProtocol.UPSTREAM_FAILED;
     /** The header that names a client's session over HTTP. */
     public static final String SESSION_HEADER = "Mcp-Session-Id";
@@ -78,7 +77,6 @@ public final class ProxyServer implements AutoCloseable {
         return new ProxyServer(pool, McpServing.http(endpoint::handle, host, port, auth, "proxy-mcp", () -> endpoint.closed().set(true), () -> {}), endpoint.closed());
     }
 
-    public SessionPool pool() { return pool; }
 
     /** The only session (stdio), or the first open one. */
     public ProxySession session() { return pool.sessions().getFirst(); }
@@ -275,12 +273,17 @@ public final class ProxyServer implements AutoCloseable {
             session.onNotification(listener);
             try {
                 CompletableFuture<ObjectNode> answer = new CompletableFuture<>();
-                Thread.ofVirtual().name("proxy-call").start(() -> answer.complete(ProxyProtocol.answer(session, request)));
+                Thread.ofVirtual().name("proxy-call").start(() -> {
+                    try {
+                        answer.complete(ProxyProtocol.answer(session, request));
+                    } catch (RuntimeException e) {
+                        answer.completeExceptionally(e);
+                    } finally {
+                        events.add(ANSWERED);   // after the notifications that came while the call ran
+                    }
+                });
                 ex.startStream(200, "text/event-stream");
-                while (!answer.isDone() || !events.isEmpty()) {
-                    ObjectNode event = events.poll(20, TimeUnit.MILLISECONDS);
-                    if (event != null) ex.send(sse(event));
-                }
+                for (ObjectNode event = events.take(); event != ANSWERED; event = events.take()) ex.send(sse(event));
                 ObjectNode response = answer.join();
                 ex.finish(response == null ? new byte[0] : sse(response));   // cancelled: the stream ends without it
             } catch (InterruptedException e) {
@@ -290,6 +293,9 @@ public final class ProxyServer implements AutoCloseable {
                 session.removeListener(listener);
             }
         }
+
+        /** Put on a streamed call's event queue when its answer is ready (compared by identity). */
+        private static final ObjectNode ANSWERED = Json.object();
 
         private static byte[] sse(ObjectNode message) {
             return ("event: message\ndata: " + Json.write(message) + "\n\n").getBytes(StandardCharsets.UTF_8);
