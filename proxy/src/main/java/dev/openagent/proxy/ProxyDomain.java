@@ -43,12 +43,6 @@ final class ProxyDomain {
 
     /**
      * @param received told each call as the upstream receives it (for the recording)
-     */
-    static Domain<Upstream> of(Upstream upstream, Map<String, ToolFacts> facts, Consumer<Received> received) {
-        return of(upstream, facts, null, received);
-    }
-
-    /**
      * @param scored the environment file's task the session is scored by (--task), or null for an open session: its
      *               answer checks judge the submitted answer, its state checks call the upstream's tools
      */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.byo.McpConnection;
 import dev.openagent.episode.InfrastructureException;
 import dev.openagent.json.Json;
+import dev.openagent.server.mcp.JsonRpcCheck;
 import dev.openagent.sandbox.ToolSpec;
 import io.modelcontextprotocol.spec.McpSchema;
 
@@ -143,10 +144,7 @@ public final class ProxyProtocol {
     }
 
     static ObjectNode error(JsonNode id, int code, String message) {
-        ObjectNode o = Json.object().put("jsonrpc", "2.0");
-        o.set("id", id);
-        o.putObject("error").put("code", code).put("message", message);
-        return o;
+        return new JsonRpcCheck.Refusal(code, message, id).response();
     }
 
     /** A notification to the client. */

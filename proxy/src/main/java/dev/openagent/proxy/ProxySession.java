@@ -92,9 +92,6 @@ public final class ProxySession {
     /** The client's request id of the tool call running now (null when none), and whether it was cancelled. */
     private volatile JsonNode running;
     private volatile String cancelReason;
-    /** Whether the session is scored by a task (then it has {@value #SUBMIT_ANSWER}). */
-    private final boolean scored;
-    private String answer;
     private Outcome outcome;
     private final List<Call> calls = new ArrayList<>();
     /** The session as a conversation: each call, what the upstream received and answered, and what the agent got. */
@@ -104,7 +101,6 @@ public final class ProxySession {
     private int toolErrors;
     private String client = "mcp-client";
     private boolean finished;
-    private Start start;
     private List<ShiftRecord> shifts = List.of();
     private Env env;
     private List<ToolSpec> tools;
@@ -126,21 +122,25 @@ public final class ProxySession {
     }
 
     /**
-     * @param scored the environment file's task the session is scored by (--env FILE --task ID), or null: then the
-     *               client is shown {@value #SUBMIT_ANSWER} as well
+     * @param scored the environment file's task the session is scored by (--env FILE --task ID), or null; a scored
+     *               session shows the client {@value #SUBMIT_ANSWER} as well
      */
     public ProxySession(Upstream upstream, ShiftStack stack, long seed, Map<String, ToolFacts> facts, FileEnvironment.ScoredTask scored) {
         this.upstream = upstream;
         this.stack = stack;
         this.seed = seed;
-        this.scored = scored != null;
         this.facts = facts;
         this.scoredTask = scored;
         this.domain = ProxyDomain.of(upstream, facts, scored, r -> lastReceived = r);
         Optional<String> why = notApplicable(stack, domain);
         if (why.isPresent()) throw new IllegalArgumentException("shift " + why.get());
         open();
+        shifts = env.spec().shifts();
+        messages.add(Message.system("openagent proxy session: the tools of " + upstream.describe() + " under " + stack.label() + " (seed " + seed + ")"));
     }
+
+    /** Whether the session is scored by a task (then it has {@value #SUBMIT_ANSWER}). */
+    private boolean scored() { return scoredTask != null; }
 
     private static Optional<String> notApplicable(ShiftStack stack, Domain<Upstream> domain) {
         for (ShiftStack.Layer l : stack.layers()) {
@@ -156,13 +156,8 @@ public final class ProxySession {
         Start started = env.reset(TaskRequest.of(Split.TEST, seed));
         List<ToolSpec> shown = new ArrayList<>(started.tools());
         shown.removeIf(t -> t.name().equals(Protocol.ASK_USER));   // there is no simulated user behind the proxy
-        if (scored) shown.add(SUBMIT_ANSWER_SPEC);
+        if (scored()) shown.add(SUBMIT_ANSWER_SPEC);
         tools = List.copyOf(shown);
-        if (start == null) {
-            start = started.withTools(tools);
-            shifts = env.spec().shifts();
-            messages.add(Message.system("openagent proxy session: the tools of " + upstream.describe() + " under " + stack.label() + " (seed " + seed + ")"));
-        }
     }
 
     /** The tools as the client sees them (rebuilt first when the upstream's changed). */
@@ -310,7 +305,6 @@ public final class ProxySession {
         if (!(given instanceof String text)) return new Reply("submit_answer needs 'answer' (a string)", true);
         if (outcome != null) return new Reply("an answer was already submitted", true);
         messages.add(Message.assistant(text));
-        answer = text;
         outcome = judge(text);
         return new Reply("answer submitted", false);
     }
@@ -325,7 +319,7 @@ public final class ProxySession {
      * task's checks on an empty answer, so a task checked by the server's state alone is scored all the same.
      */
     public synchronized Outcome outcome() {
-        if (!scored) {
+        if (!scored()) {
             int n = calls.size();
             return new Outcome(false, Outcome.End.UNSCORED, "proxy session: " + n + (n == 1 ? " call" : " calls") + ", no task to score it by");
         }
@@ -345,7 +339,7 @@ public final class ProxySession {
     }
 
     private Reply step(String name, Map<String, Object> arguments) {
-        if (scored && name.equals(SUBMIT_ANSWER)) return submit(arguments);
+        if (scored() && name.equals(SUBMIT_ANSWER)) return submit(arguments);
         if (outcome != null) return new Reply("the task is answered and the session scored: no more calls", true);
         long begin = System.nanoTime();
         JsonNode args = arguments == null ? Json.object() : Json.tree(arguments);
@@ -443,7 +437,7 @@ public final class ProxySession {
      */
     public synchronized Trajectory trajectory(String agent, Outcome outcome) {
         Task t = task();
-        if (scored && t != null) {
+        if (scored() && t != null) {
             return new Trajectory(ProxyDomain.ID, t.id(), t.split().id(), seed, t.difficulty(), t.kind(), t.solvable(), shifts, agent, tools,
                     messages, outcome, new Stats(calls.size(), calls.size(), toolErrors, errorCodes, 0, 0));
         }

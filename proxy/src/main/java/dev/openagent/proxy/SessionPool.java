@@ -94,15 +94,12 @@ public final class SessionPool implements AutoCloseable {
         upstream.onNotification(notifications);   // each open session passes them to its client
     }
 
-    public Upstream upstream() { return upstream; }
-
     /** How many stacks the sessions draw from. */
     public int stacks() { return stacks.size(); }
 
     /** The stack of the n-th session: the one stack, or one of several drawn by the session's seed. */
     public ShiftStack stackOf(int n) { return stacks.get((int) Math.floorMod(seedOf(n), (long) stacks.size())); }
 
-    public Map<String, ToolFacts> facts() { return facts; }
 
     /** The seed of the n-th session (0-based): the proxy's seed first. */
     public long seedOf(int n) { return n == 0 ? seed : Seeds.derive(seed, "proxy-session-" + n); }
