@@ -147,14 +147,13 @@ final class ProxyMcpCommand implements Runnable {
         ProxyServer server;
         int tools;
         try {
-            List<ShiftStack> serving = applicable(upstream, stacks, sessionSeed, facts, scored);
-            opened = new SessionPool(upstream, serving, facts, scored, sessionSeed, transport.stdio ? 1 : maxSessions, Duration.ofSeconds(idleSeconds), recorder);
+            Applicable serving = applicable(upstream, stacks, sessionSeed, facts, scored);
+            opened = new SessionPool(upstream, serving.stacks(), facts, scored, sessionSeed, transport.stdio ? 1 : maxSessions, Duration.ofSeconds(idleSeconds), recorder);
             if (transport.stdio) {
                 server = ProxyServer.stdio(opened, System.in, protocol);
                 tools = server.session().tools().size();
             } else {
-                // Sessions open as clients come: one built now checks that the shifts apply to the upstream's tools.
-                tools = new ProxySession(upstream, serving.getFirst(), sessionSeed, facts, scored).tools().size();
+                tools = serving.tools();   // sessions open as clients come: the first one's tools, as the check built it
                 try {
                     server = ProxyServer.http(opened, listen.host, transport.port, listen.auth(), listen.maxBody);
                 } catch (IOException e) {
@@ -194,21 +193,26 @@ final class ProxyMcpCommand implements Runnable {
         }
     }
 
+    /** The stacks the sessions may draw, and how many tools the first one's session (on the proxy's seed) shows. */
+    private record Applicable(List<ShiftStack> stacks, int tools) {}
+
     /**
      * The stacks the sessions may draw: one stack must apply (or the proxy says why not and stops); of several (a
      * tier, all, a;b) those that cannot apply to the upstream's tools are left out, and named on stderr.
      */
-    private static List<ShiftStack> applicable(Upstream upstream, List<ShiftStack> stacks, long seed, Map<String, ToolFacts> facts,
-                                               FileEnvironment.ScoredTask scored) {
+    private static Applicable applicable(Upstream upstream, List<ShiftStack> stacks, long seed, Map<String, ToolFacts> facts,
+                                         FileEnvironment.ScoredTask scored) {
         if (stacks.size() == 1) {
-            new ProxySession(upstream, stacks.getFirst(), seed, facts, scored);   // throws, naming the shift and why
-            return stacks;
+            // throws, naming the shift and why
+            return new Applicable(stacks, new ProxySession(upstream, stacks.getFirst(), seed, facts, scored).tools().size());
         }
         List<ShiftStack> out = new java.util.ArrayList<>();
         List<String> skipped = new java.util.ArrayList<>();
+        int tools = -1;
         for (ShiftStack s : stacks) {
             try {
-                new ProxySession(upstream, s, seed, facts, scored);
+                ProxySession session = new ProxySession(upstream, s, seed, facts, scored);
+                if (out.isEmpty()) tools = session.tools().size();
                 out.add(s);
             } catch (IllegalArgumentException e) {
                 skipped.add(s.label());
@@ -216,6 +220,6 @@ final class ProxyMcpCommand implements Runnable {
         }
         if (out.isEmpty()) throw new Main.UserError("none of the " + stacks.size() + " conditions can apply in the proxy (tool.* and obs.* shifts apply)");
         if (!skipped.isEmpty()) System.err.println("proxy mcp: left out (cannot apply to the upstream's tools): " + String.join(", ", skipped));
-        return out;
+        return new Applicable(out, tools);
     }
 }
