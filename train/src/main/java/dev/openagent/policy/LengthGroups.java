@@ -24,6 +24,13 @@ final class LengthGroups {
         return len + len * (double) len / 64;
     }
 
+    /** Estimated cost of one group's pass: its examples padded to its longest. */
+    static double cost(int[] group, List<Context> contexts) {
+        int longest = 0;
+        for (int i : group) longest = Math.max(longest, contexts.get(i).n);
+        return PASS_COST + group.length * perExample(longest);
+    }
+
     /** Groups of indices into {@code lengths}; together they hold every index once, each group in ascending length. */
     static List<int[]> of(int[] lengths) {
         int n = lengths.length;

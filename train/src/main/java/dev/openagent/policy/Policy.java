@@ -379,6 +379,48 @@ public final class Policy implements AutoCloseable {
     }
 
     /**
+     * As {@link #trainGrouped(List, Optimizer)}, the length groups' passes shared among the workers' threads
+     * (null workers: this thread alone). The same step bit for bit whatever the threads: the groups' batches
+     * are built in order on this thread (word dropout draws as one thread would), each group's gradient is
+     * taken apart, and they are added in group order as libtorch would have accumulated them.
+     */
+    public float trainGrouped(List<Example> examples, Optimizer optimizer, GradientWorkers workers) {
+        if (workers == null) return trainGrouped(examples, optimizer);
+        return writing(() -> {
+            // Encoding is the step's largest piece of Java work and draws nothing at random: on every thread.
+            List<Context> contexts = workers.map(examples.size(), (n, i) -> encode(examples.get(i).view()));
+            List<Prepared> groups = new ArrayList<>();
+            List<int[]> split = LengthGroups.of(contexts.stream().mapToInt(x -> x.n).toArray());
+            for (int[] group : split) {
+                groups.add(prepare(Arrays.stream(group).mapToObj(contexts::get).toList(), Arrays.stream(group).mapToObj(examples::get).toList()));
+            }
+            int[] costliestFirst = java.util.stream.IntStream.range(0, split.size()).boxed()
+                    .sorted(java.util.Comparator.comparingDouble((Integer g) -> -LengthGroups.cost(split.get(g), contexts)))
+                    .mapToInt(Integer::intValue).toArray();
+            List<GradientWorkers.Gradient> grads = workers.map(costliestFirst, (n, g) -> {
+                float groupLoss = backward(n, groups.get(g), examples.size());
+                return new GradientWorkers.Gradient(groupLoss, GradientWorkers.takeGradients(n));
+            });
+            float loss = 0;
+            for (GradientWorkers.Gradient g : grads) loss += g.loss();
+            // Every network's gradients were taken (and cleared): the optimiser applies their sum.
+            int i = 0;
+            for (var e : net.params.entrySet()) {
+                float[] sum = grads.getFirst().byParam()[i++];
+                for (int g = 1; g < grads.size(); g++) {
+                    float[] add = grads.get(g).byParam()[i - 1];
+                    for (int k = 0; k < sum.length; k++) sum[k] += add[k];
+                }
+                try (NDArray grad = net.manager.create(sum, e.getValue().getShape())) {
+                    optimizer.update(e.getKey(), e.getValue(), grad);
+                }
+            }
+            workers.synchronize();
+            return loss;
+        });
+    }
+
+    /**
      * Adds the gradient of {@code -sum(weight * log P(decision)) / divisor} over the examples to
      * the parameters' gradients (call {@link #step} once the whole batch is in); returns that loss.
      */
@@ -387,15 +429,26 @@ public final class Policy implements AutoCloseable {
     }
 
     private float accumulateLocked(List<Example> examples, float divisor) {
-        List<Context> contexts = examples.stream().map(x -> encode(x.view())).toList();
+        return backward(net, prepare(examples.stream().map(x -> encode(x.view())).toList(), examples), divisor);
+    }
+
+    /** A group of examples as the network reads them, with what it should learn. */
+    private record Prepared(Batch batch, Labels labels) {}
+
+    /** The examples' batch (drawing word dropout) and labels, from their encoded contexts. */
+    private Prepared prepare(List<Context> contexts, List<Example> examples) {
         Batch batch = new Batch(contexts, config, vocabulary, dropout, dropoutRate);
         int[] chosen = examples.stream().mapToInt(x -> x.decision() instanceof Decision.Call call ? call.tool() : -1).toArray();
         batch.withParams(chosen);
         float[] weights = new float[examples.size()];
         for (int i = 0; i < weights.length; i++) weights[i] = examples.get(i).weight();
-        Labels labels = new Labels(batch, examples.stream().map(Example::decision).toList(), weights);
-        try (NDManager m = net.manager.newSubManager()) {
-            return Djl.backward(() -> net.new Forward(m, batch).params().loss(labels, divisor));
+        return new Prepared(batch, new Labels(batch, examples.stream().map(Example::decision).toList(), weights));
+    }
+
+    /** Forward and backward pass of a group on one network (this policy's, or a worker's view of it); returns its loss. */
+    private static float backward(PolicyNet on, Prepared x, float divisor) {
+        try (NDManager m = on.manager.newSubManager()) {
+            return Djl.backward(() -> on.new Forward(m, x.batch()).params().loss(x.labels(), divisor));
         }
     }
 

@@ -58,8 +58,18 @@ public final class PolicyEval {
                 .stream().map(PolicyRunner.Episode::trajectory).toList());
     }
 
+    /**
+     * Runs jobs of any conditions together on {@code threads} threads, results in job order. One call for
+     * a study's every condition keeps the batched forward passes full: run condition by condition, each
+     * condition's last few episodes take forward passes of their own.
+     */
+    public static List<PolicyRunner.Episode> episodes(Policy policy, String agent, List<PolicyRunner.Job> jobs, int threads,
+                                                      Consumer<PolicyRunner.Episode> onDone) {
+        return PolicyRunner.run(policy, agent, jobs, PARALLEL, threads, null, false, onDone);
+    }
+
     /** The tasks {@code run} chooses for this split and seed, each a job under the shift stack. */
-    private static List<PolicyRunner.Job> jobs(Environment env, ShiftStack shifts, Split split, int tasks, long seed) {
+    public static List<PolicyRunner.Job> jobs(Environment env, ShiftStack shifts, Split split, int tasks, long seed) {
         return new TaskPlan(split, tasks, seed, 0).requests().stream().map(r -> new PolicyRunner.Job(env, shifts, r)).toList();
     }
 

@@ -83,6 +83,30 @@ final class PolicyNet implements AutoCloseable {
         return net;
     }
 
+    /** A net with a copy of this one's weights (and gradients of its own). */
+    PolicyNet copy() {
+        Map<String, float[]> weights = new LinkedHashMap<>();
+        for (var e : params.entrySet()) weights.put(e.getKey(), e.getValue().toFloatArray());
+        return of(c, weights);
+    }
+
+    /**
+     * Overwrites this net's weights with {@code from}'s (same config), in place: zero, then add (exact).
+     * Not {@code NDArray.set}: it points the tensor at a Java buffer, which libtorch's backward later crashed on.
+     */
+    void copyWeights(PolicyNet from) {
+        Djl.inference(() -> {
+            try (NDManager m = manager.newSubManager()) {
+                for (var e : params.entrySet()) {
+                    NDArray p = e.getValue();
+                    NDArray src = m.create(from.params.get(e.getKey()).toFloatArray(), p.getShape());
+                    p.subi(p).addi(src);
+                }
+            }
+            return null;
+        });
+    }
+
     private void add(String name, float[] values, long[] dims) {
         NDArray p = manager.create(values, new Shape(dims));
         p.setRequiresGradient(true);

@@ -129,6 +129,15 @@ public final class Trainer {
      * optimiser steps (RL: iterations) done after each one.
      */
     public static Result train(Options o, Consumer<String> log, IntConsumer progress) {
+        return train(o, log, progress, 1);
+    }
+
+    /**
+     * As {@link #train(Options, Consumer, IntConsumer)}, SFT's and PAFT's optimiser steps shared among
+     * {@code threads} threads ({@link GradientWorkers}). The trained policy is the same bit for bit
+     * whatever the threads; more only make it sooner when cores are free.
+     */
+    public static Result train(Options o, Consumer<String> log, IntConsumer progress, int threads) {
         o.tasks().validate();
         long t0 = System.nanoTime();
         ObjectNode info = Json.object();
@@ -143,7 +152,7 @@ public final class Trainer {
         if (o.init() != null) info.put("init", o.init().toString());
         if (o.taskPool() > 0) info.put("task_pool", o.taskPool());
         Result r = switch (o.method()) {
-            case SFT -> clone(o, 0, info, log, progress);
+            case SFT -> clone(o, 0, info, log, progress, threads);
             case PAFT -> {
                 info.put("alpha", o.alpha());
                 int drawn = o.tasks().envs().stream().mapToInt(e -> shifts(o, e).shifts().size()).min().orElse(0);
@@ -152,7 +161,7 @@ public final class Trainer {
                 if (drawn == 0) {
                     log.accept("warning: the shift catalog has no shift for " + o.tasks().label() + ": PAFT reduces to SFT");
                 }
-                yield clone(o, drawn == 0 ? 0 : o.alpha(), info, log, progress);
+                yield clone(o, drawn == 0 ? 0 : o.alpha(), info, log, progress, threads);
             }
             case RL -> reinforce(o, info, log, progress);
         };
@@ -186,11 +195,19 @@ public final class Trainer {
 
     // ---------------------------------------------------------------- SFT and PAFT
 
-    private static Result clone(Options o, double alpha, ObjectNode info, Consumer<String> log, IntConsumer progress) {
+    private static Result clone(Options o, double alpha, ObjectNode info, Consumer<String> log, IntConsumer progress, int threads) {
         Phases phases = new Phases();
         long mark = phases.start();
         Policy policy = initial(o, alpha, info);
         phases.stop("setup", mark);
+        try (GradientWorkers workers = GradientWorkers.of(policy, threads)) {
+            return clone(o, alpha, policy, workers, info, log, progress, phases);
+        }
+    }
+
+    private static Result clone(Options o, double alpha, Policy policy, GradientWorkers workers, ObjectNode info, Consumer<String> log,
+                                IntConsumer progress, Phases phases) {
+        long mark;
         Supplier<Demonstrations.Episode> demos = demonstrations(o, alpha, o.seed());
         Optimizer opt = Optimizer.adam().optLearningRateTracker(schedule(o.lr(), o.steps())).optClipGrad(1f).build();
         Deque<List<Policy.Example>> batches = new ArrayDeque<>();
@@ -230,7 +247,7 @@ public final class Trainer {
             }
             List<Policy.Example> batch = batches.poll();
             mark = phases.start();
-            float loss = policy.trainGrouped(batch, opt);
+            float loss = policy.trainGrouped(batch, opt, workers);
             phases.stop("optimiser", mark);
             if (!Float.isFinite(loss)) throw new IllegalStateException("training diverged at step " + step + " (loss " + loss + ")");
             recent = step == 1 ? loss : 0.9 * recent + 0.1 * loss;

@@ -155,8 +155,12 @@ public final class PaperStudy {
     /** A claim of the paper and what this run shows about it. */
     public record Finding(String claim, String verdict, String evidence) {}
 
-    /** One agent to train: its name, its options, and whether it continues from the SFT policy. */
-    record Plan(String agent, Trainer.Options options, boolean fromSft) {}
+    /**
+     * One agent to train: its name, its options, whether it continues from the SFT policy, and on how many
+     * threads its steps run (the same policy either way; see {@link Trainer#train(Trainer.Options, Consumer,
+     * java.util.function.IntConsumer, int)}).
+     */
+    record Plan(String agent, Trainer.Options options, boolean fromSft, int threads) {}
 
     private PaperStudy() {}
 
@@ -168,18 +172,19 @@ public final class PaperStudy {
         Path sftDir = dir.resolve("policies/sft");
         List<Plan> plan = new ArrayList<>();
         Trainer.Options sft = Trainer.Options.of(Trainer.Method.SFT, ENV, budget.sftSteps(), seed).withTaskPool(budget.sftTasks());
-        plan.add(new Plan("sft", sft, false));
+        // Without the scaling ablation SFT trains alone (everything else continues from it): both cores.
+        plan.add(new Plan("sft", sft, false, budget.scaling() ? 1 : StudyKit.Pipeline.TRAINERS));
         if (budget.scaling()) {
             plan.add(new Plan(SFT_4X_STEPS, Trainer.Options.of(Trainer.Method.SFT, ENV, SCALE * budget.sftSteps(), seed)
-                    .withTaskPool(budget.sftTasks()), false));
-            plan.add(new Plan(SFT_4X_DATA, sft.withTaskPool(SCALE * budget.sftTasks()), false));
+                    .withTaskPool(budget.sftTasks()), false, 1));
+            plan.add(new Plan(SFT_4X_DATA, sft.withTaskPool(SCALE * budget.sftTasks()), false, 1));
         }
         plan.add(new Plan("rl", Trainer.Options.of(Trainer.Method.RL, ENV, budget.rlIterations(), seed).withInit(sftDir)
-                .withGroups(budget.rlGroupTasks(), budget.rlGroupSize()).withAlpha(budget.rlShifted()).withMix(RL_MIX), true));
+                .withGroups(budget.rlGroupTasks(), budget.rlGroupSize()).withAlpha(budget.rlShifted()).withMix(RL_MIX), true, 1));
         for (double alpha : budget.alphas()) {
             Trainer.Options paft = Trainer.Options.of(Trainer.Method.PAFT, ENV, budget.paftSteps(), seed).withAlpha(alpha).withInit(sftDir)
                     .withTaskPool(budget.sftTasks()).withMix(budget.mix());
-            plan.add(new Plan(paftName(alpha), paft.withBatch(paft.batch(), PAFT_LR), true));
+            plan.add(new Plan(paftName(alpha), paft.withBatch(paft.batch(), PAFT_LR), true, 1));
         }
         return plan;
     }
@@ -232,7 +237,7 @@ public final class PaperStudy {
                     long t = System.nanoTime();
                     StudyProgress.Phase phase = trainPhase.get(p.agent());
                     progress.log("training " + p.agent());
-                    Trainer.Result r = Trainer.train(p.options(), line -> progress.log(p.agent() + ": " + line), phase::advanceTo);
+                    Trainer.Result r = Trainer.train(p.options(), line -> progress.log(p.agent() + ": " + line), phase::advanceTo, p.threads());
                     phase.done();
                     Checkpoint.save(r.policy(), dir.resolve("policies/" + p.agent()), r.info());
                     training.put(p.agent(), r.info());
@@ -299,6 +304,12 @@ public final class PaperStudy {
         return out;
     }
 
+    /**
+     * Threads an agent's evaluation runs on: two, so that once the last training is done its evaluation
+     * has both cores (beside the trainings, it shares them as one more thread would).
+     */
+    static final int EVALUATION_THREADS = 2;
+
     /** The agent's rows (static first, then one per tier with its shifts pooled, then one per shift) and its episodes. */
     static Evaluated evaluate(String agent, Policy policy, List<Condition> conditions, Budget budget, long seed,
                               Map<String, Double> seconds, StudyProgress progress, StudyProgress.Phase phase) {
@@ -308,12 +319,20 @@ public final class PaperStudy {
         Map<String, List<Trajectory>> byTier = new LinkedHashMap<>();
         List<Row> shiftRows = new ArrayList<>();
         String configHash = "study paper " + budget.name() + " seed " + seed;
-        for (Condition c : conditions) {
-            List<PolicyRunner.Episode> eps = PolicyEval.episodes(policy, agent, c.env(), c.stack(), Split.TEST, budget.tasks(), seed,
-                    e -> phase.advance(1));
+        List<PolicyRunner.Job> jobs = new ArrayList<>();
+        int[] from = new int[conditions.size() + 1];
+        for (int i = 0; i < conditions.size(); i++) {
+            Condition c = conditions.get(i);
+            jobs.addAll(PolicyEval.jobs(c.env(), c.stack(), Split.TEST, budget.tasks(), seed));
+            from[i + 1] = jobs.size();
+        }
+        List<PolicyRunner.Episode> all = PolicyEval.episodes(policy, agent, jobs, EVALUATION_THREADS, e -> phase.advance(1));
+        for (int i = 0; i < conditions.size(); i++) {
+            Condition c = conditions.get(i);
+            List<PolicyRunner.Episode> eps = all.subList(from[i], from[i + 1]);
             List<Trajectory> ts = eps.stream().map(PolicyRunner.Episode::trajectory).toList();
-            for (int i = 0; i < eps.size(); i++) {
-                results.add(StudyKit.result(configHash, agent, c.tier(), c.shift() == null ? "none" : c.stack().label(), i, 0, eps.get(i)));
+            for (int k = 0; k < eps.size(); k++) {
+                results.add(StudyKit.result(configHash, agent, c.tier(), c.shift() == null ? "none" : c.stack().label(), k, 0, eps.get(k)));
             }
             if (c.shift() == null) {
                 rows.add(row(agent, c.tier(), null, ts));

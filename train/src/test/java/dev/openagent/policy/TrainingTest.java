@@ -97,6 +97,32 @@ class TrainingTest {
         assertArrayEquals(Files.readAllBytes(dir.resolve("alone/weights.bin")), Files.readAllBytes(dir.resolve("together/weights.bin")));
     }
 
+    /**
+     * A training step's passes shared among threads ({@link GradientWorkers}) give the weights one thread
+     * gives, bit for bit, for SFT and for PAFT (shifted episodes, word dropout): `train` and the paper
+     * study use the free cores without changing what they train.
+     */
+    @Test
+    void sharingTheStepsAmongThreadsGivesTheWeightsOfOneThread() throws Exception {
+        for (Trainer.Options o : List.of(tiny(Trainer.Method.SFT, 6, 7), tiny(Trainer.Method.PAFT, 6, 8).withAlpha(0.5))) {
+            Path one = dir.resolve(o.method().id() + "-1");
+            Trainer.Result alone = Trainer.train(o, line -> {}, step -> {}, 1);
+            try (Policy p = alone.policy()) {
+                Checkpoint.save(p, one, alone.info());
+            }
+            for (int threads : new int[]{2, 3}) {
+                Path many = dir.resolve(o.method().id() + "-" + threads);
+                Trainer.Result shared = Trainer.train(o, line -> {}, step -> {}, threads);
+                try (Policy p = shared.policy()) {
+                    Checkpoint.save(p, many, shared.info());
+                }
+                assertArrayEquals(Files.readAllBytes(one.resolve("weights.bin")), Files.readAllBytes(many.resolve("weights.bin")),
+                        o.method().id() + " on " + threads + " threads");
+                assertEquals(alone.info().path("final_loss").asDouble(), shared.info().path("final_loss").asDouble());
+            }
+        }
+    }
+
     @Test
     void rlFromACheckpointRunsGroupsAndUpdates() {
         Path sft = dir.resolve("sft");
