@@ -48,6 +48,34 @@ class PolicyInferenceTest {
         return views;
     }
 
+    /** A barely trained policy, sampling: a number parameter still gets a number whenever the context holds one. */
+    @Test
+    void numberParametersCopyOnlyNumbers() {
+        // Requests that say a party size ("a table for 3"): each holds an integer to copy.
+        List<View> views = views().stream().filter(v -> v.query().matches("(?s).*\\bfor \\d+\\b.*")).toList();
+        SplittableRandom sampler = new SplittableRandom(5);
+        int checked = 0;
+        for (int round = 0; round < 10; round++) {
+            List<Policy.Acted> acted = policy.act(views, sampler);
+            for (Policy.Acted a : acted) {
+                if (!(a.action() instanceof dev.openagent.sandbox.Action.CallTools call)) continue;
+                for (var c : call.calls()) {
+                    var tool = views.getFirst().tools().stream().filter(t -> t.name().equals(c.name())).findFirst().orElseThrow();
+                    var args = dev.openagent.json.Json.parse(c.arguments());
+                    var props = tool.parameters().path("properties");
+                    for (var it = args.fields(); it.hasNext(); ) {
+                        var e = it.next();
+                        String type = props.path(e.getKey()).path("type").asText();
+                        if (type.equals("integer")) assertTrue(e.getValue().isIntegralNumber(), c.name() + " " + c.arguments());
+                        if (type.equals("number")) assertTrue(e.getValue().isNumber(), c.name() + " " + c.arguments());
+                        if (type.equals("integer") || type.equals("number")) checked++;
+                    }
+                }
+            }
+        }
+        assertTrue(checked > 20, "number arguments checked: " + checked);
+    }
+
     @Test
     void aViewGetsTheSameActionAloneAsInAMixedBatch() {
         List<View> views = views();
