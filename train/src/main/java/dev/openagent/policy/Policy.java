@@ -232,11 +232,13 @@ public final class Policy implements AutoCloseable {
 
     /**
      * The copied span {start, end}: the best-scoring copyable span, or one sampled from their softmax.
-     * A number parameter copies only text that reads as its type when the context holds any: a time
-     * copied as a party size ({@code "party_size":"22:00"}) can only be refused by the tool.
+     * Acting greedily, a number parameter copies only text that reads as its type when the context
+     * holds any: a time copied as a party size ({@code "party_size":"22:00"}) can only be refused by the
+     * tool. Sampling (RL's rollouts) keeps the policy's own distribution: RL's gradient is that of the
+     * full softmax, and sampling from a restricted one stopped RlLearnsTest's run from learning.
      */
     private int[] span(Context x, float[] spans, int base, SplittableRandom sampler, ParamSpec p) {
-        boolean typed = (p.type() == ParamSpec.Type.INTEGER || p.type() == ParamSpec.Type.NUMBER) && anyTyped(x, p);
+        boolean typed = sampler == null && (p.type() == ParamSpec.Type.INTEGER || p.type() == ParamSpec.Type.NUMBER) && anyTyped(x, p);
         int k = config.maxSpanTokens();
         int best = -1;
         double max = Double.NEGATIVE_INFINITY;
