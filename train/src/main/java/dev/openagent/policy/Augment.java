@@ -19,7 +19,10 @@ import java.util.regex.Pattern;
  * everywhere the agent reads it and in the call, by an invented name of another length. A pointer
  * then cannot learn "the city is the one-word name before the question mark" from a training split
  * whose cities happen to be one word; it has to learn where a city is said. The invented words
- * are outside the vocabulary, as unseen test names are.
+ * are outside the vocabulary, as unseen test names are, except that a later word of a longer name is
+ * sometimes an ordinary word the agent reads, capitalised ("Drelan City", "Kosu Name Bay"): test names
+ * such as {@code Crescent City} end in a word the vocabulary knows from the tools ("City to search in"),
+ * and without such names in training the copied span learnt to stop before it ({@code "city":"Crescent"}).
  */
 final class Augment {
     private static final Pattern NAME = Pattern.compile("\\p{Lu}[\\p{L}']*(?: \\p{Lu}[\\p{L}']*)*");
@@ -44,10 +47,12 @@ final class Augment {
         int words = old.split(" ").length;
         int n;
         do n = 1 + rnd.nextInt(3); while (n == words && rnd.nextInt(3) > 0);
+        List<String> ordinary = ordinaryWords(d.view());
         StringBuilder fresh = new StringBuilder();
         for (int i = 0; i < n; i++) {
             if (i > 0) fresh.append(' ');
-            fresh.append(word(rnd));
+            boolean known = i > 0 && !ordinary.isEmpty() && rnd.nextDouble() < KNOWN_WORD;
+            fresh.append(known ? capitalised(ordinary.get(rnd.nextInt(ordinary.size()))) : word(rnd));
         }
         Pattern p = Pattern.compile("(?<![\\p{L}\\p{N}])" + Pattern.quote(old) + "(?![\\p{L}\\p{N}])");
         String to = Matcher.quoteReplacement(fresh.toString());
@@ -66,6 +71,25 @@ final class Augment {
             case Action.AskUser q -> new Action.AskUser(p.matcher(q.question()).replaceAll(to));
             default -> a;
         };
+    }
+
+    /** Chance that a word after the first of an invented name is an ordinary word the agent reads. */
+    static final double KNOWN_WORD = 0.4;
+
+    private static final Pattern LOWER_WORD = Pattern.compile("(?<![\\p{L}\\p{N}_])\\p{Ll}{3,}(?![\\p{L}\\p{N}_])");
+
+    /** Lower-case words of three letters or more in the request and the tools' descriptions, in order, without repeats. */
+    static List<String> ordinaryWords(View v) {
+        java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>();
+        StringBuilder text = new StringBuilder(v.query());
+        for (var t : v.tools()) text.append(' ').append(t.description());
+        Matcher m = LOWER_WORD.matcher(text);
+        while (m.find()) out.add(m.group());
+        return List.copyOf(out);
+    }
+
+    private static String capitalised(String w) {
+        return Character.toUpperCase(w.charAt(0)) + w.substring(1);
     }
 
     /** An invented capitalised word of two or three syllables. */

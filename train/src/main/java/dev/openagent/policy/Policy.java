@@ -220,7 +220,7 @@ public final class Policy implements AutoCloseable {
                 else args.put(p.name(), chosen);
                 decided.add(new Decision.Arg(j, true, new int[]{v}, new int[0], new int[0]));
             } else {
-                int[] span = span(x, spans, row * batch.l * config.maxSpanTokens(), sampler);
+                int[] span = span(x, spans, row * batch.l * config.maxSpanTokens(), sampler, p);
                 args.set(p.name(), value(p, x.spanText(span[0], span[1])));
                 decided.add(new Decision.Arg(j, true, new int[0], new int[]{span[0]}, new int[]{span[1]}));
             }
@@ -230,13 +230,21 @@ public final class Policy implements AutoCloseable {
         return new Acted(action, new Decision.Call(tool, decided));
     }
 
-    /** The copied span {start, end}: the best-scoring copyable span, or one sampled from their softmax. */
-    private int[] span(Context x, float[] spans, int base, SplittableRandom sampler) {
+    /**
+     * The copied span {start, end}: the best-scoring copyable span, or one sampled from their softmax.
+     * Acting greedily, a number parameter copies only text that reads as its type when the context
+     * holds any: a time copied as a party size ({@code "party_size":"22:00"}) can only be refused by the
+     * tool. Sampling (RL's rollouts) keeps the policy's own distribution: RL's gradient is that of the
+     * full softmax, and sampling from a restricted one stopped RlLearnsTest's run from learning.
+     */
+    private int[] span(Context x, float[] spans, int base, SplittableRandom sampler, ParamSpec p) {
+        boolean typed = sampler == null && (p.type() == ParamSpec.Type.INTEGER || p.type() == ParamSpec.Type.NUMBER) && anyTyped(x, p);
         int k = config.maxSpanTokens();
         int best = -1;
         double max = Double.NEGATIVE_INFINITY;
         for (int s = 1; s < x.n; s++) {
             for (int len = 0; len < k && x.spanAllowed(s, s + len, k); len++) {
+                if (typed && !reads(x, s, s + len, p)) continue;
                 float v = spans[base + s * k + len];
                 if (v > max) {
                     max = v;
@@ -248,12 +256,15 @@ public final class Policy implements AutoCloseable {
         if (sampler != null) {
             double sum = 0;
             for (int s = 1; s < x.n; s++) {
-                for (int len = 0; len < k && x.spanAllowed(s, s + len, k); len++) sum += Math.exp(spans[base + s * k + len] - max);
+                for (int len = 0; len < k && x.spanAllowed(s, s + len, k); len++) {
+                    if (!typed || reads(x, s, s + len, p)) sum += Math.exp(spans[base + s * k + len] - max);
+                }
             }
             double u = sampler.nextDouble() * sum;
             outer:
             for (int s = 1; s < x.n; s++) {
                 for (int len = 0; len < k && x.spanAllowed(s, s + len, k); len++) {
+                    if (typed && !reads(x, s, s + len, p)) continue;
                     u -= Math.exp(spans[base + s * k + len] - max);
                     if (u <= 0) {
                         best = s * k + len;
@@ -297,6 +308,18 @@ public final class Policy implements AutoCloseable {
         for (int i : tokens) groups.add(new Decision.Group(new int[]{i}, new int[0]));
         for (int k : words) groups.add(new Decision.Group(new int[0], new int[]{k}));
         return new Acted(new Action.Answer(String.join(" ", parts)), new Decision.Answer(groups));
+    }
+
+    /** Whether tokens from..to read as a value of the (number) parameter's type: a number first, then the whole span. */
+    static boolean reads(Context x, int from, int to, ParamSpec p) {
+        if (Double.isNaN(Tokenizer.number(x.spanText(from, from)))) return false;
+        return value(p, x.spanText(from, to)).isNumber();
+    }
+
+    /** Whether any single token of the context reads as a value of the parameter's type. */
+    private static boolean anyTyped(Context x, ParamSpec p) {
+        for (int s = 1; s < x.n; s++) if (reads(x, s, s, p)) return true;
+        return false;
     }
 
     /** A copied value in the parameter's JSON type; text that does not parse stays text (the tool will say so). */

@@ -48,6 +48,26 @@ class PolicyInferenceTest {
         return views;
     }
 
+    /** What a number parameter may copy when acting greedily: the party size, never a time, a date or a name. */
+    @Test
+    void numberParametersCopyOnlyNumbers() {
+        View v = new View("Book a table for 3 at Red Quill Espresso in Crescent City on 2026-12-11 at 13:00, rated 4.5.",
+                "", views().getFirst().tools(), List.of(), List.of());
+        Context x = policy.encode(v);
+        ParamSpec partySize = new ParamSpec("party_size", "", ParamSpec.Type.INTEGER, List.of(), true);
+        ParamSpec rating = new ParamSpec("min_rating", "", ParamSpec.Type.NUMBER, List.of(), false);
+        List<String> integers = new ArrayList<>();
+        List<String> numbers = new ArrayList<>();
+        for (int s = 1; s < x.n; s++) {
+            for (int e = s; e < Math.min(x.n, s + 3); e++) {
+                if (Policy.reads(x, s, e, partySize)) integers.add(x.spanText(s, e));
+                if (Policy.reads(x, s, e, rating)) numbers.add(x.spanText(s, e));
+            }
+        }
+        assertEquals(List.of("3"), integers);
+        assertEquals(List.of("3", "4.5"), numbers);
+    }
+
     @Test
     void aViewGetsTheSameActionAloneAsInAMixedBatch() {
         List<View> views = views();
