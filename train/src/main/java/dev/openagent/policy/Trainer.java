@@ -295,14 +295,16 @@ public final class Trainer {
      * PAFT: the probability of a slip before an oracle tool call ({@link Demonstrations#withSlips}).
      * Without slips the PAFT policy refused after any error that followed its own wrong call (and
      * after transient errors and redirects): 39% of perception and 23% of interaction episodes ended
-     * in a refusal at {@code --quick}; with 0.15, 11% and 6% (docs/training.md).
+     * in a refusal at {@code --quick}; with 0.15 and {@link #REFUSAL_WEIGHT}, 13-23% and 4-8% over three training
+     * seeds (docs/training.md).
      */
     static final double SLIPS = 0.15;
 
     /**
      * PAFT: the loss weight of a refusal decision. A refusal is one step of a short episode, and
      * slips teach the opposite reaction to an error (call again): without the weight, slips took
-     * refusal on {@code task.unsolvable} from 0.93 to 0.59 (docs/training.md).
+     * refusal on {@code task.unsolvable} from 0.93 to 0.59; with it, 0.90, 0.91 and 0.93 over three training
+     * seeds (docs/training.md).
      */
     static final float REFUSAL_WEIGHT = 3f;
 
