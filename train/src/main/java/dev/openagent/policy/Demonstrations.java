@@ -12,8 +12,13 @@ import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.shift.ShiftStack;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.json.Json;
+
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.SplittableRandom;
 
 /**
@@ -38,6 +43,8 @@ public final class Demonstrations {
     private long count;
     /** Distinct tasks drawn in turn (0: a new task every episode). */
     private int pool;
+    /** The probability of a slip before each oracle tool call (see {@link #withSlips}). */
+    private double slips;
 
     /**
      * @param alpha  the fraction of episodes run under a shift sampled from {@code shifts} (0 for SFT)
@@ -75,6 +82,21 @@ public final class Demonstrations {
         return this;
     }
 
+    /**
+     * Before each oracle tool call, with probability {@code p}, the agent slips: it calls the same tool
+     * with one text argument replaced by other words of the request (the slip a policy makes when it
+     * copies the wrong span), and what came back stays in the view; the oracle's right call follows
+     * and is the step learned (the slip itself is never a training target). Without slips every error
+     * a PAFT demonstration shows after a call the request supports is either transient or a sign the
+     * task is impossible, and the policy learned to refuse after its own wrong calls as well. Not in
+     * {@code task.unsolvable} episodes, whose refusal follows a call that was right.
+     */
+    public Demonstrations withSlips(double p) {
+        if (p < 0 || p >= 1) throw new IllegalArgumentException("the slip probability must be in [0, 1)");
+        this.slips = p;
+        return this;
+    }
+
     /** The next training-split episode; oracle failures are skipped (they would teach failure). */
     public Episode next() {
         while (true) {
@@ -83,13 +105,19 @@ public final class Demonstrations {
             int difficulty = levels.isEmpty() ? 0 : levels.get(Math.floorMod(Seeds.mix(taskSeed, 0xD1FF), levels.size()));
             TaskRequest request = new TaskRequest(Split.TRAIN, taskSeed, difficulty);
             ShiftStack stack = alpha > 0 && rnd.nextDouble() < alpha ? shifts.sample(rnd) : ShiftStack.NONE;
-            Episode e = record(stack.apply(environment.create()), request, stack);
+            boolean slipping = slips > 0 && stack.layers().stream().noneMatch(l -> l.shift().id().equals(ShiftSampler.UNSOLVABLE));
+            Episode e = record(stack.apply(environment.create()), request, stack, slipping ? slips : 0, rnd);
             if (e.success()) return e;
         }
     }
 
     /** Runs the oracle on one task and records every step. */
     public static Episode record(Env env, TaskRequest request, ShiftStack stack) {
+        return record(env, request, stack, 0, null);
+    }
+
+    /** Runs the oracle on one task and records every step, with a slip before a tool call at probability {@code slips}. */
+    static Episode record(Env env, TaskRequest request, ShiftStack stack, double slips, SplittableRandom rnd) {
         Start start = env.reset(request);
         Guide guide = env.guide();
         View view = View.start(start);
@@ -97,10 +125,52 @@ public final class Demonstrations {
         Step last = null;
         while (true) {
             Action action = guide.next(last);
+            if (slips > 0 && action instanceof Action.CallTools c && rnd.nextDouble() < slips) {
+                Optional<Action> slip = slip(c, view.request(), rnd);
+                if (slip.isPresent()) {
+                    Step s = env.step(slip.get());
+                    if (s.done()) return new Episode(steps, stack, false);
+                    view = view.after(slip.get(), s);
+                }
+            }
             steps.add(new Demo(view, action, env.task()));
             last = env.step(action);
             view = view.after(action, last);
             if (last.done()) return new Episode(steps, stack, last.outcome().success());
         }
+    }
+
+    /**
+     * The call with one text argument replaced: by another of its text arguments or by one or two
+     * words of the request, never by its own value; empty when the call has no text argument.
+     */
+    static Optional<Action> slip(Action.CallTools c, String request, SplittableRandom rnd) {
+        Action.ToolCall call = c.calls().getFirst();
+        JsonNode parsed;
+        try {
+            parsed = Json.parse(call.arguments());
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+        if (!(parsed instanceof ObjectNode args)) return Optional.empty();
+        List<String> texts = new ArrayList<>();
+        args.properties().forEach(f -> { if (f.getValue().isTextual()) texts.add(f.getKey()); });
+        if (texts.isEmpty()) return Optional.empty();
+        String name = texts.get(rnd.nextInt(texts.size()));
+        String value = args.get(name).asText();
+        List<String> candidates = new ArrayList<>();
+        for (String other : texts) if (!args.get(other).asText().equals(value)) candidates.add(args.get(other).asText());
+        String[] words = request.replaceAll("[^\\p{L}\\p{N}:+-]+", " ").strip().split(" ");
+        for (int i = 0; i < words.length; i++) {
+            if (!words[i].isEmpty()) candidates.add(words[i]);
+            if (i + 1 < words.length) candidates.add(words[i] + " " + words[i + 1]);
+        }
+        candidates.removeIf(x -> x.isBlank() || x.equals(value));
+        if (candidates.isEmpty()) return Optional.empty();
+        ObjectNode wrong = args.deepCopy();
+        wrong.put(name, candidates.get(rnd.nextInt(candidates.size())));
+        List<Action.ToolCall> calls = new ArrayList<>(c.calls());
+        calls.set(0, new Action.ToolCall(call.id() + "_slip", call.name(), Json.write(wrong)));
+        return Optional.of(new Action.CallTools(calls));
     }
 }

@@ -221,13 +221,26 @@ public final class Policy implements AutoCloseable {
                 decided.add(new Decision.Arg(j, true, new int[]{v}, new int[0], new int[0]));
             } else {
                 int[] span = span(x, spans, row * batch.l * config.maxSpanTokens(), sampler, p);
-                args.set(p.name(), value(p, x.spanText(span[0], span[1])));
+                args.set(p.name(), value(p, copied(x.spanText(span[0], span[1]))));
                 decided.add(new Decision.Arg(j, true, new int[0], new int[]{span[0]}, new int[]{span[1]}));
             }
         }
         Action action = x.commands.isEmpty() ? Action.CallTools.of(callId, x.tools.get(tool).name(), Json.write(args))
                 : new Action.Command(x.commands.get(tool).fill(params.stream().map(p -> args.path(p.name()).asText("")).toList()));
         return new Acted(action, new Decision.Call(tool, decided));
+    }
+
+    /** The longest value a copied span gives (see {@link #copied}). */
+    static final int MAX_COPIED_CHARS = 500;
+
+    /**
+     * A copied value, cut to {@link #MAX_COPIED_CHARS}. A span copied out of the policy's own earlier
+     * arguments ({@code Brookhaven\",\"name\":...}) is escaped again when written, so an episode that
+     * keeps re-copying it doubled the value's backslashes every step: 2^30 characters by the step limit,
+     * and a PAFT evaluation ran out of heap.
+     */
+    static String copied(String text) {
+        return text.length() <= MAX_COPIED_CHARS ? text : text.substring(0, MAX_COPIED_CHARS);
     }
 
     /**

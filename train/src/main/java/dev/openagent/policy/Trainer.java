@@ -186,7 +186,7 @@ public final class Trainer {
             Environment env = Environments.get(envs.get(i));
             ShiftSampler shifts = alpha > 0 ? shifts(o, envs.get(i)) : ShiftSampler.of(List.of());
             sources.add(new Demonstrations(env, alpha, shifts, envs.size() == 1 ? seed : Seeds.mix(seed, i), o.tasks().levels(env.info()))
-                    .withTaskPool(o.taskPool()));
+                    .withTaskPool(o.taskPool()).withSlips(alpha > 0 ? SLIPS : 0));
         }
         if (sources.size() == 1) return sources.getFirst()::next;
         int[] turn = {0};
@@ -233,7 +233,7 @@ public final class Trainer {
                     for (Demonstrations.Demo shown : e.steps()) {
                         Demonstrations.Demo d = augment.nextDouble() < NAME_SUBSTITUTION ? Augment.names(shown, augment) : shown;
                         var target = policy.target(d.view(), d.action(), d.task());
-                        if (target.isPresent()) pool.add(new Policy.Example(d.view(), target.get(), 1f));
+                        if (target.isPresent()) pool.add(new Policy.Example(d.view(), target.get(), weight(target.get(), alpha)));
                         else skipped++;
                     }
                 }
@@ -263,6 +263,10 @@ public final class Trainer {
         info.put("final_loss", Math.round(recent * 1e4) / 1e4);
         info.put("episodes", episodes);
         info.put("shifted_episodes", shifted);
+        if (alpha > 0) {
+            info.put("slips", SLIPS);
+            info.put("refusal_weight", REFUSAL_WEIGHT);
+        }
         info.put("unexpressible_steps", skipped);
         info.put("batch", o.batch());
         info.put("lr", o.lr());
@@ -303,6 +307,28 @@ public final class Trainer {
 
     /** Fraction of demonstrated steps whose copied names are replaced by invented ones (see {@link Augment}). */
     static final double NAME_SUBSTITUTION = 0.5;
+
+    /**
+     * PAFT: the probability of a slip before an oracle tool call ({@link Demonstrations#withSlips}).
+     * Without slips the PAFT policy refused after any error that followed its own wrong call (and
+     * after transient errors and redirects): 39% of perception and 23% of interaction episodes ended
+     * in a refusal at {@code --quick}; with 0.15 and {@link #REFUSAL_WEIGHT}, 13-23% and 4-8% over three training
+     * seeds (docs/training.md).
+     */
+    static final double SLIPS = 0.15;
+
+    /**
+     * PAFT: the loss weight of a refusal decision. A refusal is one step of a short episode, and
+     * slips teach the opposite reaction to an error (call again): without the weight, slips took
+     * refusal on {@code task.unsolvable} from 0.93 to 0.59; with it, 0.90, 0.91 and 0.93 over three training
+     * seeds (docs/training.md).
+     */
+    static final float REFUSAL_WEIGHT = 3f;
+
+    /** A demonstrated decision's loss weight: {@link #REFUSAL_WEIGHT} for a refusal in PAFT (alpha > 0), else 1 (SFT unchanged). */
+    static float weight(Decision d, double alpha) {
+        return alpha > 0 && d instanceof Decision.Refuse ? REFUSAL_WEIGHT : 1f;
+    }
 
     /** Batches generated and length-sorted together. */
     static final int POOL_BATCHES = 8;

@@ -113,7 +113,9 @@ public final class PaperStudy {
      * at 0.01. A 15% share reached 0.8 for one training seed in three (20%: two in three); 25% and more
      * also refused after transient errors and redirects (the same signal: an error or an empty result),
      * costing interaction recovery. The reasoning and other internalization shifts, which 150 steps did not teach, took 9 of
-     * the 30 shares.
+     * the 30 shares. Since PAFT demonstrates slips and weights refusals ({@code Trainer.SLIPS}, {@code REFUSAL_WEIGHT}),
+     * refusal is 0.90-0.93 over three training seeds, and the policy refuses 0-2% of {@code obs.runtime-error} episodes
+     * (0.37 before); after redirects it still refuses 38-46% (docs/training.md).
      */
     static final ShiftSampler.Mix PAFT_MIX = new ShiftSampler.Mix(false, 0.2).only(Tier.PERCEPTION, Tier.INTERACTION);
 
