@@ -17,7 +17,8 @@ import java.util.function.BiFunction;
  * is the calling thread on the policy's own network; every other worker has a thread and a copy of
  * the network, its weights brought up to date after each optimiser step ({@link #synchronize}):
  * libtorch accumulates one gradient per leaf tensor, so two threads cannot back-propagate into one.
- * (Views sharing the weights' memory crashed libtorch's backward pass.)
+ * (A first version shared the weights' memory through views and wrote the summed gradient with
+ * {@code NDArray.set}; libtorch's backward pass crashed. Copies updated in place do not.)
  */
 public final class GradientWorkers implements AutoCloseable {
     private final List<PolicyNet> nets = new ArrayList<>();
