@@ -269,15 +269,12 @@ public final class Policy implements AutoCloseable {
         if (sampler != null) {
             double sum = 0;
             for (int s = 1; s < x.n; s++) {
-                for (int len = 0; len < k && x.spanAllowed(s, s + len, k); len++) {
-                    if (!typed || reads(x, s, s + len, p)) sum += Math.exp(spans[base + s * k + len] - max);
-                }
+                for (int len = 0; len < k && x.spanAllowed(s, s + len, k); len++) sum += Math.exp(spans[base + s * k + len] - max);
             }
             double u = sampler.nextDouble() * sum;
             outer:
             for (int s = 1; s < x.n; s++) {
                 for (int len = 0; len < k && x.spanAllowed(s, s + len, k); len++) {
-                    if (typed && !reads(x, s, s + len, p)) continue;
                     u -= Math.exp(spans[base + s * k + len] - max);
                     if (u <= 0) {
                         best = s * k + len;
@@ -440,16 +437,17 @@ public final class Policy implements AutoCloseable {
             float loss = 0;
             for (GradientWorkers.Gradient g : grads) loss += g.loss();
             // Every network's gradients were taken (and cleared): the optimiser applies their sum.
-            int i = 0;
+            int param = 0;
             for (var e : net.params.entrySet()) {
-                float[] sum = grads.getFirst().byParam()[i++];
-                for (int g = 1; g < grads.size(); g++) {
-                    float[] add = grads.get(g).byParam()[i - 1];
+                float[] sum = grads.getFirst().byParam()[param];
+                for (GradientWorkers.Gradient g : grads.subList(1, grads.size())) {
+                    float[] add = g.byParam()[param];
                     for (int k = 0; k < sum.length; k++) sum[k] += add[k];
                 }
                 try (NDArray grad = net.manager.create(sum, e.getValue().getShape())) {
                     optimizer.update(e.getKey(), e.getValue(), grad);
                 }
+                param++;
             }
             workers.synchronize();
             return loss;
