@@ -230,7 +230,7 @@ final class Batch {
         }
         texts = new Texts(c, vocabulary, pieces, c.maxDescriptionTokens());
 
-        Map<ToolSpec, Integer> distinct = new java.util.LinkedHashMap<>();
+        Map<ToolReading.Key, Integer> distinct = new java.util.LinkedHashMap<>();
         List<long[]> toolTexts = new ArrayList<>();
         tMax = Math.max(1, contexts.stream().mapToInt(x -> x.tools.size()).max().orElse(1));
         toolIndex = new long[b * tMax];
@@ -241,8 +241,8 @@ final class Batch {
             Context x = contexts.get(e);
             for (int i = 0; i < x.tools.size(); i++) {
                 ToolSpec t = x.tools.get(i);
-                int id = distinct.computeIfAbsent(t, k -> {
-                    toolTexts.add(new long[]{texts.id(k.name()), texts.id(descriptionText(k))});
+                int id = distinct.computeIfAbsent(ToolReading.Key.of(t), k -> {
+                    toolTexts.add(new long[]{texts.id(t.name()), texts.id(ToolReading.of(t).description())});
                     return toolTexts.size() - 1;
                 });
                 toolIndex[e * tMax + i] = id;
@@ -253,8 +253,8 @@ final class Batch {
         }
         if (toolTexts.isEmpty()) toolTexts.add(new long[]{0, 0});
         // Register every parameter text now, so phase two finds them in the texts phase one embedded.
-        for (ToolSpec t : distinct.keySet()) {
-            for (ParamSpec s : ParamSpec.of(t, c.maxParams())) {
+        for (ToolReading.Key t : distinct.keySet()) {
+            for (ParamSpec s : ParamSpec.of(t.spec(), c.maxParams())) {
                 texts.id(s.name());
                 texts.id(s.description());
                 for (int v = 0; v < Math.min(s.values().size(), c.maxEnumValues()); v++) texts.id(s.values().get(v));

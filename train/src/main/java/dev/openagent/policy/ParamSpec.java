@@ -9,7 +9,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /** One parameter of a tool as its JSON Schema shows it: what the policy reads to fill it. */
 record ParamSpec(String name, String description, Type type, List<String> values, boolean required) {
@@ -21,17 +20,14 @@ record ParamSpec(String name, String description, Type type, List<String> values
 
     boolean isEnum() { return !values.isEmpty(); }
 
-    /** Parsed schemas; tool lists repeat across episodes, so this stays small. */
-    private static final Map<ToolSpec, List<ParamSpec>> CACHE = new ConcurrentHashMap<>();
-
     /** The parameters of a tool in schema order, at most {@code max}. Unknown types read as strings. */
     static List<ParamSpec> of(ToolSpec tool, int max) {
-        if (CACHE.size() > 20_000) CACHE.clear();
-        List<ParamSpec> all = CACHE.computeIfAbsent(tool, ParamSpec::parse);
+        List<ParamSpec> all = ToolReading.of(tool).params();
         return all.size() <= max ? all : all.subList(0, max);
     }
 
-    private static List<ParamSpec> parse(ToolSpec tool) {
+    /** Reads a tool's schema (once per tool instance: {@link ToolReading}). */
+    static List<ParamSpec> parse(ToolSpec tool) {
         JsonNode schema = tool.parameters();
         Set<String> required = new HashSet<>();
         schema.path("required").forEach(n -> required.add(n.asText()));

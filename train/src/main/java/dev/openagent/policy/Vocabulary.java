@@ -30,8 +30,10 @@ public final class Vocabulary {
 
     /** No vocabulary: every word keeps its identity (untrained policies, tests). */
     public static Vocabulary open() {
-        return new Vocabulary(List.of());
+        return OPEN;
     }
+
+    private static final Vocabulary OPEN = new Vocabulary(List.of());
 
     boolean isOpen() { return words.isEmpty(); }
 
