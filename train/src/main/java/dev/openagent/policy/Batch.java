@@ -234,8 +234,7 @@ final class Batch {
         List<long[]> toolTexts = new ArrayList<>();
         tMax = Math.max(1, contexts.stream().mapToInt(x -> x.tools.size()).max().orElse(1));
         toolIndex = new long[b * tMax];
-        int tf = c.toolFeatures();
-        toolFeat = new float[b * tMax * tf];
+        toolFeat = new float[b * tMax * Context.TOOL_FEATURES];
         actionMask = new float[b * (tMax + 3)];
         Arrays.fill(actionMask, MASKED);
         for (int e = 0; e < b; e++) {
@@ -247,7 +246,7 @@ final class Batch {
                     return toolTexts.size() - 1;
                 });
                 toolIndex[e * tMax + i] = id;
-                System.arraycopy(x.toolFeat[i], 0, toolFeat, (e * tMax + i) * tf, tf);
+                System.arraycopy(x.toolFeat[i], 0, toolFeat, (e * tMax + i) * Context.TOOL_FEATURES, Context.TOOL_FEATURES);
                 actionMask[e * (tMax + 3) + i] = 0;
             }
             for (int k = 0; k < 3; k++) actionMask[e * (tMax + 3) + tMax + k] = 0;

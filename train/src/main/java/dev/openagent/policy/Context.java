@@ -24,6 +24,9 @@ final class Context {
 
     /** Hash buckets of the separator text (punctuation) after and before a token. */
     static final int GAP_BUCKETS = 64;
+    /** Per-tool features: called before, called last turn, its last call failed, calls so far / 3. */
+    static final int TOOL_FEATURES = 4;
+
     final View view;
     final int n;
     /** Each token's embedding ids (word, shape, trigram bag). */
@@ -58,10 +61,6 @@ final class Context {
     final List<ToolSpec> tools;
     /** In a text-command environment, the command form behind each entry of {@link #tools}; else empty. */
     final List<CommandTemplate> commands;
-    /**
-     * Per tool: called before, called last turn, its last call failed, calls so far / 3, and (with
-     * {@code tool_request_words}) a word of its name occurs in the request ({@link PolicyConfig#toolFeatures}).
-     */
     final float[][] toolFeat;
     /** Question topics: each distinct parameter of the callable tools. */
     final List<ParamSpec> topics;
@@ -115,7 +114,7 @@ final class Context {
         this.topics = topicsOf(tools, c);
         this.feat = features(c);
         this.extremes = extremes(c);
-        this.toolFeat = toolFeatures(c);
+        this.toolFeat = toolFeatures();
     }
 
     /** A separator as an id: its characters without spaces, at most three ("_" when it is only space). */
@@ -277,10 +276,6 @@ final class Context {
      * smallest/largest of such a group of numbers (so an id can be chosen by the value beside it);
      * with {@code word_extremes}, 12/13 the same word (not a number) occurs in such a text, so the
      * closer place's id in its search result is marked by the distance another tool reported beside it.
-     * With {@code phrase_matches}, the next two: the token and a neighbour of its text occur side by
-     * side in the request (for a token read elsewhere: "cabinet 2" of a room is the one the request
-     * names, "purple cup" on the shelf is the one it asks for) and in the latest observation (for a
-     * token read elsewhere: what the request names is in view now, or no longer).
      * How far a copied value extends is read apart, from {@link #capitalJoin} and {@link #capitalEnd}.
      */
     private float[][] features(PolicyConfig c) {
@@ -337,16 +332,9 @@ final class Context {
                 if (holdsMax.contains(source[i])) nearMax.add(lower[i]);
             }
         }
-        Set<String> requestPairs = c.phraseMatches() ? pairsWhere(s -> s == SEG_REQUEST) : Set.of();
-        Set<String> lastPairs = c.phraseMatches() ? pairsWhere(s -> s == 4) : Set.of();
-        int phrase = c.phraseFeature();
         for (int i = 1; i < n; i++) {
             String w = lower[i];
             float[] x = f[i];
-            if (c.phraseMatches()) {
-                if (seg[i] != SEG_REQUEST) x[phrase] = inPair(i, requestPairs) ? 1 : 0;
-                if (seg[i] != 4) x[phrase + 1] = inPair(i, lastPairs) ? 1 : 0;
-            }
             x[10] = holdsMin.contains(source[i]) ? 1 : 0;
             x[11] = holdsMax.contains(source[i]) ? 1 : 0;
             if (byWord && keyOf[i] == null) {
@@ -376,36 +364,6 @@ final class Context {
             }
         }
         return f;
-    }
-
-    /**
-     * Words too common to make a pair mean anything ("in the", "a cabinet"): a pair counts only
-     * when both of its words are other words.
-     */
-    private static final Set<String> COMMON = Set.of("a", "an", "the", "in", "on", "of", "to", "at", "and", "or", "is", "it",
-            "for", "with", "from", "by", "you", "your", "i", "my", "me", "this", "that", "there", "here", "are", "be", "see");
-
-    private static String pair(String a, String b) { return a + '\t' + b; }
-
-    /** Adjacent content-word pairs (same text) of the tokens in the segments selected. */
-    private Set<String> pairsWhere(java.util.function.IntPredicate segment) {
-        Set<String> out = new HashSet<>();
-        for (int i = 1; i + 1 < n; i++) {
-            if (segment.test(seg[i]) && source[i + 1] == source[i] && content(i) && content(i + 1)) out.add(pair(lower[i], lower[i + 1]));
-        }
-        return out;
-    }
-
-    private boolean content(int i) {
-        return !COMMON.contains(lower[i]);
-    }
-
-    /** Whether token i forms one of {@code pairs} with the token before or after it in its text. */
-    private boolean inPair(int i, Set<String> pairs) {
-        if (pairs.isEmpty() || !content(i)) return false;
-        boolean before = i > 1 && source[i - 1] == source[i] && content(i - 1) && pairs.contains(pair(lower[i - 1], lower[i]));
-        boolean after = i + 1 < n && source[i + 1] == source[i] && content(i + 1) && pairs.contains(pair(lower[i], lower[i + 1]));
-        return before || after;
     }
 
     private static final Records.Extreme[] NONE = new Records.Extreme[0];
@@ -439,10 +397,9 @@ final class Context {
         return sources.get(source[a]).substring(end[a], start[b]).isBlank();
     }
 
-    private float[][] toolFeatures(PolicyConfig c) {
-        float[][] f = new float[tools.size()][c.toolFeatures()];
+    private float[][] toolFeatures() {
+        float[][] f = new float[tools.size()][TOOL_FEATURES];
         List<View.Turn> turns = view.turns();
-        Set<String> request = c.toolRequestWords() ? lowersWhere(s -> s == SEG_REQUEST) : Set.of();
         for (int i = 0; i < tools.size(); i++) {
             int count = 0;
             Boolean lastFailed = null;
@@ -456,32 +413,8 @@ final class Context {
             f[i][1] = !turns.isEmpty() && used(i, turns.getLast()) ? 1 : 0;
             f[i][2] = Boolean.TRUE.equals(lastFailed) ? 1 : 0;
             f[i][3] = Math.min(1f, count / 3f);
-            if (c.toolRequestWords()) f[i][4] = namedIn(nameWords(i), request) ? 1 : 0;
         }
         return f;
-    }
-
-    /**
-     * The words of entry i's name: a command form's literal words ({@code heat}, {@code with}), a
-     * tool name's parts ({@code book}, {@code table}).
-     */
-    private List<String> nameWords(int i) {
-        if (commands.isEmpty()) return Tokenizer.subwords(tools.get(i).name());
-        return commands.get(i).parts().stream().filter(p -> !CommandTemplate.isSlot(p)).toList();
-    }
-
-    /**
-     * Whether a name word of three letters or more occurs in the request ("Heat the blue pot ..."
-     * names {@code heat <thing> with <appliance>}): the request's verb points at the command or tool
-     * that does it, as a reader of the request would see. Shorter words ({@code go}, {@code to},
-     * {@code in}) say nothing.
-     */
-    static boolean namedIn(List<String> nameWords, Set<String> request) {
-        for (String w : nameWords) {
-            if (w.length() < 3) continue;
-            for (String r : request) if (Lexical.matches(r, w)) return true;
-        }
-        return false;
     }
 
     /** Whether turn t used entry i of the tools: called the tool, or sent a command of that form. */

@@ -43,14 +43,6 @@ import java.util.List;
  *                            largest value of a group ({@link Context#features}): a search result's place id beside the
  *                            id that get_distance reported with the shorter distance. False in checkpoints written before
  *                            it existed (their feature matrix has two rows fewer)
- * @param toolRequestWords  per entry of the action pointer, whether a word of its name (a command form's literal words, a
- *                            tool name's words; three letters or more) occurs in the request: "Heat the pot ..." marks
- *                            {@code heat <thing> with <appliance>}. False in checkpoints written before it existed (their
- *                            tool feature matrix has one row fewer)
- * @param phraseMatches     per token, whether it and a neighbour of its text occur side by side in the request (a
- *                            token read elsewhere) or in the latest observation (a token read elsewhere): "purple cup"
- *                            of the request is in view, "cabinet 2" of a room is the one the request names
- *                            ({@link Context#features}). False in checkpoints written before it existed (two features fewer)
  * @param answerWords         answer words the checker needed in training that no context held (e.g. "closed")
  */
 public record PolicyConfig(int version,
@@ -80,8 +72,6 @@ public record PolicyConfig(int version,
                            @JsonProperty("older_turns_segment") boolean olderTurnsSegment,
                            @JsonProperty("older_turns_actions_only") boolean olderTurnsActionsOnly,
                            @JsonProperty("word_extremes") boolean wordExtremes,
-                           @JsonProperty("tool_request_words") boolean toolRequestWords,
-                           @JsonProperty("phrase_matches") boolean phraseMatches,
                            @JsonProperty("answer_words") List<String> answerWords) {
     public static final int VERSION = 1;
     /** Position slots per segment of checkpoints written before {@code max_positions} existed. */
@@ -103,7 +93,7 @@ public record PolicyConfig(int version,
      */
     public static PolicyConfig defaults() {
         return new PolicyConfig(VERSION, 64, 4, 128, 2, 0x5EED, 4096, 8192, 12, 512,
-                3, 96, 0, 24, 128, 160, 6, 48, 10, 24, 8, 256, 160, 4, true, false, true, true, true, List.of());
+                3, 96, 0, 24, 128, 160, 6, 48, 10, 24, 8, 256, 160, 4, true, false, true, List.of());
     }
 
     /**
@@ -113,50 +103,30 @@ public record PolicyConfig(int version,
      */
     public static PolicyConfig tiny() {
         return new PolicyConfig(VERSION, 32, 2, 64, 1, 0x5EED, 1024, 2048, 8, 256,
-                3, 64, 0, 16, 128, 160, 4, 32, 10, 24, 8, 256, 160, 4, false, false, false, false, false, List.of());
+                3, 64, 0, 16, 128, 160, 4, 32, 10, 24, 8, 256, 160, 4, false, false, false, List.of());
     }
 
     public PolicyConfig withAnswerWords(List<String> words) {
         return new PolicyConfig(version, dim, heads, ffn, layers, hashSalt, wordBuckets, bagBuckets, bagSize, shapeBuckets,
                 historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxProseTokens, maxToolNameTokens,
-                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment, olderTurnsActionsOnly, wordExtremes, toolRequestWords, phraseMatches, words);
+                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment, olderTurnsActionsOnly, wordExtremes, words);
     }
 
     public PolicyConfig withOlderTurnsActionsOnly(boolean on) {
         return new PolicyConfig(version, dim, heads, ffn, layers, hashSalt, wordBuckets, bagBuckets, bagSize, shapeBuckets,
                 historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxProseTokens, maxToolNameTokens,
-                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment, on, wordExtremes, toolRequestWords, phraseMatches, answerWords);
+                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment, on, wordExtremes, answerWords);
     }
 
     public PolicyConfig withWordExtremes(boolean on) {
         return new PolicyConfig(version, dim, heads, ffn, layers, hashSalt, wordBuckets, bagBuckets, bagSize, shapeBuckets,
                 historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxProseTokens, maxToolNameTokens,
                 maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment,
-                olderTurnsActionsOnly, on, toolRequestWords, phraseMatches, answerWords);
+                olderTurnsActionsOnly, on, answerWords);
     }
 
-    public PolicyConfig withToolRequestWords(boolean on) {
-        return new PolicyConfig(version, dim, heads, ffn, layers, hashSalt, wordBuckets, bagBuckets, bagSize, shapeBuckets,
-                historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxProseTokens, maxToolNameTokens,
-                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment,
-                olderTurnsActionsOnly, wordExtremes, on, phraseMatches, answerWords);
-    }
-
-    public PolicyConfig withPhraseMatches(boolean on) {
-        return new PolicyConfig(version, dim, heads, ffn, layers, hashSalt, wordBuckets, bagBuckets, bagSize, shapeBuckets,
-                historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxProseTokens, maxToolNameTokens,
-                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment,
-                olderTurnsActionsOnly, wordExtremes, toolRequestWords, on, answerWords);
-    }
-
-    /** Per-token features the network reads ({@link Context#features}): two more with {@code word_extremes}, two more with {@code phrase_matches}. */
-    public int features() { return phraseFeature() + (phraseMatches ? 2 : 0); }
-
-    /** Index of the first phrase-match feature (after the word-extreme ones, when present). */
-    int phraseFeature() { return wordExtremes ? 14 : 12; }
-
-    /** Per-entry features of the action pointer ({@link Context}): one more with {@code tool_request_words}. */
-    public int toolFeatures() { return toolRequestWords ? 5 : 4; }
+    /** Per-token features the network reads ({@link Context#features}): two more with {@code word_extremes}. */
+    public int features() { return wordExtremes ? 14 : 12; }
 
     /** Segments: CLS, rules, request, then an action and an observation segment per history turn. */
     public int segments() { return 3 + 2 * historyTurns + (olderTurnsSegment ? 2 : 0); }

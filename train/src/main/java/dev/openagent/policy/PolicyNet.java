@@ -148,7 +148,7 @@ final class PolicyNet implements AutoCloseable {
         s.put("tool.name.w", new long[]{d, d});
         s.put("tool.desc.w", new long[]{d, d});
         s.put("tool.b", new long[]{d});
-        s.put("tool.feat.w", new long[]{c.toolFeatures(), d});
+        s.put("tool.feat.w", new long[]{Context.TOOL_FEATURES, d});
         s.put("act.keys.w", new long[]{3, d});
         s.put("act.query.w", new long[]{d, d});
         s.put("answer.query.w", new long[]{d, d});
@@ -238,7 +238,7 @@ final class PolicyNet implements AutoCloseable {
             NDArray toolVec = gelu(rows(pooled, x.toolName).matMul(p("tool.name.w"))
                     .add(rows(pooled, x.toolDesc).matMul(p("tool.desc.w"))).add(p("tool.b")));
             toolVectors = rows(toolVec, x.toolIndex).reshape(b, x.tMax, d)
-                    .add(m.create(x.toolFeat, new Shape(b, x.tMax, c.toolFeatures())).matMul(p("tool.feat.w")));
+                    .add(m.create(x.toolFeat, new Shape(b, x.tMax, Context.TOOL_FEATURES)).matMul(p("tool.feat.w")));
             NDArray fixed = p("act.keys.w").get(m, new NDIndex(":")).expandDims(0).broadcast(b, 3, d);
             NDArray keys = toolVectors.concat(fixed, 1);
             action = pointer(keys, cls.matMul(p("act.query.w")), x.actionMask, b, x.tMax + 3);

@@ -1,15 +1,9 @@
 package dev.openagent.policy;
 
 import dev.openagent.json.Json;
-import dev.openagent.registry.Environments;
 import dev.openagent.sandbox.Action;
-import dev.openagent.sandbox.Commands;
 import dev.openagent.sandbox.Observation;
-import dev.openagent.sandbox.Seeds;
-import dev.openagent.sandbox.Split;
-import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.sandbox.ToolSpec;
-import dev.openagent.shift.ShiftStack;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -18,10 +12,7 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/**
- * The features the policy compares values with ("which distance is shorter") and matches the request
- * against the tools and what is in view with.
- */
+/** The numeric features the policy compares values with ("which distance is shorter"). */
 class ContextFeaturesTest {
     private static View.Turn call(String id, String tool, String args, String result) {
         return new View.Turn(Action.CallTools.of(id, tool, args), List.of(Observation.tool(id, tool, result, null)));
@@ -78,84 +69,8 @@ class ContextFeaturesTest {
         }
         assertEquals(1, closer);
         assertEquals(1, farther);
-        Context old = Context.encode(closerBooking(), PolicyConfig.defaults().withWordExtremes(false).withPhraseMatches(false), Vocabulary.open());
+        Context old = Context.encode(closerBooking(), PolicyConfig.defaults().withWordExtremes(false), Vocabulary.open());
         assertEquals(12, old.feat[1].length, "checkpoints written before word_extremes read twelve features");
-    }
-
-    /**
-     * household's transform_and_place: "Heat the blue pot ..., and put it on the desk ...". Without
-     * tool_request_words the quick-budget policy never sent a heat, cool or clean command (0 of 38
-     * oracle steps on 120 test tasks): nothing tied the request's verb to the command form that does it.
-     */
-    @Test
-    void theCommandFormTheRequestNamesIsMarked() {
-        Demonstrations.Demo transform = householdStep("transform_and_place", "heat", "cool", "clean");
-        Context x = Context.encode(transform.view(), PolicyConfig.defaults(), Vocabulary.open());
-        String verb = Commands.normalize(((Action.Command) transform.action()).text()).split(" ")[0];
-        for (int i = 0; i < x.tools.size(); i++) {
-            String form = x.tools.get(i).name();
-            boolean named = form.startsWith(verb + " ") || form.startsWith("put ");
-            assertEquals(named ? 1f : 0f, x.toolFeat[i][4], form + " in \"" + transform.view().request() + "\"");
-        }
-        Context old = Context.encode(transform.view(), PolicyConfig.defaults().withToolRequestWords(false), Vocabulary.open());
-        assertEquals(4, old.toolFeat[0].length, "checkpoints written before tool_request_words read four tool features");
-    }
-
-    /**
-     * household's container_place: the thing the request names is shut in a closed container. Before the
-     * container is opened, the request's "yellow ladle" is not in the latest observation (another ladle
-     * or yellow thing may be); once opened, it is, and where the container lists it, it is marked as named
-     * by the request.
-     */
-    @Test
-    void whatTheRequestNamesIsMarkedWhereItIsInView() {
-        Demonstrations.Demo open = householdStep("container_place", "open");
-        Demonstrations.Demo take = householdStep("container_place", "take");
-        PolicyConfig c = PolicyConfig.defaults();
-        int f = c.phraseFeature();
-        String thing = Commands.normalize(((Action.Command) take.action()).text()).replaceFirst("^take (.*) from (.*)$", "$1");
-        assertTrue(thing.contains(" "), "a coloured thing: " + thing);
-        Context before = Context.encode(open.view(), c, Vocabulary.open());
-        Context after = Context.encode(take.view(), c, Vocabulary.open());
-        assertEquals(0f, requestMark(before, thing, f + 1), thing + " is not in view before its container is opened");
-        assertEquals(1f, requestMark(after, thing, f + 1), thing + " is in view once it is");
-        int seen = 0;
-        for (int[] o : after.occurrences(thing)) {
-            if (after.seg[o[0]] != 4) continue;
-            seen++;
-            for (int i = o[0]; i <= o[1]; i++) assertEquals(1f, after.feat[i][f], "the opened container's " + thing + " is the one the request names");
-        }
-        assertTrue(seen > 0, thing + " is listed in the opened container");
-        Context old = Context.encode(take.view(), c.withPhraseMatches(false), Vocabulary.open());
-        assertEquals(c.features() - 2, old.feat[1].length, "checkpoints written before phrase_matches read two features fewer");
-    }
-
-    /** The largest mark of the request's occurrence of {@code phrase} at feature {@code f}. */
-    private static float requestMark(Context x, String phrase, int f) {
-        float mark = -1;
-        for (int[] o : x.occurrences(phrase)) {
-            if (x.seg[o[0]] != Context.SEG_REQUEST) continue;
-            for (int i = o[0]; i <= o[1]; i++) mark = Math.max(mark, x.feat[i][f]);
-        }
-        return mark;
-    }
-
-    /**
-     * The view of the first oracle step of a household training task of this kind whose command starts
-     * with one of the verbs (the first such step of the first such task, in task order).
-     */
-    private static Demonstrations.Demo householdStep(String kind, String... verbs) {
-        for (int i = 0; i < 400; i++) {
-            Demonstrations.Episode e = Demonstrations.record(Environments.get("household").create(),
-                    new TaskRequest(Split.TRAIN, Seeds.mix(7, i), 0), ShiftStack.NONE);
-            if (e.steps().isEmpty() || !e.steps().getFirst().task().kind().equals(kind)) continue;
-            for (Demonstrations.Demo d : e.steps()) {
-                if (!(d.action() instanceof Action.Command cmd)) continue;
-                String verb = Commands.normalize(cmd.text()).split(" ")[0];
-                if (List.of(verbs).contains(verb)) return d;
-            }
-        }
-        throw new AssertionError("no " + kind + " task with " + List.of(verbs) + " among 400 training tasks");
     }
 
     private static View closerBooking() {
