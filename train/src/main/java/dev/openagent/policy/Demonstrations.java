@@ -88,8 +88,8 @@ public final class Demonstrations {
      * copies the wrong span), and what came back stays in the view; the oracle's right call follows
      * and is the step learned (the slip itself is never a training target). Without slips every error
      * a PAFT demonstration shows after a call the request supports is either transient or a sign the
-     * task is impossible, and the policy learned to refuse after its own wrong calls as well. Not in
-     * {@code task.unsolvable} episodes, whose refusal follows a call that was right.
+     * task is impossible, and the policy learned to refuse after its own wrong calls as well. Not on
+     * unsolvable tasks ({@code task.unsolvable}), whose refusal follows a call that was right.
      */
     public Demonstrations withSlips(double p) {
         if (p < 0 || p >= 1) throw new IllegalArgumentException("the slip probability must be in [0, 1)");
@@ -105,8 +105,7 @@ public final class Demonstrations {
             int difficulty = levels.isEmpty() ? 0 : levels.get(Math.floorMod(Seeds.mix(taskSeed, 0xD1FF), levels.size()));
             TaskRequest request = new TaskRequest(Split.TRAIN, taskSeed, difficulty);
             ShiftStack stack = alpha > 0 && rnd.nextDouble() < alpha ? shifts.sample(rnd) : ShiftStack.NONE;
-            boolean slipping = slips > 0 && stack.layers().stream().noneMatch(l -> l.shift().id().equals(ShiftSampler.UNSOLVABLE));
-            Episode e = record(stack.apply(environment.create()), request, stack, slipping ? slips : 0, rnd);
+            Episode e = record(stack.apply(environment.create()), request, stack, slips, rnd);
             if (e.success()) return e;
         }
     }
@@ -116,9 +115,13 @@ public final class Demonstrations {
         return record(env, request, stack, 0, null);
     }
 
-    /** Runs the oracle on one task and records every step, with a slip before a tool call at probability {@code slips}. */
+    /**
+     * Runs the oracle on one task and records every step, with a slip before a tool call at probability
+     * {@code slips} when the task is solvable (an unsolvable task's refusal follows calls that were right).
+     */
     static Episode record(Env env, TaskRequest request, ShiftStack stack, double slips, SplittableRandom rnd) {
         Start start = env.reset(request);
+        if (!env.task().solvable()) slips = 0;
         Guide guide = env.guide();
         View view = View.start(start);
         List<Demo> steps = new ArrayList<>();
