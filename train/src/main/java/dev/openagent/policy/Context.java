@@ -112,8 +112,9 @@ final class Context {
         this.tools = view.callableTools();
         this.commands = view.commandForms();
         this.topics = topicsOf(tools, c);
-        this.feat = features(c);
-        this.extremes = extremes(c);
+        Records.Span[] records = c.maxRelations() > 0 || c.recordMatch() ? records() : null;
+        this.feat = features(c, records);
+        this.extremes = extremes(c, records);
         this.toolFeat = toolFeatures();
     }
 
@@ -279,7 +280,7 @@ final class Context {
      * with {@code record_match}, the next two how well its record matches the request ({@link #recordMatch}).
      * How far a copied value extends is read apart, from {@link #capitalJoin} and {@link #capitalEnd}.
      */
-    private float[][] features(PolicyConfig c) {
+    private float[][] features(PolicyConfig c, Records.Span[] records) {
         float[][] f = new float[n][c.features()];
         Set<String> inRequest = lowersWhere(s -> s == SEG_REQUEST);
         Set<String> inObs = lowersWhere(Context::isObservationSegment);
@@ -333,7 +334,7 @@ final class Context {
                 if (holdsMax.contains(source[i])) nearMax.add(lower[i]);
             }
         }
-        if (c.recordMatch()) recordMatch(f, c.wordExtremes() ? 14 : 12, inRequest);
+        if (c.recordMatch()) recordMatch(f, c.wordExtremes() ? 14 : 12, inRequest, records);
         for (int i = 1; i < n; i++) {
             String w = lower[i];
             float[] x = f[i];
@@ -374,19 +375,12 @@ final class Context {
      * 1 when no other record of its list holds more and some holds fewer. The request names the item by
      * its words ("the red Ridge Backpack"); the ids to copy sit in the record that holds them.
      */
-    private void recordMatch(float[][] f, int at, Set<String> inRequest) {
-        Map<Integer, List<Records.Span>> bySource = new HashMap<>();
-        Records.Span[] spanOf = new Records.Span[n];
+    private void recordMatch(float[][] f, int at, Set<String> inRequest, Records.Span[] spanOf) {
         // Keyed by source too: two texts of the same shape have equal spans.
         Map<List<Object>, Set<String>> shared = new HashMap<>();
         for (int i = 1; i < n; i++) {
-            if (!isObservationSegment(seg[i])) continue;
-            List<Records.Span> spans = bySource.computeIfAbsent(source[i], k -> Records.of(sources.get(k)));
-            if (spans.isEmpty()) continue;
-            Records.Span span = Records.at(spans, start[i]);
-            if (span == null) continue;
-            spanOf[i] = span;
-            Set<String> words = shared.computeIfAbsent(List.of(source[i], span), k -> new HashSet<>());
+            if (spanOf[i] == null) continue;
+            Set<String> words = shared.computeIfAbsent(List.of(source[i], spanOf[i]), k -> new HashSet<>());
             if (inRequest.contains(lower[i]) && isWord(lower[i])) words.add(lower[i]);
         }
         // Per list of one source: the most and the fewest request words any of its records holds.
@@ -415,17 +409,25 @@ final class Context {
 
     private static final Records.Extreme[] NONE = new Records.Extreme[0];
 
-    /** Each observation token's record extremes ({@link Records}), at most {@code max_relations} per token. */
-    private Records.Extreme[][] extremes(PolicyConfig c) {
-        Records.Extreme[][] out = new Records.Extreme[n][];
-        java.util.Arrays.fill(out, NONE);
-        if (c.maxRelations() == 0) return out;
+    /** Each observation token's innermost record of a JSON list ({@link Records}), or null. */
+    private Records.Span[] records() {
+        Records.Span[] out = new Records.Span[n];
         Map<Integer, List<Records.Span>> bySource = new HashMap<>();
         for (int i = 1; i < n; i++) {
             if (!isObservationSegment(seg[i])) continue;
             List<Records.Span> spans = bySource.computeIfAbsent(source[i], k -> Records.of(sources.get(k)));
-            if (spans.isEmpty()) continue;
-            Records.Span span = Records.at(spans, start[i]);
+            if (!spans.isEmpty()) out[i] = Records.at(spans, start[i]);
+        }
+        return out;
+    }
+
+    /** Each observation token's record extremes ({@link Records}), at most {@code max_relations} per token. */
+    private Records.Extreme[][] extremes(PolicyConfig c, Records.Span[] records) {
+        Records.Extreme[][] out = new Records.Extreme[n][];
+        java.util.Arrays.fill(out, NONE);
+        if (c.maxRelations() == 0) return out;
+        for (int i = 1; i < n; i++) {
+            Records.Span span = records[i];
             if (span == null || span.extremes().isEmpty()) continue;
             List<Records.Extreme> e = span.extremes();
             out[i] = e.subList(0, Math.min(e.size(), c.maxRelations())).toArray(NONE);
