@@ -108,7 +108,7 @@ final class StudyCommand extends GroupCommand {
         @Option(names = "--quick", description = "Smaller training and evaluation budgets (minutes instead of tens of minutes).")
         boolean quick;
 
-        @Option(names = "--steps", description = "Per training run: optimiser steps (sft, paft) or iterations (rl); default 300/6 with --quick, else 600/30.")
+        @Option(names = "--steps", description = "Per training run: optimiser steps (sft, paft) or iterations (rl); default with --quick 2400/6 for transfer and 300/6 for the others, else 2400/30 and 600/30.")
         Integer steps;
 
         @Option(names = "--alpha", defaultValue = "0.3", description = "PAFT: fraction of shifted trajectories (default: ${DEFAULT-VALUE}).")
@@ -132,9 +132,9 @@ final class StudyCommand extends GroupCommand {
         @Option(names = "--json", description = "Print the numbers as JSON on standard output; the table goes to standard error.")
         boolean json;
 
-        EnvStudies.Settings settings() {
+        EnvStudies.Settings settings(EnvStudies.Kind kind) {
             Trainer.Method m = Trainer.Method.parse(method);
-            EnvStudies.Settings s = quick ? EnvStudies.Settings.quick(m, seed) : EnvStudies.Settings.full(m, seed);
+            EnvStudies.Settings s = quick ? EnvStudies.Settings.quick(kind, m, seed) : EnvStudies.Settings.full(kind, m, seed);
             if (steps != null) {
                 if (steps < 1) throw new Main.UserError("--steps must be at least 1");
                 s = s.withSteps(steps);
@@ -152,7 +152,7 @@ final class StudyCommand extends GroupCommand {
             List<EpisodeResult> episodes = new ArrayList<>();
             EnvStudies.Result r;
             try (StudyProgress progress = StudyProgress.console("study " + kind.id(), System.err)) {
-                r = study.run(settings(), dir, progress, episodes::addAll);
+                r = study.run(settings(kind), dir, progress, episodes::addAll);
             }
             r.seconds().put("total", Math.round((System.nanoTime() - t0) / 1e7) / 100.0);
             String md = EnvStudyReport.markdown(r);

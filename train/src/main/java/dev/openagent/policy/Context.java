@@ -112,8 +112,9 @@ final class Context {
         this.tools = view.callableTools();
         this.commands = view.commandForms();
         this.topics = topicsOf(tools, c);
-        this.feat = features(c);
-        this.extremes = extremes(c);
+        Records.Span[] records = c.maxRelations() > 0 || c.recordMatch() ? records() : null;
+        this.feat = features(c, records);
+        this.extremes = extremes(c, records);
         this.toolFeat = toolFeatures();
     }
 
@@ -275,10 +276,11 @@ final class Context {
      * latest observation; 9 matches an enum value of a callable tool; 10/11 its text holds the
      * smallest/largest of such a group of numbers (so an id can be chosen by the value beside it);
      * with {@code word_extremes}, 12/13 the same word (not a number) occurs in such a text, so the
-     * closer place's id in its search result is marked by the distance another tool reported beside it.
+     * closer place's id in its search result is marked by the distance another tool reported beside it;
+     * with {@code record_match}, the next two how well its record matches the request ({@link #recordMatch}).
      * How far a copied value extends is read apart, from {@link #capitalJoin} and {@link #capitalEnd}.
      */
-    private float[][] features(PolicyConfig c) {
+    private float[][] features(PolicyConfig c, Records.Span[] records) {
         float[][] f = new float[n][c.features()];
         Set<String> inRequest = lowersWhere(s -> s == SEG_REQUEST);
         Set<String> inObs = lowersWhere(Context::isObservationSegment);
@@ -332,6 +334,7 @@ final class Context {
                 if (holdsMax.contains(source[i])) nearMax.add(lower[i]);
             }
         }
+        if (c.recordMatch()) recordMatch(f, c.wordExtremes() ? 14 : 12, inRequest, records);
         for (int i = 1; i < n; i++) {
             String w = lower[i];
             float[] x = f[i];
@@ -366,19 +369,65 @@ final class Context {
         return f;
     }
 
+    /**
+     * Features {@code at} and {@code at + 1} of every observation token inside a record of a JSON list
+     * ({@link Records}): how many distinct request words the record holds (a quarter each, at most 1), and
+     * 1 when no other record of its list holds more and some holds fewer. The request names the item by
+     * its words ("the red Ridge Backpack"); the ids to copy sit in the record that holds them.
+     */
+    private void recordMatch(float[][] f, int at, Set<String> inRequest, Records.Span[] spanOf) {
+        // Keyed by source too: two texts of the same shape have equal spans.
+        Map<List<Object>, Set<String>> shared = new HashMap<>();
+        for (int i = 1; i < n; i++) {
+            if (spanOf[i] == null) continue;
+            Set<String> words = shared.computeIfAbsent(List.of(source[i], spanOf[i]), k -> new HashSet<>());
+            if (inRequest.contains(lower[i]) && isWord(lower[i])) words.add(lower[i]);
+        }
+        // Per list of one source: the most and the fewest request words any of its records holds.
+        Map<List<Integer>, int[]> best = new HashMap<>();
+        for (int i = 1; i < n; i++) {
+            if (spanOf[i] == null) continue;
+            int count = shared.get(List.of(source[i], spanOf[i])).size();
+            int[] mm = best.computeIfAbsent(List.of(source[i], spanOf[i].list()), k -> new int[]{Integer.MAX_VALUE, 0});
+            mm[0] = Math.min(mm[0], count);
+            mm[1] = Math.max(mm[1], count);
+        }
+        for (int i = 1; i < n; i++) {
+            if (spanOf[i] == null) continue;
+            int count = shared.get(List.of(source[i], spanOf[i])).size();
+            int[] mm = best.get(List.of(source[i], spanOf[i].list()));
+            f[i][at] = Math.min(1f, count / 4f);
+            f[i][at + 1] = count == mm[1] && mm[0] < mm[1] ? 1 : 0;
+        }
+    }
+
+    /** A token with a letter or digit (not JSON punctuation). */
+    private static boolean isWord(String token) {
+        for (int k = 0; k < token.length(); k++) if (Character.isLetterOrDigit(token.charAt(k))) return true;
+        return false;
+    }
+
     private static final Records.Extreme[] NONE = new Records.Extreme[0];
 
-    /** Each observation token's record extremes ({@link Records}), at most {@code max_relations} per token. */
-    private Records.Extreme[][] extremes(PolicyConfig c) {
-        Records.Extreme[][] out = new Records.Extreme[n][];
-        java.util.Arrays.fill(out, NONE);
-        if (c.maxRelations() == 0) return out;
+    /** Each observation token's innermost record of a JSON list ({@link Records}), or null. */
+    private Records.Span[] records() {
+        Records.Span[] out = new Records.Span[n];
         Map<Integer, List<Records.Span>> bySource = new HashMap<>();
         for (int i = 1; i < n; i++) {
             if (!isObservationSegment(seg[i])) continue;
             List<Records.Span> spans = bySource.computeIfAbsent(source[i], k -> Records.of(sources.get(k)));
-            if (spans.isEmpty()) continue;
-            Records.Span span = Records.at(spans, start[i]);
+            if (!spans.isEmpty()) out[i] = Records.at(spans, start[i]);
+        }
+        return out;
+    }
+
+    /** Each observation token's record extremes ({@link Records}), at most {@code max_relations} per token. */
+    private Records.Extreme[][] extremes(PolicyConfig c, Records.Span[] records) {
+        Records.Extreme[][] out = new Records.Extreme[n][];
+        java.util.Arrays.fill(out, NONE);
+        if (c.maxRelations() == 0) return out;
+        for (int i = 1; i < n; i++) {
+            Records.Span span = records[i];
             if (span == null || span.extremes().isEmpty()) continue;
             List<Records.Extreme> e = span.extremes();
             out[i] = e.subList(0, Math.min(e.size(), c.maxRelations())).toArray(NONE);

@@ -43,6 +43,10 @@ import java.util.List;
  *                            largest value of a group ({@link Context#features}): a search result's place id beside the
  *                            id that get_distance reported with the shorter distance. False in checkpoints written before
  *                            it existed (their feature matrix has two rows fewer)
+ * @param recordMatch         per token, how many of the request's words its record shares, and whether no other record of
+ *                            its list shares more ({@link Context#features}): "the red Ridge Backpack" among an order's
+ *                            items, the olive size-11 variant among a product's. False in checkpoints written before it
+ *                            existed (their feature matrix has two rows fewer)
  * @param answerWords         answer words the checker needed in training that no context held (e.g. "closed")
  */
 public record PolicyConfig(int version,
@@ -72,6 +76,7 @@ public record PolicyConfig(int version,
                            @JsonProperty("older_turns_segment") boolean olderTurnsSegment,
                            @JsonProperty("older_turns_actions_only") boolean olderTurnsActionsOnly,
                            @JsonProperty("word_extremes") boolean wordExtremes,
+                           @JsonProperty("record_match") boolean recordMatch,
                            @JsonProperty("answer_words") List<String> answerWords) {
     public static final int VERSION = 1;
     /** Position slots per segment of checkpoints written before {@code max_positions} existed. */
@@ -93,7 +98,7 @@ public record PolicyConfig(int version,
      */
     public static PolicyConfig defaults() {
         return new PolicyConfig(VERSION, 64, 4, 128, 2, 0x5EED, 4096, 8192, 12, 512,
-                3, 96, 0, 24, 128, 160, 6, 48, 10, 24, 8, 256, 160, 4, true, false, true, List.of());
+                3, 96, 0, 24, 128, 160, 6, 48, 10, 24, 8, 256, 160, 4, true, false, true, true, List.of());
     }
 
     /**
@@ -103,30 +108,37 @@ public record PolicyConfig(int version,
      */
     public static PolicyConfig tiny() {
         return new PolicyConfig(VERSION, 32, 2, 64, 1, 0x5EED, 1024, 2048, 8, 256,
-                3, 64, 0, 16, 128, 160, 4, 32, 10, 24, 8, 256, 160, 4, false, false, false, List.of());
+                3, 64, 0, 16, 128, 160, 4, 32, 10, 24, 8, 256, 160, 4, false, false, false, false, List.of());
     }
 
     public PolicyConfig withAnswerWords(List<String> words) {
         return new PolicyConfig(version, dim, heads, ffn, layers, hashSalt, wordBuckets, bagBuckets, bagSize, shapeBuckets,
                 historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxProseTokens, maxToolNameTokens,
-                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment, olderTurnsActionsOnly, wordExtremes, words);
+                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment, olderTurnsActionsOnly, wordExtremes, recordMatch, words);
     }
 
     public PolicyConfig withOlderTurnsActionsOnly(boolean on) {
         return new PolicyConfig(version, dim, heads, ffn, layers, hashSalt, wordBuckets, bagBuckets, bagSize, shapeBuckets,
                 historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxProseTokens, maxToolNameTokens,
-                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment, on, wordExtremes, answerWords);
+                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment, on, wordExtremes, recordMatch, answerWords);
     }
 
     public PolicyConfig withWordExtremes(boolean on) {
         return new PolicyConfig(version, dim, heads, ffn, layers, hashSalt, wordBuckets, bagBuckets, bagSize, shapeBuckets,
                 historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxProseTokens, maxToolNameTokens,
                 maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment,
-                olderTurnsActionsOnly, on, answerWords);
+                olderTurnsActionsOnly, on, recordMatch, answerWords);
     }
 
-    /** Per-token features the network reads ({@link Context#features}): two more with {@code word_extremes}. */
-    public int features() { return wordExtremes ? 14 : 12; }
+    public PolicyConfig withRecordMatch(boolean on) {
+        return new PolicyConfig(version, dim, heads, ffn, layers, hashSalt, wordBuckets, bagBuckets, bagSize, shapeBuckets,
+                historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxProseTokens, maxToolNameTokens,
+                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment,
+                olderTurnsActionsOnly, wordExtremes, on, answerWords);
+    }
+
+    /** Per-token features the network reads ({@link Context#features}): two more with each of {@code word_extremes} and {@code record_match}. */
+    public int features() { return 12 + (wordExtremes ? 2 : 0) + (recordMatch ? 2 : 0); }
 
     /** Segments: CLS, rules, request, then an action and an observation segment per history turn. */
     public int segments() { return 3 + 2 * historyTurns + (olderTurnsSegment ? 2 : 0); }

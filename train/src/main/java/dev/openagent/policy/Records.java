@@ -25,8 +25,8 @@ final class Records {
     /** The record at {@code [start, end)} of its text holds the smallest ({@code min}) or largest value of {@code key}. */
     record Extreme(String key, boolean min) {}
 
-    /** One record of a list, where its text is, and the extremes it holds (empty when none). */
-    record Span(int start, int end, List<Extreme> extremes) {}
+    /** One record of a list ({@code list}: the list's number in its text), where its text is, and the extremes it holds (empty when none). */
+    record Span(int start, int end, int list, List<Extreme> extremes) {}
 
     private Records() {}
 
@@ -100,6 +100,7 @@ final class Records {
             }
         }
         if (records.size() < 2) return;
+        int list = lists(out);
         Map<String, double[]> range = new LinkedHashMap<>();
         for (Map<String, Double> r : records) {
             r.forEach((k, v) -> {
@@ -117,8 +118,15 @@ final class Records {
                 if (e.getValue() == mm[0]) extremes.add(new Extreme(e.getKey(), true));
                 if (e.getValue() == mm[1]) extremes.add(new Extreme(e.getKey(), false));
             }
-            out.add(new Span(ranges.get(i)[0], ranges.get(i)[1], List.copyOf(extremes)));
+            out.add(new Span(ranges.get(i)[0], ranges.get(i)[1], list, List.copyOf(extremes)));
         }
+    }
+
+    /** The next list's number: one more than the last list's among the spans so far. */
+    private static int lists(List<Span> out) {
+        int max = -1;
+        for (Span s : out) max = Math.max(max, s.list());
+        return max + 1;
     }
 
     /** A value that orders: a number, a time of day (minutes), a date (days); NaN for anything else. */

@@ -14,6 +14,7 @@ import dev.openagent.study.Lab.Trained;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -45,22 +46,32 @@ public final class EnvStudies {
         DIFFICULTY("Train on easy tasks (difficulty 1-2) and test on hard ones (3-4) of the same environment, beside hard-only, "
                 + "mixed-difficulty and easy-then-hard curriculum training at the same number of steps. The table shows test "
                 + "success on easy and hard tasks per training regime: within-environment generalisation shows as easy-only "
-                + "training lifting hard-task success well above the untrained policy."),
+                + "training lifting hard-task success well above the untrained policy.", 300, 600),
         TRANSFER("Train one policy per environment and test every policy on every environment's test tasks. The heatmap is "
                 + "the transfer matrix (rows: trained on, columns: tested on); the diagonal is held-in success and the rest "
-                + "held-out, each compared with the untrained policy as a gain."),
+                + "held-out, each compared with the untrained policy as a gain.", 2400, 2400),
         SEQUENTIAL("Train on the environments one after another, each stage continuing from the previous checkpoint with the "
                 + "same number of steps, and test every environment after each stage. The heatmap shows success per stage "
                 + "and environment: forgetting is the drop on an environment from just after its stage to the end, forward "
-                + "transfer what earlier stages gave an environment before it was trained on."),
+                + "transfer what earlier stages gave an environment before it was trained on.", 300, 600),
         MIXTURE("Train one policy on a mixture of the environments (episodes drawn from each in turn) for as many steps as "
                 + "all single-environment runs together, and compare it with sequential training at the same total and with "
                 + "single-environment specialists. The heatmap shows each strategy's success per environment; balance is the "
-                + "worst environment's success.");
+                + "worst environment's success.", 300, 600);
 
         private final String protocol;
+        private final int quickSteps;
+        private final int fullSteps;
 
-        Kind(String protocol) { this.protocol = protocol; }
+        /**
+         * @param quickSteps SFT/PAFT steps per training run at the quick budget (batches of 32)
+         * @param fullSteps  the same at the full budget (batches of 64)
+         */
+        Kind(String protocol, int quickSteps, int fullSteps) {
+            this.protocol = protocol;
+            this.quickSteps = quickSteps;
+            this.fullSteps = fullSteps;
+        }
 
         public String id() { return name().toLowerCase(Locale.ROOT); }
 
@@ -88,16 +99,17 @@ public final class EnvStudies {
         }
 
         /**
-         * Minutes on two cores (see docs/studies.md for the measured times): 300 steps of 32 examples,
-         * which cost about as much CPU as 170 steps of 64 but learn more (twice the updates), and 40
-         * test tasks per cell.
+         * Minutes on two cores (see docs/studies.md for the measured times): the study's quick steps
+         * ({@link Kind}) of 32 examples, which cost about as much CPU as half as many of 64 but learn more
+         * (twice the updates), and 40 test tasks per cell. The transfer study trains longer than the others:
+         * its diagonal is each environment learned alone, and at 300 steps travel and household were not.
          */
-        public static Settings quick(Trainer.Method method, long seed) {
-            return new Settings("quick", method, method == Trainer.Method.RL ? 6 : 300, 300, 0.3, 32, 40, 1, seed, null, PolicyConfig.defaults());
+        public static Settings quick(Kind kind, Trainer.Method method, long seed) {
+            return new Settings("quick", method, method == Trainer.Method.RL ? 6 : kind.quickSteps, 300, 0.3, 32, 40, 1, seed, null, PolicyConfig.defaults());
         }
 
-        public static Settings full(Trainer.Method method, long seed) {
-            return new Settings("full", method, method == Trainer.Method.RL ? 30 : 600, 600, 0.3, 64, 200, 1, seed, null, PolicyConfig.defaults());
+        public static Settings full(Kind kind, Trainer.Method method, long seed) {
+            return new Settings("full", method, method == Trainer.Method.RL ? 30 : kind.fullSteps, 600, 0.3, 64, 200, 1, seed, null, PolicyConfig.defaults());
         }
 
         public Settings withSteps(int n) { return new Settings(budget, method, n, warmupSteps, alpha, batch, tasks, k, seed, init, config); }
@@ -203,7 +215,13 @@ public final class EnvStudies {
         }
         try (StudyKit.Pipeline pipe = lab.pipeline) {
             lab.evaluateUntrained(cells);
-            for (String e : lab.envs) lab.evaluate(e, null, e, lab.train(e, TrainingTasks.of(e), null, s.steps(), true), cells);
+            // The costliest training first (household's prose): queued last, it would end alone on one core.
+            // Evaluations wait for their policy in the order queued, so the cheapest trainings' come first.
+            List<String> costliestFirst = lab.envs.stream()
+                    .sorted(Comparator.comparingDouble((String e) -> -lab.trainingWork(TrainingTasks.of(e), s.steps()))).toList();
+            Map<String, Future<Trained>> trained = new LinkedHashMap<>();
+            for (String e : costliestFirst) trained.put(e, lab.train(e, TrainingTasks.of(e), null, s.steps(), true));
+            for (String e : costliestFirst.reversed()) lab.evaluate(e, null, e, trained.get(e), cells);
             pipe.await();
         }
         List<Row> rows = lab.rows();

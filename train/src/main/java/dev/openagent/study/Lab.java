@@ -161,6 +161,11 @@ final class Lab {
         trainingPhase(name, options(tasks, steps, settings.method()));
     }
 
+    /** Estimated CPU seconds of training on {@code tasks} for {@code steps} ({@link StudyProgress#trainingWork}). */
+    double trainingWork(TrainingTasks tasks, int steps) {
+        return StudyProgress.trainingWork(options(tasks, steps, settings.method()));
+    }
+
     /** Plans an evaluation of a policy on every cell (its rows come in this order). */
     void planEvaluation(String name, List<Cell> cells) {
         evaluationPhase(name, cells);

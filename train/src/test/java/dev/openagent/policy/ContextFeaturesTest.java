@@ -69,8 +69,43 @@ class ContextFeaturesTest {
         }
         assertEquals(1, closer);
         assertEquals(1, farther);
-        Context old = Context.encode(closerBooking(), PolicyConfig.defaults().withWordExtremes(false), Vocabulary.open());
+        Context old = Context.encode(closerBooking(), PolicyConfig.defaults().withWordExtremes(false).withRecordMatch(false), Vocabulary.open());
         assertEquals(12, old.feat[1].length, "checkpoints written before word_extremes read twelve features");
+    }
+
+    /**
+     * retail's return_item: the request names the item by its words ("the red Ridge Backpack"); the specialist
+     * returned the order's first item instead. With record_match the named item's record is marked as the
+     * best match of its list, on every token of it (the item id to copy included), and no other record is.
+     */
+    @Test
+    void theRecordTheRequestNamesIsMarkedAmongItsList() {
+        String order = "{\"order_id\":\"O-401959\",\"status\":\"delivered\",\"items\":["
+                + "{\"item_id\":\"ITM-49667\",\"product_name\":\"Zephyr Throw Blanket\",\"color\":\"grey\",\"variant_id\":\"SKU-29298\"},"
+                + "{\"item_id\":\"ITM-75582\",\"product_name\":\"Ridge Backpack\",\"color\":\"red\",\"variant_id\":\"SKU-65453\"},"
+                + "{\"item_id\":\"ITM-17792\",\"product_name\":\"Zephyr Headphones\",\"color\":\"teal\",\"variant_id\":\"SKU-31247\"}]}";
+        View v = new View("Please return the red Ridge Backpack from order O-401959 and refund it as store credit.", "",
+                List.of(new ToolSpec("return_item", "Return an item.", Json.object())), List.of(),
+                List.of(call("c0", "get_order", "{\"order_id\":\"O-401959\"}", order)));
+        Context x = Context.encode(v, PolicyConfig.defaults(), Vocabulary.open());
+        for (int i = 1; i < x.n; i++) {
+            if (!Context.isObservationSegment(x.seg[i])) continue;
+            switch (x.lower[i]) {
+                case "itm-75582", "sku-65453" -> {
+                    assertEquals(1f, x.feat[i][15], x.lower[i] + " is in the record the request names");
+                    assertEquals(0.75f, x.feat[i][14], "it shares three words: red, ridge, backpack");
+                }
+                case "itm-49667", "itm-17792", "sku-31247" -> {
+                    assertEquals(0f, x.feat[i][15], x.lower[i] + " is not");
+                    assertEquals(0f, x.feat[i][14]);
+                }
+                case "o-401959" -> assertEquals(0f, x.feat[i][15], "the order itself is no record of a list");
+                default -> { }
+            }
+        }
+        assertEquals(16, x.feat[1].length);
+        Context old = Context.encode(v, PolicyConfig.defaults().withRecordMatch(false), Vocabulary.open());
+        assertEquals(14, old.feat[1].length, "checkpoints written before record_match read fourteen features");
     }
 
     private static View closerBooking() {

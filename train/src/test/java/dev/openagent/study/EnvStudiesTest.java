@@ -28,7 +28,7 @@ class EnvStudiesTest {
     private static final List<String> TWO = List.of("poi", "medical");
 
     static EnvStudies.Settings tiny() {
-        return EnvStudies.Settings.quick(Trainer.Method.SFT, 3).withSteps(2).withTasks(3, 1).withConfig(PolicyConfig.tiny(), 8, 2);
+        return EnvStudies.Settings.quick(EnvStudies.Kind.TRANSFER, Trainer.Method.SFT, 3).withSteps(2).withTasks(3, 1).withConfig(PolicyConfig.tiny(), 8, 2);
     }
 
     private static Set<String> keys(JsonNode o) {
