@@ -334,7 +334,7 @@ final class Context {
                 if (holdsMax.contains(source[i])) nearMax.add(lower[i]);
             }
         }
-        if (c.recordMatch()) recordMatch(f, c.wordExtremes() ? 14 : 12, inRequest, records);
+        if (c.recordMatch()) recordMatch(f, c.features() - 2, inRequest, records); // the last two features
         for (int i = 1; i < n; i++) {
             String w = lower[i];
             float[] x = f[i];
@@ -384,20 +384,22 @@ final class Context {
             if (inRequest.contains(lower[i]) && isWord(lower[i])) words.add(lower[i]);
         }
         // Per list of one source: the most and the fewest request words any of its records holds.
+        int[] count = new int[n];
+        int[][] listRange = new int[n][];
         Map<List<Integer>, int[]> best = new HashMap<>();
         for (int i = 1; i < n; i++) {
             if (spanOf[i] == null) continue;
-            int count = shared.get(List.of(source[i], spanOf[i])).size();
+            count[i] = shared.get(List.of(source[i], spanOf[i])).size();
             int[] mm = best.computeIfAbsent(List.of(source[i], spanOf[i].list()), k -> new int[]{Integer.MAX_VALUE, 0});
-            mm[0] = Math.min(mm[0], count);
-            mm[1] = Math.max(mm[1], count);
+            mm[0] = Math.min(mm[0], count[i]);
+            mm[1] = Math.max(mm[1], count[i]);
+            listRange[i] = mm;
         }
         for (int i = 1; i < n; i++) {
             if (spanOf[i] == null) continue;
-            int count = shared.get(List.of(source[i], spanOf[i])).size();
-            int[] mm = best.get(List.of(source[i], spanOf[i].list()));
-            f[i][at] = Math.min(1f, count / 4f);
-            f[i][at + 1] = count == mm[1] && mm[0] < mm[1] ? 1 : 0;
+            int[] mm = listRange[i];
+            f[i][at] = Math.min(1f, count[i] / 4f);
+            f[i][at + 1] = count[i] == mm[1] && mm[0] < mm[1] ? 1 : 0;
         }
     }
 
