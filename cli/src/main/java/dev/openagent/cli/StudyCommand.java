@@ -108,7 +108,7 @@ final class StudyCommand extends GroupCommand {
         @Option(names = "--quick", description = "Smaller training and evaluation budgets (minutes instead of tens of minutes).")
         boolean quick;
 
-        @Option(names = "--steps", description = "Per training run: optimiser steps (sft, paft) or iterations (rl); default with --quick 2400/6 for transfer and 300/6 for the others, else 2400/30 and 600/30.")
+        @Option(names = "--steps", description = "Per training run: optimiser steps (sft, paft) or iterations (rl); default with --quick 3600/6 for transfer and 300/6 for the others, else 2400/30 and 600/30.")
         Integer steps;
 
         @Option(names = "--alpha", defaultValue = "0.3", description = "PAFT: fraction of shifted trajectories (default: ${DEFAULT-VALUE}).")

@@ -49,7 +49,7 @@ public final class EnvStudies {
                 + "training lifting hard-task success well above the untrained policy.", 300, 600),
         TRANSFER("Train one policy per environment and test every policy on every environment's test tasks. The heatmap is "
                 + "the transfer matrix (rows: trained on, columns: tested on); the diagonal is held-in success and the rest "
-                + "held-out, each compared with the untrained policy as a gain.", 2400, 2400),
+                + "held-out, each compared with the untrained policy as a gain.", 3600, 2400),
         SEQUENTIAL("Train on the environments one after another, each stage continuing from the previous checkpoint with the "
                 + "same number of steps, and test every environment after each stage. The heatmap shows success per stage "
                 + "and environment: forgetting is the drop on an environment from just after its stage to the end, forward "
