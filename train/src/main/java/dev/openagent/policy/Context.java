@@ -112,7 +112,7 @@ final class Context {
         this.tools = view.callableTools();
         this.commands = view.commandForms();
         this.topics = topicsOf(tools, c);
-        Records.Span[] records = c.maxRelations() > 0 || c.recordMatch() ? records() : null;
+        Records.Span[] records = c.maxRelations() > 0 || c.recordMatch() || c.requestBounds() ? records() : null;
         this.feat = features(c, records);
         this.extremes = extremes(c, records);
         this.toolFeat = toolFeatures();
@@ -277,7 +277,8 @@ final class Context {
      * smallest/largest of such a group of numbers (so an id can be chosen by the value beside it);
      * with {@code word_extremes}, 12/13 the same word (not a number) occurs in such a text, so the
      * closer place's id in its search result is marked by the distance another tool reported beside it;
-     * with {@code record_match}, the next two how well its record matches the request ({@link #recordMatch}).
+     * with {@code record_match}, the next two how well its record matches the request ({@link #recordMatch});
+     * with {@code request_bounds}, the next three whether it stands within a bound the request states ({@link #requestBounds}).
      * How far a copied value extends is read apart, from {@link #capitalJoin} and {@link #capitalEnd}.
      */
     private float[][] features(PolicyConfig c, Records.Span[] records) {
@@ -334,7 +335,8 @@ final class Context {
                 if (holdsMax.contains(source[i])) nearMax.add(lower[i]);
             }
         }
-        if (c.recordMatch()) recordMatch(f, c.features() - 2, inRequest, records); // the last two features
+        if (c.recordMatch()) recordMatch(f, c.recordMatchAt(), inRequest, records);
+        if (c.requestBounds()) requestBounds(f, c.requestBoundsAt(), keyOf, value, inRequest, records);
         for (int i = 1; i < n; i++) {
             String w = lower[i];
             float[] x = f[i];
@@ -401,6 +403,87 @@ final class Context {
             f[i][at] = Math.min(1f, count[i] / 4f);
             f[i][at + 1] = count[i] == mm[1] && mm[0] < mm[1] ? 1 : 0;
         }
+    }
+
+    /**
+     * Features {@code at} to {@code at + 2} ({@code request_bounds}). A number of the request bounds a field of the
+     * observations when some of the field's values are at most it and some above it ("a total of at most $190"
+     * against totals of 174-206). A record, or a whole text outside records, is within the bound when its values of
+     * bounded fields are all at most the bound. Feature {@code at}: the token's word occurs in such a unit and in none
+     * beyond a bound, so the hotel id beside a total within budget marks that hotel in the search result too. Features
+     * {@code at + 1} / {@code at + 2}: its record is one of its list's records holding such a word, and among those
+     * it holds the largest / smallest value of a field the request names ("the most stars").
+     */
+    private void requestBounds(float[][] f, int at, String[] keyOf, double[] value, Set<String> inRequest, Records.Span[] spanOf) {
+        List<Double> asked = new ArrayList<>();
+        for (int i = 1; i < n; i++) if (seg[i] == SEG_REQUEST && !Double.isNaN(value[i])) asked.add(value[i]);
+        if (asked.isEmpty()) return;
+        Map<String, double[]> range = new HashMap<>();
+        for (int i = 1; i < n; i++) {
+            if (!isObservationSegment(seg[i]) || keyOf[i] == null) continue;
+            double[] r = range.computeIfAbsent(keyOf[i], k -> new double[]{Double.MAX_VALUE, -Double.MAX_VALUE});
+            r[0] = Math.min(r[0], value[i]);
+            r[1] = Math.max(r[1], value[i]);
+        }
+        Map<String, Double> bound = new HashMap<>();
+        range.forEach((key, r) -> {
+            for (double b : asked) {
+                if (r[0] <= b && b < r[1]) {
+                    bound.put(key, b);
+                    return;
+                }
+            }
+        });
+        if (bound.isEmpty()) return;
+        Set<List<Object>> within = new HashSet<>();
+        Set<List<Object>> beyond = new HashSet<>();
+        for (int i = 1; i < n; i++) {
+            if (!isObservationSegment(seg[i]) || keyOf[i] == null || !bound.containsKey(keyOf[i])) continue;
+            (value[i] <= bound.get(keyOf[i]) ? within : beyond).add(unitOf(i, spanOf));
+        }
+        Set<String> inside = new HashSet<>();
+        Set<String> outside = new HashSet<>();
+        for (int i = 1; i < n; i++) {
+            if (!isObservationSegment(seg[i]) || keyOf[i] != null || !isWord(lower[i])) continue;
+            List<Object> u = unitOf(i, spanOf);
+            if (beyond.contains(u)) outside.add(lower[i]);
+            else if (within.contains(u)) inside.add(lower[i]);
+        }
+        inside.removeAll(outside);
+        if (inside.isEmpty()) return;
+        // Records of a list holding an inside word, and among them each request-named field's extremes per list.
+        Set<List<Object>> chosen = new HashSet<>();
+        for (int i = 1; i < n; i++) {
+            if (inside.contains(lower[i])) f[i][at] = 1;
+            if (spanOf[i] != null && inside.contains(lower[i])) chosen.add(List.of(source[i], spanOf[i]));
+        }
+        Map<List<Object>, double[]> extremes = new HashMap<>();
+        for (int i = 1; i < n; i++) {
+            if (spanOf[i] == null || keyOf[i] == null || !inRequest.contains(keyOf[i]) || !chosen.contains(List.of(source[i], spanOf[i]))) continue;
+            double[] r = extremes.computeIfAbsent(List.of(source[i], spanOf[i].list(), keyOf[i]), k -> new double[]{Double.MAX_VALUE, -Double.MAX_VALUE});
+            r[0] = Math.min(r[0], value[i]);
+            r[1] = Math.max(r[1], value[i]);
+        }
+        Set<List<Object>> most = new HashSet<>();
+        Set<List<Object>> fewest = new HashSet<>();
+        for (int i = 1; i < n; i++) {
+            if (spanOf[i] == null || keyOf[i] == null || !inRequest.contains(keyOf[i])) continue;
+            double[] r = extremes.get(List.of(source[i], spanOf[i].list(), keyOf[i]));
+            if (r == null || !chosen.contains(List.of(source[i], spanOf[i]))) continue;
+            if (value[i] == r[1]) most.add(List.of(source[i], spanOf[i]));
+            if (value[i] == r[0]) fewest.add(List.of(source[i], spanOf[i]));
+        }
+        for (int i = 1; i < n; i++) {
+            if (spanOf[i] == null) continue;
+            List<Object> rec = List.of(source[i], spanOf[i]);
+            f[i][at + 1] = most.contains(rec) ? 1 : 0;
+            f[i][at + 2] = fewest.contains(rec) ? 1 : 0;
+        }
+    }
+
+    /** A token's record of a list, or its whole text when it is in none. */
+    private List<Object> unitOf(int i, Records.Span[] spanOf) {
+        return spanOf[i] != null ? List.of(source[i], spanOf[i]) : List.of(source[i]);
     }
 
     /** A token with a letter or digit (not JSON punctuation). */

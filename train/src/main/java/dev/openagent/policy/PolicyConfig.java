@@ -47,6 +47,11 @@ import java.util.List;
  *                            its list shares more ({@link Context#features}): "the red Ridge Backpack" among an order's
  *                            items, the olive size-11 variant among a product's. False in checkpoints written before it
  *                            existed (their feature matrix has two rows fewer)
+ * @param requestBounds       per token, whether its record or text holds a value within a bound the request states ("a
+ *                            total of at most $190") and none beyond it, carried to the same words elsewhere, and whether
+ *                            its record holds the most or the fewest of a request-named field ("stars") among the
+ *                            records within the bound ({@link Context#features}). False in checkpoints written before it
+ *                            existed (their feature matrix has three rows fewer)
  * @param answerWords         answer words the checker needed in training that no context held (e.g. "closed")
  */
 public record PolicyConfig(int version,
@@ -77,6 +82,7 @@ public record PolicyConfig(int version,
                            @JsonProperty("older_turns_actions_only") boolean olderTurnsActionsOnly,
                            @JsonProperty("word_extremes") boolean wordExtremes,
                            @JsonProperty("record_match") boolean recordMatch,
+                           @JsonProperty("request_bounds") boolean requestBounds,
                            @JsonProperty("answer_words") List<String> answerWords) {
     public static final int VERSION = 1;
     /** Position slots per segment of checkpoints written before {@code max_positions} existed. */
@@ -98,7 +104,7 @@ public record PolicyConfig(int version,
      */
     public static PolicyConfig defaults() {
         return new PolicyConfig(VERSION, 64, 4, 128, 2, 0x5EED, 4096, 8192, 12, 512,
-                3, 96, 0, 24, 128, 160, 6, 48, 10, 24, 8, 256, 160, 4, true, false, true, true, List.of());
+                3, 96, 0, 24, 128, 160, 6, 48, 10, 24, 8, 256, 160, 4, true, false, true, true, true, List.of());
     }
 
     /**
@@ -108,37 +114,53 @@ public record PolicyConfig(int version,
      */
     public static PolicyConfig tiny() {
         return new PolicyConfig(VERSION, 32, 2, 64, 1, 0x5EED, 1024, 2048, 8, 256,
-                3, 64, 0, 16, 128, 160, 4, 32, 10, 24, 8, 256, 160, 4, false, false, false, false, List.of());
+                3, 64, 0, 16, 128, 160, 4, 32, 10, 24, 8, 256, 160, 4, false, false, false, false, false, List.of());
     }
 
     public PolicyConfig withAnswerWords(List<String> words) {
         return new PolicyConfig(version, dim, heads, ffn, layers, hashSalt, wordBuckets, bagBuckets, bagSize, shapeBuckets,
                 historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxProseTokens, maxToolNameTokens,
-                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment, olderTurnsActionsOnly, wordExtremes, recordMatch, words);
+                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment, olderTurnsActionsOnly, wordExtremes, recordMatch, requestBounds, words);
     }
 
     public PolicyConfig withOlderTurnsActionsOnly(boolean on) {
         return new PolicyConfig(version, dim, heads, ffn, layers, hashSalt, wordBuckets, bagBuckets, bagSize, shapeBuckets,
                 historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxProseTokens, maxToolNameTokens,
-                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment, on, wordExtremes, recordMatch, answerWords);
+                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment, on, wordExtremes, recordMatch, requestBounds, answerWords);
     }
 
     public PolicyConfig withWordExtremes(boolean on) {
         return new PolicyConfig(version, dim, heads, ffn, layers, hashSalt, wordBuckets, bagBuckets, bagSize, shapeBuckets,
                 historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxProseTokens, maxToolNameTokens,
                 maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment,
-                olderTurnsActionsOnly, on, recordMatch, answerWords);
+                olderTurnsActionsOnly, on, recordMatch, requestBounds, answerWords);
     }
 
     public PolicyConfig withRecordMatch(boolean on) {
         return new PolicyConfig(version, dim, heads, ffn, layers, hashSalt, wordBuckets, bagBuckets, bagSize, shapeBuckets,
                 historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxProseTokens, maxToolNameTokens,
                 maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment,
-                olderTurnsActionsOnly, wordExtremes, on, answerWords);
+                olderTurnsActionsOnly, wordExtremes, on, requestBounds, answerWords);
     }
 
-    /** Per-token features the network reads ({@link Context#features}): two more with each of {@code word_extremes} and {@code record_match}. */
-    public int features() { return 12 + (wordExtremes ? 2 : 0) + (recordMatch ? 2 : 0); }
+    public PolicyConfig withRequestBounds(boolean on) {
+        return new PolicyConfig(version, dim, heads, ffn, layers, hashSalt, wordBuckets, bagBuckets, bagSize, shapeBuckets,
+                historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxProseTokens, maxToolNameTokens,
+                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment,
+                olderTurnsActionsOnly, wordExtremes, recordMatch, on, answerWords);
+    }
+
+    /**
+     * Per-token features the network reads ({@link Context#features}): two more with each of {@code word_extremes} and
+     * {@code record_match}, three more with {@code request_bounds}, in that order.
+     */
+    public int features() { return requestBoundsAt() + (requestBounds ? 3 : 0); }
+
+    /** The first of {@code record_match}'s two features. */
+    int recordMatchAt() { return 12 + (wordExtremes ? 2 : 0); }
+
+    /** The first of {@code request_bounds}'s three features. */
+    int requestBoundsAt() { return recordMatchAt() + (recordMatch ? 2 : 0); }
 
     /** Segments: CLS, rules, request, then an action and an observation segment per history turn. */
     public int segments() { return 3 + 2 * historyTurns + (olderTurnsSegment ? 2 : 0); }

@@ -69,7 +69,7 @@ class ContextFeaturesTest {
         }
         assertEquals(1, closer);
         assertEquals(1, farther);
-        Context old = Context.encode(closerBooking(), PolicyConfig.defaults().withWordExtremes(false).withRecordMatch(false), Vocabulary.open());
+        Context old = Context.encode(closerBooking(), PolicyConfig.defaults().withWordExtremes(false).withRecordMatch(false).withRequestBounds(false), Vocabulary.open());
         assertEquals(12, old.feat[1].length, "checkpoints written before word_extremes read twelve features");
     }
 
@@ -103,9 +103,51 @@ class ContextFeaturesTest {
                 default -> { }
             }
         }
-        assertEquals(16, x.feat[1].length);
-        Context old = Context.encode(v, PolicyConfig.defaults().withRecordMatch(false), Vocabulary.open());
+        assertEquals(19, x.feat[1].length);
+        Context old = Context.encode(v, PolicyConfig.defaults().withRecordMatch(false).withRequestBounds(false), Vocabulary.open());
         assertEquals(14, old.feat[1].length, "checkpoints written before record_match read fourteen features");
+    }
+
+    /**
+     * travel's budget_hotel: "the most stars whose total for the stay is at most $190". The specialist booked the
+     * cheapest hotel. With request_bounds the ids whose rates total at most 190 are marked wherever they occur,
+     * and among the search result's records holding them the one with the most stars is marked.
+     */
+    @Test
+    void theRecordWithinTheRequestsBoundWithTheMostStarsIsMarked() {
+        String search = "{\"hotels\":[{\"hotel_id\":\"H-439\",\"name\":\"Harbor Hotel\",\"stars\":3,\"nightly_from\":182},"
+                + "{\"hotel_id\":\"H-136\",\"name\":\"Harbor Lodge\",\"stars\":4,\"nightly_from\":206},"
+                + "{\"hotel_id\":\"H-107\",\"name\":\"Park Lodge\",\"stars\":2,\"nightly_from\":174}],\"count\":3}";
+        List<View.Turn> turns = new ArrayList<>();
+        turns.add(call("c0", "search_hotels", "{\"city\":\"Oakmere\"}", search));
+        int k = 1;
+        for (String[] h : new String[][]{{"H-439", "182"}, {"H-136", "206"}, {"H-107", "174"}}) {
+            turns.add(call("c" + k++, "get_hotel_rates", "{\"hotel_id\":\"" + h[0] + "\"}",
+                    "{\"hotel_id\":\"" + h[0] + "\",\"available\":true,\"total_price\":" + h[1] + "}"));
+        }
+        View v = new View("Book a room in Oakmere from 2027-05-03 to 2027-05-04 for Walter Lachance at the hotel with the most "
+                + "stars whose total for the stay is at most $190.", "",
+                List.of(new ToolSpec("book_hotel", "Book a hotel.", Json.object())), List.of(), turns);
+        PolicyConfig c = PolicyConfig.defaults();
+        Context x = Context.encode(v, c, Vocabulary.open());
+        int at = c.requestBoundsAt();
+        int searched = 0;
+        for (int i = 1; i < x.n; i++) {
+            if (!Context.isObservationSegment(x.seg[i])) continue;
+            switch (x.lower[i]) {
+                case "h-439" -> assertEquals(1f, x.feat[i][at], "182 is within 190");
+                case "h-107" -> assertEquals(1f, x.feat[i][at], "174 is within 190");
+                case "h-136" -> assertEquals(0f, x.feat[i][at], "206 is not");
+                case "hotel_id" -> assertEquals(0f, x.feat[i][at], "a key every text holds is on both sides");
+                default -> { }
+            }
+            if (x.source[i] == x.source[i - 1] && x.lower[i - 1].equals("hotel_id") && x.lower[i].startsWith("h-") && x.feat[i][at + 1] + x.feat[i][at + 2] > 0) {
+                searched++;
+                assertEquals(x.lower[i].equals("h-439") ? 1f : 0f, x.feat[i][at + 1], x.lower[i] + ": the most stars within the budget");
+                assertEquals(x.lower[i].equals("h-107") ? 1f : 0f, x.feat[i][at + 2], x.lower[i] + ": the fewest");
+            }
+        }
+        assertEquals(2, searched, "only the search result's two records within the budget are compared");
     }
 
     private static View closerBooking() {
