@@ -420,10 +420,7 @@ final class Context {
         if (asked.isEmpty()) return;
         Map<String, double[]> range = new HashMap<>();
         for (int i = 1; i < n; i++) {
-            if (!isObservationSegment(seg[i]) || keyOf[i] == null) continue;
-            double[] r = range.computeIfAbsent(keyOf[i], k -> new double[]{Double.MAX_VALUE, -Double.MAX_VALUE});
-            r[0] = Math.min(r[0], value[i]);
-            r[1] = Math.max(r[1], value[i]);
+            if (isObservationSegment(seg[i]) && keyOf[i] != null) widen(range, keyOf[i], value[i]);
         }
         Map<String, Double> bound = new HashMap<>();
         range.forEach((key, r) -> {
@@ -457,21 +454,19 @@ final class Context {
             if (inside.contains(lower[i])) f[i][at] = 1;
             if (spanOf[i] != null && inside.contains(lower[i])) chosen.add(List.of(source[i], spanOf[i]));
         }
-        Map<List<Object>, double[]> extremes = new HashMap<>();
+        Map<List<Object>, double[]> fieldRange = new HashMap<>();
         for (int i = 1; i < n; i++) {
-            if (spanOf[i] == null || keyOf[i] == null || !inRequest.contains(keyOf[i]) || !chosen.contains(List.of(source[i], spanOf[i]))) continue;
-            double[] r = extremes.computeIfAbsent(List.of(source[i], spanOf[i].list(), keyOf[i]), k -> new double[]{Double.MAX_VALUE, -Double.MAX_VALUE});
-            r[0] = Math.min(r[0], value[i]);
-            r[1] = Math.max(r[1], value[i]);
+            if (spanOf[i] == null || keyOf[i] == null || !inRequest.contains(keyOf[i]) || !chosen.contains(unitOf(i, spanOf))) continue;
+            widen(fieldRange, List.of(source[i], spanOf[i].list(), keyOf[i]), value[i]);
         }
         Set<List<Object>> most = new HashSet<>();
         Set<List<Object>> fewest = new HashSet<>();
         for (int i = 1; i < n; i++) {
             if (spanOf[i] == null || keyOf[i] == null || !inRequest.contains(keyOf[i])) continue;
-            double[] r = extremes.get(List.of(source[i], spanOf[i].list(), keyOf[i]));
-            if (r == null || !chosen.contains(List.of(source[i], spanOf[i]))) continue;
-            if (value[i] == r[1]) most.add(List.of(source[i], spanOf[i]));
-            if (value[i] == r[0]) fewest.add(List.of(source[i], spanOf[i]));
+            double[] r = fieldRange.get(List.of(source[i], spanOf[i].list(), keyOf[i]));
+            if (r == null || !chosen.contains(unitOf(i, spanOf))) continue;
+            if (value[i] == r[1]) most.add(unitOf(i, spanOf));
+            if (value[i] == r[0]) fewest.add(unitOf(i, spanOf));
         }
         for (int i = 1; i < n; i++) {
             if (spanOf[i] == null) continue;
@@ -479,6 +474,13 @@ final class Context {
             f[i][at + 1] = most.contains(rec) ? 1 : 0;
             f[i][at + 2] = fewest.contains(rec) ? 1 : 0;
         }
+    }
+
+    /** Widens {@code key}'s [smallest, largest] in {@code ranges} to take in {@code v}. */
+    private static <K> void widen(Map<K, double[]> ranges, K key, double v) {
+        double[] r = ranges.computeIfAbsent(key, k -> new double[]{Double.MAX_VALUE, -Double.MAX_VALUE});
+        r[0] = Math.min(r[0], v);
+        r[1] = Math.max(r[1], v);
     }
 
     /** A token's record of a list, or its whole text when it is in none. */
