@@ -39,10 +39,16 @@ final class Batch {
     final float[] capitalJoin;
     final float[] capitalEnd;
     final float[] feat;
-    /** Record extremes per token slot [b * l * maxRelations]: the field name's piece, and 1 where smallest / largest. */
+    /**
+     * Record extremes per token slot [b * l * maxRelations]: the field name's piece, and 1 where smallest / largest
+     * among its list's records ({@code relMin}, {@code relMax}) or among every compared list's ({@code relAcrossMin},
+     * {@code relAcrossMax}, with {@code across_lists}).
+     */
     final long[] relPiece;
     final float[] relMin;
     final float[] relMax;
+    final float[] relAcrossMin;
+    final float[] relAcrossMax;
     /** Additive attention mask over keys: 0 for tokens, MASKED for padding. */
     final float[] attnMask;
     /** Additive mask of positions a pointer may choose (not CLS, not padding). */
@@ -196,6 +202,8 @@ final class Batch {
         relPiece = new long[b * l * rm];
         relMin = new float[b * l * rm];
         relMax = new float[b * l * rm];
+        relAcrossMin = new float[b * l * rm];
+        relAcrossMax = new float[b * l * rm];
         attnMask = new float[b * l];
         pointerMask = new float[b * l];
         Arrays.fill(attnMask, MASKED);
@@ -221,7 +229,8 @@ final class Batch {
                 Records.Extreme[] ex = x.extremes[i];
                 for (int r = 0; r < ex.length; r++) {
                     relPiece[at * rm + r] = pieces.id(Pieces.of(ex[r].key(), c, vocabulary));
-                    (ex[r].min() ? relMin : relMax)[at * rm + r] = 1;
+                    float[] flag = ex[r].across() ? (ex[r].min() ? relAcrossMin : relAcrossMax) : (ex[r].min() ? relMin : relMax);
+                    flag[at * rm + r] = 1;
                 }
                 attnMask[at] = 0;
                 if (i > 0) pointerMask[at] = 0;

@@ -508,16 +508,62 @@ final class Context {
         return out;
     }
 
-    /** Each observation token's record extremes ({@link Records}), at most {@code max_relations} per token. */
+    /**
+     * Each observation token's record extremes ({@link Records}), at most {@code max_relations} per token: with
+     * {@code across_lists} first those its record holds among every compared list ({@link #acrossLists}), then those
+     * it holds among its own list's records.
+     */
     private Records.Extreme[][] extremes(PolicyConfig c, Records.Span[] records) {
         Records.Extreme[][] out = new Records.Extreme[n][];
         java.util.Arrays.fill(out, NONE);
         if (c.maxRelations() == 0) return out;
+        Map<Integer, List<Records.Extreme>> across = c.acrossLists() ? acrossLists() : Map.of();
         for (int i = 1; i < n; i++) {
-            Records.Span span = records[i];
-            if (span == null || span.extremes().isEmpty()) continue;
-            List<Records.Extreme> e = span.extremes();
+            List<Records.Extreme> e = new ArrayList<>(across.getOrDefault(i, List.of()));
+            if (records[i] != null) e.addAll(records[i].extremes());
+            if (e.isEmpty()) continue;
             out[i] = e.subList(0, Math.min(e.size(), c.maxRelations())).toArray(NONE);
+        }
+        return out;
+    }
+
+    /**
+     * Per observation token of a compared text (the recent turns), the fields whose smallest or largest value its
+     * record holds among the records of every list with that field, when two or more lists have it, a list of one
+     * record included: the nonstop search's one flight against the connection search's itineraries, both "arrives".
+     * A field whose values are all equal marks nothing.
+     */
+    private Map<Integer, List<Records.Extreme>> acrossLists() {
+        Records.Span[] spanOf = new Records.Span[n];
+        Map<Integer, List<Records.Span>> bySource = new HashMap<>();
+        for (int i = 1; i < n; i++) {
+            if (!isObservationSegment(seg[i]) || source[i] >= comparedSources) continue;
+            List<Records.Span> spans = bySource.computeIfAbsent(source[i], k -> Records.all(sources.get(k)));
+            if (!spans.isEmpty()) spanOf[i] = Records.at(spans, start[i]);
+        }
+        Map<String, double[]> range = new HashMap<>();
+        Map<String, Set<List<Integer>>> listsWith = new HashMap<>();
+        for (var e : bySource.entrySet()) {
+            for (Records.Span span : e.getValue()) {
+                span.fields().forEach((key, v) -> {
+                    widen(range, key, v);
+                    listsWith.computeIfAbsent(key, k -> new HashSet<>()).add(List.of(e.getKey(), span.list()));
+                });
+            }
+        }
+        Map<Integer, List<Records.Extreme>> out = new HashMap<>();
+        for (int i = 1; i < n; i++) {
+            if (spanOf[i] == null) continue;
+            List<Records.Extreme> held = new ArrayList<>();
+            // Sorted by field so a record's relations come in one order whatever its text's order.
+            for (String key : new java.util.TreeSet<>(spanOf[i].fields().keySet())) {
+                double[] r = range.get(key);
+                if (listsWith.get(key).size() < 2 || r[0] >= r[1]) continue;
+                double v = spanOf[i].fields().get(key);
+                if (v == r[0]) held.add(new Records.Extreme(key, true, true));
+                if (v == r[1]) held.add(new Records.Extreme(key, false, true));
+            }
+            if (!held.isEmpty()) out.put(i, held);
         }
         return out;
     }

@@ -52,6 +52,11 @@ import java.util.List;
  *                            its record holds the most or the fewest of a request-named field ("stars") among the
  *                            records within the bound ({@link Context#features}). False in checkpoints written before it
  *                            existed (their feature matrix has three rows fewer)
+ * @param acrossLists         per token, the fields whose smallest or largest value its record holds among the records of
+ *                            every list of the compared texts that has the field, a list of one record included
+ *                            ({@link Context#extremes}): the one-stop itinerary that arrives before every nonstop of
+ *                            another search. Read through the relations, first of {@code max_relations}, with weights of
+ *                            their own. False in checkpoints written before it existed (no such relations or weights)
  * @param answerWords         answer words the checker needed in training that no context held (e.g. "closed")
  */
 public record PolicyConfig(int version,
@@ -83,6 +88,7 @@ public record PolicyConfig(int version,
                            @JsonProperty("word_extremes") boolean wordExtremes,
                            @JsonProperty("record_match") boolean recordMatch,
                            @JsonProperty("request_bounds") boolean requestBounds,
+                           @JsonProperty("across_lists") boolean acrossLists,
                            @JsonProperty("answer_words") List<String> answerWords) {
     public static final int VERSION = 1;
     /** Position slots per segment of checkpoints written before {@code max_positions} existed. */
@@ -93,6 +99,7 @@ public record PolicyConfig(int version,
         if (maxProseTokens <= 0) maxProseTokens = maxObservationTokens;
         if (maxPositions <= 0) maxPositions = OLD_MAX_POSITIONS;
         if (maxRelations < 0) throw new IllegalArgumentException("max_relations cannot be negative");
+        if (acrossLists && maxRelations == 0) throw new IllegalArgumentException("across_lists is read through relations: it needs max_relations > 0");
         if (dim % heads != 0) throw new IllegalArgumentException("dim must be a multiple of heads");
         if (version != VERSION) throw new IllegalArgumentException("unsupported policy config version " + version + " (this build reads " + VERSION + ")");
     }
@@ -104,7 +111,7 @@ public record PolicyConfig(int version,
      */
     public static PolicyConfig defaults() {
         return new PolicyConfig(VERSION, 64, 4, 128, 2, 0x5EED, 4096, 8192, 12, 512,
-                3, 96, 0, 24, 128, 160, 6, 48, 10, 24, 8, 256, 160, 4, true, false, true, true, true, List.of());
+                3, 96, 0, 24, 128, 160, 6, 48, 10, 24, 8, 256, 160, 4, true, false, true, true, true, true, List.of());
     }
 
     /**
@@ -114,40 +121,47 @@ public record PolicyConfig(int version,
      */
     public static PolicyConfig tiny() {
         return new PolicyConfig(VERSION, 32, 2, 64, 1, 0x5EED, 1024, 2048, 8, 256,
-                3, 64, 0, 16, 128, 160, 4, 32, 10, 24, 8, 256, 160, 4, false, false, false, false, false, List.of());
+                3, 64, 0, 16, 128, 160, 4, 32, 10, 24, 8, 256, 160, 4, false, false, false, false, false, false, List.of());
     }
 
     public PolicyConfig withAnswerWords(List<String> words) {
         return new PolicyConfig(version, dim, heads, ffn, layers, hashSalt, wordBuckets, bagBuckets, bagSize, shapeBuckets,
                 historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxProseTokens, maxToolNameTokens,
-                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment, olderTurnsActionsOnly, wordExtremes, recordMatch, requestBounds, words);
+                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment, olderTurnsActionsOnly, wordExtremes, recordMatch, requestBounds, acrossLists, words);
     }
 
     public PolicyConfig withOlderTurnsActionsOnly(boolean on) {
         return new PolicyConfig(version, dim, heads, ffn, layers, hashSalt, wordBuckets, bagBuckets, bagSize, shapeBuckets,
                 historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxProseTokens, maxToolNameTokens,
-                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment, on, wordExtremes, recordMatch, requestBounds, answerWords);
+                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment, on, wordExtremes, recordMatch, requestBounds, acrossLists, answerWords);
     }
 
     public PolicyConfig withWordExtremes(boolean on) {
         return new PolicyConfig(version, dim, heads, ffn, layers, hashSalt, wordBuckets, bagBuckets, bagSize, shapeBuckets,
                 historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxProseTokens, maxToolNameTokens,
                 maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment,
-                olderTurnsActionsOnly, on, recordMatch, requestBounds, answerWords);
+                olderTurnsActionsOnly, on, recordMatch, requestBounds, acrossLists, answerWords);
     }
 
     public PolicyConfig withRecordMatch(boolean on) {
         return new PolicyConfig(version, dim, heads, ffn, layers, hashSalt, wordBuckets, bagBuckets, bagSize, shapeBuckets,
                 historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxProseTokens, maxToolNameTokens,
                 maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment,
-                olderTurnsActionsOnly, wordExtremes, on, requestBounds, answerWords);
+                olderTurnsActionsOnly, wordExtremes, on, requestBounds, acrossLists, answerWords);
     }
 
     public PolicyConfig withRequestBounds(boolean on) {
         return new PolicyConfig(version, dim, heads, ffn, layers, hashSalt, wordBuckets, bagBuckets, bagSize, shapeBuckets,
                 historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxProseTokens, maxToolNameTokens,
                 maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment,
-                olderTurnsActionsOnly, wordExtremes, recordMatch, on, answerWords);
+                olderTurnsActionsOnly, wordExtremes, recordMatch, on, acrossLists, answerWords);
+    }
+
+    public PolicyConfig withAcrossLists(boolean on) {
+        return new PolicyConfig(version, dim, heads, ffn, layers, hashSalt, wordBuckets, bagBuckets, bagSize, shapeBuckets,
+                historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxProseTokens, maxToolNameTokens,
+                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment,
+                olderTurnsActionsOnly, wordExtremes, recordMatch, requestBounds, on, answerWords);
     }
 
     /**

@@ -182,6 +182,11 @@ final class PolicyNet implements AutoCloseable {
         s.put("enum.match.w", new long[]{d, d});
         s.put("enum.flags.w", new long[]{2, d});
         s.put("enum.query.w", new long[]{d, d});
+        // Last, so a policy without them starts from the same weights as before they existed.
+        if (c.acrossLists()) {
+            s.put("emb.rel.across.min.w", new long[]{d, d});
+            s.put("emb.rel.across.max.w", new long[]{d, d});
+        }
         return s;
     }
 
@@ -429,7 +434,11 @@ final class PolicyNet implements AutoCloseable {
             NDArray keys = rows(table, x.relPiece).reshape(tokens, r, c.dim());
             NDArray min = keys.mul(m.create(x.relMin, new Shape(tokens, r, 1))).sum(new int[]{1});
             NDArray max = keys.mul(m.create(x.relMax, new Shape(tokens, r, 1))).sum(new int[]{1});
-            return min.matMul(p("emb.rel.min.w")).add(max.matMul(p("emb.rel.max.w")));
+            NDArray out = min.matMul(p("emb.rel.min.w")).add(max.matMul(p("emb.rel.max.w")));
+            if (!c.acrossLists()) return out;
+            NDArray acrossMin = keys.mul(m.create(x.relAcrossMin, new Shape(tokens, r, 1))).sum(new int[]{1});
+            NDArray acrossMax = keys.mul(m.create(x.relAcrossMax, new Shape(tokens, r, 1))).sum(new int[]{1});
+            return out.add(acrossMin.matMul(p("emb.rel.across.min.w"))).add(acrossMax.matMul(p("emb.rel.across.max.w")));
         }
 
         /** Sum of word, shape and bag embeddings of every piece of the table, [pieces, d]. */

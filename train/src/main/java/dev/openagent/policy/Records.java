@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,22 +23,42 @@ import java.util.concurrent.ConcurrentHashMap;
  * result in prose, XML or a table under a shift) has no records.
  */
 final class Records {
-    /** The record at {@code [start, end)} of its text holds the smallest ({@code min}) or largest value of {@code key}. */
-    record Extreme(String key, boolean min) {}
+    /**
+     * The record at {@code [start, end)} of its text holds the smallest ({@code min}) or largest value of {@code key}:
+     * among its list's records, or ({@code across}) among the records of every list compared with it.
+     */
+    record Extreme(String key, boolean min, boolean across) {}
 
-    /** One record of a list ({@code list}: the list's number in its text), where its text is, and the extremes it holds (empty when none). */
-    record Span(int start, int end, int list, List<Extreme> extremes) {}
+    /**
+     * One record of a list ({@code list}: the list's number in its text; {@code size}: its records), where its text
+     * is, its comparable fields, and the extremes it holds among its list's records (empty when none).
+     */
+    record Span(int start, int end, int list, int size, Map<String, Double> fields, List<Extreme> extremes) {}
 
     private Records() {}
 
+    /** A text's records: in every list, and in lists of two or more only. */
+    private record Parsed(List<Span> all, List<Span> listed) {
+        static final Parsed NONE = new Parsed(List.of(), List.of());
+    }
+
     /** Parsed observations; an episode re-reads the same few texts at every step, so this stays small. */
-    private static final Map<String, List<Span>> CACHE = new ConcurrentHashMap<>();
+    private static final Map<String, Parsed> CACHE = new ConcurrentHashMap<>();
 
     /** The records in lists of two or more of a JSON text, innermost last; empty for any other text. */
     static List<Span> of(String text) {
-        if (text == null || text.isEmpty()) return List.of();
+        return parsed(text).listed();
+    }
+
+    /** The records of every list of a JSON text, a list of one record included; empty for any other text. */
+    static List<Span> all(String text) {
+        return parsed(text).all();
+    }
+
+    private static Parsed parsed(String text) {
+        if (text == null || text.isEmpty()) return Parsed.NONE;
         char first = text.stripLeading().isEmpty() ? ' ' : text.stripLeading().charAt(0);
-        if (first != '{' && first != '[') return List.of();
+        if (first != '{' && first != '[') return Parsed.NONE;
         if (CACHE.size() > 5_000) CACHE.clear();
         return CACHE.computeIfAbsent(text, Records::parse);
     }
@@ -51,16 +72,24 @@ final class Records {
         return best;
     }
 
-    private static List<Span> parse(String text) {
+    private static Parsed parse(String text) {
         List<Span> out = new ArrayList<>();
         try (JsonParser p = Json.MAPPER.getFactory().createParser(text)) {
             JsonToken t = p.nextToken();
             if (t == JsonToken.START_OBJECT) object(p, out, null);
             else if (t == JsonToken.START_ARRAY) array(p, out);
         } catch (IOException | RuntimeException e) {
-            return List.of(); // not JSON after all (a prose reply starting with a brace): no records
+            return Parsed.NONE; // not JSON after all (a prose reply starting with a brace): no records
         }
-        return List.copyOf(out);
+        // Lists of two or more are numbered among themselves, as before lists of one were kept.
+        List<Span> listed = new ArrayList<>();
+        Map<Integer, Integer> renumbered = new HashMap<>();
+        for (Span s : out) {
+            if (s.size() < 2) continue;
+            int list = renumbered.computeIfAbsent(s.list(), k -> renumbered.size());
+            listed.add(new Span(s.start(), s.end(), list, s.size(), s.fields(), s.extremes()));
+        }
+        return new Parsed(List.copyOf(out), List.copyOf(listed));
     }
 
     /** One object's fields (comparable scalars only), after its START_OBJECT; nested lists add their own spans. */
@@ -99,7 +128,6 @@ final class Records {
                 array(p, out);
             }
         }
-        if (records.size() < 2) return;
         int list = lists(out);
         Map<String, double[]> range = new LinkedHashMap<>();
         for (Map<String, Double> r : records) {
@@ -115,10 +143,10 @@ final class Records {
             for (var e : records.get(i).entrySet()) {
                 double[] mm = range.get(e.getKey());
                 if (mm[2] < 2 || mm[0] >= mm[1]) continue;
-                if (e.getValue() == mm[0]) extremes.add(new Extreme(e.getKey(), true));
-                if (e.getValue() == mm[1]) extremes.add(new Extreme(e.getKey(), false));
+                if (e.getValue() == mm[0]) extremes.add(new Extreme(e.getKey(), true, false));
+                if (e.getValue() == mm[1]) extremes.add(new Extreme(e.getKey(), false, false));
             }
-            out.add(new Span(ranges.get(i)[0], ranges.get(i)[1], list, List.copyOf(extremes)));
+            out.add(new Span(ranges.get(i)[0], ranges.get(i)[1], list, records.size(), Map.copyOf(records.get(i)), List.copyOf(extremes)));
         }
     }
 
