@@ -498,11 +498,19 @@ final class Context {
 
     /** Each observation token's innermost record of a JSON list ({@link Records}), or null. */
     private Records.Span[] records() {
+        return spansOf(Records::of, Integer.MAX_VALUE, new HashMap<>());
+    }
+
+    /**
+     * Each observation token's innermost record among {@code parse}'s records of its text, or null, for tokens of
+     * sources below {@code sourcesBelow}; {@code bySource} receives every parsed text's records.
+     */
+    private Records.Span[] spansOf(java.util.function.Function<String, List<Records.Span>> parse, int sourcesBelow,
+                                   Map<Integer, List<Records.Span>> bySource) {
         Records.Span[] out = new Records.Span[n];
-        Map<Integer, List<Records.Span>> bySource = new HashMap<>();
         for (int i = 1; i < n; i++) {
-            if (!isObservationSegment(seg[i])) continue;
-            List<Records.Span> spans = bySource.computeIfAbsent(source[i], k -> Records.of(sources.get(k)));
+            if (!isObservationSegment(seg[i]) || source[i] >= sourcesBelow) continue;
+            List<Records.Span> spans = bySource.computeIfAbsent(source[i], k -> parse.apply(sources.get(k)));
             if (!spans.isEmpty()) out[i] = Records.at(spans, start[i]);
         }
         return out;
@@ -519,8 +527,12 @@ final class Context {
         if (c.maxRelations() == 0) return out;
         Map<Integer, List<Records.Extreme>> across = c.acrossLists() ? acrossLists() : Map.of();
         for (int i = 1; i < n; i++) {
-            List<Records.Extreme> e = new ArrayList<>(across.getOrDefault(i, List.of()));
-            if (records[i] != null) e.addAll(records[i].extremes());
+            List<Records.Extreme> own = records[i] == null ? List.of() : records[i].extremes();
+            List<Records.Extreme> e = own;
+            if (across.containsKey(i)) {
+                e = new ArrayList<>(across.get(i));
+                e.addAll(own);
+            }
             if (e.isEmpty()) continue;
             out[i] = e.subList(0, Math.min(e.size(), c.maxRelations())).toArray(NONE);
         }
@@ -534,13 +546,8 @@ final class Context {
      * A field whose values are all equal marks nothing.
      */
     private Map<Integer, List<Records.Extreme>> acrossLists() {
-        Records.Span[] spanOf = new Records.Span[n];
         Map<Integer, List<Records.Span>> bySource = new HashMap<>();
-        for (int i = 1; i < n; i++) {
-            if (!isObservationSegment(seg[i]) || source[i] >= comparedSources) continue;
-            List<Records.Span> spans = bySource.computeIfAbsent(source[i], k -> Records.all(sources.get(k)));
-            if (!spans.isEmpty()) spanOf[i] = Records.at(spans, start[i]);
-        }
+        Records.Span[] spanOf = spansOf(Records::all, comparedSources, bySource);
         Map<String, double[]> range = new HashMap<>();
         Map<String, Set<List<Integer>>> listsWith = new HashMap<>();
         for (var e : bySource.entrySet()) {
@@ -551,18 +558,24 @@ final class Context {
                 });
             }
         }
+        // Per record (keyed by its text too: two texts of the same shape have equal spans), once for all its tokens.
+        Map<List<Object>, List<Records.Extreme>> heldBy = new HashMap<>();
         Map<Integer, List<Records.Extreme>> out = new HashMap<>();
         for (int i = 1; i < n; i++) {
             if (spanOf[i] == null) continue;
-            List<Records.Extreme> held = new ArrayList<>();
-            // Sorted by field so a record's relations come in one order whatever its text's order.
-            for (String key : new java.util.TreeSet<>(spanOf[i].fields().keySet())) {
-                double[] r = range.get(key);
-                if (listsWith.get(key).size() < 2 || r[0] >= r[1]) continue;
-                double v = spanOf[i].fields().get(key);
-                if (v == r[0]) held.add(new Records.Extreme(key, true, true));
-                if (v == r[1]) held.add(new Records.Extreme(key, false, true));
-            }
+            Records.Span span = spanOf[i];
+            List<Records.Extreme> held = heldBy.computeIfAbsent(List.of(source[i], span), k -> {
+                List<Records.Extreme> h = new ArrayList<>();
+                // Sorted by field so a record's relations come in one order whatever its text's order.
+                for (String key : new java.util.TreeSet<>(span.fields().keySet())) {
+                    double[] r = range.get(key);
+                    if (listsWith.get(key).size() < 2 || r[0] >= r[1]) continue;
+                    double v = span.fields().get(key);
+                    if (v == r[0]) h.add(new Records.Extreme(key, true, true));
+                    if (v == r[1]) h.add(new Records.Extreme(key, false, true));
+                }
+                return List.copyOf(h);
+            });
             if (!held.isEmpty()) out.put(i, held);
         }
         return out;

@@ -125,43 +125,36 @@ public record PolicyConfig(int version,
     }
 
     public PolicyConfig withAnswerWords(List<String> words) {
-        return new PolicyConfig(version, dim, heads, ffn, layers, hashSalt, wordBuckets, bagBuckets, bagSize, shapeBuckets,
-                historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxProseTokens, maxToolNameTokens,
-                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment, olderTurnsActionsOnly, wordExtremes, recordMatch, requestBounds, acrossLists, words);
+        return with(olderTurnsActionsOnly, wordExtremes, recordMatch, requestBounds, acrossLists, words);
     }
 
     public PolicyConfig withOlderTurnsActionsOnly(boolean on) {
-        return new PolicyConfig(version, dim, heads, ffn, layers, hashSalt, wordBuckets, bagBuckets, bagSize, shapeBuckets,
-                historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxProseTokens, maxToolNameTokens,
-                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment, on, wordExtremes, recordMatch, requestBounds, acrossLists, answerWords);
+        return with(on, wordExtremes, recordMatch, requestBounds, acrossLists, answerWords);
     }
 
     public PolicyConfig withWordExtremes(boolean on) {
-        return new PolicyConfig(version, dim, heads, ffn, layers, hashSalt, wordBuckets, bagBuckets, bagSize, shapeBuckets,
-                historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxProseTokens, maxToolNameTokens,
-                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment,
-                olderTurnsActionsOnly, on, recordMatch, requestBounds, acrossLists, answerWords);
+        return with(olderTurnsActionsOnly, on, recordMatch, requestBounds, acrossLists, answerWords);
     }
 
     public PolicyConfig withRecordMatch(boolean on) {
-        return new PolicyConfig(version, dim, heads, ffn, layers, hashSalt, wordBuckets, bagBuckets, bagSize, shapeBuckets,
-                historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxProseTokens, maxToolNameTokens,
-                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment,
-                olderTurnsActionsOnly, wordExtremes, on, requestBounds, acrossLists, answerWords);
+        return with(olderTurnsActionsOnly, wordExtremes, on, requestBounds, acrossLists, answerWords);
     }
 
     public PolicyConfig withRequestBounds(boolean on) {
-        return new PolicyConfig(version, dim, heads, ffn, layers, hashSalt, wordBuckets, bagBuckets, bagSize, shapeBuckets,
-                historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxProseTokens, maxToolNameTokens,
-                maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment,
-                olderTurnsActionsOnly, wordExtremes, recordMatch, on, acrossLists, answerWords);
+        return with(olderTurnsActionsOnly, wordExtremes, recordMatch, on, acrossLists, answerWords);
     }
 
     public PolicyConfig withAcrossLists(boolean on) {
+        return with(olderTurnsActionsOnly, wordExtremes, recordMatch, requestBounds, on, answerWords);
+    }
+
+    /** This config with the given reading switches and answer words; every size stays. */
+    private PolicyConfig with(boolean olderTurnsActionsOnly, boolean wordExtremes, boolean recordMatch, boolean requestBounds,
+                              boolean acrossLists, List<String> answerWords) {
         return new PolicyConfig(version, dim, heads, ffn, layers, hashSalt, wordBuckets, bagBuckets, bagSize, shapeBuckets,
                 historyTurns, maxRequestTokens, maxRulesTokens, maxActionTokens, maxObservationTokens, maxProseTokens, maxToolNameTokens,
                 maxDescriptionTokens, maxParams, maxEnumValues, maxSpanTokens, maxHistoryTokens, maxPositions, maxRelations, olderTurnsSegment,
-                olderTurnsActionsOnly, wordExtremes, recordMatch, requestBounds, on, answerWords);
+                olderTurnsActionsOnly, wordExtremes, recordMatch, requestBounds, acrossLists, answerWords);
     }
 
     /**
