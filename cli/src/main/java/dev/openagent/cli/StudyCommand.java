@@ -23,8 +23,9 @@ import java.util.List;
                 StudyCommand.Sequential.class, StudyCommand.Mixture.class})
 final class StudyCommand extends GroupCommand {
     @Command(name = "paper", description = {
-            "The paper's experiment on poi: train SFT, RL (from SFT, rollouts partly under shifts), PAFT (alpha 0.1, 0.3, 0.5)",
-            "and the scaling ablation (sft-4x-steps, sft-4x-data; at --quick with --scaling) on CPU, evaluate each on the static test split, on every",
+            "The paper's experiment on poi: train SFT, RL (from SFT, rollouts partly under shifts), PAFT (alpha 0.3; the sweep",
+            "over 0.1, 0.3, 0.5 and the scaling ablation sft-4x-steps, sft-4x-data: at --quick with --alpha-sweep and --scaling) on CPU,",
+            "evaluate each on the static test split, on every",
             "shift (grouped by tier) and on domain.transfer to medical when it exists, print the table, check the paper's",
             "findings and write report.html (every episode), study.html / study.md (these tables and the findings) and results.json."})
     static final class Paper implements Runnable {
@@ -35,9 +36,13 @@ final class StudyCommand extends GroupCommand {
                 + "study's time; the full study always runs it.")
         boolean scaling;
 
+        @Option(names = "--alpha-sweep", description = "With --quick: add PAFT at alpha 0.1 and 0.5 (the alpha sweep), which about doubles the "
+                + "study's time; the full study always runs it.")
+        boolean alphaSweep;
+
         @Override
         public void run() {
-            options.run(PaperStudy.ID, PaperStudy::run, scaling);
+            options.run(PaperStudy.ID, PaperStudy::run, scaling, alphaSweep);
         }
     }
 
@@ -52,7 +57,7 @@ final class StudyCommand extends GroupCommand {
 
         @Override
         public void run() {
-            options.run(PaftMixStudy.ID, PaftMixStudy::run, false);
+            options.run(PaftMixStudy.ID, PaftMixStudy::run, false, false);
         }
     }
 
@@ -78,9 +83,9 @@ final class StudyCommand extends GroupCommand {
             PaperStudy.Result run(PaperStudy.Budget budget, long seed, Path dir, StudyProgress progress, java.util.function.Consumer<List<EpisodeResult>> report);
         }
 
-        void run(String id, Study study, boolean scaling) {
+        void run(String id, Study study, boolean scaling, boolean alphaSweep) {
             PaperStudy.Budget budget = tiny ? PaperStudy.Budget.tiny().withScaling(scaling)
-                    : quick ? PaperStudy.Budget.quick().withScaling(scaling) : PaperStudy.Budget.full();
+                    : quick ? PaperStudy.Budget.quick().withScaling(scaling).withAlphaSweep(alphaSweep) : PaperStudy.Budget.full();
             Path dir = out != null ? out : Path.of("runs", "study-" + id);
             long t0 = System.nanoTime();
             List<EpisodeResult> episodes = new ArrayList<>();

@@ -22,7 +22,7 @@ class PaperStudyPlanTest {
 
     @Test
     void theScalingAblationScalesStepsOrTasksAndNothingElse() {
-        PaperStudy.Budget b = PaperStudy.Budget.quick().withScaling(true);
+        PaperStudy.Budget b = PaperStudy.Budget.quick().withScaling(true).withAlphaSweep(true);
         Map<String, PaperStudy.Plan> p = plan(b);
         Trainer.Options sft = p.get("sft").options();
         Trainer.Options steps = p.get(PaperStudy.SFT_4X_STEPS).options();
@@ -45,11 +45,15 @@ class PaperStudyPlanTest {
     }
 
     @Test
-    void quickLeavesTheAblationOutUnlessAskedAndTheFullStudyRunsIt() {
-        assertFalse(plan(PaperStudy.Budget.quick()).containsKey(PaperStudy.SFT_4X_STEPS));
-        assertEquals(List.of("sft", "rl", "paft-0.1", "paft-0.3", "paft-0.5"),
+    void quickLeavesTheAlphaSweepAndTheAblationOutUnlessAskedAndTheFullStudyRunsBoth() {
+        assertEquals(List.of("sft", "rl", "paft-0.3"),
                 PaperStudy.agents(PaperStudy.plan(PaperStudy.Budget.quick(), 1, Path.of("runs/x"))));
-        assertTrue(plan(PaperStudy.Budget.full()).keySet().containsAll(List.of(PaperStudy.SFT_4X_STEPS, PaperStudy.SFT_4X_DATA)));
+        assertEquals(List.of("sft", "rl", "paft-0.1", "paft-0.3", "paft-0.5"),
+                PaperStudy.agents(PaperStudy.plan(PaperStudy.Budget.quick().withAlphaSweep(true), 1, Path.of("runs/x"))));
+        assertEquals(List.of("sft", "rl", "paft-0.1", "paft-0.3", "paft-0.5", PaperStudy.SFT_4X_DATA, PaperStudy.SFT_4X_STEPS),
+                PaperStudy.agents(PaperStudy.plan(PaperStudy.Budget.full(), 1, Path.of("runs/x"))));
+        // Every agent but its alphas is the same: PAFT-0.3 is trained the same way with or without the sweep.
+        assertEquals(plan(PaperStudy.Budget.quick()).get("paft-0.3"), plan(PaperStudy.Budget.quick().withAlphaSweep(true)).get("paft-0.3"));
     }
 
     /**
@@ -58,7 +62,7 @@ class PaperStudyPlanTest {
      */
     @Test
     void paftTakesTheMeasuredRecipeAndRlKeepsEveryShiftEquallyLikely() {
-        Map<String, PaperStudy.Plan> p = plan(PaperStudy.Budget.quick());
+        Map<String, PaperStudy.Plan> p = plan(PaperStudy.Budget.quick().withAlphaSweep(true));
         PaftMixStudy.Variant chosen = PaftMixStudy.variants().getLast();
         for (String paft : List.of("paft-0.1", "paft-0.3", "paft-0.5")) {
             assertEquals(chosen.mix(), p.get(paft).options().mix());
