@@ -56,6 +56,8 @@ public final class PaperStudy {
     static final int SCALE = 4;
     /** The mixing ratios of the alpha sweep: the paper's best, 0.3, and one below and one above. */
     static final List<Double> SWEEP = List.of(0.1, 0.3, 0.5);
+    /** PAFT at the paper's best ratio alone: the quick study without the sweep. */
+    static final List<Double> BEST_ALONE = List.of(0.3);
 
     /**
      * How much to train and evaluate.
@@ -81,7 +83,7 @@ public final class PaperStudy {
          * over training seeds 1-3 (the paper's "much of it"; docs/training.md, *Where --quick PAFT is squeezed*).
          */
         public static Budget quick() {
-            return new Budget("quick", 700, 1000, 15, 16, 8, 0.5, 600, PAFT_MIX, 100, List.of(0.3), false);
+            return new Budget("quick", 700, 1000, 15, 16, 8, 0.5, 600, PAFT_MIX, 100, BEST_ALONE, false);
         }
 
         /**
@@ -103,7 +105,7 @@ public final class PaperStudy {
         /** With the alpha sweep (PAFT at 0.1, 0.3 and 0.5), or PAFT at 0.3 alone. */
         public Budget withAlphaSweep(boolean on) {
             return new Budget(name, sftSteps, sftTasks, rlIterations, rlGroupTasks, rlGroupSize, rlShifted, paftSteps, mix, tasks,
-                    on ? SWEEP : List.of(0.3), scaling);
+                    on ? SWEEP : BEST_ALONE, scaling);
         }
 
         public Budget withScaling(boolean on) {
