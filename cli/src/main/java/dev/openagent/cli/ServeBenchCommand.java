@@ -38,21 +38,30 @@ final class ServeBenchCommand implements Runnable {
     @Option(names = "--max-seconds", defaultValue = "300", description = "Stop after this long whatever is left (default: ${DEFAULT-VALUE}).")
     long maxSeconds;
 
-    @Option(names = "--protocol", defaultValue = "both", description = "ws, http or both (measured one after the other; default: ${DEFAULT-VALUE}).")
+    @Option(names = "--protocol", defaultValue = "both", description = "ws, http, both (measured one after the other) or none (with --floor: the floor alone, on a cold JVM); "
+            + "default: ${DEFAULT-VALUE}.")
     String protocol;
 
-    /** With {@code --json}: a JSON array, one object per protocol. */
+    @Option(names = "--floor", description = "Then measure the floor under these figures: the same messages answered in this process "
+            + "without sockets, and the same client against canned WebSocket answers (sockets only); their sum is the least CPU a step "
+            + "can cost on this machine with this client.")
+    boolean floor;
+
+    /** With {@code --json}: a JSON array, one object per protocol (and per part of the floor). */
     @Mixin
     Options.JsonOutput json;
 
     @Override
     public void run() {
-        List<EnvLoadBench.Protocol> protocols = protocol.strip().equalsIgnoreCase("both")
-                ? List.of(EnvLoadBench.Protocol.WS, EnvLoadBench.Protocol.HTTP) : List.of(EnvLoadBench.Protocol.parse(protocol));
+        List<EnvLoadBench.Protocol> protocols = switch (protocol.strip().toLowerCase(Locale.ROOT)) {
+            case "both" -> List.of(EnvLoadBench.Protocol.WS, EnvLoadBench.Protocol.HTTP);
+            case "none" -> List.of();
+            default -> List.of(EnvLoadBench.Protocol.parse(protocol));
+        };
         List<EnvLoadBench.Report> reports;
         try {
             reports = EnvLoadBench.run(new EnvLoadBench.Config(url, env.environment().id(), shift.spec(), sessions, steps, warmupSteps, tasks,
-                    Duration.ofSeconds(maxSeconds), protocols));
+                    Duration.ofSeconds(maxSeconds), protocols, floor));
         } catch (IOException e) {
             throw new UncheckedIOException("load bench failed: " + e.getMessage(), e);
         } catch (InterruptedException e) {
@@ -63,14 +72,20 @@ final class ServeBenchCommand implements Runnable {
             json.print(Json.tree(reports));
         } else {
             reports.forEach(this::print);
+            printFloor(reports);
         }
         long errors = reports.stream().mapToLong(EnvLoadBench.Report::errors).sum();
         if (errors > 0) throw new Main.UserError(errors + " errors during the load bench");
     }
 
     private void print(EnvLoadBench.Report r) {
+        String over = switch (r.protocol()) {
+            case "ws" -> "the OpenEnv WebSocket /ws";
+            case "http" -> "HTTP /reset + /step";
+            default -> r.protocol();
+        };
         System.out.printf(Locale.ROOT, "serve env load over %s: %d sessions x %d steps (after %d warm-up steps each) against %s%n",
-                r.protocol().equals("ws") ? "the OpenEnv WebSocket /ws" : "HTTP /reset + /step", r.sessions(), steps, warmupSteps, r.target());
+                over, r.sessions(), steps, warmupSteps, r.target());
         System.out.printf(Locale.ROOT, "  steps            %,d in %.2f s (+ %,d resets)%n", r.steps(), r.seconds(), r.resets());
         System.out.printf(Locale.ROOT, "  throughput       %,.0f steps/s (%,.0f requests/s)%n", r.stepsPerSecond(), r.requestsPerSecond());
         System.out.printf(Locale.ROOT, "  step latency     p50 %.2f ms, p99 %.2f ms, max %.2f ms%n", r.stepP50Us() / 1e3, r.stepP99Us() / 1e3, r.stepMaxUs() / 1e3);
@@ -95,5 +110,22 @@ final class ServeBenchCommand implements Runnable {
         }
         System.out.printf(Locale.ROOT, "  machine          %d processors, load average %.2f before, %.2f after%n",
                 r.processors(), r.loadAverageBefore(), r.loadAverageAfter());
+    }
+
+    /** The floor's sum: the in-process handling plus everything the canned run spent per step (client, sockets, kernel). */
+    private static void printFloor(List<EnvLoadBench.Report> reports) {
+        EnvLoadBench.Report inProcess = null, canned = null;
+        for (EnvLoadBench.Report r : reports) {
+            if (r.protocol().equals(EnvLoadBench.FLOOR_IN_PROCESS)) inProcess = r;
+            if (r.protocol().equals(EnvLoadBench.FLOOR_CANNED)) canned = r;
+        }
+        if (inProcess == null || canned == null || canned.cpuUsPerRequest() < 0) return;
+        double handling = inProcess.serverCpuUsPerStep();
+        double transport = canned.cpuUsPerRequest() * (canned.steps() + canned.resets()) / canned.steps();
+        double floor = handling + transport;
+        System.out.printf(Locale.ROOT, "floor            %.1f us of CPU per step = %.1f us handling the messages in process + %.1f us "
+                + "for the client, sockets and kernel against canned answers%n", floor, handling, transport);
+        System.out.printf(Locale.ROOT, "                 i.e. at most %,.0f steps/s on %d free cores with this client on the same machine, "
+                + "whatever the server%n", canned.processors() * 1e6 / floor, canned.processors());
     }
 }

@@ -30,6 +30,7 @@ class ServeCliTest {
         refused("loopback", "serve", "bench", "--url", "http://192.0.2.1:8765");
         refused("unknown environment 'nope'", "serve", "env", "--port", "0", "--env", "nope");
         refused("--protocol", "serve", "bench", "--protocol", "udp");
+        refused("nothing to measure", "serve", "bench", "--protocol", "none");
     }
 
     @Test
@@ -45,5 +46,14 @@ class ServeCliTest {
             assertEquals(30, report.get("steps").asInt());
             assertTrue(report.has("step_p99_us") && report.has("server_cpu_us_per_step"));
         }
+    }
+
+    @Test
+    void benchMeasuresTheFloorAlone() {
+        CliTest.Result r = CliTest.run("serve", "bench", "--protocol", "none", "--floor", "--sessions", "2", "--steps", "15",
+                "--warmup-steps", "0", "--tasks", "8");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("over floor-in-process") && r.out().contains("over floor-canned-ws"), r.out());
+        assertTrue(r.out().matches("(?s).*floor +[0-9.]+ us of CPU per step = .*whatever the server.*"), r.out());
     }
 }

@@ -33,6 +33,7 @@ import java.util.Locale;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * Load on {@code serve env} over loopback: N concurrent sessions, each stepping through oracle
@@ -54,7 +55,7 @@ public final class EnvLoadBench {
 
         public static Protocol parse(String s) {
             for (Protocol p : values()) if (p.id().equals(s.strip().toLowerCase(Locale.ROOT))) return p;
-            throw new IllegalArgumentException("--protocol must be ws, http or both, not '" + s + "'");
+            throw new IllegalArgumentException("--protocol must be ws, http, both or none, not '" + s + "'");
         }
     }
 
@@ -62,15 +63,17 @@ public final class EnvLoadBench {
      * @param warmupSteps steps per session run first and not measured, so the figures are those of
      *                    compiled code rather than of the JIT compiler at work
      * @param protocols   measured one after the other, in this order
+     * @param floor       then also measure the floor ({@link Floor}): the same messages answered in this process
+     *                    without sockets, and the same client against a canned server (sockets only)
      */
     public record Config(String url, String env, String shift, int sessions, int stepsPerSession, int warmupSteps,
-                         int distinctTasks, Duration maxTime, List<Protocol> protocols) {
+                         int distinctTasks, Duration maxTime, List<Protocol> protocols, boolean floor) {
         public Config {
             if (warmupSteps < 0) throw new IllegalArgumentException("--warmup-steps must be >= 0");
             if (sessions < 1 || sessions > 4096) throw new IllegalArgumentException("--sessions must be between 1 and 4096");
             if (stepsPerSession < 1 || stepsPerSession > 1_000_000) throw new IllegalArgumentException("--steps must be between 1 and 1000000");
             if (distinctTasks < 1) throw new IllegalArgumentException("--tasks must be at least 1");
-            if (protocols.isEmpty()) throw new IllegalArgumentException("no protocol to measure");
+            if (protocols.isEmpty() && !floor) throw new IllegalArgumentException("nothing to measure: no protocol and no floor");
             protocols = List.copyOf(protocols);
             if (url != null && !HttpService.isLoopback(URI.create(url).getHost())) {
                 throw new IllegalArgumentException("the load bench only targets loopback servers (127.0.0.1, ::1, localhost), not " + url);
@@ -94,11 +97,19 @@ public final class EnvLoadBench {
                          double cpuUsPerRequest, double clientCpuUsPerRequest, double serverCpuUsPerRequest, double serverCpuUsPerStep,
                          double jitCpuUsPerRequest, double gcCpuUsPerRequest, String target) {}
 
-    private record Episode(int taskIndex, List<byte[]> actions) {}
+    /** The floor's reports' protocol names (see {@code --floor}). */
+    public static final String FLOOR_IN_PROCESS = Floor.IN_PROCESS, FLOOR_CANNED = Floor.CANNED;
+
+    /** One oracle episode: its task and its actions, in wire form. */
+    record Episode(int taskIndex, List<byte[]> actions) {}
 
     private EnvLoadBench() {}
 
-    /** One report per protocol, in the order of {@link Config#protocols()}; a protocol with errors ends the run. */
+    /**
+     * One report per protocol, in the order of {@link Config#protocols()}, then (with {@link
+     * Config#floor()}) the floor's two ({@link Floor#IN_PROCESS}, {@link Floor#CANNED}); a
+     * protocol with errors ends the run.
+     */
     public static List<Report> run(Config c) throws IOException, InterruptedException {
         EnvChoice choice = EnvChoice.of(c.env(), c.shift());
         List<Episode> episodes = record(choice, c.distinctTasks());
@@ -117,17 +128,21 @@ public final class EnvLoadBench {
             String target = local == null ? base : "in-process server at " + base;
             List<Report> reports = new ArrayList<>();
             for (Protocol p : c.protocols()) {
-                Client client = new Client(p, address, uri.getRawAuthority(), local != null);
-                if (c.warmupSteps() > 0) {
-                    Report warm = phase(client, c, episodes, c.warmupSteps(), deadline, target);
-                    if (warm.errors() > 0) {
-                        reports.add(warm);
-                        return reports;
-                    }
+                String host = uri.getRawAuthority();
+                Client client = new Client(p.id(), () -> p == Protocol.WS ? new Wire.WebSocket(host) : new Wire.Http(host), address,
+                        local != null);
+                if (!measure(client, c, episodes, deadline, target, reports)) return reports;
+            }
+            if (c.floor()) {
+                Floor.InProcess inProcess = Floor.inProcess(c, episodes, deadline);
+                reports.add(inProcess.report());
+                if (inProcess.report().errors() > 0) return reports;
+                try (CannedWebSocketServer canned = new CannedWebSocketServer(inProcess.resetAnswer(), inProcess.stepAnswer())) {
+                    InetSocketAddress at = new InetSocketAddress("127.0.0.1", canned.port());
+                    String host = "127.0.0.1:" + canned.port();
+                    Client client = new Client(Floor.CANNED, () -> new Wire.WebSocket(host), at, true);
+                    measure(client, c, episodes, deadline, "canned WebSocket answers at ws://" + host + "/ws (no environment)", reports);
                 }
-                Report r = phase(client, c, episodes, c.stepsPerSession(), deadline, target);
-                reports.add(r);
-                if (r.errors() > 0) return reports;
             }
             return reports;
         } finally {
@@ -135,12 +150,26 @@ public final class EnvLoadBench {
         }
     }
 
-    /** Where and how the sessions connect, and whether the server shares this process (so its CPU time is ours minus the client's). */
-    private record Client(Protocol protocol, InetSocketAddress address, String hostHeader, boolean inProcess) {
-        Wire wire() {
-            return protocol == Protocol.WS ? new Wire.WebSocket(hostHeader) : new Wire.Http(hostHeader);
+    /** Warms up, then measures one client; false (after adding the failed phase's report) when a phase had errors. */
+    private static boolean measure(Client client, Config c, List<Episode> episodes, long deadline, String target,
+                                   List<Report> reports) throws IOException, InterruptedException {
+        if (c.warmupSteps() > 0) {
+            Report warm = phase(client, c, episodes, c.warmupSteps(), deadline, target);
+            if (warm.errors() > 0) {
+                reports.add(warm);
+                return false;
+            }
         }
+        Report r = phase(client, c, episodes, c.stepsPerSession(), deadline, target);
+        reports.add(r);
+        return r.errors() == 0;
     }
+
+    /**
+     * What the sessions speak ({@code name} in the report), where they connect, and whether the
+     * server shares this process (so its CPU time is ours minus the client's).
+     */
+    private record Client(String name, Supplier<Wire> wire, InetSocketAddress address, boolean inProcess) {}
 
     /**
      * Sessions per client thread (one select loop each, see {@link ClientLoop}): 64 sessions run
@@ -160,7 +189,7 @@ public final class EnvLoadBench {
         for (int t = 0; t < threads; t++) parts.add(new ArrayList<>());
         try {
             for (int s = 0; s < c.sessions(); s++) {
-                all[s] = new Worker(client.wire(), c, episodes, s, stepsPerSession, deadline, errors, errorCount);
+                all[s] = new Worker(client.wire().get(), c, episodes, s, stepsPerSession, deadline, errors, errorCount);
                 all[s].connect(client.address());
                 parts.get(s % threads).add(all[s]);
             }
@@ -199,7 +228,7 @@ public final class EnvLoadBench {
         List<String> samples = new ArrayList<>(errors);
         long serverCpu = client.inProcess() && cpu >= 0 && clientCpu >= 0
                 ? cpu - clientCpu - Math.max(0, jvm.jitNanos()) - Math.max(0, jvm.gcNanos()) : -1;
-        return new Report(client.protocol().id(), c.sessions(), steps, resets, errorCount.get(), samples.subList(0, Math.min(5, samples.size())),
+        return new Report(client.name(), c.sessions(), steps, resets, errorCount.get(), samples.subList(0, Math.min(5, samples.size())),
                 seconds, steps / seconds, (steps + resets) / seconds, pct(st, 0.50), pct(st, 0.99),
                 st.length == 0 ? 0 : st[st.length - 1] / 1e3, pct(rt, 0.50), pct(rt, 0.99), timedOut,
                 Runtime.getRuntime().availableProcessors(), loadBefore,
@@ -208,17 +237,17 @@ public final class EnvLoadBench {
                 perRequest(serverCpu, steps), perRequest(jvm.jitNanos(), steps + resets), perRequest(jvm.gcNanos(), steps + resets), target);
     }
 
-    private static double perRequest(long cpuNanos, long requests) {
+    static double perRequest(long cpuNanos, long requests) {
         return cpuNanos < 0 ? -1 : cpuNanos / 1e3 / Math.max(1, requests);
     }
 
     /** CPU time of this process (client and, when in-process, server), or -1 where the JVM cannot tell. */
-    private static long processCpuNanos() {
+    static long processCpuNanos() {
         return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
                 ? os.getProcessCpuTime() : -1;
     }
 
-    private static long[] merge(List<long[]> parts) {
+    static long[] merge(List<long[]> parts) {
         long[] all = new long[parts.stream().mapToInt(a -> a.length).sum()];
         int i = 0;
         for (long[] p : parts) {
@@ -229,7 +258,7 @@ public final class EnvLoadBench {
         return all;
     }
 
-    private static double pct(long[] sorted, double q) {
+    static double pct(long[] sorted, double q) {
         if (sorted.length == 0) return 0;
         return sorted[(int) Math.min(sorted.length - 1, Math.floor(q * sorted.length))] / 1e3;
     }

@@ -71,15 +71,19 @@ sealed interface Wire {
                 if (head.endsWith("\r\n\r\n")) break;
             }
             if (!head.startsWith("HTTP/1.1 101")) throw new IOException("WebSocket handshake refused: " + head.lines().findFirst().orElse(""));
-            String accept;
+            String accept = accept(key);
+            if (head.lines().noneMatch(l -> l.toLowerCase(Locale.ROOT).startsWith("sec-websocket-accept:") && l.substring(21).strip().equals(accept))) {
+                throw new IOException("WebSocket handshake: wrong Sec-WebSocket-Accept");
+            }
+        }
+
+        /** The Sec-WebSocket-Accept that answers a Sec-WebSocket-Key (RFC 6455 section 4.2.2). */
+        static String accept(String key) {
             try {
-                accept = Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-1")
+                return Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-1")
                         .digest((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").getBytes(StandardCharsets.US_ASCII)));
             } catch (NoSuchAlgorithmException e) {
                 throw new IllegalStateException(e);
-            }
-            if (head.lines().noneMatch(l -> l.toLowerCase(Locale.ROOT).startsWith("sec-websocket-accept:") && l.substring(21).strip().equals(accept))) {
-                throw new IOException("WebSocket handshake: wrong Sec-WebSocket-Accept");
             }
         }
 
@@ -115,23 +119,12 @@ sealed interface Wire {
 
         @Override
         public Reply next(ByteBuffer in) throws IOException {
-            int start = in.position(), available = in.remaining();
-            if (available < 2) return null;
-            int b0 = in.get(start) & 0xff, b1 = in.get(start + 1) & 0xff;
-            long length = b1 & 0x7f;
-            int head = 2;
-            if (length == 126) {
-                if (available < 4) return null;
-                length = ((in.get(start + 2) & 0xff) << 8) | (in.get(start + 3) & 0xff);
-                head = 4;
-            } else if (length == 127) {
-                if (available < 10) return null;
-                length = 0;
-                for (int i = 0; i < 8; i++) length = (length << 8) | (in.get(start + 2 + i) & 0xff);
-                head = 10;
-            }
+            FrameHead f = FrameHead.at(in);
+            if (f == null) return null;
+            int start = in.position(), b0 = f.b0(), head = f.headLength();
+            long length = f.payloadLength();
             if (length > MAX_BODY) throw new IOException("a frame of " + length + " bytes");
-            if (available < head + length) return null;
+            if (in.remaining() < head + length) return null;
             int opcode = b0 & 0x0f;
             if ((b0 & 0x80) == 0 || opcode != 0x1) {
                 throw new IOException(opcode == 0x8 ? "the server closed the connection" : "a frame this client does not read (opcode " + opcode + ", fin " + (b0 >>> 7) + ")");
@@ -209,6 +202,36 @@ sealed interface Wire {
             in.position(bodyStart);
             in.get(body);
             return new Reply(status, body, session);
+        }
+    }
+
+    /**
+     * The head of the WebSocket frame at the start of {@code in} (RFC 6455 section 5.2), not consumed.
+     *
+     * @param b0            the first byte: FIN and the opcode
+     * @param masked        whether a 4-byte mask key follows the head (client frames)
+     * @param headLength    bytes before the mask key or the payload: 2, 4 or 10
+     * @param payloadLength the payload's length
+     */
+    record FrameHead(int b0, boolean masked, int headLength, long payloadLength) {
+        /** The head, or null until all of it has arrived. */
+        static FrameHead at(ByteBuffer in) {
+            int start = in.position(), available = in.remaining();
+            if (available < 2) return null;
+            int b0 = in.get(start) & 0xff, b1 = in.get(start + 1) & 0xff;
+            long length = b1 & 0x7f;
+            int head = 2;
+            if (length == 126) {
+                if (available < 4) return null;
+                length = ((in.get(start + 2) & 0xff) << 8) | (in.get(start + 3) & 0xff);
+                head = 4;
+            } else if (length == 127) {
+                if (available < 10) return null;
+                length = 0;
+                for (int i = 0; i < 8; i++) length = (length << 8) | (in.get(start + 2 + i) & 0xff);
+                head = 10;
+            }
+            return new FrameHead(b0, (b1 & 0x80) != 0, head, length);
         }
     }
 

@@ -15,6 +15,7 @@ import dev.openagent.server.http.JsonHttp;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * {@code openagent serve env}: environments over the OpenEnv protocol, for RL trainers. A
@@ -108,6 +109,24 @@ public final class EnvServer implements AutoCloseable {
     public int sessionCount() { return sessions.size(); }
 
     Sessions sessions() { return sessions; }
+
+    /**
+     * A {@code /ws} session without a connection, for the load bench's floor: each call answers one
+     * client message (a reset, step or state message's text) exactly as the WebSocket would, on the
+     * calling thread, with no socket, framing or thread hand-off. Holds a session slot until the
+     * server closes.
+     *
+     * @throws IllegalStateException when every session slot is taken
+     */
+    public UnaryOperator<String> inProcessSession() {
+        EnvSocket socket = new EnvSocket(this);
+        if (!socket.open()) throw new IllegalStateException(sessions.capacityMessage());
+        return text -> {
+            ObjectNode answer = socket.answer(text);
+            if (answer == null) throw new IllegalArgumentException("an in-process session has no connection to close");
+            return Json.write(answer);
+        };
+    }
 
     Defaults defaults() { return config.defaults(); }
 

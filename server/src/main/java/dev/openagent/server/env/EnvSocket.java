@@ -37,12 +37,17 @@ public final class EnvSocket implements org.eclipse.jetty.websocket.api.Session.
     @Override
     public void onWebSocketOpen(org.eclipse.jetty.websocket.api.Session s) {
         socket = s;
-        if (!server.sessions().reserve()) {
+        if (!open()) {
             send(error(Code.CAPACITY_REACHED, server.sessions().capacityMessage()));
             s.close(StatusCode.TRY_AGAIN_LATER, "capacity reached", Callback.NOOP);
-            return;
         }
+    }
+
+    /** Takes a session slot and starts the session; false at capacity. */
+    boolean open() {
+        if (!server.sessions().reserve()) return false;
         session = new Session("ws", server.defaults(), server.oracleAllowed());
+        return true;
     }
 
     @Override
@@ -101,7 +106,7 @@ public final class EnvSocket implements org.eclipse.jetty.websocket.api.Session.
                 }
                 case "close" -> {
                     Fields.of(m, "the close message", TYPE_ONLY);
-                    socket.close(StatusCode.NORMAL, "closed by the client", Callback.NOOP);
+                    if (socket != null) socket.close(StatusCode.NORMAL, "closed by the client", Callback.NOOP);
                     yield null;
                 }
                 default -> error(Code.UNKNOWN_TYPE, "unknown message type '" + type.asText() + "' (reset, step, state, close)");

@@ -20,7 +20,7 @@ class EnvLoadBenchTest {
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void smallRunOverBothProtocolsCompletesEveryStepWithoutErrors() throws Exception {
         List<EnvLoadBench.Report> reports = EnvLoadBench.run(new EnvLoadBench.Config(null, "poi", "none", 4, 40, 5, 16,
-                Duration.ofSeconds(90), BOTH));
+                Duration.ofSeconds(90), BOTH, false));
         assertEquals(List.of("ws", "http"), reports.stream().map(EnvLoadBench.Report::protocol).toList());
         for (EnvLoadBench.Report r : reports) {
             assertEquals(0, r.errors(), r.protocol() + ": " + r.errorSamples());
@@ -33,11 +33,31 @@ class EnvLoadBenchTest {
     }
 
     @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void theFloorAnswersTheSameEpisodesInProcessAndOverCannedSockets() throws Exception {
+        List<EnvLoadBench.Report> reports = EnvLoadBench.run(new EnvLoadBench.Config(null, "retail", "none", 4, 40, 5, 16,
+                Duration.ofSeconds(90), List.of(EnvLoadBench.Protocol.WS), true));
+        assertEquals(List.of("ws", Floor.IN_PROCESS, Floor.CANNED), reports.stream().map(EnvLoadBench.Report::protocol).toList());
+        EnvLoadBench.Report ws = reports.get(0);
+        for (EnvLoadBench.Report r : reports) {
+            assertEquals(0, r.errors(), r.protocol() + ": " + r.errorSamples());
+            assertFalse(r.timedOut());
+            assertEquals(4 * 40, r.steps(), r.protocol());
+            assertTrue(r.cpuUsPerRequest() > 0, r.protocol());
+        }
+        assertTrue(reports.get(1).serverCpuUsPerStep() > 0, "the in-process handling is timed on its thread");
+        // The same episodes in the same order: as many resets in process as over the WebSocket.
+        assertEquals(ws.resets(), reports.get(1).resets());
+        assertEquals(ws.resets(), reports.get(2).resets());
+        assertEquals(0, reports.get(1).clientCpuUsPerRequest(), "no client in process");
+    }
+
+    @Test
     void onlyLoopbackTargets() {
         assertThrows(IllegalArgumentException.class,
-                () -> new EnvLoadBench.Config("http://10.1.2.3:8765", "poi", "none", 1, 1, 0, 1, Duration.ofSeconds(1), BOTH));
+                () -> new EnvLoadBench.Config("http://10.1.2.3:8765", "poi", "none", 1, 1, 0, 1, Duration.ofSeconds(1), BOTH, false));
         assertThrows(IllegalArgumentException.class,
-                () -> new EnvLoadBench.Config("http://localhost.evil.example:8765", "poi", "none", 1, 1, 0, 1, Duration.ofSeconds(1), BOTH));
+                () -> new EnvLoadBench.Config("http://localhost.evil.example:8765", "poi", "none", 1, 1, 0, 1, Duration.ofSeconds(1), BOTH, false));
         assertThrows(IllegalArgumentException.class, () -> EnvLoadBench.Protocol.parse("udp"));
     }
 }
