@@ -94,7 +94,7 @@ final class ServeBenchCommand implements Runnable {
         r.errorSamples().forEach(e -> System.out.println("    " + e));
         if (r.cpuUsPerRequest() >= 0) {
             System.out.printf(Locale.ROOT, "  CPU per request  %.1f us (this process: %s), i.e. %,.0f requests per CPU-second%n",
-                    r.cpuUsPerRequest(), url == null ? "client + server" : "client only", 1e6 / r.cpuUsPerRequest());
+                    r.cpuUsPerRequest(), url == null || isFloor(r) ? "client + server" : "client only", 1e6 / r.cpuUsPerRequest());
         }
         if (r.serverCpuUsPerRequest() >= 0) {
             System.out.printf(Locale.ROOT, "    server         %.1f us (request handling), i.e. %,.0f requests/s on %d free cores; %.1f us per step%n",
@@ -112,20 +112,33 @@ final class ServeBenchCommand implements Runnable {
                 r.processors(), r.loadAverageBefore(), r.loadAverageAfter());
     }
 
-    /** The floor's sum: the in-process handling plus everything the canned run spent per step (client, sockets, kernel). */
+    private static boolean isFloor(EnvLoadBench.Report r) {
+        return r.protocol().equals(EnvLoadBench.FLOOR_IN_PROCESS) || r.protocol().equals(EnvLoadBench.FLOOR_CANNED);
+    }
+
+    /**
+     * The floor's sum: everything the in-process part spent per step (the handling and its JIT and
+     * GC) plus everything the canned run spent per step (client, sockets, kernel, their JIT).
+     * Nothing when either part is missing or failed.
+     */
     private static void printFloor(List<EnvLoadBench.Report> reports) {
         EnvLoadBench.Report inProcess = null, canned = null;
         for (EnvLoadBench.Report r : reports) {
             if (r.protocol().equals(EnvLoadBench.FLOOR_IN_PROCESS)) inProcess = r;
             if (r.protocol().equals(EnvLoadBench.FLOOR_CANNED)) canned = r;
         }
-        if (inProcess == null || canned == null || canned.cpuUsPerRequest() < 0) return;
-        double handling = inProcess.serverCpuUsPerStep();
-        double transport = canned.cpuUsPerRequest() * (canned.steps() + canned.resets()) / canned.steps();
-        double floor = handling + transport;
+        if (inProcess == null || canned == null) return;
+        if (inProcess.errors() > 0 || canned.errors() > 0 || inProcess.steps() == 0 || canned.steps() == 0) return;
+        if (inProcess.cpuUsPerRequest() < 0 || canned.cpuUsPerRequest() < 0) return;
+        double handling = perStep(inProcess), transport = perStep(canned), floor = handling + transport;
         System.out.printf(Locale.ROOT, "floor            %.1f us of CPU per step = %.1f us handling the messages in process + %.1f us "
-                + "for the client, sockets and kernel against canned answers%n", floor, handling, transport);
+                + "for the client, sockets and kernel against canned answers (each with its JIT and GC)%n", floor, handling, transport);
         System.out.printf(Locale.ROOT, "                 i.e. at most %,.0f steps/s on %d free cores with this client on the same machine, "
                 + "whatever the server%n", canned.processors() * 1e6 / floor, canned.processors());
+    }
+
+    /** The whole process's CPU per step, resets counted in. */
+    private static double perStep(EnvLoadBench.Report r) {
+        return r.cpuUsPerRequest() * (r.steps() + r.resets()) / r.steps();
     }
 }

@@ -13,97 +13,90 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * A measuring instrument for the load bench's transport floor, not a server: on loopback it
- * completes the WebSocket handshake and answers every text frame at once with one of two fixed,
+ * completes the WebSocket handshake and answers every data frame at once with one of two fixed,
  * pre-rendered frames (one for a reset message, one for any other), and closes on a close
- * message. There is no environment, no JSON, no session behind it: what the bench measures
- * against it is what the sockets, the kernel's loopback TCP and the bench client cost per
- * message, the part of a step no server can avoid on the same machine. One select loop per
- * processor, as lean as a server's I/O can be; the bench's client must send one masked frame
- * per message (it does).
+ * message or frame. There is no environment, no JSON, no session behind it: what the bench
+ * measures against it is what the sockets, the kernel's loopback TCP and the bench client cost
+ * per message, the part of a step no server can avoid on the same machine. One select loop per
+ * processor, answering on the thread that read the message, as lean as a server's I/O can be.
+ * It reads just what the bench's client sends: one masked frame per message.
  */
 final class CannedWebSocketServer implements AutoCloseable {
+    /** Bytes buffered per connection: a client message (a reset or an action) is far smaller. */
+    private static final int BUFFER = 1 << 16;
+
     private final ServerSocketChannel listener;
     private final List<Loop> loops = new ArrayList<>();
-    private final Thread acceptor;
     private volatile boolean closed;
 
     /**
      * @param resetAnswer the payload answering a reset message
-     * @param stepAnswer  the payload answering any other text message
+     * @param stepAnswer  the payload answering any other message
      */
     CannedWebSocketServer(byte[] resetAnswer, byte[] stepAnswer) throws IOException {
         listener = ServerSocketChannel.open();
-        listener.bind(new InetSocketAddress("127.0.0.1", 0));
-        byte[] reset = frame(resetAnswer), step = frame(stepAnswer);
         try {
+            listener.bind(new InetSocketAddress("127.0.0.1", 0));
+            byte[] reset = Wire.WebSocket.textFrame(resetAnswer, false), step = Wire.WebSocket.textFrame(stepAnswer, false);
             for (int i = 0; i < Runtime.getRuntime().availableProcessors(); i++) {
                 Loop loop = new Loop(reset, step);
                 loops.add(loop);
                 Thread.ofPlatform().daemon().name("canned-server-" + i).start(loop);
             }
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             close();
             throw e;
         }
-        acceptor = Thread.ofPlatform().daemon().name("canned-server-accept").start(this::accept);
+        Thread.ofPlatform().daemon().name("canned-server-accept").start(this::accept);
     }
 
     int port() {
         return listener.socket().getLocalPort();
     }
 
+    /** Hands each new connection to the loops in turn, until the listener closes. */
     private void accept() {
-        int next = 0;
-        while (!closed) {
+        for (int next = 0; !closed; next++) {
+            SocketChannel ch;
             try {
-                SocketChannel ch = listener.accept();
-                ch.configureBlocking(false);
-                loops.get(next++ % loops.size()).add(ch);
+                ch = listener.accept();
             } catch (IOException e) {
-                return;   // closed
+                return;   // the listener closed
+            }
+            try {
+                ch.configureBlocking(false);
+                loops.get(next % loops.size()).add(ch);
+            } catch (IOException e) {
+                closeQuietly(ch);   // that client went away: the others carry on
             }
         }
     }
 
+    /** Stops listening and closes every connection; the loops' threads end. */
     @Override
     public void close() {
         closed = true;
-        try {
-            listener.close();
-        } catch (IOException ignored) {
-            // closing a loopback listener: nothing to report
-        }
+        closeQuietly(listener);
         for (Loop loop : loops) loop.close();
-        if (acceptor != null) acceptor.interrupt();
     }
 
-    /** An unmasked, final text frame. */
-    private static byte[] frame(byte[] payload) {
-        int n = payload.length;
-        int head = n < 126 ? 2 : n < 65536 ? 4 : 10;
-        byte[] f = new byte[head + n];
-        f[0] = (byte) 0x81;
-        if (n < 126) {
-            f[1] = (byte) n;
-        } else if (n < 65536) {
-            f[1] = 126;
-            f[2] = (byte) (n >>> 8);
-            f[3] = (byte) n;
-        } else {
-            f[1] = 127;
-            for (int i = 0; i < 8; i++) f[2 + i] = (byte) ((long) n >>> (56 - 8 * i));
+    private static void closeQuietly(java.nio.channels.Channel ch) {
+        try {
+            ch.close();
+        } catch (IOException ignored) {
+            // closing a loopback socket: nothing to report
         }
-        System.arraycopy(payload, 0, f, head, n);
-        return f;
     }
 
-    /** One connection: what has been read and not yet handled, and an answer not yet fully written. */
+    /** One connection: what has been read and not yet answered, and an answer not yet fully written. */
     private static final class Conn {
-        ByteBuffer in = ByteBuffer.allocate(1 << 16);
+        final ByteBuffer in = ByteBuffer.allocate(BUFFER);
         boolean open;   // handshake done
         ByteBuffer out;
     }
@@ -111,6 +104,8 @@ final class CannedWebSocketServer implements AutoCloseable {
     private static final class Loop implements Runnable {
         private final Selector selector = Selector.open();
         private final ConcurrentLinkedQueue<SocketChannel> added = new ConcurrentLinkedQueue<>();
+        /** Every connection handed to this loop, so that {@link #close()} closes them from any thread. */
+        private final Set<SocketChannel> channels = ConcurrentHashMap.newKeySet();
         private final byte[] reset, step;
 
         Loop(byte[] reset, byte[] step) throws IOException {
@@ -118,18 +113,20 @@ final class CannedWebSocketServer implements AutoCloseable {
             this.step = step;
         }
 
-        void add(SocketChannel ch) {
+        void add(SocketChannel ch) throws IOException {
+            if (!selector.isOpen()) throw new ClosedChannelException();
+            channels.add(ch);
             added.add(ch);
             selector.wakeup();
         }
 
         void close() {
             try {
-                for (SelectionKey k : selector.keys()) k.channel().close();
-                selector.close();
-            } catch (IOException | ClosedSelectorException ignored) {
-                // closing loopback sockets: nothing to report
+                selector.close();   // wakes the loop, which then ends
+            } catch (IOException ignored) {
+                // closing a selector: nothing to report
             }
+            channels.forEach(CannedWebSocketServer::closeQuietly);
         }
 
         @Override
@@ -141,15 +138,18 @@ final class CannedWebSocketServer implements AutoCloseable {
                         try {
                             ch.register(selector, SelectionKey.OP_READ, new Conn());
                         } catch (ClosedChannelException e) {
-                            // the client went away before its first byte
+                            channels.remove(ch);   // the client went away before its first byte
                         }
                     }
                     for (SelectionKey key : selector.selectedKeys()) {
                         try {
-                            if (key.isValid() && key.isWritable()) flush(key);
+                            if (key.isValid() && key.isWritable() && ClientLoop.write(key, ((Conn) key.attachment()).out)) {
+                                ((Conn) key.attachment()).out = null;
+                                answer(key);   // what arrived while the last answer waited for the socket
+                            }
                             if (key.isValid() && key.isReadable()) readable(key);
-                        } catch (IOException e) {
-                            key.channel().close();
+                        } catch (IOException | RuntimeException e) {
+                            drop(key);   // a broken or misbehaving connection: the others carry on
                         }
                     }
                     selector.selectedKeys().clear();
@@ -159,29 +159,41 @@ final class CannedWebSocketServer implements AutoCloseable {
             }
         }
 
+        private void drop(SelectionKey key) {
+            key.cancel();
+            channels.remove((SocketChannel) key.channel());
+            closeQuietly(key.channel());
+        }
+
         private void readable(SelectionKey key) throws IOException {
-            SocketChannel ch = (SocketChannel) key.channel();
             Conn c = (Conn) key.attachment();
-            if (ch.read(c.in) < 0) {
-                ch.close();
+            if (((SocketChannel) key.channel()).read(c.in) < 0) {
+                drop(key);
                 return;
             }
+            answer(key);
+        }
+
+        /** Answers every complete message read so far, one at a time: a pending answer holds back the next. */
+        private void answer(SelectionKey key) throws IOException {
+            Conn c = (Conn) key.attachment();
             c.in.flip();
             try {
-                if (!c.open) handshake(ch, c);
+                if (!c.open) handshake((SocketChannel) key.channel(), c);
                 while (c.open && c.out == null) {
                     byte[] answer = nextFrame(c.in);
                     if (answer == null) break;
                     if (answer.length == 0) {   // a close: nothing more to say
-                        ch.close();
+                        drop(key);
                         return;
                     }
-                    send(key, c, answer);
+                    c.out = ByteBuffer.wrap(answer);
+                    if (ClientLoop.write(key, c.out)) c.out = null;
                 }
             } finally {
                 c.in.compact();
             }
-            if (!c.in.hasRemaining()) throw new IOException("a message over " + c.in.capacity() + " bytes");
+            if (c.out == null && !c.in.hasRemaining()) throw new IOException("a message over " + BUFFER + " bytes");
         }
 
         /** Answers the upgrade request once all of it has arrived. */
@@ -193,9 +205,8 @@ final class CannedWebSocketServer implements AutoCloseable {
                     .filter(l -> l.toLowerCase(Locale.ROOT).startsWith("sec-websocket-key:"))
                     .map(l -> l.substring(l.indexOf(':') + 1).strip()).findFirst()
                     .orElseThrow(() -> new IOException("an upgrade request without Sec-WebSocket-Key"));
-            String accept = Wire.WebSocket.accept(key);
             ByteBuffer answer = ByteBuffer.wrap(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                    + "Sec-WebSocket-Accept: " + accept + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                    + "Sec-WebSocket-Accept: " + Wire.WebSocket.accept(key) + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             while (answer.hasRemaining()) ch.write(answer);   // a few bytes into an empty socket buffer
             c.in.position(c.in.position() + end + 4);
             c.open = true;
@@ -210,8 +221,9 @@ final class CannedWebSocketServer implements AutoCloseable {
             Wire.FrameHead f = Wire.FrameHead.at(in);
             if (f == null) return null;
             if (!f.masked()) throw new IOException("an unmasked client frame");
-            int start = in.position(), payload = start + f.headLength() + 4;
             long length = f.payloadLength();
+            if (length < 0 || length > BUFFER) throw new IOException("a frame of " + length + " bytes");
+            int start = in.position(), payload = start + f.headLength() + 4;
             if (in.remaining() < f.headLength() + 4 + length) return null;
             in.position((int) (payload + length));
             if ((f.b0() & 0x0f) == 0x8) return new byte[0];
@@ -219,22 +231,6 @@ final class CannedWebSocketServer implements AutoCloseable {
             // {"type":"reset"... or {"type":"close"...: the 10th payload byte (unmasked with mask byte 9 % 4) tells them apart.
             int tenth = (in.get(payload + 9) ^ in.get(start + f.headLength() + 1)) & 0xff;
             return tenth == 'r' ? reset : tenth == 'c' ? new byte[0] : step;
-        }
-
-        private static void send(SelectionKey key, Conn c, byte[] answer) throws IOException {
-            c.out = ByteBuffer.wrap(answer);
-            flush(key);
-        }
-
-        private static void flush(SelectionKey key) throws IOException {
-            Conn c = (Conn) key.attachment();
-            ((SocketChannel) key.channel()).write(c.out);
-            if (c.out.hasRemaining()) {
-                key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
-            } else {
-                c.out = null;
-                if ((key.interestOps() & SelectionKey.OP_WRITE) != 0) key.interestOps(SelectionKey.OP_READ);
-            }
         }
     }
 }

@@ -148,12 +148,21 @@ final class ClientLoop implements Runnable {
 
     /** Writes what is pending; true when all of it went. */
     private static boolean flush(SelectionKey key, Connection k) throws IOException {
-        k.conversation.channel().write(k.out);
-        if (k.out.hasRemaining()) {
+        if (!write(key, k.out)) return false;
+        k.out = null;
+        return true;
+    }
+
+    /**
+     * Writes as much of {@code out} as the socket takes; true when all of it went. Until then the
+     * key also waits for the socket to become writable.
+     */
+    static boolean write(SelectionKey key, ByteBuffer out) throws IOException {
+        ((SocketChannel) key.channel()).write(out);
+        if (out.hasRemaining()) {
             key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
             return false;
         }
-        k.out = null;
         if ((key.interestOps() & SelectionKey.OP_WRITE) != 0) key.interestOps(SelectionKey.OP_READ);
         return true;
     }

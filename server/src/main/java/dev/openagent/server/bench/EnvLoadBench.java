@@ -44,7 +44,8 @@ import java.util.function.Supplier;
  * sessions share one platform thread over non-blocking sockets ({@link ClientLoop}), so the
  * client costs little and its CPU time can be told apart from the server's. Each episode's last
  * step must come back done with reward 1, so the bench also checks that every session gets
- * exactly its own episodes. Bounded in steps and in wall time.
+ * exactly its own episodes. Bounded in steps and in wall time. With {@link Config#floor()} it
+ * then measures the floor under these figures ({@link Floor}).
  */
 public final class EnvLoadBench {
     /** How the bench talks to the server. */
@@ -97,17 +98,29 @@ public final class EnvLoadBench {
                          double cpuUsPerRequest, double clientCpuUsPerRequest, double serverCpuUsPerRequest, double serverCpuUsPerStep,
                          double jitCpuUsPerRequest, double gcCpuUsPerRequest, String target) {}
 
-    /** The floor's reports' protocol names (see {@code --floor}). */
-    public static final String FLOOR_IN_PROCESS = Floor.IN_PROCESS, FLOOR_CANNED = Floor.CANNED;
+    /** The names of the floor's two reports ({@link Floor}). */
+    public static final String FLOOR_IN_PROCESS = "floor-in-process", FLOOR_CANNED = "floor-canned-ws";
 
     /** One oracle episode: its task and its actions, in wire form. */
     record Episode(int taskIndex, List<byte[]> actions) {}
+
+    /** The episode (an index into the recorded ones) session {@code session} starts with. */
+    static int firstEpisode(int session, int episodes) { return session % episodes; }
+
+    /** The episode after {@code e}: the sessions take the recorded episodes in turn. */
+    static int nextEpisode(int e, int sessions, int episodes) { return (e + sessions) % episodes; }
+
+    /** A reset's data: a session's first names the environment, shift and split; later ones keep them and name the task. */
+    static String resetData(Config c, Episode ep, boolean first) {
+        return first ? "{\"env\":" + Json.write(c.env()) + ",\"shift\":" + Json.write(c.shift()) + ",\"split\":\"train\",\"task\":"
+                + ep.taskIndex() + "}" : "{\"task\":" + ep.taskIndex() + "}";
+    }
 
     private EnvLoadBench() {}
 
     /**
      * One report per protocol, in the order of {@link Config#protocols()}, then (with {@link
-     * Config#floor()}) the floor's two ({@link Floor#IN_PROCESS}, {@link Floor#CANNED}); a
+     * Config#floor()}) the floor's two ({@link #FLOOR_IN_PROCESS}, {@link #FLOOR_CANNED}); a
      * protocol with errors ends the run.
      */
     public static List<Report> run(Config c) throws IOException, InterruptedException {
@@ -115,32 +128,31 @@ public final class EnvLoadBench {
         List<Episode> episodes = record(choice, c.distinctTasks());
         EnvServer local = null;
         String base = c.url();
-        if (base == null) {
+        if (base == null && !c.protocols().isEmpty()) {
             EnvServer.Config sc = EnvServer.Config.loopback(false);
             local = EnvServer.start(sc.withLimits(Math.max(sc.maxSessions(), c.sessions()), sc.idleTtl(), sc.maxBodyBytes()));
             base = local.baseUrl();
         }
-        base = base.replaceAll("/+$", "");
-        URI uri = URI.create(base);
-        InetSocketAddress address = new InetSocketAddress(uri.getHost(), uri.getPort() < 0 ? 80 : uri.getPort());
         try {
             long deadline = System.nanoTime() + c.maxTime().toNanos();
             String target = local == null ? base : "in-process server at " + base;
             List<Report> reports = new ArrayList<>();
             for (Protocol p : c.protocols()) {
+                URI uri = URI.create(base.replaceAll("/+$", ""));
+                InetSocketAddress address = new InetSocketAddress(uri.getHost(), uri.getPort() < 0 ? 80 : uri.getPort());
                 String host = uri.getRawAuthority();
                 Client client = new Client(p.id(), () -> p == Protocol.WS ? new Wire.WebSocket(host) : new Wire.Http(host), address,
                         local != null);
                 if (!measure(client, c, episodes, deadline, target, reports)) return reports;
             }
             if (c.floor()) {
-                Floor.InProcess inProcess = Floor.inProcess(c, episodes, deadline);
+                Floor.InProcess inProcess = Floor.measureInProcess(c, episodes, deadline);
                 reports.add(inProcess.report());
                 if (inProcess.report().errors() > 0) return reports;
                 try (CannedWebSocketServer canned = new CannedWebSocketServer(inProcess.resetAnswer(), inProcess.stepAnswer())) {
                     InetSocketAddress at = new InetSocketAddress("127.0.0.1", canned.port());
                     String host = "127.0.0.1:" + canned.port();
-                    Client client = new Client(Floor.CANNED, () -> new Wire.WebSocket(host), at, true);
+                    Client client = new Client(FLOOR_CANNED, () -> new Wire.WebSocket(host), at, true);
                     measure(client, c, episodes, deadline, "canned WebSocket answers at ws://" + host + "/ws (no environment)", reports);
                 }
             }
@@ -224,20 +236,34 @@ public final class EnvLoadBench {
             stepLat.add(Arrays.copyOf(w.stepNanos, w.steps));
             resetLat.add(Arrays.copyOf(w.resetNanos, w.resets));
         }
-        long[] st = merge(stepLat), rt = merge(resetLat);
         List<String> samples = new ArrayList<>(errors);
         long serverCpu = client.inProcess() && cpu >= 0 && clientCpu >= 0
                 ? cpu - clientCpu - Math.max(0, jvm.jitNanos()) - Math.max(0, jvm.gcNanos()) : -1;
-        return new Report(client.name(), c.sessions(), steps, resets, errorCount.get(), samples.subList(0, Math.min(5, samples.size())),
-                seconds, steps / seconds, (steps + resets) / seconds, pct(st, 0.50), pct(st, 0.99),
-                st.length == 0 ? 0 : st[st.length - 1] / 1e3, pct(rt, 0.50), pct(rt, 0.99), timedOut,
-                Runtime.getRuntime().availableProcessors(), loadBefore,
-                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
-                perRequest(cpu, steps + resets), perRequest(clientCpu, steps + resets), perRequest(serverCpu, steps + resets),
-                perRequest(serverCpu, steps), perRequest(jvm.jitNanos(), steps + resets), perRequest(jvm.gcNanos(), steps + resets), target);
+        return report(client.name(), c.sessions(), steps, resets, errorCount.get(), samples, seconds, merge(stepLat), merge(resetLat),
+                timedOut, loadBefore, cpu, clientCpu, serverCpu, jvm, target);
     }
 
-    static double perRequest(long cpuNanos, long requests) {
+    /**
+     * A report from what a phase measured.
+     *
+     * @param stepNanos  every step's latency, sorted
+     * @param resetNanos every reset's latency, sorted
+     * @param cpu        this process's CPU time over the phase (or -1), and of it the client's and the server's
+     */
+    static Report report(String name, int sessions, long steps, long resets, long errors, List<String> errorSamples, double seconds,
+                         long[] stepNanos, long[] resetNanos, boolean timedOut, double loadBefore, long cpu, long clientCpu, long serverCpu,
+                         JvmThreadsCpu jvm, String target) {
+        long requests = steps + resets;
+        return new Report(name, sessions, steps, resets, errors, List.copyOf(errorSamples.subList(0, Math.min(5, errorSamples.size()))),
+                seconds, steps / seconds, requests / seconds, pct(stepNanos, 0.50), pct(stepNanos, 0.99),
+                stepNanos.length == 0 ? 0 : stepNanos[stepNanos.length - 1] / 1e3, pct(resetNanos, 0.50), pct(resetNanos, 0.99), timedOut,
+                Runtime.getRuntime().availableProcessors(), loadBefore,
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+                perRequest(cpu, requests), perRequest(clientCpu, requests), perRequest(serverCpu, requests),
+                perRequest(serverCpu, steps), perRequest(jvm.jitNanos(), requests), perRequest(jvm.gcNanos(), requests), target);
+    }
+
+    private static double perRequest(long cpuNanos, long requests) {
         return cpuNanos < 0 ? -1 : cpuNanos / 1e3 / Math.max(1, requests);
     }
 
@@ -258,7 +284,7 @@ public final class EnvLoadBench {
         return all;
     }
 
-    static double pct(long[] sorted, double q) {
+    private static double pct(long[] sorted, double q) {
         if (sorted.length == 0) return 0;
         return sorted[(int) Math.min(sorted.length - 1, Math.floor(q * sorted.length))] / 1e3;
     }
@@ -347,10 +373,9 @@ public final class EnvLoadBench {
 
         @Override
         public ByteBuffer start() {
-            e = index % episodes.size();
+            e = firstEpisode(index, episodes.size());
             ep = episodes.get(e);
-            return send(Wire.Kind.RESET, ("{\"env\":" + Json.write(c.env()) + ",\"shift\":" + Json.write(c.shift())
-                    + ",\"split\":\"train\",\"task\":" + ep.taskIndex() + "}").getBytes(StandardCharsets.UTF_8), false);
+            return send(Wire.Kind.RESET, resetData(c, ep, true).getBytes(StandardCharsets.UTF_8), false);
         }
 
         @Override
@@ -390,10 +415,10 @@ public final class EnvLoadBench {
                 return null;
             }
             if (a == ep.actions().size()) {
-                e = (e + c.sessions()) % episodes.size();
+                e = nextEpisode(e, c.sessions(), episodes.size());
                 ep = episodes.get(e);
                 a = 0;
-                return send(Wire.Kind.RESET, ("{\"task\":" + ep.taskIndex() + "}").getBytes(StandardCharsets.UTF_8), false);
+                return send(Wire.Kind.RESET, resetData(c, ep, false).getBytes(StandardCharsets.UTF_8), false);
             }
             boolean last = a == ep.actions().size() - 1;
             return send(Wire.Kind.STEP, ep.actions().get(a++), last);

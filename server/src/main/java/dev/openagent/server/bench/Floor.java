@@ -17,23 +17,24 @@ import java.util.function.UnaryOperator;
  * The floor under the load bench's figures: what a step costs with no server transport at all,
  * measured in two parts whose sum no server can beat on the same machine with the same client.
  * <ul>
- * <li>{@value #IN_PROCESS}: the same messages the WebSocket client sends, answered by the
- * {@code /ws} handler on one thread of this process ({@link EnvServer#inProcessSession()}):
- * parsing, the environment's reset and step, building and writing the answer's JSON. No socket,
- * framing or thread hand-off.</li>
- * <li>{@value #CANNED}: the same client and requests against {@link CannedWebSocketServer},
- * which answers at once with fixed frames of the real answers' mean sizes: the sockets, the
- * kernel's loopback TCP and the client, with nothing behind them.</li>
+ * <li>{@value EnvLoadBench#FLOOR_IN_PROCESS}: the same messages the WebSocket client sends,
+ * answered by the {@code /ws} handler on one thread of this process ({@link
+ * EnvServer#inProcessSession()}): parsing, the environment's reset and step, building the
+ * answer's JSON and its UTF-8 bytes. No socket, framing or thread hand-off. The messages are
+ * built before the timed part and the episodes' last answers parsed (for reward 1) after it, so
+ * it holds no client work.</li>
+ * <li>{@value EnvLoadBench#FLOOR_CANNED}: the same client and requests against {@link
+ * CannedWebSocketServer}, which answers at once with fixed frames of the real answers' mean
+ * sizes: the sockets, the kernel's loopback TCP and the client, with nothing behind them.</li>
  * </ul>
+ * The in-process part runs this build's handler with the server's defaults, also when the bench
+ * targets another server ({@code --url}).
  */
 final class Floor {
-    static final String IN_PROCESS = "floor-in-process";
-    static final String CANNED = "floor-canned-ws";
-
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     /**
-     * The in-process part and, for the canned server, answers of the real answers' mean sizes.
+     * The in-process part's report and, for the canned server, answers of the real answers' mean sizes.
      *
      * @param resetAnswer an observation message as long as the mean reset answer
      * @param stepAnswer  an observation message as long as the mean step answer, done with reward 1 (what the client checks on an episode's last step)
@@ -44,21 +45,20 @@ final class Floor {
 
     /**
      * Runs {@code c.sessions()} in-process sessions round-robin on this thread through the same
-     * episodes as the bench's clients (warm-up steps first, not measured), checking each
-     * episode's last answer for reward 1 as they do.
+     * episodes, in the same order, as the bench's clients (warm-up steps first, not measured),
+     * and checks each episode's last answer for reward 1 as they do.
      */
-    static InProcess inProcess(EnvLoadBench.Config c, List<EnvLoadBench.Episode> episodes, long deadline) throws IOException {
+    static InProcess measureInProcess(EnvLoadBench.Config c, List<EnvLoadBench.Episode> episodes, long deadline) throws IOException {
         EnvServer.Config sc = EnvServer.Config.loopback(false);
         try (EnvServer server = EnvServer.start(sc.withLimits(Math.max(sc.maxSessions(), 2 * c.sessions()), sc.idleTtl(), sc.maxBodyBytes()))) {
             if (c.warmupSteps() > 0) {
-                Run warm = new Run(server, c, episodes);
-                warm.go(c.warmupSteps(), deadline);
-                if (warm.errors > 0) return new InProcess(warm.report(c), new byte[0], new byte[0]);
+                Run warm = new Run(server, c, episodes, c.warmupSteps());
+                warm.go(deadline);
+                if (warm.errors() > 0) return new InProcess(warm.report(), new byte[0], new byte[0]);
             }
-            Run run = new Run(server, c, episodes);
-            run.go(c.stepsPerSession(), deadline);
-            EnvLoadBench.Report r = run.report(c);
-            return new InProcess(r, padded(run.resetBytes / Math.max(1, run.resets), false),
+            Run run = new Run(server, c, episodes, c.stepsPerSession());
+            run.go(deadline);
+            return new InProcess(run.report(), padded(run.resetBytes / Math.max(1, run.resets), false),
                     padded(run.stepBytes / Math.max(1, run.steps), true));
         }
     }
@@ -71,115 +71,128 @@ final class Floor {
         return (head + "x".repeat(pad) + tail).getBytes(StandardCharsets.US_ASCII);
     }
 
-    /** One measured pass: every session takes its steps, one message at a time, round-robin. */
+    /** One message to send, and whether its answer ends an episode (and must carry reward 1). */
+    private record Message(int session, String text, boolean step, boolean last, int taskIndex) {}
+
+    /**
+     * One measured pass: each session takes {@code stepsPerSession} steps, one message at a time,
+     * round-robin, in the order the bench's clients send them.
+     */
     private static final class Run {
         private final EnvLoadBench.Config c;
-        private final List<EnvLoadBench.Episode> episodes;
         private final List<UnaryOperator<String>> sessions = new ArrayList<>();
+        private final List<Message> messages;
         private final List<String> errorSamples = new ArrayList<>();
-        long steps, resets, errors, stepBytes, resetBytes;
-        private long[] stepNanos = new long[1024], resetNanos = new long[256];
-        private double seconds;
-        private long threadCpu, processCpu;
-        private JvmThreadsCpu jvm;
+        long steps, resets, stepBytes, resetBytes;
+        private long errors;
+        private long[] stepNanos = new long[0], resetNanos = new long[0];
+        private double seconds, loadBefore;
+        private long threadCpu = -1, processCpu = -1;
+        private JvmThreadsCpu jvm = new JvmThreadsCpu(-1, -1);
         private boolean timedOut;
-        private double loadBefore;
 
-        Run(EnvServer server, EnvLoadBench.Config c, List<EnvLoadBench.Episode> episodes) {
+        Run(EnvServer server, EnvLoadBench.Config c, List<EnvLoadBench.Episode> episodes, int stepsPerSession) {
             this.c = c;
-            this.episodes = episodes;
             for (int s = 0; s < c.sessions(); s++) sessions.add(server.inProcessSession());
+            this.messages = schedule(c, episodes, stepsPerSession);
         }
 
-        void go(int stepsPerSession, long deadline) {
-            int n = sessions.size();
-            int[] episode = new int[n], action = new int[n], done = new int[n];
-            boolean[] started = new boolean[n];
+        /** Every message of the pass in sending order: round s sends each unfinished session's next message. */
+        private static List<Message> schedule(EnvLoadBench.Config c, List<EnvLoadBench.Episode> episodes, int stepsPerSession) {
+            int n = c.sessions();
+            List<List<Message>> perSession = new ArrayList<>();
+            for (int s = 0; s < n; s++) {
+                List<Message> mine = new ArrayList<>();
+                int e = EnvLoadBench.firstEpisode(s, episodes.size());
+                boolean first = true;
+                for (int taken = 0; taken < stepsPerSession; ) {
+                    EnvLoadBench.Episode ep = episodes.get(e);
+                    mine.add(new Message(s, "{\"type\":\"reset\",\"data\":" + EnvLoadBench.resetData(c, ep, first) + "}", false, false, ep.taskIndex()));
+                    first = false;
+                    for (int a = 0; a < ep.actions().size() && taken < stepsPerSession; a++, taken++) {
+                        mine.add(new Message(s, "{\"type\":\"step\",\"data\":" + new String(ep.actions().get(a), StandardCharsets.UTF_8) + "}",
+                                true, a == ep.actions().size() - 1, ep.taskIndex()));
+                    }
+                    e = EnvLoadBench.nextEpisode(e, n, episodes.size());
+                }
+                perSession.add(mine);
+            }
+            List<Message> all = new ArrayList<>();
+            for (int i = 0; ; i++) {
+                boolean any = false;
+                for (List<Message> mine : perSession) {
+                    if (i < mine.size()) {
+                        all.add(mine.get(i));
+                        any = true;
+                    }
+                }
+                if (!any) return all;
+            }
+        }
+
+        void go(long deadline) {
+            boolean threadCpuKnown = THREADS.isCurrentThreadCpuTimeSupported();
+            long[] st = new long[messages.size()], rt = new long[messages.size()];
+            // Episodes' last answers, checked for reward 1 after the timed part (parsing them is the client's work).
+            List<String> lastAnswers = new ArrayList<>();
+            List<Message> lastMessages = new ArrayList<>();
             loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-            long t0 = System.nanoTime(), cpu0 = THREADS.getCurrentThreadCpuTime(), process0 = EnvLoadBench.processCpuNanos();
+            long t0 = System.nanoTime(), cpu0 = threadCpuKnown ? THREADS.getCurrentThreadCpuTime() : -1;
+            long process0 = EnvLoadBench.processCpuNanos();
             JvmThreadsCpu jvm0 = JvmThreadsCpu.read();
-            for (int left = n; left > 0; ) {
-                if (System.nanoTime() > deadline) {
+            for (Message m : messages) {
+                long t = System.nanoTime();
+                if (t > deadline) {
                     timedOut = true;
-                    error("stopped at the time limit");
                     break;
                 }
-                left = 0;
-                for (int s = 0; s < n; s++) {
-                    if (done[s] == stepsPerSession) continue;
-                    left++;
-                    EnvLoadBench.Episode ep = episodes.get(episode[s]);
-                    if (!started[s] || action[s] == ep.actions().size()) {
-                        String data;
-                        if (!started[s]) {
-                            episode[s] = s % episodes.size();
-                            ep = episodes.get(episode[s]);
-                            data = "{\"env\":" + Json.write(c.env()) + ",\"shift\":" + Json.write(c.shift())
-                                    + ",\"split\":\"train\",\"task\":" + ep.taskIndex() + "}";
-                            started[s] = true;
-                        } else {
-                            episode[s] = (episode[s] + n) % episodes.size();
-                            ep = episodes.get(episode[s]);
-                            data = "{\"task\":" + ep.taskIndex() + "}";
-                        }
-                        action[s] = 0;
-                        long t = System.nanoTime();
-                        String answer = sessions.get(s).apply("{\"type\":\"reset\",\"data\":" + data + "}");
-                        resetNanos = add(resetNanos, resets, System.nanoTime() - t);
-                        resetBytes += answer.getBytes(StandardCharsets.UTF_8).length;
-                        resets++;
-                        if (!answer.startsWith("{\"type\":\"observation\"")) error("reset: " + answer);
-                        continue;
-                    }
-                    boolean last = action[s] == ep.actions().size() - 1;
-                    String message = "{\"type\":\"step\",\"data\":" + new String(ep.actions().get(action[s]++), StandardCharsets.UTF_8) + "}";
-                    long t = System.nanoTime();
-                    String answer = sessions.get(s).apply(message);
-                    stepNanos = add(stepNanos, steps, System.nanoTime() - t);
-                    stepBytes += answer.getBytes(StandardCharsets.UTF_8).length;
-                    steps++;
-                    done[s]++;
-                    if (!answer.startsWith("{\"type\":\"observation\"")) {
-                        error("step: " + answer);
-                    } else if (last) {
-                        JsonNode data = Json.parse(answer).path("data");
-                        if (!(data.path("done").asBoolean() && data.path("reward").asDouble() == 1.0)) {
-                            error("task " + ep.taskIndex() + ": the oracle's last action did not end with reward 1: " + answer);
-                        }
-                    }
+                String answer = sessions.get(m.session()).apply(m.text());
+                // The server sends UTF-8: encoding is its work, and the bytes are the answer's size.
+                int bytes = answer.getBytes(StandardCharsets.UTF_8).length;
+                long took = System.nanoTime() - t;
+                if (m.step()) {
+                    st[(int) steps++] = took;
+                    stepBytes += bytes;
+                } else {
+                    rt[(int) resets++] = took;
+                    resetBytes += bytes;
                 }
-                if (errors > 0) break;
+                if (!answer.startsWith("{\"type\":\"observation\"")) {
+                    error((m.step() ? "step: " : "reset: ") + answer);
+                } else if (m.last()) {
+                    lastAnswers.add(answer);
+                    lastMessages.add(m);
+                }
             }
             seconds = (System.nanoTime() - t0) / 1e9;
-            threadCpu = THREADS.getCurrentThreadCpuTime() - cpu0;
-            processCpu = process0 < 0 ? -1 : EnvLoadBench.processCpuNanos() - process0;
+            if (threadCpuKnown) threadCpu = THREADS.getCurrentThreadCpuTime() - cpu0;
+            if (process0 >= 0) processCpu = EnvLoadBench.processCpuNanos() - process0;
             jvm = JvmThreadsCpu.read().minus(jvm0);
+            for (int i = 0; i < lastAnswers.size(); i++) {
+                JsonNode data = Json.parse(lastAnswers.get(i)).path("data");
+                if (!(data.path("done").asBoolean() && data.path("reward").asDouble() == 1.0)) {
+                    error("task " + lastMessages.get(i).taskIndex() + ": the oracle's last action did not end with reward 1: " + lastAnswers.get(i));
+                }
+            }
+            if (timedOut) error("stopped at the time limit after " + steps + " steps");
+            stepNanos = Arrays.copyOf(st, (int) steps);
+            resetNanos = Arrays.copyOf(rt, (int) resets);
+            Arrays.sort(stepNanos);
+            Arrays.sort(resetNanos);
         }
+
+        long errors() { return errors; }
 
         private void error(String message) {
             errors++;
             if (errorSamples.size() < 5) errorSamples.add("in-process: " + message);
         }
 
-        private static long[] add(long[] a, long i, long v) {
-            long[] out = i == a.length ? Arrays.copyOf(a, a.length * 2) : a;
-            out[(int) i] = v;
-            return out;
-        }
-
-        /** As the bench's reports: the handler's thread is the server, there is no client. */
-        EnvLoadBench.Report report(EnvLoadBench.Config c) {
-            long[] st = EnvLoadBench.merge(List.of(Arrays.copyOf(stepNanos, (int) steps)));
-            long[] rt = EnvLoadBench.merge(List.of(Arrays.copyOf(resetNanos, (int) resets)));
-            long requests = steps + resets;
-            return new EnvLoadBench.Report(IN_PROCESS, c.sessions(), steps, resets, errors, List.copyOf(errorSamples), seconds,
-                    steps / seconds, requests / seconds, EnvLoadBench.pct(st, 0.50), EnvLoadBench.pct(st, 0.99),
-                    st.length == 0 ? 0 : st[st.length - 1] / 1e3, EnvLoadBench.pct(rt, 0.50), EnvLoadBench.pct(rt, 0.99), timedOut,
-                    Runtime.getRuntime().availableProcessors(), loadBefore,
-                    ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
-                    EnvLoadBench.perRequest(processCpu, requests), 0, EnvLoadBench.perRequest(threadCpu, requests),
-                    EnvLoadBench.perRequest(threadCpu, steps), EnvLoadBench.perRequest(jvm.jitNanos(), requests),
-                    EnvLoadBench.perRequest(jvm.gcNanos(), requests), "the /ws handler on one thread of this process (no sockets)");
+        /** As the bench's reports: the handler's thread is the server, and there is no client. */
+        EnvLoadBench.Report report() {
+            return EnvLoadBench.report(EnvLoadBench.FLOOR_IN_PROCESS, c.sessions(), steps, resets, errors, errorSamples, seconds,
+                    stepNanos, resetNanos, timedOut, loadBefore, processCpu, 0, threadCpu, jvm,
+                    "the /ws handler on one thread of this process (no sockets)");
         }
     }
 }

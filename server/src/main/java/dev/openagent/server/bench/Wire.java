@@ -94,19 +94,30 @@ sealed interface Wire {
                 case STEP -> wrap(STEP, data);
                 case CLOSE -> CLOSE;
             };
+            return textFrame(payload, true);
+        }
+
+        /** A final text frame carrying {@code payload}: masked with a random key (a client's), or not (a server's). */
+        static byte[] textFrame(byte[] payload, boolean masked) {
             int n = payload.length;
             int head = n < 126 ? 2 : n < 65536 ? 4 : 10;
-            byte[] frame = new byte[head + 4 + n];
+            int key = masked ? 4 : 0;
+            byte[] frame = new byte[head + key + n];
             frame[0] = (byte) 0x81;   // FIN, text
+            int maskBit = masked ? 0x80 : 0;
             if (n < 126) {
-                frame[1] = (byte) (0x80 | n);
+                frame[1] = (byte) (maskBit | n);
             } else if (n < 65536) {
-                frame[1] = (byte) (0x80 | 126);
+                frame[1] = (byte) (maskBit | 126);
                 frame[2] = (byte) (n >>> 8);
                 frame[3] = (byte) n;
             } else {
-                frame[1] = (byte) (0x80 | 127);
+                frame[1] = (byte) (maskBit | 127);
                 for (int i = 0; i < 8; i++) frame[2 + i] = (byte) ((long) n >>> (56 - 8 * i));
+            }
+            if (!masked) {
+                System.arraycopy(payload, 0, frame, head, n);
+                return frame;
             }
             int mask = ThreadLocalRandom.current().nextInt();
             for (int i = 0; i < 4; i++) frame[head + i] = (byte) (mask >>> (24 - 8 * i));

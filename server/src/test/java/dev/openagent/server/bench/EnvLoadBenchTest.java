@@ -37,7 +37,7 @@ class EnvLoadBenchTest {
     void theFloorAnswersTheSameEpisodesInProcessAndOverCannedSockets() throws Exception {
         List<EnvLoadBench.Report> reports = EnvLoadBench.run(new EnvLoadBench.Config(null, "retail", "none", 4, 40, 5, 16,
                 Duration.ofSeconds(90), List.of(EnvLoadBench.Protocol.WS), true));
-        assertEquals(List.of("ws", Floor.IN_PROCESS, Floor.CANNED), reports.stream().map(EnvLoadBench.Report::protocol).toList());
+        assertEquals(List.of("ws", EnvLoadBench.FLOOR_IN_PROCESS, EnvLoadBench.FLOOR_CANNED), reports.stream().map(EnvLoadBench.Report::protocol).toList());
         EnvLoadBench.Report ws = reports.get(0);
         for (EnvLoadBench.Report r : reports) {
             assertEquals(0, r.errors(), r.protocol() + ": " + r.errorSamples());
