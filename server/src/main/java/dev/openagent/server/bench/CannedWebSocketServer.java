@@ -73,7 +73,7 @@ final class CannedWebSocketServer implements AutoCloseable {
                 ch.configureBlocking(false);
                 loops.get(next % loops.size()).add(ch);
             } catch (IOException e) {
-                closeQuietly(ch);   // that client went away: the others carry on
+                ClientLoop.closeQuietly(ch);   // that client went away: the others carry on
             }
         }
     }
@@ -82,16 +82,8 @@ final class CannedWebSocketServer implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        closeQuietly(listener);
+        ClientLoop.closeQuietly(listener);
         for (Loop loop : loops) loop.close();
-    }
-
-    private static void closeQuietly(java.nio.channels.Channel ch) {
-        try {
-            ch.close();
-        } catch (IOException ignored) {
-            // closing a loopback socket: nothing to report
-        }
     }
 
     /** One connection: what has been read and not yet answered, and an answer not yet fully written. */
@@ -126,7 +118,7 @@ final class CannedWebSocketServer implements AutoCloseable {
             } catch (IOException ignored) {
                 // closing a selector: nothing to report
             }
-            channels.forEach(CannedWebSocketServer::closeQuietly);
+            channels.forEach(ClientLoop::closeQuietly);
         }
 
         @Override
@@ -162,7 +154,7 @@ final class CannedWebSocketServer implements AutoCloseable {
         private void drop(SelectionKey key) {
             key.cancel();
             channels.remove((SocketChannel) key.channel());
-            closeQuietly(key.channel());
+            ClientLoop.closeQuietly(key.channel());
         }
 
         private void readable(SelectionKey key) throws IOException {

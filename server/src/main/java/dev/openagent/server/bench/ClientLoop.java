@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
@@ -174,10 +175,15 @@ final class ClientLoop implements Runnable {
 
     private static void close(SelectionKey key, Connection k) {
         if (key != null) key.cancel();
+        closeQuietly(k.conversation.channel());
+    }
+
+    /** Closes a loopback socket or listener, whose failure to close leaves nothing to report. */
+    static void closeQuietly(Channel ch) {
         try {
-            k.conversation.channel().close();
+            ch.close();
         } catch (IOException ignored) {
-            // closing a loopback socket: nothing to report
+            // nothing to report
         }
     }
 }

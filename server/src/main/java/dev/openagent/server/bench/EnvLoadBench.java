@@ -110,6 +110,11 @@ public final class EnvLoadBench {
     /** The episode after {@code e}: the sessions take the recorded episodes in turn. */
     static int nextEpisode(int e, int sessions, int episodes) { return (e + sessions) % episodes; }
 
+    /** Whether an answer's {@code {observation, reward, done}} ends the episode with reward 1, as every oracle episode's last step must. */
+    static boolean solved(JsonNode answer) {
+        return answer.path("done").asBoolean() && answer.path("reward").asDouble() == 1.0;
+    }
+
     /** A reset's data: a session's first names the environment, shift and split; later ones keep them and name the task. */
     static String resetData(Config c, Episode ep, boolean first) {
         return first ? "{\"env\":" + Json.write(c.env()) + ",\"shift\":" + Json.write(c.shift()) + ",\"split\":\"train\",\"task\":"
@@ -273,7 +278,7 @@ public final class EnvLoadBench {
                 ? os.getProcessCpuTime() : -1;
     }
 
-    static long[] merge(List<long[]> parts) {
+    private static long[] merge(List<long[]> parts) {
         long[] all = new long[parts.stream().mapToInt(a -> a.length).sum()];
         int i = 0;
         for (long[] p : parts) {
@@ -361,11 +366,7 @@ public final class EnvLoadBench {
         }
 
         void closeQuietly() {
-            try {
-                if (channel != null) channel.close();
-            } catch (IOException ignored) {
-                // closing a loopback socket: nothing to report
-            }
+            if (channel != null) ClientLoop.closeQuietly(channel);
         }
 
         @Override
@@ -395,7 +396,7 @@ public final class EnvLoadBench {
                     if (r.status() != 200) return fail("step", r);
                     if (pendingLast) {
                         JsonNode answer = observation(r);
-                        if (!(answer.path("done").asBoolean() && answer.path("reward").asDouble() == 1.0)) {
+                        if (!solved(answer)) {
                             failed("session " + index + " task " + ep.taskIndex() + ": the oracle's last action did not end with reward 1: " + r.text());
                             return null;
                         }

@@ -1,6 +1,5 @@
 package dev.openagent.server.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.json.Json;
 import dev.openagent.server.env.EnvServer;
 
@@ -169,8 +168,7 @@ final class Floor {
             if (process0 >= 0) processCpu = EnvLoadBench.processCpuNanos() - process0;
             jvm = JvmThreadsCpu.read().minus(jvm0);
             for (int i = 0; i < lastAnswers.size(); i++) {
-                JsonNode data = Json.parse(lastAnswers.get(i)).path("data");
-                if (!(data.path("done").asBoolean() && data.path("reward").asDouble() == 1.0)) {
+                if (!EnvLoadBench.solved(Json.parse(lastAnswers.get(i)).path("data"))) {
                     error("task " + lastMessages.get(i).taskIndex() + ": the oracle's last action did not end with reward 1: " + lastAnswers.get(i));
                 }
             }
