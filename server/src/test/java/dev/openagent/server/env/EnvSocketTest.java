@@ -267,10 +267,14 @@ class EnvSocketTest {
         }
     }
 
+    /**
+     * The TTL leaves a loaded machine time to connect and reset (the reset must come before the connection idles);
+     * then the test waits (within the socket's 30 s read timeout) for the server to close the idle connection.
+     */
     @Test
     void idleConnectionsCloseAfterTheTtlAndFreeTheirSlot() throws Exception {
         EnvServer.Config d = EnvServer.Config.loopback(false);
-        try (EnvServer quick = EnvServer.start(d.withLimits(4, Duration.ofMillis(500), d.maxBodyBytes()))) {
+        try (EnvServer quick = EnvServer.start(d.withLimits(4, Duration.ofSeconds(2), d.maxBodyBytes()))) {
             try (TestSocket ws = new TestSocket(quick)) {
                 checkedObservation(ws.reset(Map.of()));
                 assertThrows(IOException.class, ws.ws::receive, "the server closes the idle connection");
