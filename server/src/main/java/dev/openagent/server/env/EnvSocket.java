@@ -38,7 +38,10 @@ public final class EnvSocket implements org.eclipse.jetty.websocket.api.Session.
     public void onWebSocketOpen(org.eclipse.jetty.websocket.api.Session s) {
         socket = s;
         if (!open()) {
-            send(error(Code.CAPACITY_REACHED, server.sessions().capacityMessage()));
+            // As OpenEnv's server words it: the counts beside message and code. Refused means every slot is taken.
+            ObjectNode full = error(Code.CAPACITY_REACHED, server.sessions().capacityMessage());
+            ((ObjectNode) full.get("data")).put("active_sessions", server.sessions().max()).put("max_sessions", server.sessions().max());
+            send(full);
             s.close(StatusCode.TRY_AGAIN_LATER, "capacity reached", Callback.NOOP);
         }
     }
