@@ -31,6 +31,7 @@ public final class HttpCall {
     private final Callback callback;
     private final Duration bodyTimeout;
     private boolean responded;
+    private boolean bodyRead;
 
     /** @param bodyTimeout how long the whole body may take to arrive once the head has */
     HttpCall(Request request, Response response, Callback callback, Duration bodyTimeout) {
@@ -66,6 +67,7 @@ public final class HttpCall {
     public byte[] body(long maxBytes) throws IOException {
         long declared = request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH);
         if (declared > maxBytes) throw tooLarge(maxBytes);
+        bodyRead = true;
         ByteArrayOutputStream body = new ByteArrayOutputStream((int) Math.min(Math.max(declared, 0), 1 << 16));
         long deadline = System.nanoTime() + bodyTimeout.toNanos();
         while (true) {
@@ -121,6 +123,7 @@ public final class HttpCall {
     public void respond(int status, byte[] body, String contentType) {
         if (responded) throw new IllegalStateException("this request was already answered");
         responded = true;
+        closeIfBodyUnread();
         response.setStatus(status);
         if (contentType != null) response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, (long) body.length);
@@ -134,9 +137,21 @@ public final class HttpCall {
     public void startStream(int status, String contentType) {
         if (responded) throw new IllegalStateException("this request was already answered");
         responded = true;
+        closeIfBodyUnread();
         response.setStatus(status);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
         response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
+    }
+
+    /**
+     * A request answered before its body was read (refused by its token, route or session first) leaves bytes on
+     * the connection that Jetty will not wait for: the connection closes after the answer, and says so, so that a
+     * client does not send its next request on a connection that is going away.
+     */
+    private void closeIfBodyUnread() {
+        long length = request.getLength();
+        boolean content = length > 0 || (length < 0 && request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING));
+        if (content && !bodyRead) response.getHeaders().put(HttpHeader.CONNECTION, "close");
     }
 
     /** Sends one part of a streamed response and waits until it is written. */

@@ -24,17 +24,22 @@ import java.util.Set;
  */
 public final class JsonRpcCheck {
     /** What a message needs in its params, per method: field name to its JSON kind; a trailing '?' marks it optional. */
-    private static final Map<String, Map<String, String>> PARAMS = Map.of(
-            "initialize", Map.of("protocolVersion", "string", "capabilities", "object", "clientInfo", "object"),
-            "tools/call", Map.of("name", "string", "arguments?", "object"),
-            "prompts/get", Map.of("name", "string", "arguments?", "object"),
-            "resources/read", Map.of("uri", "string"),
-            "tools/list", Map.of("cursor?", "string"),
-            "prompts/list", Map.of("cursor?", "string"),
-            "resources/list", Map.of("cursor?", "string"),
-            "resources/templates/list", Map.of("cursor?", "string"));
+    private static final Map<String, Map<String, String>> PARAMS = Map.ofEntries(
+            Map.entry("initialize", Map.of("protocolVersion", "string", "capabilities", "object", "clientInfo", "object")),
+            Map.entry("tools/call", Map.of("name", "string", "arguments?", "object")),
+            Map.entry("prompts/get", Map.of("name", "string", "arguments?", "object")),
+            Map.entry("resources/read", Map.of("uri", "string")),
+            Map.entry("tools/list", Map.of("cursor?", "string")),
+            Map.entry("prompts/list", Map.of("cursor?", "string")),
+            Map.entry("resources/list", Map.of("cursor?", "string")),
+            Map.entry("resources/templates/list", Map.of("cursor?", "string")),
+            Map.entry("resources/subscribe", Map.of("uri", "string")),
+            Map.entry("resources/unsubscribe", Map.of("uri", "string")),
+            Map.entry("completion/complete", Map.of("ref", "object", "argument", "object")),
+            Map.entry("logging/setLevel", Map.of("level", "string")));
     /** Methods whose params must be present (an object). */
-    private static final Set<String> PARAMS_REQUIRED = Set.of("initialize", "tools/call", "prompts/get", "resources/read");
+    private static final Set<String> PARAMS_REQUIRED = Set.of("initialize", "tools/call", "prompts/get", "resources/read",
+            "resources/subscribe", "resources/unsubscribe", "completion/complete", "logging/setLevel");
     /**
      * The SDK's type for each request's params. Params it cannot read as that type ({@code "_meta": "x"}, a
      * capability of the wrong shape) would be its -32603 with a Jackson message; here they are -32602 naming the field.
@@ -85,12 +90,13 @@ public final class JsonRpcCheck {
 
     static Refusal check(ObjectNode m) {
         JsonNode id = m.get("id");
-        JsonNode usableId = id != null && (id.isTextual() || id.isIntegralNumber()) ? id : null;
+        // An integer id must fit in 64 bits: the SDK's stdio session stops answering altogether after a larger one.
+        JsonNode usableId = id != null && (id.isTextual() || (id.isIntegralNumber() && id.canConvertToLong())) ? id : null;
         if (!"2.0".equals(m.path("jsonrpc").asText(null)) || !m.path("jsonrpc").isTextual()) {
             return new Refusal(ErrorCodes.INVALID_REQUEST, "not a JSON-RPC 2.0 message: \"jsonrpc\" must be \"2.0\"", usableId);
         }
         if (id != null && !id.isNull() && usableId == null) {
-            return new Refusal(ErrorCodes.INVALID_REQUEST, "\"id\" must be a string or an integer", null);
+            return new Refusal(ErrorCodes.INVALID_REQUEST, "\"id\" must be a string or a 64-bit integer", null);
         }
         JsonNode method = m.get("method");
         if (method == null) {

@@ -124,34 +124,91 @@ class ServerFuzzTest {
         public String describe() { return "nowhere"; }
     }
 
+    private static final List<JsonNode> MCP = List.of(
+            Json.parse("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+                    + "\"capabilities\":{\"roots\":{\"listChanged\":true},\"sampling\":{}},\"clientInfo\":{\"name\":\"fuzz\",\"version\":\"1\"},\"_meta\":{}}}"),
+            Json.parse("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\",\"params\":{\"cursor\":\"X\"}}"),
+            Json.parse("{\"jsonrpc\":\"2.0\",\"id\":\"3\",\"method\":\"tools/call\",\"params\":{\"name\":\"get_task\",\"arguments\":{},"
+                    + "\"_meta\":{\"progressToken\":7}}}"),
+            Json.parse("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"search_places\",\"arguments\":{\"city\":\"X\",\"min_rating\":4}}}"),
+            Json.parse("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"prompts/get\",\"params\":{\"name\":\"task\",\"arguments\":{}}}"),
+            Json.parse("{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"resources/read\",\"params\":{\"uri\":\"openagent://task\"}}"),
+            Json.parse("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}"),
+            Json.parse("{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"completion/complete\",\"params\":{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"task\"},"
+                    + "\"argument\":{\"name\":\"a\",\"value\":\"b\"}}}"),
+            Json.parse("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"logging/setLevel\",\"params\":{\"level\":\"info\"}}"),
+            Json.parse("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"),
+            Json.parse("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":3,\"reason\":\"X\"}}"));
+
     @Test
     void serveMcpOverHttp() throws Exception {
         var options = new McpEnvServer.Options(EnvChoice.of("poi", "none"), new TaskChoice(Split.TEST, 0, 1), 0, null, new NoSink());
-        List<JsonNode> messages = List.of(
-                Json.parse("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
-                        + "\"capabilities\":{\"roots\":{\"listChanged\":true},\"sampling\":{}},\"clientInfo\":{\"name\":\"fuzz\",\"version\":\"1\"},\"_meta\":{}}}"),
-                Json.parse("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\",\"params\":{\"cursor\":\"X\"}}"),
-                Json.parse("{\"jsonrpc\":\"2.0\",\"id\":\"3\",\"method\":\"tools/call\",\"params\":{\"name\":\"get_task\",\"arguments\":{},"
-                        + "\"_meta\":{\"progressToken\":7}}}"),
-                Json.parse("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"search_places\",\"arguments\":{\"city\":\"X\",\"min_rating\":4}}}"),
-                Json.parse("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"prompts/get\",\"params\":{\"name\":\"task\",\"arguments\":{}}}"),
-                Json.parse("{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"resources/read\",\"params\":{\"uri\":\"openagent://task\"}}"),
-                Json.parse("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}"),
-                Json.parse("{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"completion/complete\",\"params\":{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"task\"},"
-                        + "\"argument\":{\"name\":\"a\",\"value\":\"b\"}}}"),
-                Json.parse("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"logging/setLevel\",\"params\":{\"level\":\"info\"}}"),
-                Json.parse("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"),
-                Json.parse("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":3,\"reason\":\"X\"}}"));
         try (McpEnvServer server = McpEnvServer.http(options, "127.0.0.1", 0, BearerAuth.NONE, 1 << 20);
              TestHttp http = new TestHttp(server.url())) {
             Fuzz.run("serve mcp over HTTP", 13, 400, f -> {
-                byte[] body = f.mutate(f.pick(messages));
+                byte[] body = f.mutate(f.pick(MCP));
                 String sent = new String(body, java.nio.charset.StandardCharsets.UTF_8);
                 TestHttp.Response r = http.send(post(server.url(), body, Map.of("Accept", "application/json, text/event-stream")));
                 checkHttp(r, sent);
                 JsonNode error = r.body().path("error");
                 assertFalse(error.path("code").asInt() == -32603, "an internal error for " + abbreviate(sent) + ": " + r.raw().body());
             });
+        }
+    }
+
+    /**
+     * Over stdio (the SDK's session server behind the same check): each fuzzed line is followed by a ping, and every
+     * line read up to the ping's answer must be a JSON-RPC message without an internal error or internal text.
+     */
+    @Test
+    void serveMcpOverStdio() throws Exception {
+        var options = new McpEnvServer.Options(EnvChoice.of("poi", "none"), new TaskChoice(Split.TEST, 0, 1), 0, null, new NoSink());
+        // NIO pipes: a java.io pipe breaks once the thread that last wrote it ends, and the SDK writes from a pool.
+        java.nio.channels.Pipe toServer = java.nio.channels.Pipe.open(), toClient = java.nio.channels.Pipe.open();
+        java.io.OutputStream clientOut = java.nio.channels.Channels.newOutputStream(toServer.sink());
+        java.io.InputStream clientIn = java.nio.channels.Channels.newInputStream(toClient.source());
+        McpEnvServer server = McpEnvServer.stdio(options, java.nio.channels.Channels.newInputStream(toServer.source()),
+                java.nio.channels.Channels.newOutputStream(toClient.sink()));
+        java.io.BufferedReader reader = new java.io.BufferedReader(new java.io.InputStreamReader(clientIn, java.nio.charset.StandardCharsets.UTF_8));
+        java.util.concurrent.BlockingQueue<String> lines = new java.util.concurrent.LinkedBlockingQueue<>();
+        Thread.ofVirtual().start(() -> {
+            try {
+                for (String l = reader.readLine(); l != null; l = reader.readLine()) lines.add(l);
+            } catch (java.io.IOException e) {
+                // the server closed its end: the test is over
+            }
+        });
+        try {
+            clientOut.write((Json.write(MCP.getFirst()) + "\n" + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n")
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            clientOut.flush();
+            assertTrue(Json.parse(lines.poll(30, TimeUnit.SECONDS)).has("result"), "initialized");
+            int[] pings = {0};
+            Fuzz.run("serve mcp over stdio", 16, 300, f -> {
+                String line = f.mutateText(f.pick(MCP)).replace("\n", " ").replace("\r", " ");
+                String ping = "ping-" + pings[0]++;
+                try {
+                    clientOut.write((line + "\n{\"jsonrpc\":\"2.0\",\"id\":\"" + ping + "\",\"method\":\"ping\"}\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    clientOut.flush();
+                    while (true) {
+                        String answer = lines.poll(20, TimeUnit.SECONDS);
+                        assertTrue(answer != null, "the server stopped answering after " + abbreviate(line));
+                        JsonNode m = Json.parse(answer);
+                        if (m.path("id").asText().equals(ping)) return;
+                        if (m.has("method")) continue;   // a notification of the server's own (the tool list changed)
+                        assertNull(Fuzz.internalText(answer), "internal text for " + abbreviate(line) + ": " + abbreviate(answer));
+                        assertFalse(m.path("error").path("code").asInt() == -32603, "an internal error for " + abbreviate(line) + ": " + answer);
+                    }
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
+            });
+        } finally {
+            clientOut.close();
+            server.close();
         }
     }
 

@@ -300,4 +300,29 @@ class HttpServiceTest {
             assertEquals(c[1], Json.parse(r.body()).path("error").path("message").asText(), c[0]);
         }
     }
+
+    /**
+     * A request answered before its body was read (a wrong token, a route that takes none) says Connection: close, as
+     * the connection does close: a client must not send its next request on it.
+     */
+    @Test
+    void anAnswerBeforeTheBodyWasReadClosesTheConnectionAndSaysSo() throws IOException {
+        try (HttpService locked = HttpService.start("127.0.0.1", 0, BearerAuth.of("s3cret"), "locked", HttpServiceTest::echo);
+             Socket s = connect(locked.port())) {
+            send(s, "POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 7\r\n\r\n{\"a\":1}");
+            Reply r = read(s, false);
+            assertEquals(401, r.status());
+            assertTrue(r.head().contains("Connection: close"), r.head());
+        }
+        try (Socket s = connect(http.port())) {
+            send(s, "GET /get/x HTTP/1.1\r\nHost: localhost\r\nContent-Length: 7\r\n\r\n{\"a\":1}");
+            Reply r = read(s, false);
+            assertEquals(200, r.status());
+            assertTrue(r.head().contains("Connection: close"), r.head());
+        }
+        try (Socket s = connect(http.port())) {
+            send(s, "POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 7\r\n\r\n{\"a\":1}");
+            assertFalse(read(s, false).head().contains("Connection: close"), "a request whose body was read keeps its connection");
+        }
+    }
 }
