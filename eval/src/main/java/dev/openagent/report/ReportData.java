@@ -120,9 +120,9 @@ public final class ReportData {
     static List<String> setup(JsonNode cfg) {
         String server = cfg.path("server").asText("");
         return switch (server) {
-            case "" -> List.of("envs " + String.join(", ", texts(cfg.path("envs"))), "shifts `" + String.join("; ", texts(cfg.path("shifts"))) + "`",
-                    cfg.path("tasks").asInt() + " tasks × " + cfg.path("trials").asInt() + " trial(s)",
-                    "seed " + cfg.path("seed").asLong() + ", " + cfg.path("split").asText() + " split");
+            case "" -> List.of(cfg.path("tasks").asInt() + " tasks × " + cfg.path("trials").asInt() + " trial(s), seed " + cfg.path("seed").asLong()
+                            + ", " + cfg.path("split").asText() + " split", "envs " + String.join(", ", texts(cfg.path("envs"))),
+                    "shifts `" + String.join("; ", texts(cfg.path("shifts"))) + "`");
             case "proxy" -> List.of("recorded by `openagent proxy mcp`", "upstream `" + cfg.path("upstream").asText() + "`",
                     "shift `" + cfg.path("shift").asText() + "`", "one episode per session");
             default -> List.of("recorded by `openagent serve " + server + "`", "env " + cfg.path("env").asText(),
