@@ -59,6 +59,18 @@ final class Options {
 
         private static final java.util.Map<Path, Environment> LOADED = new java.util.concurrent.ConcurrentHashMap<>();
 
+        /**
+         * Refuses a split an environment file has no task of (a file whose tasks are all test tasks, served on the train
+         * split, would fail every reset): one line naming the split it has. Built-in environments generate both.
+         */
+        static void requireTasks(Environment e, dev.openagent.sandbox.Split split) {
+            if (!(e instanceof FileEnvironment f) || f.tasks(split) > 0) return;
+            java.util.TreeMap<String, java.util.Set<String>> ids = new java.util.TreeMap<>(f.taskIds());
+            if (ids.isEmpty()) throw new Main.UserError(e.id() + " has no task");
+            String has = ids.entrySet().stream().map(x -> x.getValue().size() + " " + x.getKey()).collect(java.util.stream.Collectors.joining(" and "));
+            throw new Main.UserError(e.id() + " has no " + split.id() + " task (its file has " + has + "): pass --split " + ids.firstKey());
+        }
+
         /** The environment, checked to have this difficulty level (0: any). */
         Environment environment(int difficulty) {
             Environment e = environment();

@@ -9,6 +9,7 @@ import dev.openagent.server.http.JsonHttp;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.StatusCode;
 
+import java.nio.ByteBuffer;
 import java.util.Set;
 
 /**
@@ -58,6 +59,16 @@ public final class EnvSocket implements org.eclipse.jetty.websocket.api.Session.
         if (session == null) return;   // refused at capacity: closing
         ObjectNode reply = answer(text);
         if (reply != null) send(reply);
+    }
+
+    /**
+     * A binary frame carries no OpenEnv message: the connection closes with 1003, RFC 6455's status for a type of
+     * data the endpoint cannot accept, so the client is not left waiting for an answer.
+     */
+    @Override
+    public void onWebSocketBinary(ByteBuffer payload, Callback callback) {
+        callback.succeed();
+        socket.close(StatusCode.BAD_DATA, "binary frames are not supported: send each message as JSON in a text frame", Callback.NOOP);
     }
 
     /** Protocol failures (invalid UTF-8: 1007, a message over the cap: 1009, the idle TTL) close the connection with their status; nothing to log. */

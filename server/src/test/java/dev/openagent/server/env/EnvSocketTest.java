@@ -13,6 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -296,6 +298,41 @@ class EnvSocketTest {
                 assertNull(obs.get("oracle"), "no oracle without --allow-oracle");
             }
         }
+    }
+
+    /** A web page cannot open /ws (nor call the HTTP routes) on a server without a token: Origin and Host are checked, as on serve mcp. */
+    @Test
+    void foreignOriginsAndHostsCannotOpenASession() throws Exception {
+        URI uri = URI.create(server.baseUrl());
+        InetSocketAddress address = new InetSocketAddress(uri.getHost(), uri.getPort());
+        IOException origin = assertThrows(IOException.class, () -> new WebSocketConnection(address, uri.getRawAuthority(), "/ws", 10_000,
+                Map.of("Origin", "http://evil.example")).close());
+        assertTrue(origin.getMessage().contains("403"), origin.getMessage());
+        IOException host = assertThrows(IOException.class, () -> new WebSocketConnection(address, "rebound.evil.example:" + uri.getPort(), "/ws",
+                10_000, Map.of()).close());
+        assertTrue(host.getMessage().contains("403"), host.getMessage());
+        try (dev.openagent.server.TestHttp http = new dev.openagent.server.TestHttp(server.baseUrl())) {
+            var refused = http.send("POST", "/reset", "{}", Map.of("Origin", "https://evil.example"));
+            assertEquals(403, refused.status());
+            assertEquals("forbidden_origin", refused.errorCode());
+        }
+        try (WebSocketConnection local = new WebSocketConnection(address, uri.getRawAuthority(), "/ws", 10_000, Map.of("Origin", "http://localhost:8080"))) {
+            local.send("{\"type\":\"state\"}".getBytes(StandardCharsets.UTF_8));
+            assertEquals("state", Json.MAPPER.readTree(local.receive()).path("type").asText(), "a page on localhost may connect");
+        }
+    }
+
+    /** A binary frame is no OpenEnv message: the connection closes with 1003 instead of leaving the client waiting. */
+    @Test
+    void binaryFramesCloseTheConnectionWith1003() throws Exception {
+        int before = server.sessionCount();
+        try (TestSocket ws = new TestSocket(server)) {
+            ws.ws.sendFrame(0x2, "{\"type\":\"state\"}".getBytes(StandardCharsets.UTF_8));
+            WebSocketConnection.Closed closed = assertThrows(WebSocketConnection.Closed.class, ws.ws::receive);
+            assertEquals(1003, closed.code);
+            assertTrue(closed.reason.contains("text frame"), closed.reason);
+        }
+        awaitSessions(server, before);
     }
 
     static void awaitSessions(EnvServer s, int n) throws InterruptedException {
