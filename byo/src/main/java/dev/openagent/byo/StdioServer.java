@@ -77,7 +77,17 @@ final class StdioServer implements McpClientTransport {
             process = p;
             Thread.ofPlatform().daemon().name("mcp-server-stdout").start(() -> readMessages(p));
             Thread.ofPlatform().daemon().name("mcp-server-stderr").start(() -> readLines(p));
-            p.onExit().thenRun(exited);
+            // A thread of its own waits for the exit: Process.onExit() completes on the common fork-join pool, which a
+            // caller blocked on this server (a tool call) may be holding (its only worker on a two-core machine).
+            Thread.ofPlatform().daemon().name("mcp-server-exit").start(() -> {
+                try {
+                    p.waitFor();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                exited.run();
+            });
             started.complete(p);
         }).subscribeOn(Schedulers.boundedElastic());
     }
@@ -177,16 +187,17 @@ final class StdioServer implements McpClientTransport {
             // already closed
         }
         tree.forEach(ProcessHandle::destroy);
+        // Polled, not ProcessHandle.onExit(): that completes on the common fork-join pool, which may be busy.
         long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(GRACE_MILLIS);
-        for (ProcessHandle h : tree) {
-            long left = until - System.nanoTime();
+        while (tree.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < until) {
             try {
-                if (left > 0) h.onExit().get(left, TimeUnit.NANOSECONDS);
-            } catch (Exception stillRunning) {
-                // killed below
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
             }
-            if (h.isAlive()) h.destroyForcibly();
         }
+        tree.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
     }
 
     @Override

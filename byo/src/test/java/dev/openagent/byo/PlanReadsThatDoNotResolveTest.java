@@ -25,22 +25,9 @@ class PlanReadsThatDoNotResolveTest {
     @TempDir
     Path dir;
 
-    private static final String ENV = """
-            id: codes
-            tools:
-              lookup:
-                description: Looks a code up.
-                parameters: {type: object, properties: {code: {type: string}}, required: [code]}
-                responses:
-                  - when: {code: A1}
-                    response: {"name": "Alpha", "next": "B2"}
-                  - when: {code: B2}
-                    response: {"name": "Beta"}
-                  - when: {code: "code B2"}
-                    response: {"name": "Beta, by text"}
-                  - error: "no code {code}"
-            tasks: tasks.jsonl
-            """;
+    /** The lookup file, answering "code B2" (a text with the code inside) too. */
+    private static final String ENV = LookupFile.yaml("codes").replace("      - error:",
+            "      - when: {code: \"code B2\"}\n        response: {\"name\": \"Beta, by text\"}\n      - error:");
 
     private FileEnvironment load(String task) throws Exception {
         Files.writeString(dir.resolve("env.yaml"), ENV);

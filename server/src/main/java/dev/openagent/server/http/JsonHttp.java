@@ -80,10 +80,25 @@ public final class JsonHttp {
         try {
             node = STRICT.readTree(text);
         } catch (JsonProcessingException e) {
-            throw new ApiError(400, "malformed_json", what + " is not valid JSON: " + e.getOriginalMessage());
+            throw new ApiError(400, "malformed_json", what + " is not valid JSON: " + parseProblem(e));
         }
         if (!(node instanceof ObjectNode o)) throw ApiError.invalid(what + " must be a JSON object, not " + kind(node));
         return o;
+    }
+
+    /**
+     * What Jackson says is wrong with the text, without the parts that quote its internals: the location it embeds in
+     * some messages ("(start marker at [Source: REDACTED ...)") and anything after a line break.
+     */
+    static String parseProblem(JsonProcessingException e) {
+        String m = String.valueOf(e.getOriginalMessage());
+        int cut = m.indexOf('\n');
+        if (cut >= 0) m = m.substring(0, cut);
+        cut = m.indexOf(" (start marker at ");
+        if (cut >= 0) m = m.substring(0, cut);
+        cut = m.indexOf(" at [Source");
+        if (cut >= 0) m = m.substring(0, cut);
+        return m.strip();
     }
 
     /** A JSON type's name for error messages. */
