@@ -37,7 +37,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -60,7 +59,7 @@ public final class FileEnvironment implements Environment, AutoCloseable {
     private final Map<String, Set<String>> tasksBySplit = new LinkedHashMap<>();
     private final List<FileTasks.Entry> tasks;
     private final Map<String, String> missing = new LinkedHashMap<>();
-    private final ConcurrentLinkedDeque<Worker> idle = new ConcurrentLinkedDeque<>();
+    private final java.util.concurrent.LinkedBlockingDeque<Worker> idle = new java.util.concurrent.LinkedBlockingDeque<>();
     private final List<Worker> workers = new CopyOnWriteArrayList<>();
     private final AtomicInteger started = new AtomicInteger();
     private final Thread shutdown;
@@ -70,6 +69,8 @@ public final class FileEnvironment implements Environment, AutoCloseable {
     private final Boolean restart;
     /** Whether every episode gets a newly started server: {@code restart: true}, or the server was seen holding files open. */
     private volatile boolean restartEach;
+    /** Workers being started in the background for the episodes to come (each then waits in {@link #idle}). */
+    private final AtomicInteger warming = new AtomicInteger();
     private volatile boolean closed;
 
     /**
@@ -360,21 +361,36 @@ public final class FileEnvironment implements Environment, AutoCloseable {
 
     /**
      * A worker for an episode: an idle one (its workdir refilled, its server restarted if it must be), or one started
-     * in the background in a fresh workdir while the last episode ran, or a new one.
+     * in the background on a fresh workdir while the last episode ran (waited for when it is still starting), or a
+     * new one. When every episode needs a new server, the next episode's is started now, while this one runs.
      */
     private Worker acquire() {
-        Worker w = idle.poll();
+        Worker w = idle.pollFirst();
+        // A server starting for the episodes to come is waited for (not started twice); one that fails to start
+        // leaves nothing in the pool, and this episode then starts its own.
+        while (w == null && warming.get() > 0) {
+            try {
+                w = idle.pollFirst(50, java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InfrastructureException("interrupted while waiting for a server to start", e);
+            }
+        }
         if (w == null) w = newWorker();
         if (w.ready) {
             w.ready = false;
-            return w;
+        } else {
+            try {
+                List<String> held = w.prepare(fixtures, restartEach, restart == null);
+                if (!held.isEmpty()) restartsEach(held);
+            } catch (InfrastructureException e) {
+                retire(w, false);
+                throw e;
+            }
         }
-        try {
-            List<String> held = w.prepare(fixtures, restartEach, restart == null);
-            if (!held.isEmpty()) restartsEach(held);
-        } catch (InfrastructureException e) {
-            retire(w, false);
-            throw e;
+        if (restartEach && !closed) {
+            warming.incrementAndGet();
+            spares.submit(this::warm);
         }
         return w;
     }
@@ -392,10 +408,7 @@ public final class FileEnvironment implements Environment, AutoCloseable {
         if (w.broken) {
             retire(w, false);   // its log names the failure
         } else if (restartEach && !closed) {
-            // The next episode takes a worker whose server was started in a fresh workdir meanwhile: a spent one is
-            // stopped, and its replacement started, off the episode's path.
-            spares.submit(() -> retire(w, true));
-            spares.submit(this::warm);
+            spares.submit(() -> retire(w, true));   // its replacement was started when the episode began
         } else {
             idle.push(w);
         }
@@ -403,17 +416,21 @@ public final class FileEnvironment implements Environment, AutoCloseable {
 
     /** Starts a worker in a fresh workdir (fixtures copied, server started in it) and puts it in the pool. */
     private void warm() {
-        if (closed) return;
-        Worker s = newWorker();
         try {
-            s.prepare(fixtures, false, false);
-        } catch (RuntimeException e) {
-            retire(s, false);   // the next acquire starts one itself, and reports what fails
-            return;
+            if (closed) return;
+            Worker s = newWorker();
+            try {
+                s.prepare(fixtures, false, false);
+            } catch (RuntimeException e) {
+                retire(s, false);   // the next acquire starts one itself, and reports what fails
+                return;
+            }
+            s.ready = true;
+            if (closed) retire(s, true);
+            else idle.addLast(s);   // behind the workers that wait already
+        } finally {
+            warming.decrementAndGet();
         }
-        s.ready = true;
-        if (closed) retire(s, true);
-        else idle.push(s);
     }
 
     private void retire(Worker w, boolean deleteFolder) {
