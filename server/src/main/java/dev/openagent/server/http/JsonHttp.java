@@ -88,7 +88,8 @@ public final class JsonHttp {
 
     /**
      * What Jackson says is wrong with the text, without the parts that quote its internals: the location it embeds in
-     * some messages ("(start marker at [Source: REDACTED ...)") and anything after a line break.
+     * some messages ("(start marker at [Source: REDACTED ...)"), the class and feature names it quotes, anything after
+     * a line break.
      */
     static String parseProblem(JsonProcessingException e) {
         String m = String.valueOf(e.getOriginalMessage());
@@ -98,7 +99,9 @@ public final class JsonHttp {
         if (cut >= 0) m = m.substring(0, cut);
         cut = m.indexOf(" at [Source");
         if (cut >= 0) m = m.substring(0, cut);
-        return m.strip();
+        if (m.startsWith("Trailing token")) return "more follows the JSON value";
+        // A class or feature Jackson names in backquotes is its own business.
+        return m.replaceAll(" ?\\(bound as `[^`]*`\\)", "").replaceAll(":? ?(not allowed )?as per `[^`]*`", "").strip();
     }
 
     /** A JSON type's name for error messages. */
