@@ -32,6 +32,7 @@ class EnvironmentFileFuzzTest {
             DIR = Files.createTempDirectory("openagent-fuzz-env-");
             Files.createDirectories(DIR.resolve("fixtures"));
             Files.writeString(DIR.resolve("fixtures/a.txt"), "A");
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> Worker.delete(DIR)));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -46,7 +46,14 @@ class ProxyRequestFuzzTest {
             Path dir = Files.createTempDirectory("openagent-fuzz-proxy-");
             UPSTREAM = PlainUpstream.start(dir, Duration.ofSeconds(30));
             SESSION = new ProxySession(UPSTREAM, ShiftSpec.parseStack("tool.schema-noise+obs.format:format=xml"), 5);
-            Runtime.getRuntime().addShutdownHook(new Thread(UPSTREAM::close));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                UPSTREAM.close();
+                try (var files = Files.walk(dir)) {
+                    files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                } catch (IOException ignored) {
+                    // a temporary folder left behind
+                }
+            }));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
