@@ -64,8 +64,8 @@ final class RetailTools {
 
     private static final List<Impl> ALL = List.of(
             new Impl("calculate", RetailTools::calculate, Tool::readOnly, "expression", STR),
-            new Impl("cancel_pending_order", RetailTools::cancel, RetailFacts::cancel, "order_id", STR, "reason", STR),
-            new Impl("exchange_delivered_order_items", RetailTools::exchange, RetailFacts::exchange,
+            new Impl("cancel_pending_order", RetailTools::cancel, UnaryOperator.identity(), "order_id", STR, "reason", STR),
+            new Impl("exchange_delivered_order_items", RetailTools::exchange, UnaryOperator.identity(),
                     "order_id", STR, "item_ids", LIST, "new_item_ids", LIST, "payment_method_id", STR),
             new Impl("find_user_id_by_name_zip", RetailTools::findByNameZip, Tool::readOnly, "first_name", STR, "last_name", STR, "zip", STR),
             new Impl("find_user_id_by_email", RetailTools::findByEmail, Tool::readOnly, "email", STR),
@@ -76,12 +76,12 @@ final class RetailTools {
             new Impl("list_all_product_types", RetailTools::productTypes, Tool::readOnly),
             new Impl("modify_pending_order_address", RetailTools::modifyOrderAddress, UnaryOperator.identity(),
                     "order_id", STR, "address1", STR, "address2", STR, "city", STR, "state", STR, "country", STR, "zip", STR),
-            new Impl("modify_pending_order_items", RetailTools::modifyItems, RetailFacts::modifyItems,
+            new Impl("modify_pending_order_items", RetailTools::modifyItems, UnaryOperator.identity(),
                     "order_id", STR, "item_ids", LIST, "new_item_ids", LIST, "payment_method_id", STR),
             new Impl("modify_pending_order_payment", RetailTools::modifyPayment, UnaryOperator.identity(), "order_id", STR, "payment_method_id", STR),
             new Impl("modify_user_address", RetailTools::modifyUserAddress, UnaryOperator.identity(),
                     "user_id", STR, "address1", STR, "address2", STR, "city", STR, "state", STR, "country", STR, "zip", STR),
-            new Impl("return_delivered_order_items", RetailTools::returnItems, RetailFacts::returnItems,
+            new Impl("return_delivered_order_items", RetailTools::returnItems, UnaryOperator.identity(),
                     "order_id", STR, "item_ids", LIST, "payment_method_id", STR),
             new Impl(TRANSFER, RetailTools::transfer, UnaryOperator.identity(), "summary", STR));
 

@@ -18,7 +18,7 @@ import java.util.List;
  * One instance of {@link Tau2Retail}: a {@link DomainEnv} over its domain, with what tau2's orchestration adds
  * around the tools: what the agent asks the user is kept for the communicate check; a tool's refusal reads as tau2
  * shows it ({@code Error: <message>}); a successful transfer to a human agent ends the episode (judged like a final
- * answer, the transfer's summary being the agent's last words); a finished episode's outcome says which of the
+ * answer with no text: the summary is for the human agent); a finished episode's outcome says which of the
  * task's natural-language assertions went unscored.
  */
 final class Tau2Env extends DelegatingEnv {
@@ -47,7 +47,8 @@ final class Tau2Env extends DelegatingEnv {
         }
         s = s.withObservations(out);
         if (!s.done() && !transferred && world != null && world.transfer != null) {
-            Step end = inner.step(new Action.Answer(world.transfer));
+            // The transfer's summary is for the human agent, not the user: tau2's communicate check does not read it.
+            Step end = inner.step(new Action.Answer(""));
             return Step.end(s.observations(), note(end.outcome(), "transferred to a human agent; "));
         }
         return s.done() ? s.withOutcome(note(s.outcome(), "")) : s;
@@ -65,7 +66,7 @@ final class Tau2Env extends DelegatingEnv {
     }
 
     @Override
-    public EnvFacts facts() { return RetailFacts.facts(environment, env, inner.facts()); }
+    public EnvFacts facts() { return RetailFacts.facts(environment.restatements(), inner.facts()); }
 
     @Override
     public JsonNode dbChanges() { return env.world() == null ? null : Tau2Retail.dbChanges(env.world()); }

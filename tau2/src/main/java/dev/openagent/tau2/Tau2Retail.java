@@ -52,6 +52,7 @@ public final class Tau2Retail implements Environment {
     private final Map<Split, List<Gold>> splits = new LinkedHashMap<>();
     private final Domain<RetailState> domain;
     private final EnvironmentInfo info;
+    private final Restatements restatements = new Restatements(this);
 
     /**
      * A tau2 task with what replaying its gold actions here gave: which actions succeeded (tau2 rejects some of its
@@ -76,11 +77,11 @@ public final class Tau2Retail implements Environment {
         List<TaskKind<RetailState, Object>> kinds = new ArrayList<>();
         Set<String> seen = new LinkedHashSet<>();
         for (Gold g : tasks.values()) {
-            if (g.task().split() != null && seen.add(g.kind() + "/" + g.difficulty())) kinds.add(RetailFacts.kind(g.kind(), g.difficulty()));
+            if (g.task().split() != null && seen.add(g.kind() + "/" + g.difficulty())) kinds.add(RetailFacts.kind(g.kind(), g.difficulty(), restatements));
         }
         this.domain = new Domain<>(ID, "tau2-bench's retail domain (customer service: orders, returns, exchanges, cancellations, addresses, payments), "
                 + "read from the tau2-bench checkout at " + checkout.root(), policy, new Surface.FunctionCalls<>(tools),
-                (split, seed) -> new RetailState(db), kinds, this::task, this::check, RetailFacts.vocabulary(db));
+                (split, seed) -> new RetailState(db), kinds, this::task, this::check, RetailFacts.vocabulary());
         this.info = DomainEnv.infoOf(domain);
     }
 
@@ -123,11 +124,16 @@ public final class Tau2Retail implements Environment {
         }
     }
 
-    /** Replays a task's gold actions on a fresh database, as tau2's evaluator does, and poses the task from it. */
+    /**
+     * Replays a task's gold actions on a fresh database, as tau2's evaluator does, and poses the task from it: its
+     * plan is the gold actions that succeed, each id argument a reference to the latest earlier look-up's result that
+     * holds it (the data dependencies tau2's tasks leave implicit).
+     */
     private Gold replay(Tau2Task t, String at) {
         RetailState s = new RetailState(db);
         List<Boolean> ok = new ArrayList<>();
         List<GoldPlan.Call> calls = new ArrayList<>();
+        List<JsonNode> results = new ArrayList<>();
         Set<String> writes = new LinkedHashSet<>();
         int writing = 0;
         for (int i = 0; i < t.actions().size(); i++) {
@@ -138,9 +144,11 @@ public final class Tau2Retail implements Environment {
                         + String.join(", ", byName.keySet()) + ")");
             }
             try {
-                tool.behaviour().call(s, tool.params().validate(a.arguments()));
+                JsonNode result = tool.behaviour().call(s, tool.params().validate(a.arguments()));
                 ok.add(true);
-                calls.add(new GoldPlan.Call(a.name(), a.arguments()));
+                calls.add(new GoldPlan.Call(a.name(), a.arguments(), Pointers.refs(a.arguments(), results)));
+                // Ids come from look-ups: a writing call's result is no source (its ids were looked up before).
+                results.add(tool.facts().readOnly() ? result : com.fasterxml.jackson.databind.node.MissingNode.getInstance());
                 if (RetailTools.WRITES.contains(a.name())) {
                     writing++;
                     writes.add(RetailFacts.shortName(a.name()));
@@ -156,8 +164,9 @@ public final class Tau2Retail implements Environment {
         String query = Scenario.request(t);
         String answer = t.communicateInfo().isEmpty() ? "Your request has been handled."
                 : "Here is what you asked about: " + String.join("; ", t.communicateInfo()) + ".";
-        return new Gold(t, ok, s.changes(), kind, difficulty, query, RetailFacts.details(query, calls, db), Scenario.userFacts(t, query),
-                GoldPlan.answer(calls, answer), writing > 0);
+        GoldPlan plan = GoldPlan.answer(calls, answer);
+        return new Gold(t, ok, s.changes(), kind, difficulty, query, Restatements.details(query, db), Scenario.userFacts(t, query),
+                plan, writing > 0);
     }
 
     Gold gold(String tau2Id) { return tasks.get(tau2Id); }
@@ -209,8 +218,16 @@ public final class Tau2Retail implements Environment {
     @Override
     public EnvironmentInfo info() { return info; }
 
+    /**
+     * Turns an episode may take: tau2's tasks take up to 13 gold actions, twice the generated environments' longest,
+     * and shifts add turns (questions, retries, pages, lookups). tau2 itself stops at 200 messages of both sides.
+     */
+    static final int MAX_TURNS = 60;
+
     @Override
-    public Env create() { return new Tau2Env(this, new DomainEnv<>(domain)); }
+    public Env create() { return new Tau2Env(this, new DomainEnv<>(domain, MAX_TURNS)); }
+
+    Restatements restatements() { return restatements; }
 
     @Override
     public Optional<String> notApplicable(String shiftId) { return RetailFacts.notApplicable(shiftId); }

@@ -120,6 +120,30 @@ class Tau2FidelityTest {
         assertTrue(comparison.contains("114 episodes over 114 tasks: final database equal to tau2's replay field by field in 114, different in 0"), comparison);
     }
 
+    /**
+     * The tools as tau2 shows them to an agent (its Tool.openai_schema: name, description, parameter schema), when the
+     * docstring_parser package tau2 parses docstrings with is importable (CI lacks it: PyPI is not reachable there).
+     */
+    @Test
+    void theToolsAreShownAsTau2ShowsThem() throws Exception {
+        Process check = new ProcessBuilder("python3", "-c", "import docstring_parser").redirectErrorStream(true).start();
+        check.getInputStream().readAllBytes();
+        Assumptions.assumeTrue(check.waitFor(60, TimeUnit.SECONDS) && check.exitValue() == 0, "docstring_parser is not importable");
+        Process p = new ProcessBuilder("python3", SCRIPTS.resolve("tau2_replay.py").toString(), "schemas", Checkouts.shared().toString())
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        JsonNode theirs = Json.MAPPER.readTree(p.getInputStream());
+        assertTrue(p.waitFor(5, TimeUnit.MINUTES));
+        List<dev.openagent.sandbox.ToolSpec> ours = Checkouts.retail().create().reset(new TaskRequest(Split.TEST, 0, 0)).tools().stream()
+                .filter(t -> !t.name().equals(dev.openagent.sandbox.Protocol.ASK_USER)).toList();
+        assertEquals(theirs.size(), ours.size());
+        for (var t : ours) {
+            JsonNode f = theirs.get(t.name());
+            assertEquals(f.get("description").asText(), t.description(), t.name());
+            assertEquals(Json.write(f.get("parameters")), Json.write(t.parameters()), t.name());
+        }
+        System.out.println("tau2 fidelity: the " + ours.size() + " tools' names, descriptions and parameter schemas are tau2's, character for character");
+    }
+
     /** The same response: equal JSON values (numbers by value), or equal text. */
     private static boolean same(String ours, String theirs) {
         if (ours.equals(theirs)) return true;
