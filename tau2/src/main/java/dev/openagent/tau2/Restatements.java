@@ -112,32 +112,49 @@ final class Restatements {
 
     /**
      * No account matches who the user says they are (tau2's policy: authenticate first, by email or by name and zip
-     * code): another zip code for a request that identifies by name and zip code alone, another address for one
-     * that identifies by email alone.
+     * code): every way the request identifies the customer (email, zip code, user id) is changed to one no account has,
+     * and each way of finding the account shows it.
      */
     Optional<Task> unknownCustomer(Task t, RetailState w, SplittableRandom rnd) {
         Identity who = identity(t.query(), w.db).orElse(null);
-        if (who == null || who.id()) return Optional.empty();
+        if (who == null || !(who.email() || who.zip() || who.id())) return Optional.empty();
         User u = who.user();
-        if (who.name() && who.zip() && !who.email()) {
+        Task restated = t;
+        String query = t.query();
+        List<Detail> details = t.details();
+        List<GoldPlan.Call> probes = new ArrayList<>();
+        List<String> why = new ArrayList<>();
+        if (who.id()) {
+            String other = u.userId();
+            while (w.user(other) != null) other = u.userId().replaceFirst("_\\d+$", "") + "_" + (1000 + rnd.nextInt(9000));
+            restated = restated(restated, u.userId(), other);
+            query = query.replace(u.userId(), other);
+            details = TaskVariants.replaceInDetails(details, u.userId(), other, true);
+            probes.add(new GoldPlan.Call("get_user_details", Json.object("user_id", other)));
+            why.add("the user id " + other);
+        }
+        if (who.email()) {
+            String other = u.email();
+            while (hasEmail(w, other)) other = u.email().replaceFirst("^([^@0-9]*)[0-9]*@", "$1" + (100 + rnd.nextInt(9900)) + "@");
+            restated = restated(restated, u.email(), other);
+            query = query.replace(u.email(), other);
+            details = TaskVariants.replaceInDetails(details, u.email(), other, true);
+            probes.add(new GoldPlan.Call("find_user_id_by_email", Json.object("email", other)));
+            why.add("the email address " + other);
+        }
+        if (who.zip()) {
             String first = u.name().firstName();
             String last = u.name().lastName();
             String zip = u.address().zip();
             String other = zip;
             while (other.equals(zip) || matches(w, first, last, other)) other = String.format("%05d", 10000 + rnd.nextInt(89999));
-            GoldPlan.Call probe = new GoldPlan.Call("find_user_id_by_name_zip", Json.object("first_name", first, "last_name", last, "zip", other));
-            return Optional.of(restated(t, zip, other).unsolvable(t.query().replace(zip, other), new ArrayList<>(List.of(probe)),
-                    "No customer named " + first + " " + last + " has the zip code " + other + ".", TaskVariants.replaceInDetails(t.details(), zip, other, true)));
+            restated = restated(restated, zip, other);
+            query = query.replace(zip, other);
+            details = TaskVariants.replaceInDetails(details, zip, other, true);
+            probes.add(new GoldPlan.Call("find_user_id_by_name_zip", Json.object("first_name", first, "last_name", last, "zip", other)));
+            why.add("the name " + first + " " + last + " with the zip code " + other);
         }
-        if (who.email() && !(who.name() && who.zip())) {
-            String email = u.email();
-            String other = email;
-            while (other.equals(email) || hasEmail(w, other)) other = email.replaceFirst("^([^@0-9]*)[0-9]*@", "$1" + (100 + rnd.nextInt(9900)) + "@");
-            GoldPlan.Call probe = new GoldPlan.Call("find_user_id_by_email", Json.object("email", other));
-            return Optional.of(restated(t, email, other).unsolvable(t.query().replace(email, other), new ArrayList<>(List.of(probe)),
-                    "No customer has the email address " + other + ".", TaskVariants.replaceInDetails(t.details(), email, other, true)));
-        }
-        return Optional.empty();
+        return Optional.of(restated.unsolvable(query, probes, "No customer account has " + String.join(", nor ", why) + ".", details));
     }
 
     private static boolean matches(RetailState w, String first, String last, String zip) {
