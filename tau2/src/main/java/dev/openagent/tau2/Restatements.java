@@ -119,42 +119,49 @@ final class Restatements {
         Identity who = identity(t.query(), w.db).orElse(null);
         if (who == null || !(who.email() || who.zip() || who.id())) return Optional.empty();
         User u = who.user();
-        Task restated = t;
-        String query = t.query();
-        List<Detail> details = t.details();
-        List<GoldPlan.Call> probes = new ArrayList<>();
-        List<String> why = new ArrayList<>();
+        Changes c = new Changes(t);
         if (who.id()) {
             String other = u.userId();
             while (w.user(other) != null) other = u.userId().replaceFirst("_\\d+$", "") + "_" + (1000 + rnd.nextInt(9000));
-            restated = restated(restated, u.userId(), other);
-            query = query.replace(u.userId(), other);
-            details = TaskVariants.replaceInDetails(details, u.userId(), other, true);
-            probes.add(new GoldPlan.Call("get_user_details", Json.object("user_id", other)));
-            why.add("the user id " + other);
+            c.change(u.userId(), other, new GoldPlan.Call("get_user_details", Json.object("user_id", other)), "the user id " + other);
         }
         if (who.email()) {
             String other = u.email();
             while (hasEmail(w, other)) other = u.email().replaceFirst("^([^@0-9]*)[0-9]*@", "$1" + (100 + rnd.nextInt(9900)) + "@");
-            restated = restated(restated, u.email(), other);
-            query = query.replace(u.email(), other);
-            details = TaskVariants.replaceInDetails(details, u.email(), other, true);
-            probes.add(new GoldPlan.Call("find_user_id_by_email", Json.object("email", other)));
-            why.add("the email address " + other);
+            c.change(u.email(), other, new GoldPlan.Call("find_user_id_by_email", Json.object("email", other)), "the email address " + other);
         }
         if (who.zip()) {
             String first = u.name().firstName();
             String last = u.name().lastName();
-            String zip = u.address().zip();
-            String other = zip;
-            while (other.equals(zip) || matches(w, first, last, other)) other = String.format("%05d", 10000 + rnd.nextInt(89999));
-            restated = restated(restated, zip, other);
-            query = query.replace(zip, other);
-            details = TaskVariants.replaceInDetails(details, zip, other, true);
-            probes.add(new GoldPlan.Call("find_user_id_by_name_zip", Json.object("first_name", first, "last_name", last, "zip", other)));
-            why.add("the name " + first + " " + last + " with the zip code " + other);
+            String other = u.address().zip();
+            while (other.equals(u.address().zip()) || matches(w, first, last, other)) other = String.format("%05d", 10000 + rnd.nextInt(89999));
+            c.change(u.address().zip(), other, new GoldPlan.Call("find_user_id_by_name_zip", Json.object("first_name", first, "last_name", last, "zip", other)),
+                    "the name " + first + " " + last + " with the zip code " + other);
         }
-        return Optional.of(restated.unsolvable(query, probes, "No customer account has " + String.join(", nor ", why) + ".", details));
+        return Optional.of(c.task.unsolvable(c.query, c.probes, "No customer account has " + String.join(", nor ", c.why) + ".", c.details));
+    }
+
+    /** A request's values changed one by one (in its text, its details and what the user says), with a probe for each. */
+    private static final class Changes {
+        Task task;
+        String query;
+        List<Detail> details;
+        final List<GoldPlan.Call> probes = new ArrayList<>();
+        final List<String> why = new ArrayList<>();
+
+        Changes(Task t) {
+            task = t;
+            query = t.query();
+            details = t.details();
+        }
+
+        void change(String from, String to, GoldPlan.Call probe, String reason) {
+            task = restated(task, from, to);
+            query = query.replace(from, to);
+            details = TaskVariants.replaceInDetails(details, from, to, true);
+            probes.add(probe);
+            why.add(reason);
+        }
     }
 
     private static boolean matches(RetailState w, String first, String last, String zip) {

@@ -243,24 +243,39 @@ final class RetailTools {
         String pm = str(a, "payment_method_id");
         Order o = order(s, str(a, "order_id"));
         if (!o.status().equals("delivered")) throw error("Non-delivered order cannot be exchanged");
-        List<String> all = o.items().stream().map(OrderItem::itemId).toList();
-        for (String id : itemIds) if (count(itemIds, id) > count(all, id)) throw error("Number of " + id + " not found.");
+        requireItems(o, itemIds, id -> "Number of " + id + " not found.");
         if (itemIds.size() != newIds.size()) throw error("The number of items to be exchanged should match.");
-        double diff = 0;
-        for (int i = 0; i < itemIds.size(); i++) {
-            OrderItem item = firstItem(o.items(), itemIds.get(i));
-            if (item == null) throw error("Item " + itemIds.get(i) + " not found");
-            Variant v = variant(s, item.productId(), newIds.get(i));
-            if (!v.available()) throw error("New item " + newIds.get(i) + " not found or available");
-            diff += v.price() - item.price();
-        }
-        diff = PyFloat.round(diff, 2);
+        double diff = PyFloat.round(priced(s, o, itemIds, newIds, false).difference(), 2);
         if (paymentMethod(s, o.userId(), pm) instanceof GiftCard g && g.balance() < diff) {
             throw error("Insufficient gift card balance to pay for the price difference");
         }
         Order done = o.exchangeRequested(sorted(itemIds), sorted(newIds), pm, diff);
         s.put(done);
         return done.json();
+    }
+
+    /** tau2's check that an order holds every item to change, as many times as the list names it. */
+    private static void requireItems(Order o, List<String> itemIds, java.util.function.UnaryOperator<String> missing) {
+        List<String> all = o.items().stream().map(OrderItem::itemId).toList();
+        for (String id : itemIds) if (count(itemIds, id) > count(all, id)) throw error(missing.apply(id));
+    }
+
+    /** What the new items cost more than the old ones (unrounded, as tau2 sums it), and the last new item looked up. */
+    private record Priced(double difference, Variant last) {}
+
+    /** tau2's loop over the pairs: each old item in the order, its new item an available variant of the same product. */
+    private static Priced priced(RetailState s, Order o, List<String> itemIds, List<String> newIds, boolean mustDiffer) {
+        double diff = 0;
+        Variant last = null;
+        for (int i = 0; i < itemIds.size(); i++) {
+            if (mustDiffer && itemIds.get(i).equals(newIds.get(i))) throw error("The new item id should be different from the old item id");
+            OrderItem item = firstItem(o.items(), itemIds.get(i));
+            if (item == null) throw error("Item " + itemIds.get(i) + " not found");
+            last = variant(s, item.productId(), newIds.get(i));
+            if (!last.available()) throw error("New item " + newIds.get(i) + " not found or available");
+            diff += last.price() - item.price();
+        }
+        return new Priced(diff, last);
     }
 
     private static JsonNode findByNameZip(RetailState s, Args a) {
@@ -316,19 +331,11 @@ final class RetailTools {
         String pm = str(a, "payment_method_id");
         Order o = order(s, str(a, "order_id"));
         if (!o.status().equals("pending")) throw error("Non-pending order cannot be modified");
-        List<String> all = o.items().stream().map(OrderItem::itemId).toList();
-        for (String id : itemIds) if (count(itemIds, id) > count(all, id)) throw error(id + " not found");
+        requireItems(o, itemIds, id -> id + " not found");
         if (itemIds.size() != newIds.size()) throw error("The number of items to be exchanged should match");
-        double diff = 0;
-        Variant last = null;
-        for (int i = 0; i < itemIds.size(); i++) {
-            if (itemIds.get(i).equals(newIds.get(i))) throw error("The new item id should be different from the old item id");
-            OrderItem item = firstItem(o.items(), itemIds.get(i));
-            if (item == null) throw error("Item " + itemIds.get(i) + " not found");
-            last = variant(s, item.productId(), newIds.get(i));
-            if (!last.available()) throw error("New item " + newIds.get(i) + " not found or available");
-            diff += last.price() - item.price();
-        }
+        Priced priced = priced(s, o, itemIds, newIds, true);
+        double diff = priced.difference();
+        Variant last = priced.last();
         PaymentMethod method = paymentMethod(s, o.userId(), pm);
         if (method instanceof GiftCard g && g.balance() < diff) throw error("Insufficient gift card balance to pay for the new item");
         List<Payment> history = new ArrayList<>(o.paymentHistory());
@@ -393,8 +400,7 @@ final class RetailTools {
             if (o.paymentHistory().isEmpty()) throw error("list index out of range");
             if (!pm.equals(o.paymentHistory().getFirst().paymentMethodId())) throw error("Payment method should be the original payment method");
         }
-        List<String> all = o.items().stream().map(OrderItem::itemId).toList();
-        for (String id : itemIds) if (count(itemIds, id) > count(all, id)) throw error("Some item not found");
+        requireItems(o, itemIds, id -> "Some item not found");
         Order done = o.returnRequested(sorted(itemIds), pm);
         s.put(done);
         return done.json();

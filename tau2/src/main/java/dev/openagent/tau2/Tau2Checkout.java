@@ -23,11 +23,16 @@ public record Tau2Checkout(Path root, String domain, Path data, Path tools) {
 
     /**
      * The directory to read: {@code option} ({@code --tau2-dir}) if given, else {@code envValue} ($TAU2_DATA_DIR) if
-     * set, else {@link #SHARED} (relative to the working directory).
+     * set, else {@link #SHARED} beside the working directory or beside one of its parents (the repository's root, from
+     * a module's folder), else {@link #SHARED} as written (which {@link #at} then says is missing).
      */
     public static Path choose(String option, String envValue) {
         if (option != null && !option.isBlank()) return Path.of(option);
         if (envValue != null && !envValue.isBlank()) return Path.of(envValue);
+        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
+            Path candidate = p.resolve(SHARED).normalize();
+            if (Files.isDirectory(candidate)) return candidate;
+        }
         return Path.of(SHARED);
     }
 

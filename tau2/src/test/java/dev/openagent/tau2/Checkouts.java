@@ -7,15 +7,11 @@ import java.nio.file.Path;
 final class Checkouts {
     private Checkouts() {}
 
-    /** The snapshot's folder, found from the working directory up (Maven runs tests in the module's folder). */
+    /** The snapshot's folder, as the CLI finds it by default (Maven runs tests in the module's folder). */
     static Path shared() {
-        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-            Path candidate = p.resolve("shared/peers/tau2-bench");
-            if (Files.isDirectory(candidate)) return candidate;
-            candidate = p.resolve("../shared/peers/tau2-bench").normalize();
-            if (Files.isDirectory(candidate)) return candidate;
-        }
-        throw new IllegalStateException("no shared/peers/tau2-bench above " + Path.of("").toAbsolutePath());
+        Path p = Tau2Checkout.choose(null, null);
+        if (!Files.isDirectory(p)) throw new IllegalStateException("no " + Tau2Checkout.SHARED + " beside " + Path.of("").toAbsolutePath() + " or its parents");
+        return p;
     }
 
     private static Tau2Retail retail;

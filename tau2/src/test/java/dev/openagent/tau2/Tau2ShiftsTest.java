@@ -80,9 +80,8 @@ class Tau2ShiftsTest {
             if (probes.stream().anyMatch(p -> RetailTools.WRITES.contains(p.tool()))) wrong.add(t.id() + ": a probe writes");
         }
         assertTrue(wrong.isEmpty(), String.join("\n", wrong));
-        // The tasks with no declared way (no order named, no customer stated as tau2's policy authenticates them)
-        // fall back on the absent capability.
-        assertTrue(declared >= 110, declared + " of 114 tasks have a declared impossible variant");
+        System.out.println("tau2 shifts: " + declared + " of 114 tasks have a declared impossible variant");
+        assertEquals(114, declared, "every task has a declared impossible variant");
     }
 
     @Test
@@ -98,6 +97,7 @@ class Tau2ShiftsTest {
             assertTrue(!c.get().query().contains(c.get().expected()), "the order id is gone from the request");
             assertEquals(2, c.get().hops().size());
         }
+        System.out.println("tau2 shifts: " + chains + " of 114 tasks reach their order through the account");
         assertTrue(chains >= 12, chains + " tasks restated through the account");
     }
 
@@ -114,7 +114,8 @@ class Tau2ShiftsTest {
                 assertTrue(matching > 1, g.task().id() + " without " + d.span() + " matches " + matching + " customer(s)");
             }
         }
-        assertTrue(ambiguous >= 20, ambiguous + " ambiguous details");
+        System.out.println("tau2 shifts: " + ambiguous + " ambiguous details");
+        assertTrue(ambiguous >= 38, ambiguous + " ambiguous details");
     }
 
     @Test
@@ -131,7 +132,8 @@ class Tau2ShiftsTest {
             // Answering at once fails the revision of a writing task, as its database is not the revision's gold.
             if (next.get().writes()) assertTrue(e.facts().check(next.get(), "done") != null);
         }
-        assertTrue(revised >= 30, revised + " tasks can be revised");
+        System.out.println("tau2 shifts: " + revised + " of 114 tasks can be revised");
+        assertTrue(revised >= 60, revised + " tasks can be revised");
     }
 
     @Test
