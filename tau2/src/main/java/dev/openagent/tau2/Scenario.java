@@ -83,7 +83,7 @@ final class Scenario {
      * of every entry a question mentions, and says it does not know when none): who they are (the scenario's known
      * information), what they do not know (its unknown information), why they call, and yes to a confirmation.
      */
-    static Map<String, String> userFacts(Tau2Task t, String request) {
+    static Map<String, String> userFacts(Tau2Task t) {
         Map<String, String> facts = new LinkedHashMap<>();
         if (t.knownInfo() != null) {
             facts.put("name|zip|postal|email|e-mail|user id|username|account|identify|identity|verify|authenticate|who are you|address|live|details",

@@ -165,7 +165,7 @@ public final class Tau2Retail implements Environment {
         String answer = t.communicateInfo().isEmpty() ? "Your request has been handled."
                 : "Here is what you asked about: " + String.join("; ", t.communicateInfo()) + ".";
         GoldPlan plan = GoldPlan.answer(calls, answer);
-        return new Gold(t, ok, s.changes(), kind, difficulty, query, Restatements.details(query, db), Scenario.userFacts(t, query),
+        return new Gold(t, ok, s.changes(), kind, difficulty, query, Restatements.details(query, db), Scenario.userFacts(t),
                 plan, writing > 0);
     }
 

@@ -30,6 +30,9 @@ class Tau2OracleTest {
             }
         }
         assertEquals(114, episodes);
+        // tau2 itself rejects 18 of its 550 gold actions (they change nothing); the oracle's plans leave them out.
+        assertEquals(550, env.tasks().values().stream().mapToInt(g -> g.ok().size()).sum());
+        assertEquals(18, env.tasks().values().stream().mapToLong(g -> g.ok().stream().filter(ok -> !ok).count()).sum());
         assertTrue(failures.isEmpty(), failures.size() + " failed: " + String.join("\n", failures));
     }
 }
