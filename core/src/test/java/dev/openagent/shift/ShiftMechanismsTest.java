@@ -30,6 +30,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static dev.openagent.shift.StaticCalls.call;
+import dev.openagent.shift.ShiftExpectations.Rule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -223,36 +224,6 @@ class ShiftMechanismsTest {
 
     // ---------------------------------------------------------------- domain.policy-update
 
-    enum Rule {
-        DATE("Dates are written DD.MM.YYYY"), TIME("Times are written on the 12-hour clock"), NAME("Person names are written 'Last, First'");
-
-        final String starts;
-
-        Rule(String starts) { this.starts = starts; }
-
-        /** The value in the new form, written here from the rule's text (not from the shift's code). */
-        String fresh(String v) {
-            return switch (this) {
-                case DATE -> v.substring(8, 10) + "." + v.substring(5, 7) + "." + v.substring(0, 4);
-                case TIME -> {
-                    int h = Integer.parseInt(v.substring(0, 2));
-                    String m = v.substring(3, 5);
-                    yield (h % 12 == 0 ? 12 : h % 12) + (m.equals("00") ? "" : ":" + m) + (h >= 12 ? " PM" : " AM");
-                }
-                case NAME -> v.substring(v.lastIndexOf(' ') + 1) + ", " + v.substring(0, v.lastIndexOf(' '));
-            };
-        }
-
-        /** Whether a static value is in the old form this rule refuses. */
-        boolean old(String v) {
-            return switch (this) {
-                case DATE -> v.matches("\\d{4}-\\d{2}-\\d{2}");
-                case TIME -> v.matches("\\d{2}:\\d{2}");
-                case NAME -> v.strip().contains(" ") && !v.contains(",");
-            };
-        }
-    }
-
     /**
      * The rules in force are listed in the system prompt and on each parameter they govern (its description
      * quotes the rule); a call with a governed value in the old form is refused with the rule quoted and never
@@ -271,20 +242,10 @@ class ShiftMechanismsTest {
             TaskRequest r = request(i);
             StaticCalls s = StaticCalls.of(environment, r);
             Start start = env.reset(r);
-            Map<Rule, String> rules = new LinkedHashMap<>();
-            for (String line : start.systemPrompt().split("\n")) {
-                for (Rule rule : Rule.values()) if (line.startsWith("- " + rule.starts)) rules.put(rule, line.substring(2));
-            }
+            Map<Rule, String> rules = Rule.inForce(start);
             assertEquals(Math.min(severity, fitting(environment, s.start())), rules.size(), "as many rules as the severity, of those that fit: " + start.systemPrompt());
             seen.addAll(rules.keySet());
-            // Which parameters each rule governs: those whose description quotes it.
-            Map<String, Rule> governed = new LinkedHashMap<>();
-            for (ToolSpec t : start.tools()) {
-                t.parameters().path("properties").properties().forEach(e -> {
-                    String d = e.getValue().path("description").asText("");
-                    for (var rule : rules.entrySet()) if (d.contains("Policy 2026-12: " + rule.getValue())) governed.put(t.name() + "/" + e.getKey(), rule.getKey());
-                });
-            }
+            Map<String, Rule> governed = Rule.governed(start);
             assertEquals(rules.isEmpty(), governed.isEmpty(), "a rule in force governs some parameter: " + rules);
             for (StaticCalls.Call c : s.calls()) {
                 ObjectNode args = StaticCalls.args(c);
