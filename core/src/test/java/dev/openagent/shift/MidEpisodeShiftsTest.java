@@ -5,11 +5,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.json.Json;
 import dev.openagent.registry.Environments;
 import dev.openagent.sandbox.Env;
-import dev.openagent.sandbox.Environment;
 import dev.openagent.sandbox.Observation;
 import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.Step;
-import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.sandbox.ToolError;
 import dev.openagent.sandbox.ToolSpec;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,7 +20,6 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import static dev.openagent.shift.ShiftMechanismsTest.request;
 import static dev.openagent.shift.ShiftMechanismsTest.shifted;
 import static dev.openagent.shift.StaticCalls.call;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -49,12 +46,10 @@ class MidEpisodeShiftsTest {
     @ParameterizedTest(name = "{0} severity {1}")
     @MethodSource("dev.openagent.shift.ShiftMechanismsTest#envsAndSeverities")
     void setChangeWithdrawsAUsedToolRightAfterTheFirstSuccessfulResult(String envId, int severity) {
-        Environment environment = Environments.get(envId);
         Env env = shifted(envId, "tool.set-change:severity=" + severity);
-        for (int i = 0; i < EPISODES; i++) {
-            TaskRequest r = request(i);
-            StaticCalls s = StaticCalls.of(environment, r);
-            Start start = env.reset(r);
+        for (StaticCalls.Driven d : StaticCalls.under(Environments.get(envId), env, EPISODES)) {
+            StaticCalls s = d.statics();
+            Start start = d.start();
             assertEquals(Json.write(s.start()), Json.write(start), "the start (tool list included) is the static one");
             if (s.calls().isEmpty()) continue;
             Step bad = StaticCalls.step(env, s.calls().getFirst().tool(), "{\"no_such_parameter\": 1}");
@@ -89,10 +84,10 @@ class MidEpisodeShiftsTest {
                 List<String> expected = new ArrayList<>(List.of(c.tool()));
                 if (severity == 2 && !rest.isEmpty()) expected.add(rest.getFirst());
                 if (severity == 3) expected.addAll(rest);
-                assertEquals(expected, withdrawn, envId + " " + r + ": the tool just used first, then as the severity says");
+                assertEquals(expected, withdrawn, envId + " " + d.request() + ": the tool just used first, then as the severity says");
                 for (String old : withdrawn) assertTrue(start.tools().stream().noneMatch(t -> t.name().equals(replacements.get(old))), "not listed");
             }
-            assertEquals(1, notices, envId + " " + r + ": one notice per episode");
+            assertEquals(1, notices, envId + " " + d.request() + ": one notice per episode");
         }
     }
 
@@ -105,13 +100,10 @@ class MidEpisodeShiftsTest {
     @ParameterizedTest(name = "{0} severity {1}")
     @MethodSource("dev.openagent.shift.ShiftMechanismsTest#envsAndSeverities")
     void schemaDriftKeepsTheFirstResultAndChangesTheLaterOnes(String envId, int severity) {
-        Environment environment = Environments.get(envId);
         Env env = shifted(envId, "obs.schema-drift:severity=" + severity);
         int drifted = 0;
-        for (int i = 0; i < EPISODES; i++) {
-            TaskRequest r = request(i);
-            StaticCalls s = StaticCalls.of(environment, r);
-            env.reset(r);
+        for (StaticCalls.Driven d : StaticCalls.under(Environments.get(envId), env, EPISODES)) {
+            StaticCalls s = d.statics();
             if (s.calls().isEmpty()) continue;
             Observation bad = call(env, s.calls().getFirst().tool(), "{\"no_such_parameter\": 1}");
             assertTrue(bad.isError(), bad.text());
@@ -175,13 +167,11 @@ class MidEpisodeShiftsTest {
     @ParameterizedTest(name = "{0} severity {1}")
     @MethodSource("dev.openagent.shift.ShiftMechanismsTest#envsAndSeverities")
     void authExpiresAtTheDocumentedCallsAndRenewalRestoresAccess(String envId, int severity) {
-        Environment environment = Environments.get(envId);
         Env env = shifted(envId, "obs.auth-expiry:severity=" + severity);
         int expiries = 0;
-        for (int i = 0; i < EPISODES; i++) {
-            TaskRequest r = request(i);
-            StaticCalls s = StaticCalls.of(environment, r);
-            Start start = env.reset(r);
+        for (StaticCalls.Driven d : StaticCalls.under(Environments.get(envId), env, EPISODES)) {
+            StaticCalls s = d.statics();
+            Start start = d.start();
             ToolSpec renew = start.tools().stream().filter(t -> t.name().equals("renew_session")).findFirst().orElseThrow();
             assertTrue(renew.parameters().path("properties").isEmpty() && renew.description().startsWith("Renews an expired session."), renew.toString());
             List<Integer> expired = new ArrayList<>();
@@ -203,7 +193,7 @@ class MidEpisodeShiftsTest {
             int first = s.task().plan().calls().size() > 1 ? 1 : 0;
             List<Integer> schedule = new ArrayList<>();
             for (int k = 0; k < severity; k++) if (first + 2 * k < s.calls().size()) schedule.add(first + 2 * k);
-            assertEquals(schedule, expired, envId + " " + r + ": expiries at these calls reaching the service (" + s.calls().size() + " calls)");
+            assertEquals(schedule, expired, envId + " " + d.request() + ": expiries at these calls reaching the service (" + s.calls().size() + " calls)");
             expiries += expired.size();
         }
         assertTrue(expiries >= EPISODES, envId + ": " + expiries + " expiries in " + EPISODES + " episodes");

@@ -8,11 +8,10 @@ import dev.openagent.registry.Environments;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.sandbox.Observation;
-import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Start;
-import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.sandbox.ToolError;
 import dev.openagent.sandbox.ToolSpec;
+import dev.openagent.shift.ShiftExpectations.Rule;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -30,7 +29,6 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static dev.openagent.shift.StaticCalls.call;
-import dev.openagent.shift.ShiftExpectations.Rule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -54,10 +52,6 @@ class ShiftMechanismsTest {
         return ShiftSpec.parseStack(spec).apply(Environments.get(env).create());
     }
 
-    static TaskRequest request(int i) {
-        return new TaskRequest(i % 2 == 0 ? Split.TEST : Split.TRAIN, 4100 + i, i % 5);
-    }
-
     static Optional<ToolSpec> shown(Start start, String tool) {
         return start.tools().stream().filter(t -> t.name().equals(tool)).findFirst();
     }
@@ -76,15 +70,15 @@ class ShiftMechanismsTest {
     @MethodSource("envsAndSeverities")
     void paginationServesEveryItemOfALongListPageByPage(String envId, int severity) {
         int size = switch (severity) { case 1 -> 5; case 2 -> 3; default -> 2; };
-        Environment environment = Environments.get(envId);
         Env env = shifted(envId, "obs.pagination:severity=" + severity);
         int paged = 0;
         int episodes = 0;
         // Long lists are rare in the oracle's static episodes (a lookup names one record): episodes until 5 were paged.
-        for (int i = 0; paged < 5 && i < 400; i++, episodes++) {
-            TaskRequest r = request(i);
-            StaticCalls s = StaticCalls.of(environment, r);
-            Start start = env.reset(r);
+        for (StaticCalls.Driven d : StaticCalls.under(Environments.get(envId), env, 400)) {
+            if (paged == 5) break;
+            episodes++;
+            StaticCalls s = d.statics();
+            Start start = d.start();
             assertTrue(start.systemPrompt().contains("(" + size + " items per page)"), start.systemPrompt());
             for (StaticCalls.Call c : s.calls()) {
                 Observation o = call(env, c);
@@ -156,13 +150,11 @@ class ShiftMechanismsTest {
     @ParameterizedTest(name = "{0} severity {1}")
     @MethodSource("envsAndSeverities")
     void verificationCodesAreWithheldUntilTheDocumentedConfirm(String envId, int severity) {
-        Environment environment = Environments.get(envId);
         Env env = shifted(envId, "action.verification-change:severity=" + severity);
         int withheld = 0;
-        for (int i = 0; i < EPISODES; i++) {
-            TaskRequest r = request(i);
-            StaticCalls s = StaticCalls.of(environment, r);
-            Start start = env.reset(r);
+        for (StaticCalls.Driven d : StaticCalls.under(Environments.get(envId), env, EPISODES)) {
+            StaticCalls s = d.statics();
+            Start start = d.start();
             ToolSpec confirm = start.tools().stream().filter(t -> t.name().startsWith("confirm_") && shown(s.start(), t.name()).isEmpty())
                     .findFirst().orElseThrow(() -> new AssertionError("no confirm tool: " + start.tools()));
             List<String> required = new ArrayList<>();
@@ -234,16 +226,15 @@ class ShiftMechanismsTest {
     @ParameterizedTest(name = "{0} severity {1}")
     @MethodSource("envsAndSeverities")
     void policyUpdateRefusesOldFormsQuotingThePolicyAndAcceptsNewOnes(String envId, int severity) {
-        Environment environment = Environments.get(envId);
         Env env = shifted(envId, "domain.policy-update:severity=" + severity);
+        int fit = fitting(Environments.get(envId));
         int refused = 0;
         Set<Rule> seen = new HashSet<>();
-        for (int i = 0; i < EPISODES; i++) {
-            TaskRequest r = request(i);
-            StaticCalls s = StaticCalls.of(environment, r);
-            Start start = env.reset(r);
+        for (StaticCalls.Driven d : StaticCalls.under(Environments.get(envId), env, EPISODES)) {
+            StaticCalls s = d.statics();
+            Start start = d.start();
             Map<Rule, String> rules = Rule.inForce(start);
-            assertEquals(Math.min(severity, fitting(environment, s.start())), rules.size(), "as many rules as the severity, of those that fit: " + start.systemPrompt());
+            assertEquals(Math.min(severity, fit), rules.size(), "as many rules as the severity, of those that fit: " + start.systemPrompt());
             seen.addAll(rules.keySet());
             Map<String, Rule> governed = Rule.governed(start);
             assertEquals(rules.isEmpty(), governed.isEmpty(), "a rule in force governs some parameter: " + rules);
@@ -270,13 +261,13 @@ class ShiftMechanismsTest {
             }
         }
         assertTrue(refused >= 3, envId + " severity " + severity + ": only " + refused + " calls in the old form in " + EPISODES + " episodes");
-        assertEquals(fitting(environment, StaticCalls.of(environment, request(0)).start()), seen.size(), envId + ": every rule that fits is drawn: " + seen);
+        assertEquals(fit, seen.size(), envId + ": every rule that fits is drawn: " + seen);
     }
 
     /** How many rules fit the environment's tools: dates and times by parameter name, person names as the environment declares them. */
-    static int fitting(Environment environment, Start start) {
+    static int fitting(Environment environment) {
         Env env = environment.create();
-        env.reset(request(0));
+        Start start = env.reset(StaticCalls.request(0));
         Set<Rule> fit = new HashSet<>();
         for (ToolSpec t : start.tools()) {
             t.parameters().path("properties").fieldNames().forEachRemaining(p -> {
@@ -304,17 +295,15 @@ class ShiftMechanismsTest {
     @ParameterizedTest(name = "{0} severity {1}")
     @MethodSource("envsAndSeverities")
     void conflictKeepsTheTruthInTheAuthoritativeSource(String envId, int severity) {
-        Environment environment = Environments.get(envId);
         Env env = shifted(envId, "logic.conflict:severity=" + severity);
         int results = 0;
         int merged = 0;
         int registryFirst = 0;
         double differing = 0;
         double compared = 0;
-        for (int i = 0; i < EPISODES; i++) {
-            TaskRequest r = request(i);
-            StaticCalls s = StaticCalls.of(environment, r);
-            Start start = env.reset(r);
+        for (StaticCalls.Driven d : StaticCalls.under(Environments.get(envId), env, EPISODES)) {
+            StaticCalls s = d.statics();
+            Start start = d.start();
             assertTrue(start.systemPrompt().contains("the 'registry' source is authoritative"), start.systemPrompt());
             for (StaticCalls.Call c : s.calls()) {
                 Observation o = call(env, c);
@@ -404,12 +393,10 @@ class ShiftMechanismsTest {
     @ParameterizedTest(name = "{0} severity {1}")
     @MethodSource("envsAndSeverities")
     void redirectNamesAReplacementThatWorks(String envId, int severity) {
-        Environment environment = Environments.get(envId);
         Env env = shifted(envId, "obs.redirect:severity=" + severity);
-        for (int i = 0; i < EPISODES; i++) {
-            TaskRequest r = request(i);
-            StaticCalls s = StaticCalls.of(environment, r);
-            Start start = env.reset(r);
+        for (StaticCalls.Driven d : StaticCalls.under(Environments.get(envId), env, EPISODES)) {
+            StaticCalls s = d.statics();
+            Start start = d.start();
             Set<String> retired = new LinkedHashSet<>();
             for (StaticCalls.Call c : s.calls()) {
                 Observation o = call(env, c);
@@ -440,7 +427,7 @@ class ShiftMechanismsTest {
                 assertTrue(wrong.isError() && !wrong.text().replace(replacement, "").contains(c.tool()), "its errors name the replacement: " + wrong.text());
             }
             List<String> planned = s.plannedTools();
-            assertEquals(Math.min(severity, planned.size()), retired.size(), envId + " " + r + ": retired " + retired + " of " + planned);
+            assertEquals(Math.min(severity, planned.size()), retired.size(), envId + " " + d.request() + ": retired " + retired + " of " + planned);
             assertTrue(planned.containsAll(retired));
         }
     }

@@ -53,6 +53,26 @@ record StaticCalls(Start start, Task task, List<Call> calls) {
         return new StaticCalls(start, env.task(), calls);
     }
 
+    /** The requests the shift tests drive, by index: both splits, every difficulty. */
+    static TaskRequest request(int i) {
+        return new TaskRequest(i % 2 == 0 ? dev.openagent.sandbox.Split.TEST : dev.openagent.sandbox.Split.TRAIN, 4100 + i, i % 5);
+    }
+
+    /** A static episode, and its request started on the shifted environment. */
+    record Driven(TaskRequest request, StaticCalls statics, Start start) {}
+
+    /**
+     * The first {@code n} requests' static episodes, each with its request started on {@code shifted} when the
+     * iteration reaches it (so a test drives the shifted episode before the next one starts).
+     */
+    static Iterable<Driven> under(Environment environment, Env shifted, int n) {
+        return () -> java.util.stream.IntStream.range(0, n).mapToObj(i -> {
+            TaskRequest r = request(i);
+            StaticCalls s = of(environment, r);
+            return new Driven(r, s, shifted.reset(r));
+        }).iterator();
+    }
+
     /** The distinct tools the task's gold plan calls, in plan order ({@code ask_user} left out). */
     List<String> plannedTools() {
         return task.plan().calls().stream().map(c -> c.tool()).filter(t -> !Protocol.ASK_USER.equals(t)).distinct().toList();
