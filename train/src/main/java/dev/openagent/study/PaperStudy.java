@@ -17,6 +17,7 @@ import dev.openagent.run.EpisodeResult;
 import dev.openagent.policy.Trainer;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.sandbox.Split;
+import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.shift.Shift;
 import dev.openagent.shift.ShiftCatalog;
 import dev.openagent.shift.ShiftSpec;
@@ -324,7 +325,7 @@ public final class PaperStudy {
         long t = System.nanoTime();
         Map<String, ActionSpace.Ceiling> out = new LinkedHashMap<>();
         for (Condition c : conditions) {
-            List<dev.openagent.sandbox.TaskRequest> requests = PolicyEval.jobs(c.env(), c.stack(), Split.TEST, budget.tasks(), seed).stream()
+            List<TaskRequest> requests = PolicyEval.jobs(c.env(), c.stack(), Split.TEST, budget.tasks(), seed).stream()
                     .map(PolicyRunner.Job::request).toList();
             out.put(c.shift() == null ? STATIC : c.shift(), ActionSpace.ceiling(policy, c.env(), c.stack(), requests));
         }
