@@ -70,8 +70,9 @@ public final class StudyReport {
     }
 
     /** What the ceiling column means, said once under each table that shows it. */
-    static final String CEILING_NOTE = "ceiling: the share of the condition's test tasks the SFT policy's action space can express at all "
-            + "(the oracle's actions replayed through its pointers; RL and PAFT share it), so a success is read against what was possible";
+    static final String CEILING_NOTE = "ceiling: the share of the condition's test tasks whose oracle way the SFT policy's action space can express "
+            + "(the oracle's actions replayed through its pointers; RL and PAFT share it), so a success is read against what was possible; "
+            + "a policy can pass it only where another way also works";
 
     public static String markdown(Result r) {
         StringBuilder sb = new StringBuilder();
