@@ -22,17 +22,33 @@ import java.util.function.Function;
  * @param factory          the wrapper, given parameters already validated and completed with defaults
  * @param environmentAfter the environment the layers above this one act on: the same one, except for a
  *                         shift that swaps in another environment ({@code domain.transfer})
+ * @param signs            what the shift looks like from outside, in a server's tool list and traffic, its most
+ *                         telling sign first (empty: it shows none there, as a shift of the task); {@link #seenAs}
  */
 public record Shift(String id, Tier tier, Dimension dimension, String description, List<ShiftParam> params,
                     Function<EnvironmentInfo, Optional<String>> applicability,
                     BiFunction<Env, Map<String, String>, Env> factory,
-                    BiFunction<EnvironmentInfo, Map<String, String>, EnvironmentInfo> environmentAfter) {
+                    BiFunction<EnvironmentInfo, Map<String, String>, EnvironmentInfo> environmentAfter,
+                    List<Sign> signs) {
 
     /** The severity parameter every shift with a magnitude takes. */
     public static final ShiftParam SEVERITY = new ShiftParam("severity", "1 slight, 2 moderate, 3 heavy", "2", List.of("1", "2", "3"));
 
     public Shift {
         params = List.copyOf(params);
+        signs = List.copyOf(signs);
+    }
+
+    /** A shift that swaps in the environment {@code environmentAfter} gives, and shows no sign from outside. */
+    public Shift(String id, Tier tier, Dimension dimension, String description, List<ShiftParam> params,
+                 Function<EnvironmentInfo, Optional<String>> applicability, BiFunction<Env, Map<String, String>, Env> factory,
+                 BiFunction<EnvironmentInfo, Map<String, String>, EnvironmentInfo> environmentAfter) {
+        this(id, tier, dimension, description, params, applicability, factory, environmentAfter, List.of());
+    }
+
+    /** This shift, showing these signs from outside, its most telling first. */
+    public Shift seenAs(Sign... shown) {
+        return new Shift(id, tier, dimension, description, params, applicability, factory, environmentAfter, List.of(shown));
     }
 
     /** A shift that applies where {@code applicability} says and leaves the environment as it is. */

@@ -1,0 +1,52 @@
+package dev.openagent.cli;
+
+import dev.openagent.episode.InfrastructureException;
+import dev.openagent.proxy.Upstream;
+import dev.openagent.watch.Snapshot;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+@Command(mixinStandardHelpOptions = true, name = "record",
+        description = "Snapshot an MCP server's surface (tools with their descriptions, input and output schemas; resources; prompts) into a "
+                + "versioned JSON file, without calling any tool: start CMD ARGS... (after --) or reach --upstream URL.")
+final class WatchRecordCommand implements Runnable {
+    @Option(names = "--out", required = true, paramLabel = "FILE", description = "Where to write the snapshot (JSON).")
+    Path out;
+
+    @Option(names = "--upstream", paramLabel = "URL", description = "Reach the MCP server over Streamable HTTP (http://host:port/mcp) instead of starting CMD.")
+    String upstreamUrl;
+
+    @Option(names = "--timeout", defaultValue = "30", paramLabel = "SECONDS", description = "Longest wait for one request to the server (default: ${DEFAULT-VALUE}).")
+    int timeoutSeconds;
+
+    @Parameters(paramLabel = "CMD", arity = "0..*", description = "The MCP server's command line, after --.")
+    List<String> command = List.of();
+
+    @Override
+    public void run() {
+        if (command.isEmpty() == (upstreamUrl == null)) throw new Main.UserError("give the server's command after -- or --upstream URL (one of them)");
+        if (timeoutSeconds <= 0) throw new Main.UserError("--timeout must be > 0");
+        Path log;
+        try {
+            log = Files.createTempFile("openagent-watch-", ".log");
+        } catch (IOException e) {
+            throw new Main.UserError("cannot create the server log: " + e.getMessage());
+        }
+        Snapshot snapshot;
+        try (Upstream upstream = new Upstream(command.isEmpty() ? null : command, upstreamUrl, Duration.ofSeconds(timeoutSeconds), log)) {
+            snapshot = Snapshot.of(upstream);
+        } catch (InfrastructureException e) {
+            throw new Main.UserError("upstream: " + e.getMessage());
+        }
+        snapshot.write(out);
+        System.err.println("watch record: " + snapshot.tools().size() + " tools, " + snapshot.resources().size() + " resources, "
+                + snapshot.templates().size() + " resource templates, " + snapshot.prompts().size() + " prompts of " + snapshot.upstream() + " in " + out);
+    }
+}

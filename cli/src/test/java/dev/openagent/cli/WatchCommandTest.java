@@ -1,0 +1,74 @@
+package dev.openagent.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.json.Json;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** {@code openagent watch record} of the official memory server, and {@code watch diff} of it against itself and an edited copy. */
+class WatchCommandTest {
+    static final Path MEMORY = Path.of("..", "examples", "mcp-servers", "node_modules", ".bin", "mcp-server-memory").toAbsolutePath().normalize();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void recordThenDiffExitsByDrift() throws Exception {
+        boolean installed = Files.isExecutable(MEMORY);
+        if ("true".equals(System.getenv("CI"))) assertTrue(installed, "CI needs the reference servers (.ci/run installs them)");
+        assumeTrue(installed, "the MCP reference servers are not installed (npm ci --prefix examples/mcp-servers)");
+        Path before = dir.resolve("before.json");
+        CliTest.Result rec = CliTest.run("watch", "record", "--out", before.toString(), "--", MEMORY.toString());
+        assertEquals(0, rec.code(), rec.err());
+        assertTrue(rec.err().contains("9 tools"), rec.err());
+
+        CliTest.Result same = CliTest.run("watch", "diff", before.toString(), before.toString());
+        assertEquals(0, same.code(), same.out() + same.err());
+        assertTrue(same.out().startsWith("no drift"), same.out());
+
+        // The upgrade: delete_relations gone, open_nodes renamed by a typo.
+        ObjectNode snapshot = (ObjectNode) Json.parse(Files.readString(before));
+        ArrayNode tools = (ArrayNode) snapshot.path("tools");
+        for (int i = tools.size() - 1; i >= 0; i--) {
+            if (tools.get(i).path("name").asText().equals("delete_relations")) tools.remove(i);
+            else if (tools.get(i).path("name").asText().equals("open_nodes")) ((ObjectNode) tools.get(i)).put("name", "open_ndoes");
+        }
+        Path after = dir.resolve("after.json");
+        Files.writeString(after, Json.pretty(snapshot));
+        CliTest.Result drift = CliTest.run("watch", "diff", before.toString(), after.toString(), "--json");
+        assertEquals(1, drift.code(), drift.out() + drift.err());
+        JsonNode changes = drift.json().path("changes");
+        assertEquals(2, changes.size(), changes.toString());
+        assertEquals("tool-removed", changes.get(0).path("kind").asText());
+        assertEquals("delete_relations", changes.get(0).path("tool").asText());
+        assertEquals("tool.removal", changes.get(0).path("shift").asText());
+        assertEquals("internalization", changes.get(0).path("tier").asText());
+        assertEquals("openagent eval --env ENV_FILE --shift 'tool.removal'", changes.get(0).path("reproduce").asText());
+        assertEquals("tool-renamed-by-letters", changes.get(1).path("kind").asText());
+        assertEquals("open_nodes", changes.get(1).path("tool").asText());
+        assertEquals("tool.name-noise", changes.get(1).path("shift").asText());
+        assertEquals("open_ndoes", changes.get(1).path("evidence").path("after").path("name").asText());
+
+        Files.writeString(dir.resolve("foreign.json"), "{\"tools\": []}");
+        CliTest.Result foreign = CliTest.run("watch", "diff", dir.resolve("foreign.json").toString(), after.toString());
+        assertEquals(2, foreign.code());
+        assertEquals(1, foreign.err().strip().lines().count(), foreign.err());
+        assertTrue(foreign.err().contains("not a watch snapshot"), foreign.err());
+        Files.writeString(dir.resolve("cut.json"), Files.readString(before).substring(0, 200));
+        CliTest.Result cut = CliTest.run("watch", "diff", dir.resolve("cut.json").toString(), after.toString());
+        assertEquals(2, cut.code());
+        assertTrue(cut.err().startsWith("openagent: ") && cut.err().contains("not JSON") && cut.err().strip().lines().count() == 1, cut.err());
+    }
+}
