@@ -35,7 +35,31 @@ public enum Sign {
     /** A tool takes a page token or cursor it did not take. */
     PAGING_PARAMETER_ADDED("a tool takes a page token"),
     /** A tool's declared output schema changed. */
-    OUTPUT_SCHEMA_CHANGED("a tool's output schema changed");
+    OUTPUT_SCHEMA_CHANGED("a tool's output schema changed"),
+
+    // What traffic shows: a tool's results and errors, call after call.
+    /** Results come in another format (XML, YAML, key=value lines, a table) than they did. */
+    RESULT_FORMAT_CHANGED("results come in another format"),
+    /** Results hold keys or nesting they never held. */
+    RESULT_KEYS_CHANGED("results hold new keys or nesting"),
+    /** Results are data written as prose, or errors shaped as successes. */
+    RESULTS_AS_PROSE("results are prose or errors shaped as successes"),
+    /** Results arrive truncated or as invalid JSON. */
+    MALFORMED_RESULTS("results arrive malformed"),
+    /** Calls fail with transient errors (a timeout, 503, a rate limit) more often. */
+    TRANSIENT_ERRORS("transient errors"),
+    /** Calls fail with errors of a kind not seen before, or more often. */
+    MORE_ERRORS("more errors"),
+    /** Calls fail saying the tool is retired or gone and naming another. */
+    RETIRED_ERRORS("errors saying the tool is retired"),
+    /** Results carry a notice that tools were withdrawn. */
+    WITHDRAWAL_NOTICE("a notice that tools were withdrawn"),
+    /** Calls fail with authentication errors. */
+    AUTH_ERRORS("authentication errors"),
+    /** Results come a page at a time, with a token for the next. */
+    PAGED_RESULTS("results come in pages"),
+    /** Results carry an instruction to the agent. */
+    INSTRUCTIONS_IN_RESULTS("results carry an instruction");
 
     private final String text;
 

@@ -70,7 +70,7 @@ public final class SurfaceDiff {
                 else out.add(Change.of(renameSign(b.name(), to.name()), b.name(), "renamed to " + to.name() + paramsNote(b, to), summary(b), summary(to)));
                 continue;
             }
-            out.addAll(sameName(b, a, before));
+            out.addAll(sameName(b, a, before, after));
         }
         for (Snapshot.Tool a : added) {
             if (taken.contains(a.name())) continue;
@@ -82,8 +82,17 @@ public final class SurfaceDiff {
         return out;
     }
 
+    /** A description with every tool name of either list blanked: a description that differs only in the names it mentions follows a rename. */
+    private static String withoutNames(String text, Snapshot before, Snapshot after) {
+        String out = text;
+        for (Snapshot s : List.of(before, after)) {
+            for (Snapshot.Tool t : s.tools()) out = out.replaceAll("(?<![\\w-])" + Pattern.quote(t.name()) + "(?![\\w-])", "\u0000");
+        }
+        return out;
+    }
+
     /** A tool that kept its name: traded with another, or its description, parameters or output schema changed. */
-    private static List<Change> sameName(Snapshot.Tool b, Snapshot.Tool a, Snapshot before) {
+    private static List<Change> sameName(Snapshot.Tool b, Snapshot.Tool a, Snapshot before, Snapshot after) {
         List<Change> out = new ArrayList<>();
         if (!a.description().equals(b.description()) && !a.description().isBlank()) {
             // The name now stands for another tool's work: its description (and schema) came with the work.
@@ -94,10 +103,11 @@ public final class SurfaceDiff {
                 }
             }
         }
-        if (!a.description().equals(b.description())) {
+        if (!withoutNames(a.description(), before, after).equals(withoutNames(b.description(), before, after))) {
             String was = b.description(), is = a.description();
-            Sign sign = RETIRED.matcher(is).find() && !RETIRED.matcher(was).find() ? Sign.DESCRIPTION_RETIRED
-                    : INSTRUCTS.matcher(is).find() && !INSTRUCTS.matcher(was).find() ? Sign.DESCRIPTION_INSTRUCTS
+            // more retirement wording than before (a description may already say so of another version), or an instruction it lacked
+            Sign sign = RETIRED.matcher(is).results().count() > RETIRED.matcher(was).results().count() ? Sign.DESCRIPTION_RETIRED
+                    : INSTRUCTS.matcher(is).results().count() > INSTRUCTS.matcher(was).results().count() ? Sign.DESCRIPTION_INSTRUCTS
                     : Sign.DESCRIPTION_REWORDED;
             String detail = switch (sign) {
                 case DESCRIPTION_RETIRED -> "the description says it is retired";
@@ -150,8 +160,12 @@ public final class SurfaceDiff {
         boolean idLike = tw.stream().anyMatch(w -> w.matches(".*\\d.*") || w.length() >= 3 && !w.matches(".*[aeiouy].*"));
         if (!shared && idLike) return Sign.TOOL_RENAMED_OPAQUE;
         String f = from.toLowerCase(Locale.ROOT), t = to.toLowerCase(Locale.ROOT);
-        if (distance(f, t) <= Math.max(2, (int) Math.ceil(0.35 * Math.max(f.length(), t.length())))) return Sign.TOOL_RENAMED_BY_LETTERS;
-        return Sign.TOOL_RENAMED_BY_WORDS;
+        if (f.replaceAll("[^a-z0-9]", "").equals(t.replaceAll("[^a-z0-9]", "")) || distance(f, t) <= 2) return Sign.TOOL_RENAMED_BY_LETTERS;
+        // by letters when every new word is a misspelling of an old one; a word put in or replaced whole is a rename by words
+        boolean misspelt = tw.stream().filter(w -> !fw.contains(w))
+                .allMatch(w -> fw.stream().anyMatch(o -> distance(o, w) <= Math.max(1, Math.min(2, o.length() / 2))));
+        boolean sameLength = Math.abs(fw.size() - tw.size()) <= 1;
+        return misspelt && sameLength ? Sign.TOOL_RENAMED_BY_LETTERS : Sign.TOOL_RENAMED_BY_WORDS;
     }
 
     /** How alike two tools' work is, 0..1: their descriptions' words mostly, and their parameters' types. */
@@ -207,7 +221,11 @@ public final class SurfaceDiff {
     private static JsonNode normal(JsonNode schema) {
         ObjectNode o = schema.isObject() ? (ObjectNode) schema.deepCopy() : Json.object();
         o.remove("$schema");
-        if (!o.has("required")) o.putArray("required");
+        // required is a set: its order means nothing
+        java.util.TreeSet<String> required = new java.util.TreeSet<>();
+        o.path("required").forEach(r -> required.add(r.asText()));
+        o.putArray("required");
+        required.forEach(((com.fasterxml.jackson.databind.node.ArrayNode) o.get("required"))::add);
         if (!o.has("properties")) o.putObject("properties");
         return o;
     }

@@ -37,7 +37,7 @@ import java.util.Map;
 public final class Pagination extends ShiftEnv<Pagination.Episode> {
     public static final Shift SHIFT = new Shift("obs.pagination", Tier.INTERACTION, Dimension.O,
             "List results are split into pages; fetch further pages with the page_token of the previous page.",
-            List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "pages are fetched through a page parameter of a tool; commands take none"), Pagination::new).seenAs(Sign.PAGING_PARAMETER_ADDED);
+            List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "pages are fetched through a page parameter of a tool; commands take none"), Pagination::new).seenAs(Sign.PAGED_RESULTS, Sign.PAGING_PARAMETER_ADDED);
 
     static final String TOKEN = "page_token";
 

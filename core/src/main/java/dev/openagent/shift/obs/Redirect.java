@@ -35,7 +35,7 @@ import java.util.Set;
 public final class Redirect extends ShiftEnv<Redirect.Episode> {
     public static final Shift SHIFT = new Shift("obs.redirect", Tier.INTERACTION, Dimension.O,
             "Tools are deprecated; calling one returns an error that names its replacement (same parameters).",
-            List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "the retired tool's error names its replacement, which is then called with the same arguments; commands have no such arguments to carry over"), Redirect::new).seenAs(Sign.DESCRIPTION_RETIRED, Sign.TOOL_VERSION_ADDED);
+            List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "the retired tool's error names its replacement, which is then called with the same arguments; commands have no such arguments to carry over"), Redirect::new).seenAs(Sign.RETIRED_ERRORS, Sign.DESCRIPTION_RETIRED, Sign.TOOL_VERSION_ADDED);
 
     /** What this layer keeps during one episode (made afresh at every reset). */
     static final class Episode {
