@@ -52,6 +52,15 @@ public final class ProxyWatch implements AutoCloseable {
     private final HttpClient http;
     private final ThreadPoolExecutor deliveries;
     private boolean eventsFailed;
+    /** Where what the upstream saw is read and tested: one thread of its own, so the watch never holds up a call. */
+    private final ThreadPoolExecutor reader = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(10_000), r -> {
+        Thread t = new Thread(r, "watch");
+        t.setDaemon(true);
+        return t;
+    }, (r, pool) -> dropped());
+    private boolean droppedOnce;
+    private Counter callsOk, callsFailed, failures;
+    private Timer latency;
     /** Set by the delivery thread only. */
     private volatile boolean webhookDown;
 
@@ -88,20 +97,36 @@ public final class ProxyWatch implements AutoCloseable {
         return w;
     }
 
-    private synchronized void seen(Upstream.Seen s) {
+    /** On the proxy's thread: hands what was seen to the watch's own thread. */
+    private void seen(Upstream.Seen s) {
+        reader.execute(() -> read(s));
+    }
+
+    private synchronized void dropped() {
+        if (!droppedOnce) log.println("watch: 10000 calls wait to be read (the watch is behind); calls beyond that are not watched until it catches up");
+        droppedOnce = true;
+    }
+
+    private synchronized void read(Upstream.Seen s) {
+        if (callsOk == null) {
+            callsOk = Counter.builder("openagent.watch.calls").description("upstream tool calls the watch saw").tag("outcome", "ok").register(metrics);
+            callsFailed = Counter.builder("openagent.watch.calls").description("upstream tool calls the watch saw").tag("outcome", "error").register(metrics);
+            failures = Counter.builder("openagent.watch.upstream.failures").description("upstream calls that failed (crash, hang, timeout)").register(metrics);
+            latency = Timer.builder("openagent.watch.upstream.latency").description("the upstream's time per tool call").register(metrics);
+        }
         switch (s) {
             case Upstream.Seen.Listed l -> {
                 if (watcher != null) watcher.listed(l.tools().stream().map(Snapshot.Tool::of).toList());
             }
             case Upstream.Seen.Called c when c.text() == null -> {
-                Counter.builder("openagent.watch.upstream.failures").description("upstream calls that failed (crash, hang, timeout)").register(metrics).increment();
+                failures.increment();
                 log.println("watch: the upstream failed during a call of " + c.tool() + " (" + c.failure() + "); the proxy starts it again on the next call, and the "
                         + (watcher != null ? "watch" : "window") + " goes on");
             }
             case Upstream.Seen.Called c -> {
                 double ms = c.nanos() / 1e6;
-                Counter.builder("openagent.watch.calls").description("upstream tool calls the watch saw").tag("outcome", c.error() ? "error" : "ok").register(metrics).increment();
-                Timer.builder("openagent.watch.upstream.latency").description("the upstream's time per tool call").register(metrics).record(Duration.ofNanos(c.nanos()));
+                (c.error() ? callsFailed : callsOk).increment();
+                latency.record(Duration.ofNanos(c.nanos()));
                 if (watcher != null) {
                     watcher.called(c.tool(), c.text(), c.error(), ms);
                 } else if (!written) {
@@ -190,10 +215,31 @@ public final class ProxyWatch implements AutoCloseable {
 
     public Watcher watcher() { return watcher; }
 
-    /** Recording without a window, or before it filled: writes the baseline of what was seen. */
+    /** Waits (up to {@code timeout}) until every call seen so far is read: for tests and the bench. */
+    public boolean idle(Duration timeout) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (reader.getQueue().size() + reader.getActiveCount() > 0) {
+            if (System.nanoTime() > end) return false;
+            Thread.sleep(5);
+        }
+        return true;
+    }
+
+    /**
+     * Reads what is left to read (waiting up to 10 s), then, recording without a window or before it filled, writes
+     * the baseline of what was seen; lets the webhook finish its tries (up to 5 s). The metrics stay readable.
+     */
     @Override
-    public synchronized void close() {
-        if (watcher == null && !written) write();
+    public void close() {
+        reader.shutdown();
+        try {
+            if (!reader.awaitTermination(10, TimeUnit.SECONDS)) log.println("watch: stopped with calls still unread");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        synchronized (this) {
+            if (watcher == null && !written) write();
+        }
         if (deliveries != null) {
             deliveries.shutdown();
             try {
@@ -202,6 +248,5 @@ public final class ProxyWatch implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        metrics.close();
     }
 }

@@ -97,8 +97,8 @@ class ProxyWatchTest {
                      Upstream watched = new Upstream(null, failing.url(), Duration.ofSeconds(60), dir.resolve("watched.log"))) {
                     ProxyWatch w = ProxyWatch.watching(watched, learnt, events, URI.create(webhook), log.out);
                     drive(watched, memory, 2, 60);
+                    w.close();   // reads every call, waits for the webhook's tries
                     metrics = w.scrape();
-                    w.close();   // waits for the webhook's tries
                 }
                 List<String> lines = Files.readAllLines(events);
                 assertTrue(!lines.isEmpty(), "no event: " + log.lines());
