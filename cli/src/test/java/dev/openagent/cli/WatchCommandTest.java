@@ -10,6 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -60,6 +61,23 @@ class WatchCommandTest {
         assertEquals("open_nodes", changes.get(1).path("tool").asText());
         assertEquals("tool.name-noise", changes.get(1).path("shift").asText());
         assertEquals("open_ndoes", changes.get(1).path("evidence").path("after").path("name").asText());
+
+        // proxy mcp --watch against the edited baseline: the server it starts has delete_relations, and open_nodes under its own name.
+        Path events = dir.resolve("events.jsonl");
+        Process proxy = new ProcessBuilder(ProxyMcpCommandTest.proxyCommand("--shift", "none", "--watch", after.toString(), "--watch-events", events.toString(),
+                "--stdio", "--", MEMORY.toString())).redirectError(dir.resolve("proxy.err").toFile()).start();
+        try (var in = proxy.getOutputStream()) {
+            in.write(String.join("\n",
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}",
+                    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
+                    "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}", "").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        assertTrue(proxy.waitFor(60, TimeUnit.SECONDS), "the proxy did not stop when its stdin closed");
+        String err = Files.readString(dir.resolve("proxy.err"));
+        List<JsonNode> seen = Files.readAllLines(events).stream().map(Json::parse).toList();
+        assertEquals(List.of("tool-added delete_relations tool.set-change", "tool-renamed-by-letters open_ndoes tool.name-noise"),
+                seen.stream().map(e -> e.path("kind").asText() + " " + e.path("tool").asText() + " " + e.path("shift").asText()).sorted().toList(), err);
+        assertTrue(err.contains("watch: tool-renamed-by-letters  open_ndoes: renamed to open_nodes  [perception, tool.name-noise"), err);
 
         Files.writeString(dir.resolve("foreign.json"), "{\"tools\": []}");
         CliTest.Result foreign = CliTest.run("watch", "diff", dir.resolve("foreign.json").toString(), after.toString());
