@@ -84,6 +84,12 @@ class WatchCommandTest {
         assertEquals(2, foreign.code());
         assertEquals(1, foreign.err().strip().lines().count(), foreign.err());
         assertTrue(foreign.err().contains("not a watch snapshot"), foreign.err());
+        ObjectNode badTraffic = (ObjectNode) Json.parse(Files.readString(before));
+        badTraffic.set("traffic", Json.parse("{\"calls\": 1, \"tools\": {\"read_graph\": {\"formats\": {\"HTML\": 1}}}}"));
+        Files.writeString(dir.resolve("bad-traffic.json"), Json.pretty(badTraffic));
+        CliTest.Result traffic = CliTest.run("watch", "diff", dir.resolve("bad-traffic.json").toString(), after.toString());
+        assertEquals(2, traffic.code());
+        assertTrue(traffic.err().contains("is not what `proxy mcp --watch-record` writes") && traffic.err().strip().lines().count() == 1, traffic.err());
         Files.writeString(dir.resolve("cut.json"), Files.readString(before).substring(0, 200));
         CliTest.Result cut = CliTest.run("watch", "diff", dir.resolve("cut.json").toString(), after.toString());
         assertEquals(2, cut.code());

@@ -173,6 +173,13 @@ public record Snapshot(String upstream, Instant recordedAt, List<Tool> tools, Li
             throw new BadSnapshot(file + ": \"recorded_at\" is not an instant: " + json.path("recorded_at"));
         }
         JsonNode traffic = json.get("traffic");
+        if (traffic != null && !traffic.isNull()) {
+            try {
+                Traffic.of(traffic);
+            } catch (IllegalArgumentException e) {
+                throw new BadSnapshot(file + ": its \"traffic\" is not what `proxy mcp --watch-record` writes (" + e.getMessage() + ")");
+            }
+        }
         return new Snapshot(json.path("upstream").asText(""), at, tools, list(json, "resources"), list(json, "resourceTemplates"),
                 list(json, "prompts"), traffic == null || traffic.isNull() ? null : traffic);
     }
