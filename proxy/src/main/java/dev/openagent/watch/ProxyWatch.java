@@ -53,11 +53,7 @@ public final class ProxyWatch implements AutoCloseable {
     private final ThreadPoolExecutor deliveries;
     private boolean eventsFailed;
     /** Where what the upstream saw is read and tested: one thread of its own, so the watch never holds up a call. */
-    private final ThreadPoolExecutor reader = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(10_000), r -> {
-        Thread t = new Thread(r, "watch");
-        t.setDaemon(true);
-        return t;
-    }, (r, pool) -> dropped());
+    private final ThreadPoolExecutor reader = oneThread("watch", 10_000, (r, pool) -> dropped());
     private boolean droppedOnce;
     private Counter callsOk, callsFailed, failures;
     private Timer latency;
@@ -73,11 +69,17 @@ public final class ProxyWatch implements AutoCloseable {
         this.webhook = webhook;
         this.watcher = baseline == null ? null : new Watcher(baseline, Watcher.ALPHA, this::raised);
         this.http = webhook == null ? null : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-        this.deliveries = webhook == null ? null : new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(1000), r -> {
-            Thread t = new Thread(r, "watch-webhook");
+        this.deliveries = webhook == null ? null : oneThread("watch-webhook", 1000,
+                (r, pool) -> log.println("watch: the webhook's queue is full (1000 events waiting); an event was not posted (it is in the events file)"));
+    }
+
+    /** One daemon thread working through a bounded queue; {@code full} is told what does not fit. */
+    private static ThreadPoolExecutor oneThread(String name, int queue, java.util.concurrent.RejectedExecutionHandler full) {
+        return new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(queue), r -> {
+            Thread t = new Thread(r, name);
             t.setDaemon(true);
             return t;
-        }, (r, pool) -> log.println("watch: the webhook's queue is full (1000 events waiting); an event was not posted (it is in the events file)"));
+        }, full);
     }
 
     /** Learns the upstream's surface now and its traffic from here on; writes the baseline to {@code out} after {@code window} calls (null: when closed). */
