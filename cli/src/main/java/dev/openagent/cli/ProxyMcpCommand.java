@@ -187,6 +187,7 @@ final class ProxyMcpCommand implements Runnable {
         try {
             Applicable serving = applicable(upstream, stacks, sessionSeed, facts, scored);
             opened = new SessionPool(upstream, serving.stacks(), facts, scored, sessionSeed, transport.stdio ? 1 : maxSessions, Duration.ofSeconds(idleSeconds), recorder);
+            if (watching != null && recorder != null) noteWatchEvents(watching, opened);
             if (transport.stdio) {
                 server = ProxyServer.stdio(opened, System.in, protocol);
                 tools = server.session().tools().size();
@@ -226,6 +227,16 @@ final class ProxyMcpCommand implements Runnable {
             if (watching != null) watching.close();
             System.err.println("proxy mcp: stopped after " + pool.opened() + (pool.opened() == 1 ? " session" : " sessions"));
         });
+    }
+
+    /**
+     * Watch events go into the recordings, so `report` shows them: each session starts with the events raised before
+     * it opened, and gets each new one while it is open.
+     */
+    private static void noteWatchEvents(dev.openagent.watch.ProxyWatch watching, SessionPool pool) {
+        java.util.function.Function<dev.openagent.watch.Watcher.Event, String> note = e -> "watch: " + dev.openagent.json.Json.write(e.toJson());
+        pool.onOpen(s -> watching.watcher().events().forEach(e -> s.note(note.apply(e))));
+        watching.onEvent(e -> pool.sessions().forEach(s -> s.note(note.apply(e))));
     }
 
     /**

@@ -64,8 +64,9 @@ class WatchCommandTest {
 
         // proxy mcp --watch against the edited baseline: the server it starts has delete_relations, and open_nodes under its own name.
         Path events = dir.resolve("events.jsonl");
+        Path store = dir.resolve("runs.db");
         Process proxy = new ProcessBuilder(ProxyMcpCommandTest.proxyCommand("--shift", "none", "--watch", after.toString(), "--watch-events", events.toString(),
-                "--stdio", "--", MEMORY.toString())).redirectError(dir.resolve("proxy.err").toFile()).start();
+                "--store", store.toString(), "--stdio", "--", MEMORY.toString())).redirectError(dir.resolve("proxy.err").toFile()).start();
         try (var in = proxy.getOutputStream()) {
             in.write(String.join("\n",
                     "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}",
@@ -78,6 +79,12 @@ class WatchCommandTest {
         assertEquals(List.of("tool-added delete_relations tool.set-change", "tool-renamed-by-letters open_ndoes tool.name-noise"),
                 seen.stream().map(e -> e.path("kind").asText() + " " + e.path("tool").asText() + " " + e.path("shift").asText()).sorted().toList(), err);
         assertTrue(err.contains("watch: tool-renamed-by-letters  open_ndoes: renamed to open_nodes  [perception, tool.name-noise"), err);
+        // The session recorded in the store carries the events, so the report's trajectory browser shows them.
+        Path report = dir.resolve("report");
+        CliTest.Result shown = CliTest.run("report", "--store", store.toString(), "--out", report.toString());
+        assertEquals(0, shown.code(), shown.err());
+        String html = Files.readString(report.resolve("report.html"));
+        assertTrue(html.contains("tool-renamed-by-letters") && html.contains("open_ndoes"), "the report shows no watch event");
 
         Files.writeString(dir.resolve("foreign.json"), "{\"tools\": []}");
         CliTest.Result foreign = CliTest.run("watch", "diff", dir.resolve("foreign.json").toString(), after.toString());

@@ -55,6 +55,7 @@ public final class ProxyWatch implements AutoCloseable {
     /** Where what the upstream saw is read and tested: one thread of its own, so the watch never holds up a call. */
     private final ThreadPoolExecutor reader = oneThread("watch", 10_000, (r, pool) -> dropped());
     private boolean droppedOnce;
+    private final java.util.List<java.util.function.Consumer<Watcher.Event>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private Counter callsOk, callsFailed, failures;
     private Timer latency;
     /** Set by the delivery thread only. */
@@ -166,7 +167,11 @@ public final class ProxyWatch implements AutoCloseable {
             }
         }
         if (webhook != null) deliveries.execute(() -> post(json));
+        listeners.forEach(l -> l.accept(e));
     }
+
+    /** Tells {@code listener} each event too, on the watch's thread (the proxy notes it in the sessions it records). */
+    public void onEvent(java.util.function.Consumer<Watcher.Event> listener) { listeners.add(listener); }
 
     /**
      * POSTs one event, trying {@value #WEBHOOK_TRIES} times with a doubling wait. When every try failed the log says so
