@@ -41,6 +41,9 @@ public final class IntentDrift extends ShiftEnv<IntentDrift.Episode> {
     static final class Episode {
         boolean committed;
         boolean decided;
+        /** The revised request as the environment posed it: its own id, by which the environment knows its checks. */
+        Task posed;
+        /** The same request under the original's id and seed, as the episode records it. */
         Task revised;
     }
 
@@ -67,6 +70,7 @@ public final class IntentDrift extends ShiftEnv<IntentDrift.Episode> {
         if (!before.solvable() || ep.committed) return s;
         Task next = facts().revised(before, seed()).orElse(null);
         if (next == null) return s;
+        ep.posed = next;
         ep.revised = keepIdentity(before, next);
         shiftedTask = ep.revised;
         List<Observation> out = new ArrayList<>(s.observations());
@@ -87,7 +91,8 @@ public final class IntentDrift extends ShiftEnv<IntentDrift.Episode> {
         if (ep.revised == null || !(action instanceof Action.Answer || action instanceof Action.Refuse)) return s;
         Outcome.End end = s.outcome().end();
         if (end != Outcome.End.ANSWERED && end != Outcome.End.REFUSED) return s;
-        return s.withOutcome(Outcome.judge(ep.revised, action, answer -> facts().check(ep.revised, answer)));
+        // Judged by the revised request's own answer and state checks (an environment file finds them by its task id).
+        return s.withOutcome(Outcome.judge(ep.posed, action, answer -> facts().check(ep.posed, answer)));
     }
 
     /** The revised request under the original's id and seed, so the episode still pairs with its static run. */
