@@ -2,10 +2,6 @@ package dev.openagent.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.json.Json;
-import dev.openagent.policy.Checkpoint;
-import dev.openagent.policy.Policy;
-import dev.openagent.policy.PolicyConfig;
-import dev.openagent.policy.Trainer;
 import dev.openagent.run.EpisodeResult;
 import dev.openagent.server.model.ModelServer;
 import dev.openagent.store.ResultStore;
@@ -35,12 +31,7 @@ class ServeModelEvalTest {
     @Test
     void theOpenAiAgentThroughServeModelScoresAsThePolicyInProcess() throws Exception {
         // A tiny SFT policy: seeded training is bit-identical, so what it solves is fixed.
-        Path checkpoint = dir.resolve("tiny-sft");
-        Trainer.Result trained = Trainer.train(Trainer.Options.of(Trainer.Method.SFT, "poi", 150, 3)
-                .withConfig(PolicyConfig.tiny()).withBatch(16, 4e-3f), line -> {});
-        try (Policy p = trained.policy()) {
-            Checkpoint.save(p, checkpoint, trained.info());
-        }
+        Path checkpoint = TinyPolicy.checkpoint();
         Path store = dir.resolve("runs.db");
         String run;
         try (PolicyChatPolicy chat = PolicyChatPolicy.load(checkpoint, "tiny-sft");

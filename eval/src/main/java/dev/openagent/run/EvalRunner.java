@@ -216,7 +216,7 @@ public final class EvalRunner {
             progress.close();
         }
         store.flush();
-        int runScored = store.progress(runId).scored();
+        int runScored = store.progress(runId).finished();
         String stopReason = control.stopReason();
         boolean mineComplete = stopReason == null && errors.get() == 0 && reused.size() + ran.get() == plan.size();
         // Statuses from this process's view; reports check the counts themselves (another shard may finish later).
