@@ -38,10 +38,15 @@ final class Descriptions {
         return out;
     }
 
-    /** How well a shown text describes what a world text describes: the share of its words held, minus a little per extra word. */
-    record Score(double held, int extra) implements Comparable<Score> {
+    /**
+     * How well a shown text describes what a world text describes: whether it holds the world text whole (a note
+     * added before or after leaves it whole), the share of the world text's words it holds, and how many words of its
+     * own it adds (fewer is closer).
+     */
+    record Score(boolean whole, double held, int extra) implements Comparable<Score> {
         @Override
         public int compareTo(Score o) {
+            if (whole != o.whole) return whole ? 1 : -1;
             int c = Double.compare(held, o.held);
             return c != 0 ? c : Integer.compare(o.extra, extra);
         }
@@ -50,12 +55,18 @@ final class Descriptions {
     static Score score(String world, String shown) {
         Set<String> w = words(world);
         Set<String> s = words(shown);
-        if (w.isEmpty()) return new Score(0, s.size());
+        if (w.isEmpty()) return new Score(false, 0, s.size());
         int held = 0;
         for (String x : w) if (s.contains(x)) held++;
         Set<String> extra = new HashSet<>(s);
         extra.removeAll(w);
-        return new Score((double) held / w.size(), extra.size());
+        boolean whole = flat(shown).contains(flat(world));
+        return new Score(whole, (double) held / w.size(), extra.size());
+    }
+
+    /** Lower case, runs of white space as one space. */
+    private static String flat(String text) {
+        return text.toLowerCase(Locale.ROOT).replaceAll("\\s+", " ").strip();
     }
 
     /** The shown tool that does what the world tool does, if one is offered ({@code ask_user} aside: never renamed). */
@@ -99,7 +110,7 @@ final class Descriptions {
         for (var w : worldDescs.entrySet()) {
             for (var s : shownDescs.entrySet()) {
                 Score sc = words(w.getValue()).isEmpty()
-                        ? new Score(w.getKey().equals(s.getKey()) ? 1 : 0, 0)
+                        ? new Score(w.getKey().equals(s.getKey()), w.getKey().equals(s.getKey()) ? 1 : 0, 0)
                         : score(w.getValue(), s.getValue());
                 if (sc.held() > 0) pairs.add(new Pair(w.getKey(), s.getKey(), sc));
             }

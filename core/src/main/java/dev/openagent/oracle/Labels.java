@@ -23,7 +23,7 @@ final class Labels {
     private static final Pattern JSON = Pattern.compile("\"([A-Za-z_][\\w.-]*)\"\\s*:\\s*(\"((?:[^\"\\\\]|\\\\.)*)\"|-?[\\d.]+(?:[eE][-+]?\\d+)?|true|false|null)");
     private static final Pattern XML = Pattern.compile("<([A-Za-z_][\\w.-]*)>([^<]*)</\\1>");
     private static final Pattern LINE = Pattern.compile("(?m)^[ \\t]*(?:- )?([A-Za-z_][\\w.-]*)\\s*[:=][ \\t]*(.*?)[ \\t]*$");
-    private static final Pattern PROSE = Pattern.compile("(?i)\\bThe ([a-z][a-z ]{0,40}?) is ([^.;]+)");
+    private static final Pattern PROSE = Pattern.compile("(?i)\\bThe ([a-z][a-z0-9 ]{0,40}?) is ([^;]+?)(?:\\.(?:\\s|$)|;|$)");
 
     static List<Label> of(String text) {
         List<Label> out = new ArrayList<>();

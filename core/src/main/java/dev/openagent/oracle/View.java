@@ -18,23 +18,23 @@ import java.util.Map;
  */
 final class View {
 
-    /** One thing shown: its text (escapes of the rendering decoded) and the call it answers (null for others). */
-    record Shown(String text, String callId, Observation.Source source, int turn) {}
+    /** One thing shown: its text (escapes of the rendering decoded), as sent, and the call it answers (null for others). */
+    record Shown(String text, String raw, String callId, Observation.Source source, int turn) {}
 
     private final List<Shown> shown = new ArrayList<>();
     private int turn;
 
     View(Start start) {
-        shown.add(new Shown(decode(start.systemPrompt()), null, Observation.Source.ENV, 0));
-        shown.add(new Shown(decode(start.query()), null, Observation.Source.USER, 0));
-        for (ToolSpec t : start.tools()) shown.add(new Shown(describe(t), null, Observation.Source.ENV, 0));
+        shown.add(new Shown(decode(start.systemPrompt()), start.systemPrompt(), null, Observation.Source.ENV, 0));
+        shown.add(new Shown(decode(start.query()), start.query(), null, Observation.Source.USER, 0));
+        for (ToolSpec t : start.tools()) shown.add(new Shown(describe(t), describe(t), null, Observation.Source.ENV, 0));
     }
 
     /** Takes in what the latest step showed. */
     void absorb(Step step) {
         turn++;
         if (step == null) return;
-        for (Observation o : step.observations()) shown.add(new Shown(decode(o.text()), o.callId(), o.source(), turn));
+        for (Observation o : step.observations()) shown.add(new Shown(decode(o.text()), o.text(), o.callId(), o.source(), turn));
     }
 
     int turn() { return turn; }

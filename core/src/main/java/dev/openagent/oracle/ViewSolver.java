@@ -180,11 +180,18 @@ public final class ViewSolver implements Agent {
         }
     }
 
-    private static final int MAX_TRIES = 8;
+    private static final int MAX_TRIES = 12;
+    /** How a JSON document starts (not "[FILE] notes.txt"). */
+    private static final Pattern JSON_START = Pattern.compile("\\{|\\[\\s*[\\[{\"\\d\\-\\]]|\\[\\s*(true|false|null)\\b");
     private static final int MAX_RECOVERIES = 12;
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{(\\d+):(/[^}]*)}");
     private static final Pattern REPLACEMENT = Pattern.compile("(?i)\\buse '([^'\\s]+)'");
     private static final Pattern WITHDRAWN = Pattern.compile("'([^'\\s]+)'[^'\\n]*?\\buse '([^'\\s]+)'");
+    /** A source's name where a result lists several (JSON, XML, YAML, key=value and prose renderings). */
+    private static final Pattern SOURCE = Pattern.compile("(?i)\\bsource\\b[\"']?\\s*(?:[:=>]|is)\\s*[\"']?([A-Za-z_][\\w-]*)");
+    /** "the 'registry' source is authoritative" in the instructions. */
+    private static final Pattern AUTHORITY = Pattern.compile("(?i)'([A-Za-z_][\\w-]*)' source is authoritative");
+    private static final Pattern CALL = Pattern.compile("(?i)\\bcall '?([A-Za-z_][\\w-]*)'?");
     private static final Pattern TRANSIENT = Pattern.compile("(?i)try (the same \\w+ )?again|\\bretry|temporar|timed? ?out|\\b503\\b|\\b429\\b|rate limit|busy|overloaded");
 
     private final class Session implements AgentSession {
@@ -195,19 +202,28 @@ public final class ViewSolver implements Agent {
         private final Set<Allowance> allowed;
         private final EnvFacts facts;
         private final Map<String, ToolSpec> worldTools = new LinkedHashMap<>();
+        /** How field names shown compare with the names descriptions and protocols give. */
+        private final Names names;
+        /** The source the instructions call authoritative, where they name one. */
+        private final String authority;
         private final List<ToolSpec> shown;
         /** Shown names that an error or a notice said are replaced by another name. */
         private final Map<String, String> replacedBy = new HashMap<>();
         private final Set<String> asked = new HashSet<>();
-        /** Helper tools already called for a value, and those that did not show it. */
-        private final Set<String> triedFor = new HashSet<>();
+        /** The latest call of a helper tool for a value (tool and value -> call id), and the helpers that did not show it. */
+        private final Map<String, String> helperCalls = new HashMap<>();
         private final Set<String> useless = new HashSet<>();
         private String askedLast;
         private final Map<String, Integer> recoveries = new HashMap<>();
         /** The arguments last sent to each shown tool. */
         private final Map<String, ObjectNode> lastArgs = new HashMap<>();
-        /** The tool each call id was sent to. */
+        /** The tool each call id was sent to, and with what. */
         private final Map<String, String> calledTool = new HashMap<>();
+        private final Map<String, ObjectNode> sentArgs = new HashMap<>();
+        /** The calls made for the plan step awaited, in order. */
+        private final List<String> forStep = new ArrayList<>();
+        /** The latest helper call an answer asked for (a renewal, a token, a completion), or null. */
+        private String lastHelper;
         private Task task;
         private Frame frame;
         private Awaiting awaiting;
@@ -225,6 +241,9 @@ public final class ViewSolver implements Agent {
             this.commands = env.info().iface() == Interface.TEXT_COMMAND;
             this.allowed = allowed;
             this.facts = env.facts();
+            Matcher auth = AUTHORITY.matcher(start.systemPrompt());
+            this.authority = auth.find() ? auth.group(1) : null;
+            this.names = new Names(allowed.contains(Allowance.KEY_SYNONYMS) ? dev.openagent.shift.Words.table(facts.synonyms()) : Map.of());
             this.shown = new ArrayList<>(start.tools());
             for (ToolSpec t : tap.start().tools()) worldTools.put(t.name(), t);
             this.task = env.task();
@@ -254,7 +273,13 @@ public final class ViewSolver implements Agent {
         /** What the latest step teaches: a notice naming replacements, the help text, a command's answer. */
         private void learnFrom(Step last) {
             for (Observation o : last.observations()) {
-                if (o.source() == Observation.Source.TOOL && o.callId() != null) continue;
+                if (o.source() == Observation.Source.TOOL && o.callId() != null) {
+                    // An answer to one of our calls that names the tool to use instead (a retired tool).
+                    String called = calledTool.get(o.callId());
+                    Matcher m = REPLACEMENT.matcher(o.text());
+                    if (called != null && m.find() && !m.group(1).equals(called)) replacedBy.put(called, m.group(1));
+                    continue;
+                }
                 Matcher m = WITHDRAWN.matcher(o.text());
                 while (m.find()) if (!m.group(1).equals(m.group(2))) replacedBy.put(m.group(1), m.group(2));
             }
@@ -269,6 +294,10 @@ public final class ViewSolver implements Agent {
         private Action decide(boolean awaited) {
             if (awaiting != null) {
                 WorldTap.Call done = worldDid(awaiting);
+                if ((done != null || notWorldTool(awaiting)) && awaited && view.answers(awaiting.id()).stream().anyMatch(x -> broken(x.raw()))) {
+                    // The service did it, but the answer arrived broken: ask again (only lookups arrive broken).
+                    return resend(awaiting);
+                }
                 if (done != null || (awaited && notWorldTool(awaiting) && answered(answerTo(awaiting)))) {
                     complete(awaiting.frame(), done);
                     awaiting = null;
@@ -285,6 +314,13 @@ public final class ViewSolver implements Agent {
                                 + clip(answerTo(awaiting), 240));
                     }
                 } else {
+                    // The helper (a renewal, a token) answered "try again": it goes again before the call it serves.
+                    if (lastHelper != null && awaiting.tries() < MAX_TRIES && TRANSIENT.matcher(textOf(lastHelper)).find()) {
+                        String again = lastHelper;
+                        awaiting = awaiting.again(awaiting.id(), awaiting.tool(), awaiting.args(), awaiting.mark());
+                        lastHelper = nextId();
+                        return send(calledTool.get(again), sentArgs.get(again), lastHelper, false);
+                    }
                     return resend(awaiting);
                 }
             }
@@ -328,11 +364,43 @@ public final class ViewSolver implements Agent {
             Set<String> given = frame.path == null ? Set.of() : new HashSet<>(leaves(frame.pathArgs));
             for (Iterator<Map.Entry<String, JsonNode>> it = worldArgs.fields(); it.hasNext(); ) {
                 var e = it.next();
+                String template = call.templates().get(e.getKey());
+                if (template != null) {
+                    // A text the agent writes around values (an SQL statement): the values it takes from results must
+                    // have been shown; the rest is its own writing.
+                    for (GoldPlan.Ref ref : GoldPlan.placeholders(template)) {
+                        JsonNode r = ref.call() < frame.results.size() ? frame.results.get(ref.call()) : null;
+                        JsonNode v = r == null ? null : r.at(ref.pointer());
+                        if (v == null || v.isMissingNode()) continue;
+                        String text = v.isTextual() ? v.asText() : v.toString();
+                        if (visible(text) || derived(frame, ref.call(), text)) continue;
+                        Action a = recover(frame, ref.call(), text);
+                        if (a != null) return a;
+                        throw new Stuck("the value '" + clip(text, 60) + "' that " + call.tool() + "." + e.getKey() + " writes in was never shown"
+                                + " (it comes from the result of step " + ref.call() + ", " + ref.pointer() + ")");
+                    }
+                    continue;
+                }
                 GoldPlan.Ref ref = call.refs().get(e.getKey());
                 for (String v : leaves(e.getValue())) {
                     // On another path to a removed tool, a constant the path brings (a search radius) is the agent's choice.
-                    if (visible(v) || (frame.path != null && ref == null && !given.contains(v)) || (ref != null && derived(frame, ref.call(), v))) continue;
-                    Action a = ref != null ? recover(frame, ref.call(), v) : ask(v, e.getKey());
+                    if (frame.path != null && ref == null && !given.contains(v)) continue;
+                    if (ref == null && !visible(v) && composed(v)) {
+                        // Not shown whole even without a shift (an SQL statement, a path the agent joins): its parts must be.
+                        String part = unshownPart(v);
+                        if (part == null) continue;
+                        Action a = ask(part, e.getKey());
+                        if (a != null) return a;
+                        if (frame.refusing()) return refusal();
+                        throw new Stuck("'" + clip(part, 60) + "', part of what " + call.tool() + "." + e.getKey() + " takes ('" + clip(v, 80)
+                                + "'), was never shown (it is part of the request)");
+                    }
+                    // On another path to a removed tool, a constant the path brings (a search radius) is the agent's choice.
+                    if (visible(v) || (ref != null && derived(frame, ref.call(), v))) continue;
+                    // A value of the request an earlier result holds (the entity a longer chain leads to) comes from there.
+                    int from = ref != null ? ref.call() : stepHolding(v);
+                    Action a = from >= 0 ? recover(frame, from, v) : null;
+                    if (a == null && ref == null) a = ask(v, e.getKey());
                     if (a != null) return a;
                     if (frame.refusing() && ref == null) return refusal();
                     throw new Stuck("the value '" + clip(v, 60) + "' for " + call.tool() + "." + e.getKey() + " was never shown"
@@ -360,6 +428,7 @@ public final class ViewSolver implements Agent {
             ObjectNode args = translate(world, to, seenArgs);
             String id = nextId();
             awaiting = new Awaiting(frame, call, worldArgs, to, name, args, id, tap.size(), 0);
+            forStep.clear();
             return send(name, args, id, true);
         }
 
@@ -368,10 +437,18 @@ public final class ViewSolver implements Agent {
             lastCommand = null;
             lastArgs.put(tool, args.deepCopy());
             calledTool.put(id, tool);
+            sentArgs.put(id, args.deepCopy());
+            if (awaiting != null) forStep.add(id);
             return Action.CallTools.of(id, tool, Json.write(args));
         }
 
+        /** Everything that answered a call, as one text. */
+        private String textOf(String callId) {
+            return view.answers(callId).stream().map(View.Shown::text).reduce("", (x, y) -> x + y + "\n");
+        }
+
         private Action resend(Awaiting a) {
+            lastHelper = null;
             if (a.tries() >= MAX_TRIES) throw new Stuck("gave up after " + MAX_TRIES + " tries of " + a.tool() + ": " + clip(answerTo(a), 200));
             String id = nextId();
             if (a.call().isCommand()) {
@@ -394,8 +471,9 @@ public final class ViewSolver implements Agent {
             } else if (done == null && awaiting != null && notWorldTool(awaiting) && answered(answerTo(awaiting))) {
                 result = Json.object(); // a tool the world does not have (a shift's ticket desk): nothing to read from it
             }
-            List<String> ids = new ArrayList<>();
-            if (awaiting != null) ids.add(awaiting.id());
+            // Every call made for the step (tries, renewals, a completion that carried its result) answers it.
+            List<String> ids = new ArrayList<>(forStep);
+            forStep.clear();
             f.results.add(result);
             f.sent.add(new Sent(awaiting == null ? "" : awaiting.tool(), awaiting == null ? Json.object() : awaiting.args(), ids));
             f.pathResults.add(null);
@@ -459,7 +537,9 @@ public final class ViewSolver implements Agent {
                 if (args != null) {
                     // The plan call goes again after the helper (unless the helper completed it: a hold).
                     awaiting = a.again(a.id(), a.tool(), a.args(), a.mark());
-                    return send(named.name(), args, nextId(), false);
+                    String id = nextId();
+                    lastHelper = id;
+                    return send(replaced(named.name()), args, id, false);
                 }
             }
             if (TRANSIENT.matcher(said).find()) return resend(a);
@@ -479,8 +559,10 @@ public final class ViewSolver implements Agent {
                     if (callArgs.has(from)) args.set(to, callArgs.get(from));
                 });
             }
+            List<String> required = Descriptions.required(tool.parameters());
             for (var p : Descriptions.descriptions(tool.parameters()).entrySet()) {
-                String v = labelFor(said, p.getKey(), p.getValue());
+                // An optional parameter only by a field its description names as a name ("hold_id"), not in passing ("next").
+                String v = required.contains(p.getKey()) ? labelFor(said, p.getKey(), p.getValue()) : labelNamed(said, p.getValue());
                 if (v == null && !args.has(p.getKey()) && Descriptions.required(tool.parameters()).contains(p.getKey())) v = labeled(p.getKey());
                 if (v != null) args.put(p.getKey(), v);
             }
@@ -492,24 +574,86 @@ public final class ViewSolver implements Agent {
          * The value a text labels for a parameter: under the parameter's own name, else under a name its description
          * gives ("The confirmation_id of the pending result." under {@code cnfirmation_id}).
          */
-        private static String labelFor(String text, String param, String description) {
-            // The description first: a name can lie (tools and parameters that traded names), a description does not.
+        private String labelFor(String text, String param, String description) {
+            // By the description where there is one: a name can lie (tools and parameters that traded names), a
+            // description does not. By the name only where nothing describes the parameter.
+            if (description.isBlank()) return lastLabel(text, param);
             String v = null;
-            for (Labels.Label l : Labels.of(text)) {
-                if (l.key().length() > 2 && View.contains(description, l.key()) && !l.value().isEmpty() && !l.value().equals("null")) v = l.value();
+            for (Labels.Label l : labelsOf(text)) {
+                if (l.key().length() > 2 && mentioned(description, l.key()) && !l.value().isEmpty() && !l.value().equals("null")) v = l.value();
             }
-            return v != null ? v : Labels.last(text, param);
+            return v;
+        }
+
+        /**
+         * The labelled values of a text, read from the authoritative source's part where the instructions name one
+         * and the text lists what several sources say ("the 'registry' source is authoritative").
+         */
+        /** The last value a text labels with this name (from the authoritative source's part where there is one). */
+        private String lastLabel(String text, String name) {
+            return Labels.last(authoritativePart(text), name);
+        }
+
+        private List<Labels.Label> labelsOf(String text) {
+            return Labels.of(authoritativePart(text));
+        }
+
+        private String authoritativePart(String text) {
+            if (authority == null) return text;
+            Matcher m = SOURCE.matcher(text);
+            List<int[]> starts = new ArrayList<>();
+            List<String> sources = new ArrayList<>();
+            while (m.find()) {
+                starts.add(new int[]{m.start()});
+                sources.add(m.group(1));
+            }
+            for (int i = 0; i < sources.size(); i++) {
+                if (!sources.get(i).equalsIgnoreCase(authority)) continue;
+                int end = i + 1 < starts.size() ? starts.get(i + 1)[0] : text.length();
+                return text.substring(starts.get(i)[0], end);
+            }
+            return text;
+        }
+
+        /** The value a text labels with a name the description gives as a name (with '_' or in camelCase). */
+        private String labelNamed(String text, String description) {
+            String v = null;
+            for (Labels.Label l : labelsOf(text)) {
+                if (Names.words(l.key()).size() < 2 || l.value().isEmpty() || l.value().equals("null")) continue;
+                if (mentioned(description, l.key())) v = l.value();
+            }
+            return v;
+        }
+
+        /** Whether a description mentions a field by this shown name ("the confirmation_id of" names {@code confirmationId}). */
+        private boolean mentioned(String description, String key) {
+            for (String w : description.split("[^A-Za-z0-9_]+")) if (!w.isEmpty() && names.same(key, w)) return true;
+            return false;
         }
 
         /** The one shown tool (other than {@code except}) whose name the text mentions; null when none or several. */
         private ToolSpec oneToolNamed(String text, String except) {
             ToolSpec found = null;
             for (ToolSpec t : shown) {
-                if (t.name().equals(except) || t.name().equals(Protocol.ASK_USER) || !mentions(text, t.name())) continue;
+                // Not the tool called, under any name it had (a notice or an error may still use its old one).
+                if (replaced(t.name()).equals(except) || t.name().equals(Protocol.ASK_USER) || !mentions(text, t.name())) continue;
                 if (found != null) return null;
                 found = t;
             }
-            return found;
+            if (found != null) return found;
+            // "Call X" of a name not listed: a new version of a listed tool (renew_session_v2 of renew_session).
+            Matcher m = CALL.matcher(text);
+            while (m.find()) {
+                String name = m.group(1);
+                if (listed(name).isPresent() || replaced(name).equals(except)) continue;
+                ToolSpec base = shown.stream().filter(t -> name.startsWith(t.name() + "_") || name.startsWith(t.name() + "V"))
+                        .max(java.util.Comparator.comparingInt(t -> t.name().length())).orElse(null);
+                if (base != null) {
+                    replacedBy.put(base.name(), name);
+                    return base;
+                }
+            }
+            return null;
         }
 
         /** Whether a text names a tool: the name as a whole identifier (not {@code get_hotel} inside {@code get_hotel_rates}). */
@@ -547,7 +691,7 @@ public final class ViewSolver implements Agent {
         private String labeled(String name) {
             List<View.Shown> all = view.all();
             for (int i = all.size() - 1; i >= 0 && all.get(i).turn() > 0; i--) {
-                String v = Labels.last(all.get(i).text(), name);
+                String v = lastLabel(all.get(i).text(), name);
                 if (v != null) return v;
             }
             return null;
@@ -582,16 +726,29 @@ public final class ViewSolver implements Agent {
         /** Whether the value is shown as two labelled parts, part 1 directly followed by part 2. */
         private boolean joinedParts(String value) {
             for (View.Shown s : view.all()) {
-                List<Labels.Label> ls = Labels.of(s.text());
+                List<Labels.Label> ls = labelsOf(s.text());
                 for (Labels.Label a : ls) {
-                    if (!Labels.norm(a.key()).endsWith("part1")) continue;
-                    String stem = Labels.norm(a.key()).substring(0, Labels.norm(a.key()).length() - 5);
+                    List<String> wa = Names.words(a.key());
+                    if (wa.isEmpty() || !names.same(wa.getLast(), "part") || !a.key().endsWith("1")) continue;
                     for (Labels.Label b : ls) {
-                        if (Labels.norm(b.key()).equals(stem + "part2") && (a.value() + b.value()).equals(value)) return true;
+                        List<String> wb = Names.words(b.key());
+                        if (b == a || !b.key().endsWith("2") || wb.isEmpty() || !names.same(wb.getLast(), "part") || !(a.value() + b.value()).equals(value)) continue;
+                        // The same name before the part number; under renamed fields, each may be its own synonym of it.
+                        boolean sameStem = wa.subList(0, wa.size() - 1).equals(wb.subList(0, wb.size() - 1));
+                        if (sameStem || allowed.contains(Allowance.KEY_SYNONYMS)) return true;
                     }
                 }
             }
             return false;
+        }
+
+        /** The latest earlier step whose world result holds the value, or -1. */
+        private int stepHolding(String value) {
+            for (int k = frame.results.size() - 1; k >= 0; k--) {
+                JsonNode r = frame.results.get(k);
+                if (r != null && pointerOf(r, value) != null) return k;
+            }
+            return -1;
         }
 
         /**
@@ -607,19 +764,68 @@ public final class ViewSolver implements Agent {
             return true;
         }
 
+        /**
+         * Whether a value of the request is something the agent writes rather than copies: the world's own request,
+         * instructions and tools do not show it whole either (a path joined from a folder and a file name, an SQL
+         * statement). Such a value is judged by its parts ({@link #unshownPart}).
+         */
+        private boolean composed(String value) {
+            Start world = tap.start();
+            if (View.contains(world.systemPrompt(), value) || View.contains(world.query(), value)) return false;
+            for (ToolSpec t : world.tools()) if (View.contains(View.describe(t), value)) return false;
+            return true;
+        }
+
+        /**
+         * The first part of a written value that was not shown, or null when every part was: each quoted text, each
+         * word shaped like an id, a number, an address or a column name, and for a path its folder and its name.
+         */
+        private String unshownPart(String value) {
+            List<String> parts = new ArrayList<>();
+            Matcher q = Pattern.compile("'([^']+)'|\"([^\"]+)\"").matcher(value);
+            while (q.find()) parts.add(q.group(1) != null ? q.group(1) : q.group(2));
+            String unquoted = q.replaceAll(" ");
+            if (value.indexOf('/') >= 0 && !value.contains(" ")) {
+                return missingOfPath(value);
+            } else {
+                for (String w : unquoted.split("[\\s,;()=<>]+")) if (dev.openagent.sandbox.ExactWords.shaped(w)) parts.add(dev.openagent.sandbox.ExactWords.bare(w));
+            }
+            for (String p : parts) if (!p.isBlank() && !visible(p)) return p;
+            return null;
+        }
+
+        /**
+         * Null when a path was shown, or is a path that was shown joined with names that were ("/srv/notes" + "todo.txt");
+         * else the first piece that was not: a name, or the folder it all starts from.
+         */
+        private String missingOfPath(String path) {
+            if (visible(path)) return null;
+            int slash = path.lastIndexOf('/');
+            if (slash <= 0) return path;
+            String name = path.substring(slash + 1);
+            if (!name.isEmpty() && !visible(name)) return name;
+            return missingOfPath(path.substring(0, slash));
+        }
+
         /** Asks the user for a value of the request that was not shown: once, again only while the reply says "try again". */
         private Action ask(String value, String param) {
             if (!asked.add(value) && !(askedLast != null && askedLast.equals(value) && transientReply() && bounded("ask " + value))) return null;
             askedLast = value;
             Detail d = null;
             for (Detail x : tap.task().details()) {
-                if (x.span().contains(value) || x.reply().contains(value)) {
+                String v = value.toLowerCase(java.util.Locale.ROOT);
+                if (x.span().toLowerCase(java.util.Locale.ROOT).contains(v) || x.reply().toLowerCase(java.util.Locale.ROOT).contains(v)) {
                     d = x;
                     break;
                 }
             }
             if (d == null) return null;
-            String question = "Could you tell me the " + d.key().replace('_', ' ') + " you have in mind?";
+            // About the detail, in words the user's facts know it by: its name, or else the first of its keywords.
+            String phrase = d.key().replace('_', ' ');
+            String normalized = dev.openagent.sandbox.Checks.normalize(phrase);
+            boolean known = java.util.Arrays.stream(d.keywords().split("\\|")).anyMatch(k -> !k.isBlank() && normalized.contains(dev.openagent.sandbox.Checks.normalize(k)));
+            if (!known) phrase = d.keywords().split("\\|")[0];
+            String question = "Could you tell me the " + phrase + " you have in mind?";
             if (commands) return sendCommand(Protocol.ASK_COMMAND + " " + question, false);
             lastWasAwaited = false;
             lastCommand = null;
@@ -636,18 +842,25 @@ public final class ViewSolver implements Agent {
             Sent s = f.sent.get(step);
             if (s.tool().isEmpty()) return null;
             String answer = latestAnswer(s);
-            if (broken(answer)) return again(s, s.args());
+            String lastId = s.ids().isEmpty() ? null : s.ids().getLast();
+            ObjectNode lastSent = lastId == null ? s.args() : sentArgs.getOrDefault(lastId, s.args());
+            // The step's latest call answered broken or "try again" (a page fetch that hit a busy service): again.
+            if (broken(latestRawAnswer(s)) || TRANSIENT.matcher(answer).find() && !answer.isEmpty()) return again(s, lastSent);
             ToolSpec tool = shownTool(s.tool());
             if (tool != null) {
                 for (var p : Descriptions.descriptions(tool.parameters()).entrySet()) {
                     // The page parameter by its description (a name can lie); by its name only when it has none.
                     String about = p.getValue().isBlank() ? p.getKey() : p.getValue();
                     if (!about.toLowerCase(java.util.Locale.ROOT).contains("page")) continue;
-                    String token = pageToken(answer, p.getKey());
+                    String token = pageToken(answer, p.getKey(), p.getValue());
                     if (token != null) {
                         ObjectNode args = s.args().deepCopy();
                         args.put(p.getKey(), token);
-                        return again(s, args);
+                        // The next page from the tool the page came from (its token is that tool's).
+                        String from = lastId == null ? s.tool() : calledTool.getOrDefault(lastId, s.tool());
+                        String id = nextId();
+                        s.ids().add(id);
+                        return send(from, args, id, false);
                     }
                 }
             }
@@ -663,12 +876,19 @@ public final class ViewSolver implements Agent {
                     if (v != null) args.put(r, v);
                 }
                 if (args.size() == Descriptions.required(t.parameters()).size()) {
-                    // If what it answers does not show the value either, it is of no help.
-                    if (!triedFor.add(t.name() + "\u0000" + value)) {
-                        useless.add(t.name());
-                        continue;
+                    String key = t.name() + "\u0000" + value;
+                    String tried = helperCalls.get(key);
+                    if (tried != null) {
+                        // Asked and answered "try again": again. Answered without showing the value: of no help.
+                        String said = view.answers(tried).stream().map(View.Shown::text).reduce("", String::concat);
+                        if (!(TRANSIENT.matcher(said).find() && bounded("again " + key))) {
+                            useless.add(t.name());
+                            continue;
+                        }
                     }
-                    return send(t.name(), args, nextId(), false);
+                    String id = nextId();
+                    helperCalls.put(key, id);
+                    return send(t.name(), tried != null ? sentArgs.get(tried) : args, id, false);
                 }
             }
             return null;
@@ -703,6 +923,14 @@ public final class ViewSolver implements Agent {
             return send(replaced(s.tool()), args, id, false);
         }
 
+        private String latestRawAnswer(Sent s) {
+            for (int i = s.ids().size() - 1; i >= 0; i--) {
+                List<View.Shown> a = view.answers(s.ids().get(i));
+                if (!a.isEmpty()) return a.getLast().raw();
+            }
+            return "";
+        }
+
         private String latestAnswer(Sent s) {
             for (int i = s.ids().size() - 1; i >= 0; i--) {
                 List<View.Shown> a = view.answers(s.ids().get(i));
@@ -712,18 +940,22 @@ public final class ViewSolver implements Agent {
         }
 
         /** The token of the next page an answer gives for a page parameter: the label naming it with "next", else the parameter's own name. */
-        private static String pageToken(String answer, String param) {
-            for (Labels.Label l : Labels.of(answer)) {
+        private String pageToken(String answer, String param, String description) {
+            List<Labels.Label> labels = labelsOf(answer).stream()
+                    .filter(l -> !l.value().isEmpty() && !l.value().equals("null") && !l.value().equals("None")).toList();
+            for (Labels.Label l : labels) {
                 String k = Labels.norm(l.key());
-                if ((k.contains("next") && k.contains("page") || k.equals(Labels.norm(param)))
-                        && !l.value().isEmpty() && !l.value().equals("null") && !l.value().equals("None")) return l.value();
+                if (k.contains("next") && k.contains("page")) return l.value();
             }
-            return null;
+            // A field the page parameter's description names ("pass its next_page_token"), however the result renamed it.
+            for (Labels.Label l : labels) if (Names.words(l.key()).size() > 1 && mentioned(description, l.key())) return l.value();
+            return labels.stream().filter(l -> names.same(l.key(), param)).map(Labels.Label::value).reduce((a, b) -> b).orElse(null);
         }
 
+        /** Whether an answer (as sent) reads as a JSON document that is broken: cut short, single-quoted, keys unquoted. */
         private static boolean broken(String text) {
             String t = text.strip();
-            if (!(t.startsWith("{") || t.startsWith("["))) return false;
+            if (!JSON_START.matcher(t).lookingAt()) return false;
             try {
                 Json.MAPPER.readTree(t);
                 return false;
@@ -803,11 +1035,27 @@ public final class ViewSolver implements Agent {
             }
             for (String r : Descriptions.required(to.parameters())) {
                 if (out.has(r)) continue;
-                String v = labeled(r);
-                if (v == null) v = fromNamedTool(descriptions.getOrDefault(r, ""), r);
+                // A parameter the world's tool does not have (a session token): by what its description says gives
+                // it, or the value labelled with a name it mentions; by its own name only where nothing describes it.
+                String d = descriptions.getOrDefault(r, "");
+                String v = d.isBlank() ? labeled(r) : fromNamedTool(d, r);
+                if (v == null && !d.isBlank()) v = labeledAsDescribed(d);
                 if (v != null) out.put(r, v);
             }
             return out;
+        }
+
+        /** The latest value any answer labels with a name the description mentions. */
+        private String labeledAsDescribed(String description) {
+            List<View.Shown> all = view.all();
+            for (int i = all.size() - 1; i >= 0 && all.get(i).turn() > 0; i--) {
+                String v = null;
+                for (Labels.Label l : labelsOf(all.get(i).text())) {
+                    if (mentioned(description, l.key()) && !l.value().isEmpty() && !l.value().equals("null")) v = l.value();
+                }
+                if (v != null) return v;
+            }
+            return null;
         }
 
         /**
@@ -836,13 +1084,19 @@ public final class ViewSolver implements Agent {
             List<View.Shown> all = view.all();
             for (int i = all.size() - 1; i >= 0; i--) {
                 View.Shown s = all.get(i);
-                if (s.callId() == null || !from.name().equals(calledTool.get(s.callId()))) continue;
+                String called = s.callId() == null ? null : calledTool.get(s.callId());
+                if (called == null || !(called.equals(from.name()) || called.equals(replaced(from.name())))) continue;
+                // The value whose name shares the most words with the description (a "session token" is the auth_token).
+                Set<String> words = Descriptions.words(description);
                 Labels.Label best = null;
+                long shared = -1;
                 int distance = Integer.MAX_VALUE;
-                for (Labels.Label l : Labels.of(s.text())) {
+                for (Labels.Label l : labelsOf(s.text())) {
+                    long k = Descriptions.words(l.key().replace('_', ' ')).stream().filter(words::contains).count();
                     int d = Labels.distance(Labels.norm(l.key()), Labels.norm(param));
-                    if (d < distance) {
+                    if (k > shared || k == shared && d < distance) {
                         best = l;
+                        shared = k;
                         distance = d;
                     }
                 }

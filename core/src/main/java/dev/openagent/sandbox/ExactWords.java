@@ -8,10 +8,14 @@ import java.util.Locale;
 public final class ExactWords {
     private ExactWords() {}
 
-    /** The words of a text, each without the punctuation around it, in lower case. */
+    /**
+     * The words of a text, each without the punctuation around it, in lower case: split at white space and at what
+     * joins words in paths, SQL and markup ("/srv/inbox" has "srv" and "inbox"; an e-mail address, a column name and
+     * a hyphenated id stay whole).
+     */
     public static List<String> split(String text) {
         List<String> out = new ArrayList<>();
-        for (String w : text.split("\\s+")) {
+        for (String w : text.split("[\\s/\\\\=,;()'\"<>\\[\\]{}|*]+")) {
             String b = bare(w);
             if (!b.isEmpty()) out.add(b.toLowerCase(Locale.ROOT));
         }

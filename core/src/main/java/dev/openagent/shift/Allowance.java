@@ -12,6 +12,11 @@ public enum Allowance {
      */
     INPUT_FORMATS("rewrites a date, time or person name it saw into the input format the instructions state"),
     /**
+     * A result's field renamed to a synonym from the environment's vocabulary ({@code confirmation_id} shown as
+     * {@code approvalRef}) is read as that field.
+     */
+    KEY_SYNONYMS("reads a result's field renamed to a synonym from the environment's vocabulary as that field"),
+    /**
      * A value the instructions say comes in parts ({@code <name>_part_1} immediately followed by
      * {@code <name>_part_2}) is read as the parts joined.
      */

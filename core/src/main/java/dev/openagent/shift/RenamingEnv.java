@@ -89,7 +89,14 @@ public abstract class RenamingEnv extends ShiftEnv<RenamingEnv.Episode> {
             return in;
         }
         List<ToolSpec> tools = in.tools().stream().filter(t -> !Protocol.ASK_USER.equals(t.name())).toList();
-        List<Mapped> mapped = rename(tools);
+        Map<String, ToolSpec> byName = new HashMap<>();
+        tools.forEach(t -> byName.put(t.name(), t));
+        List<Mapped> mapped = new ArrayList<>(rename(tools).stream().map(m -> describedOnly(byName.get(m.inner()), m)).toList());
+        // A tool that kept its name (no description) keeps it: one the shift gave that name shows its own instead.
+        java.util.Set<String> keptNames = new java.util.HashSet<>();
+        mapped.forEach(m -> { if (m.outer().name().equals(m.inner()) && byName.get(m.inner()).description().isBlank()) keptNames.add(m.inner()); });
+        mapped.replaceAll(m -> keptNames.contains(m.outer().name()) && !m.outer().name().equals(m.inner())
+                ? new Mapped(m.inner(), m.outer().withName(m.inner()), m.params()) : m);
         for (Mapped m : mapped) {
             if (ep.byOuter.put(m.outer().name(), m) != null || Protocol.ASK_USER.equals(m.outer().name())) {
                 throw new IllegalStateException(shift().id() + " produced a duplicate tool name " + m.outer().name());
@@ -101,6 +108,29 @@ public abstract class RenamingEnv extends ShiftEnv<RenamingEnv.Episode> {
         for (Mapped m : mapped) shown.add(namingShownTools(m.outer()));
         in.tools().stream().filter(t -> Protocol.ASK_USER.equals(t.name())).forEach(shown::add);
         return new Start(Texts.replaceNames(in.systemPrompt(), ep.namesOut), in.query(), shown);
+    }
+
+    /**
+     * A name is renamed only where something else tells what it is: a tool without a description keeps its name, and
+     * so does a parameter without one (renaming them would leave nothing to go by). A renamed parameter that would
+     * take such a kept name keeps its own instead.
+     */
+    private static Mapped describedOnly(ToolSpec inner, Mapped m) {
+        Map<String, String> descriptions = new HashMap<>();
+        inner.parameters().path("properties").fields().forEachRemaining(e -> descriptions.put(e.getKey(), e.getValue().path("description").asText("")));
+        java.util.Set<String> kept = new java.util.HashSet<>();
+        descriptions.forEach((p, d) -> { if (d.isBlank()) kept.add(p); });
+        boolean keepName = inner.description().isBlank() && !m.outer().name().equals(inner.name());
+        if (kept.isEmpty() && !keepName) return m;
+        Map<String, String> renamed = new LinkedHashMap<>(); // the name shown so far -> the name shown now
+        m.params().forEach((outer, in) -> renamed.put(outer, kept.contains(in) || kept.contains(outer) ? in : outer));
+        if (new java.util.HashSet<>(renamed.values()).size() < renamed.size()) renamed.replaceAll((outer, now) -> m.params().get(outer));
+        List<String> order = Schemas.params(m.outer().parameters()).stream().map(o -> renamed.getOrDefault(o, o)).toList();
+        ToolSpec outer = new ToolSpec(keepName ? inner.name() : m.outer().name(), m.outer().description(),
+                Schemas.rename(m.outer().parameters(), renamed, order));
+        Map<String, String> innerToOuter = new LinkedHashMap<>();
+        m.params().forEach((o, in) -> innerToOuter.put(in, renamed.get(o)));
+        return Mapped.of(inner, outer, innerToOuter);
     }
 
     /**

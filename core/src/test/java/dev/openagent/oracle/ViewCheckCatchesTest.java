@@ -252,11 +252,13 @@ class ViewCheckCatchesTest {
 
     @Test
     void theRealShiftsDeclareOnlyTheAllowancesTheyNeed() {
-        // A shift gets knowledge from outside the episode only by declaring it: two do, and say which.
+        // A shift gets knowledge from outside the episode only by declaring it: four do, and say which.
         Map<String, Set<dev.openagent.shift.Allowance>> declared = new HashMap<>();
         dev.openagent.shift.ShiftCatalog.all().forEach(s -> { if (!s.allowances().isEmpty()) declared.put(s.id(), s.allowances()); });
         assertEquals(Map.of("domain.policy-update", Set.of(dev.openagent.shift.Allowance.INPUT_FORMATS),
-                "action.verification-change", Set.of(dev.openagent.shift.Allowance.JOINED_PARTS)), declared);
+                "action.verification-change", Set.of(dev.openagent.shift.Allowance.JOINED_PARTS),
+                "obs.format", Set.of(dev.openagent.shift.Allowance.KEY_SYNONYMS),
+                "obs.schema-drift", Set.of(dev.openagent.shift.Allowance.KEY_SYNONYMS)), declared);
     }
 
     @Test

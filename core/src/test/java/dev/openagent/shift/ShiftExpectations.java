@@ -87,6 +87,7 @@ final class ShiftExpectations {
             obs.runtime-error                    | results 20                                   | 15
             obs.redirect                         | results 90                                   | 90
             obs.pagination                       | prompt 90, tools 90, results 3               | 0
+            obs.pagination@poi                   | prompt 90, tools 90                          | 0
             action.verification-change           | prompt 90, tools 90, results 4               | 4
             logic.inversion                      | prompt 90, tools 90, results 10              | 10
             logic.extra-prerequisite             | prompt 90, tools 90, results 90              | 90
