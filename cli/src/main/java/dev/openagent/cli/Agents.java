@@ -10,6 +10,7 @@ import dev.openagent.agent.openai.ResponseCache;
 import dev.openagent.agent.openai.RetryPolicy;
 import dev.openagent.agent.openai.ToolProtocol;
 import dev.openagent.episode.Agent;
+import dev.openagent.oracle.ViewSolver;
 import dev.openagent.policy.Checkpoint;
 import dev.openagent.policy.PolicyAgent;
 import dev.openagent.run.AgentSpec;
@@ -30,7 +31,7 @@ import java.util.Map;
 final class Agents {
     private Agents() {}
 
-    static final String KNOWN = "oracle, random, gullible, openai, policy:DIR";
+    static final String KNOWN = "oracle, view, random, gullible, openai, policy:DIR";
 
     /** {@code policy:DIR}: the built-in policy saved in DIR (by {@code openagent train --out DIR}). */
     static final String POLICY = "policy:";
@@ -43,6 +44,7 @@ final class Agents {
         }
         return switch (spec) {
             case "oracle" -> new OracleAgent();
+            case ViewSolver.NAME -> new ViewSolver();
             case "random" -> new RandomAgent(seed);
             case "gullible" -> new GullibleAgent();
             case "openai" -> throw new Main.UserError("the openai agent is configured by `openagent eval` (--base-url, --model, ...)");
@@ -67,6 +69,9 @@ final class Agents {
         }
         if (spec.baseUrl() != null || spec.model() != null) {
             throw new Main.UserError("agent '" + spec.kind() + "' takes no base URL or model (those are for openai)");
+        }
+        if (spec.kind().equals(ViewSolver.NAME)) {
+            throw new Main.UserError("the view solver validates shifts: use `openagent validate --view` or `openagent run --agent view`");
         }
         long agentSeed = spec.seed() != null ? spec.seed() : seed;
         resolve(spec.kind(), agentSeed); // fails early on an unknown kind
