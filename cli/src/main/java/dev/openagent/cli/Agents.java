@@ -51,7 +51,18 @@ final class Agents {
     }
 
     /** Where model agents of a run keep their responses and spend their budget; endpoints opened are added to {@code opened}. */
-    record RunContext(ResponseCache cache, boolean readCache, RunControl control, List<AutoCloseable> opened) {}
+    record RunContext(ResponseCache cache, boolean readCache, RunControl control, List<AutoCloseable> opened) {
+        /** Closes the endpoints opened (HTTP clients, at exit). */
+        void close() {
+            for (AutoCloseable c : opened) {
+                try {
+                    c.close();
+                } catch (Exception ignored) {
+                    // closing HTTP clients at exit
+                }
+            }
+        }
+    }
 
     /**
      * An agent as {@code openagent eval} runs it: its label, the settings hashed into its episodes'

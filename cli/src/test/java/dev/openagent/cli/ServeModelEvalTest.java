@@ -34,13 +34,7 @@ class ServeModelEvalTest {
 
     @Test
     void theOpenAiAgentThroughServeModelScoresAsThePolicyInProcess() throws Exception {
-        // A tiny SFT policy: seeded training is bit-identical, so what it solves is fixed.
-        Path checkpoint = dir.resolve("tiny-sft");
-        Trainer.Result trained = Trainer.train(Trainer.Options.of(Trainer.Method.SFT, "poi", 150, 3)
-                .withConfig(PolicyConfig.tiny()).withBatch(16, 4e-3f), line -> {});
-        try (Policy p = trained.policy()) {
-            Checkpoint.save(p, checkpoint, trained.info());
-        }
+        Path checkpoint = tinyPolicy(dir.resolve("tiny-sft"));
         Path store = dir.resolve("runs.db");
         String run;
         try (PolicyChatPolicy chat = PolicyChatPolicy.load(checkpoint, "tiny-sft");
@@ -76,6 +70,16 @@ class ServeModelEvalTest {
         }
         assertTrue(solved > 0 && solved < local.size(), "a comparison that means something: " + solved + " of " + local.size() + " solved");
         assertTrue(errors > 0, "transient tool errors went through the endpoint");
+    }
+
+    /** A tiny SFT policy saved in {@code checkpoint}: seeded training is bit-identical, so what it solves is fixed (some of it). */
+    static Path tinyPolicy(Path checkpoint) {
+        Trainer.Result trained = Trainer.train(Trainer.Options.of(Trainer.Method.SFT, "poi", 150, 3)
+                .withConfig(PolicyConfig.tiny()).withBatch(16, 4e-3f), line -> {});
+        try (Policy p = trained.policy()) {
+            Checkpoint.save(p, checkpoint, trained.info());
+        }
+        return checkpoint;
     }
 
     @Test
