@@ -20,10 +20,11 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 @Command(name = "frontier", sortOptions = false, mixinStandardHelpOptions = true,
-        description = {"Find what breaks an agent first: per shift, the weakest severity at which its success falls at least --drop below",
-                "its static success on the same tasks (paired, at --confidence), by sequential testing within --budget episodes;",
-                "then compositions of the shifts it survived. Writes frontier.json, report.html, failures.jsonl and focus.json",
-                "(for export --focus and train --focus) into --out. Resumable: rerun the same command to continue (docs/frontier.md).",
+        description = {"Find what breaks an agent first: per shift, the weakest severity at which its success falls at least --drop below its "
+                + "static success on the same tasks (paired, at --confidence), by sequential testing within --budget episodes; then compositions "
+                + "of the shifts it survived.",
+                "Writes frontier.json, report.html, failures.jsonl and focus.json (for export --focus and train --focus) into --out.",
+                "Resumable: rerun the same command to continue (docs/frontier.md).",
                 "Exit code 0 when the search ran to its end, 3 when infrastructure errors stopped it."})
 final class FrontierCommand implements Callable<Integer> {
     @Option(names = "--agent", required = true, description = "The agent: " + Agents.KNOWN + ".")
