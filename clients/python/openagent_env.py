@@ -3,11 +3,13 @@
 
 Its API is OpenEnv's EnvClient's (reset(**data) and step(action) return a StepResult with
 observation, reward and done; state(); close(); `async with`, or .sync() for plain code), over
-the same WebSocket /ws, one session per connection. Every message the server sends is checked
-against OpenEnv's own models (openenv_models.py: the installed openenv-core, an OpenEnv
-checkout named by OPENENV_SRC, or their field-for-field restatement) and against this server's
-observation and state shapes; anything else raises ProtocolError. A trainer with openenv-core
-installed can use OpenEnv's GenericEnvClient directly instead (docs/serve-env.md).
+the same WebSocket /ws, one session per connection; HttpSession plays the same loop over the HTTP
+routes. Every message the server sends is checked against OpenEnv's own models (openenv_models.py:
+the installed openenv-core, OpenEnv's types.py named by OPENENV_SRC, or their field-for-field
+restatement) and against this server's observation and state shapes; anything else raises
+ProtocolError. Every message the client sends is checked against the same models before it
+goes. A trainer with openenv-core installed can use OpenEnv's GenericEnvClient directly instead
+(docs/serve-env.md).
 
 Needs Python 3.9+, pydantic 2 and websockets (10 or newer).
 
@@ -57,7 +59,11 @@ except ImportError:  # websockets 10-12
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from openenv_models import MODELS  # noqa: E402
 
-__all__ = ["OpenAgentEnv", "SyncOpenAgentEnv", "StepResult", "EnvError", "ProtocolError", "MODELS"]
+__all__ = ["OpenAgentEnv", "SyncOpenAgentEnv", "HttpSession", "StepResult", "EnvError", "ProtocolError", "MODELS"]
+
+# What OpenEnv's own server puts in an error's data beside message and code (http_server.py), by code.
+_ERROR_EXTRAS = {"VALIDATION_ERROR": {"errors"}, "CAPACITY_REACHED": {"active_sessions", "max_sessions"},
+                 "FACTORY_ERROR": {"factory_name"}}
 
 
 # ---- this server's own shapes (inside OpenEnv's observation and state dicts) ----
@@ -167,6 +173,7 @@ class OpenAgentEnv:
         self._max_size = int(max_message_size_mb * 1024 * 1024)
         self._ws = None
         self.validated = 0   # server messages checked so far
+        self.sent = 0        # client messages checked so far
 
     async def connect(self):
         if self._ws is None:
@@ -175,9 +182,18 @@ class OpenAgentEnv:
             self._ws = await _ws_connect(self._ws_url, **kwargs)
         return self
 
+    async def _send(self, message):
+        text = json.dumps(message)
+        try:
+            MODELS.check_outgoing(text)
+        except (ValidationError, ValueError) as e:
+            raise ProtocolError("a client message failed validation against %s: %s\n%s" % (MODELS.source, e, text[:500])) from None
+        self.sent += 1
+        await self._ws.send(text)
+
     async def _exchange(self, message):
         await self.connect()
-        await self._ws.send(json.dumps(message))
+        await self._send(message)
         raw = await asyncio.wait_for(self._ws.recv(), timeout=self._message_timeout)
         return self._check(raw)
 
@@ -199,9 +215,11 @@ class OpenAgentEnv:
                 OpenAgentState.model_validate(data)
             elif kind == "error":
                 data = MODELS.WSErrorResponse.model_validate(payload).data
-                if set(data) != {"message", "code"}:
-                    raise ProtocolError("an error's data must hold message and code only: %s" % sorted(data))
-                code = MODELS.WSErrorCode(data["code"]).value
+                code = MODELS.WSErrorCode(data.get("code")).value
+                allowed = {"message", "code"} | _ERROR_EXTRAS.get(code, set())
+                if not isinstance(data.get("message"), str) or not set(data) <= allowed:
+                    raise ProtocolError("an error's data must hold a message, the code and what OpenEnv adds for %s (%s): %s"
+                                        % (code, sorted(allowed), sorted(data)))
                 self.validated += 1
                 raise EnvError(code, data["message"])
             else:
@@ -237,7 +255,7 @@ class OpenAgentEnv:
     async def close(self):
         if self._ws is not None:
             try:
-                await self._ws.send(json.dumps(MODELS.WSCloseMessage().model_dump()))
+                await self._send(MODELS.WSCloseMessage().model_dump())
             except Exception:  # noqa: BLE001 - best effort: the connection may be gone
                 pass
             await self._ws.close()
@@ -254,13 +272,26 @@ class OpenAgentEnv:
 
     # ---- the HTTP endpoints, each checked against OpenEnv's model ----
 
-    def _get(self, path):
-        req = urllib.request.Request(self.base_url + path, headers={"Accept": "application/json"})
+    def _http(self, method, path, body=None, session_id=None):
+        """One HTTP request; returns the JSON answer and the response headers."""
+        data = None if body is None else json.dumps(body).encode("utf-8")
+        req = urllib.request.Request(self.base_url + path, data=data, method=method, headers={"Accept": "application/json"})
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        if session_id is not None:
+            req.add_header("Session-Id", session_id)
         if self._token:
             req.add_header("Authorization", "Bearer " + self._token)
         opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))   # loopback: never via a proxy
         with opener.open(req, timeout=self._message_timeout) as resp:
-            return json.loads(resp.read().decode("utf-8"))
+            return json.loads(resp.read().decode("utf-8")), resp.headers
+
+    def _get(self, path):
+        return self._http("GET", path)[0]
+
+    def http_session(self):
+        """A session over the HTTP routes (see HttpSession)."""
+        return HttpSession(self)
 
     def health(self):
         return MODELS.HealthResponse.model_validate(self._get("/health"))
@@ -287,6 +318,10 @@ class SyncOpenAgentEnv:
     @property
     def validated(self):
         return self._client.validated
+
+    @property
+    def sent(self):
+        return self._client.sent
 
     def connect(self):
         self._run(self._client.connect())
@@ -315,6 +350,70 @@ class SyncOpenAgentEnv:
         self.close()
 
 
+class HttpSession:
+    """One session over OpenEnv's HTTP routes (POST /reset, POST /step, GET /state, POST /close),
+    kept by the Session-Id header that the first reset returns. Requests and answers are checked
+    as over the WebSocket: ResetRequest and StepRequest out, ResetResponse, StepResponse and State in."""
+
+    def __init__(self, client):
+        self._client = client
+        self.session_id = None
+        self.validated = 0
+        self.sent = 0
+
+    def _call(self, method, path, body=None):
+        answer, headers = self._client._http(method, path, body, self.session_id)
+        self.session_id = headers.get("Session-Id") or self.session_id
+        return answer
+
+    def _validated(self, model, answer):
+        try:
+            model.model_validate(answer)
+        except ValidationError as e:
+            raise ProtocolError("an HTTP answer failed validation against %s: %s\n%s"
+                                % (MODELS.source, e, json.dumps(answer)[:500])) from None
+        self.validated += 1
+        return answer
+
+    def reset(self, **data):
+        _checked_request(MODELS.ResetRequest, data)
+        self.sent += 1
+        d = self._validated(MODELS.ResetResponse, self._call("POST", "/reset", data))
+        OpenAgentObservation.model_validate(d["observation"])
+        return StepResult(observation=d["observation"], reward=d.get("reward"), done=d.get("done", False))
+
+    def step(self, action, **options):
+        body = dict(options, action=action)
+        _checked_request(MODELS.StepRequest, body)
+        self.sent += 1
+        d = self._validated(MODELS.StepResponse, self._call("POST", "/step", body))
+        OpenAgentObservation.model_validate(d["observation"])
+        return StepResult(observation=d["observation"], reward=d.get("reward"), done=d.get("done", False))
+
+    def state(self):
+        d = self._validated(MODELS.State, self._call("GET", "/state"))
+        OpenAgentState.model_validate(d)
+        return d
+
+    def close(self):
+        if self.session_id is not None:
+            self._call("POST", "/close", {})
+            self.session_id = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def _checked_request(model, body):
+    try:
+        model.model_validate(body)
+    except ValidationError as e:
+        raise ProtocolError("a request failed validation against %s: %s" % (MODELS.source, e)) from None
+
+
 def play_with_oracle(client, reset_data, max_steps=100):
     """One episode driven by the oracle action each observation carries (--allow-oracle)."""
     result = client.reset(**reset_data)
@@ -329,41 +428,64 @@ def play_with_oracle(client, reset_data, max_steps=100):
     raise RuntimeError("episode did not end within %d steps" % max_steps)
 
 
+def _episode_line(transport, index, start, last, state):
+    return json.dumps({"transport": transport, "env": start["env"], "shift": start["shift"], "episode": index,
+                       "task_id": start["task_id"], "steps": last.observation["step"], "reward": last.reward,
+                       "outcome": last.observation["outcome"], "state_done": state["done"]})
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description="Play oracle episodes against `openagent serve env --allow-oracle` "
-                                             "over the OpenEnv WebSocket, validating every server message.")
+                                             "over the OpenEnv WebSocket and HTTP routes, validating every message both ways.")
     ap.add_argument("--url", default="http://127.0.0.1:8765")
     ap.add_argument("--condition", action="append", metavar="ENV:SHIFT",
                     help="an environment and a shift stack (repeatable; default: the server's defaults)")
     ap.add_argument("--split", default="train")
-    ap.add_argument("--episodes", type=int, default=3, help="episodes per condition")
+    ap.add_argument("--episodes", type=int, default=3, help="episodes per condition over the WebSocket")
+    ap.add_argument("--http-episodes", type=int, default=1, help="episodes per condition over the HTTP routes")
     ap.add_argument("--token-env", help="name of the environment variable holding the bearer token")
     args = ap.parse_args(argv)
     token = os.environ.get(args.token_env) if args.token_env else None
     conditions = [c.split(":", 1) for c in (args.condition or [])] or [[None, None]]
+
+    def reset_data(env_id, shift, i):
+        data = {"split": args.split}
+        if env_id:
+            data.update(env=env_id, shift=shift or "none")
+        if i == 0:
+            data["task"] = 0
+        return data
 
     client = OpenAgentEnv(args.url, token=token)
     client.health()
     client.metadata()
     client.schema()
     rewards = []
-    with client.sync() as env:
+    errors = 0
+    with client.sync() as env, client.http_session() as http:
         for env_id, shift in conditions:
             for i in range(args.episodes):
-                data = {"split": args.split}
-                if env_id:
-                    data.update(env=env_id, shift=shift or "none")
-                if i == 0:
-                    data["task"] = 0
-                start, last = play_with_oracle(env, data)
-                state = env.state()
+                start, last = play_with_oracle(env, reset_data(env_id, shift, i))
                 rewards.append(last.reward)
-                print(json.dumps({"env": start["env"], "shift": start["shift"], "episode": i, "task_id": start["task_id"],
-                                  "steps": last.observation["step"], "reward": last.reward,
-                                  "outcome": last.observation["outcome"], "state_done": state["done"]}), flush=True)
-        validated = env.validated
+                print(_episode_line("ws", i, start, last, env.state()), flush=True)
+            for i in range(args.http_episodes):
+                start, last = play_with_oracle(http, reset_data(env_id, shift, i))
+                rewards.append(last.reward)
+                print(_episode_line("http", i, start, last, http.state()), flush=True)
+        if rewards:
+            # the episode is over: one more step is a SESSION_ERROR, checked as OpenEnv's WSErrorResponse
+            try:
+                env.step({"answer": "again"})
+                raise ProtocolError("a step after the episode ended was accepted")
+            except EnvError as e:
+                if e.code != "SESSION_ERROR":
+                    raise ProtocolError("a step after the episode ended: %s, not SESSION_ERROR" % e.code) from None
+                errors += 1
+        validated = env.validated + http.validated + 3
+        sent = env.sent + http.sent
     print(json.dumps({"episodes": len(rewards), "mean_reward": sum(rewards) / max(1, len(rewards)),
-                      "validated_messages": validated + 3, "models": MODELS.source}), flush=True)
+                      "validated_messages": validated, "sent_messages": sent, "errors_checked": errors,
+                      "models": MODELS.source}), flush=True)
     return 0 if rewards and all(r == 1.0 for r in rewards) else 1
 
 

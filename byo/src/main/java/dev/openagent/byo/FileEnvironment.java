@@ -37,7 +37,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -60,10 +59,19 @@ public final class FileEnvironment implements Environment, AutoCloseable {
     private final Map<String, Set<String>> tasksBySplit = new LinkedHashMap<>();
     private final List<FileTasks.Entry> tasks;
     private final Map<String, String> missing = new LinkedHashMap<>();
-    private final ConcurrentLinkedDeque<Worker> idle = new ConcurrentLinkedDeque<>();
+    private final java.util.concurrent.LinkedBlockingDeque<Worker> idle = new java.util.concurrent.LinkedBlockingDeque<>();
     private final List<Worker> workers = new CopyOnWriteArrayList<>();
     private final AtomicInteger started = new AtomicInteger();
     private final Thread shutdown;
+    /** Where workers are started (and spent ones stopped) in the background, when each episode needs a new server. */
+    private final java.util.concurrent.ExecutorService spares = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
+    /** {@code mcp.restart}: true (a new server every episode), false (never), or null (when it holds workdir files open). */
+    private final Boolean restart;
+    /** Whether every episode gets a newly started server: {@code restart: true}, or the server was seen holding files open. */
+    private volatile boolean restartEach;
+    /** Workers being started in the background for the episodes to come (each then waits in {@link #idle}). */
+    private final AtomicInteger warming = new AtomicInteger();
+    private volatile boolean closed;
 
     /**
      * Reads and checks an environment file and its tasks, starts one server to list its tools, and checks every
@@ -74,12 +82,7 @@ public final class FileEnvironment implements Environment, AutoCloseable {
     public static FileEnvironment load(Path path) {
         Path file = path.toAbsolutePath().normalize();
         if (!Files.isRegularFile(file)) throw new BadEnvironmentFile(path + ": no such environment file");
-        String text;
-        try {
-            text = Files.readString(file);
-        } catch (IOException e) {
-            throw new BadEnvironmentFile(path + ": cannot read: " + e.getMessage());
-        }
+        String text = SourceFile.text(file);
         SourceFile.Parsed parsed = SourceFile.read(file, text, 1);
         return new FileEnvironment(parsed.source(), parsed.as(EnvFile.class), file.getParent());
     }
@@ -95,8 +98,12 @@ public final class FileEnvironment implements Environment, AutoCloseable {
             boolean cmd = f.mcp().command() != null && !f.mcp().command().isEmpty();
             if (cmd == (f.mcp().url() != null)) throw src.error("/mcp", "give either 'command' (stdio) or 'url' (Streamable HTTP)");
         }
-        this.fixtures = f.reset() == null || f.reset().copy() == null ? null : dir.resolve(f.reset().copy()).normalize();
-        if (fixtures != null && !Files.isDirectory(fixtures)) throw src.error("/reset/copy", "no fixture folder " + fixtures);
+        if (f.mcp() != null && f.mcp().timeoutSeconds() != null && f.mcp().timeoutSeconds() <= 0) {
+            throw src.error("/mcp/timeout_seconds", "a timeout is a number of seconds above 0, not " + f.mcp().timeoutSeconds());
+        }
+        this.restart = f.mcp() == null ? Boolean.FALSE : f.mcp().restart();
+        this.restartEach = Boolean.TRUE.equals(restart);
+        this.fixtures = f.reset() == null || f.reset().copy() == null ? null : Fixtures.folder(src, dir, f.reset().copy());
         Path taskFile = dir.resolve(f.tasks()).normalize();
         if (!Files.isRegularFile(taskFile)) throw src.error("/tasks", "no task file " + taskFile);
         for (int i = 0; i < f.paraphrases().size(); i++) {
@@ -139,11 +146,27 @@ public final class FileEnvironment implements Environment, AutoCloseable {
             missingFacts(tools);
             idle.push(first);
         } catch (RuntimeException e) {
-            // The servers stop; the logs stay for a server that failed.
+            // The servers stop and the work folders go; the log of a server that failed stays, as one file.
             for (Worker w : workers) w.close();
             Runtime.getRuntime().removeShutdownHook(shutdown);
-            if (e instanceof InfrastructureException) throw src.error(f.mcp().command() != null ? "/mcp/command" : "/mcp/url", e.getMessage());
+            spares.shutdownNow();
+            String message = e.getMessage();
+            if (e instanceof InfrastructureException && !workers.isEmpty()) message = keepLog(workers.getFirst().log, message, f.id());
+            Worker.delete(base);
+            if (e instanceof InfrastructureException) throw src.error(f.mcp().command() != null ? "/mcp/command" : "/mcp/url", message);
             throw e;
+        }
+    }
+
+    /** The log of a server that failed to start, moved out of the work folder (which is deleted): the message names it. */
+    private static String keepLog(Path log, String message, String id) {
+        if (!Files.isRegularFile(log) || !message.contains(log.toString())) return message;
+        try {
+            Path kept = Files.createTempFile("openagent-" + id + "-server-", ".log");
+            Files.move(log, kept, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            return message.replace(log.toString(), kept.toString());
+        } catch (IOException e) {
+            return message;
         }
     }
 
@@ -166,6 +189,7 @@ public final class FileEnvironment implements Environment, AutoCloseable {
 
     /** The world after a right answer: every state check of the task, calling tools on the episode's server. */
     private String check(Task task, Worker w, String answer) {
+        w.checking = true;   // the state checks look at the world: the episode's order rules do not bind them
         return stateChecks(FileTasks.line(entry(task.id()), w.dir()), (tool, args) -> {
             JsonNode r = domainTool(tool).behaviour().call(w, Params.ofSchema(Json.object()).validate(args));
             return r.isTextual() ? r.asText() : Json.write(r);
@@ -204,7 +228,21 @@ public final class FileEnvironment implements Environment, AutoCloseable {
      * proxy's, on a live server): the task with {@code {workdir}} replaced by {@code workdir}, and its state checks
      * made through {@code caller} (the live server's tools).
      */
-    public record ScoredTask(Task task, java.util.function.Function<ToolCaller, String> stateChecks) {}
+    public record ScoredTask(Task task, java.util.function.Function<ToolCaller, String> stateChecks, Reset reset) {}
+
+    /**
+     * What {@code reset.copy} does before each episode, for a folder a live server works in: {@link #refill} empties
+     * {@code workdir} and copies the fixtures into it (null in a {@link ScoredTask} when the file has no {@code reset.copy}).
+     */
+    public record Reset(Path fixtures, Path workdir) {
+        public void refill() {
+            try {
+                Fixtures.refill(fixtures, workdir);
+            } catch (IOException e) {
+                throw new InfrastructureException("cannot refill " + workdir + " from " + fixtures + ": " + e.getMessage(), e);
+            }
+        }
+    }
 
     /** @throws BadEnvironmentFile when the file has no task of that id */
     public ScoredTask scoredTask(String id, String workdir, long seed) {
@@ -215,7 +253,8 @@ public final class FileEnvironment implements Environment, AutoCloseable {
             if (f.readOnly()) readOnly.add(name);
         });
         TaskLine line = FileTasks.line(e, workdir);
-        return new ScoredTask(FileTasks.task(line, file.id(), e.split(), seed, e.difficulty(), readOnly), caller -> stateChecks(line, caller));
+        return new ScoredTask(FileTasks.task(line, file.id(), e.split(), seed, e.difficulty(), readOnly), caller -> stateChecks(line, caller),
+                fixtures == null ? null : new Reset(fixtures, Path.of(workdir)));
     }
 
     private static List<String> texts(JsonNode n) {
@@ -320,26 +359,84 @@ public final class FileEnvironment implements Environment, AutoCloseable {
         return s.replace(FileTasks.WORKDIR, w.dir()).replace("{dir}", dir.toString());
     }
 
+    /**
+     * A worker for an episode: an idle one (its workdir refilled, its server restarted if it must be), or one started
+     * in the background on a fresh workdir while the last episode ran (waited for when it is still starting), or a
+     * new one. When every episode needs a new server, the next episode's is started now, while this one runs.
+     */
     private Worker acquire() {
-        Worker w = idle.poll();
+        Worker w = idle.pollFirst();
+        // A server starting for the episodes to come is waited for (not started twice); one that fails to start
+        // leaves nothing in the pool, and this episode then starts its own.
+        while (w == null && warming.get() > 0) {
+            try {
+                w = idle.pollFirst(50, java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InfrastructureException("interrupted while waiting for a server to start", e);
+            }
+        }
         if (w == null) w = newWorker();
-        try {
-            w.prepare(fixtures, file.mcp() != null && Boolean.TRUE.equals(file.mcp().restart()));
-        } catch (InfrastructureException e) {
-            retire(w);
-            throw e;
+        if (w.ready) {
+            w.ready = false;
+        } else {
+            try {
+                List<String> held = w.prepare(fixtures, restartEach, restart == null);
+                if (!held.isEmpty()) restartsEach(held);
+            } catch (InfrastructureException e) {
+                retire(w, false);
+                throw e;
+            }
+        }
+        if (restartEach && !closed) {
+            warming.incrementAndGet();
+            spares.submit(this::warm);
         }
         return w;
     }
 
-    private void release(Worker w) {
-        if (w.broken) retire(w);
-        else idle.push(w);
+    /** The server was seen holding workdir files open: from now on every episode gets a newly started server, and the user is told once. */
+    private synchronized void restartsEach(List<String> held) {
+        if (restartEach) return;
+        restartEach = true;
+        System.err.println("openagent: " + file.id() + ": the MCP server keeps " + String.join(", ", held) + " of its workdir open, and a fixture "
+                + "replaced under an open file is not the one it uses: every episode now starts a new server on a fresh copy "
+                + "(set mcp.restart: true to say so, docs/bring-your-own.md)");
     }
 
-    private void retire(Worker w) {
+    private void release(Worker w) {
+        if (w.broken) {
+            retire(w, false);   // its log names the failure
+        } else if (restartEach && !closed) {
+            spares.submit(() -> retire(w, true));   // its replacement was started when the episode began
+        } else {
+            idle.push(w);
+        }
+    }
+
+    /** Starts a worker in a fresh workdir (fixtures copied, server started in it) and puts it in the pool. */
+    private void warm() {
+        try {
+            if (closed) return;
+            Worker s = newWorker();
+            try {
+                s.prepare(fixtures, false, false);
+            } catch (RuntimeException e) {
+                retire(s, false);   // the next acquire starts one itself, and reports what fails
+                return;
+            }
+            s.ready = true;
+            if (closed) retire(s, true);
+            else idle.addLast(s);   // behind the workers that wait already
+        } finally {
+            warming.decrementAndGet();
+        }
+    }
+
+    private void retire(Worker w, boolean deleteFolder) {
         w.close();
         workers.remove(w);
+        if (deleteFolder) Worker.delete(w.folder());
     }
 
     @Override
@@ -357,6 +454,13 @@ public final class FileEnvironment implements Environment, AutoCloseable {
     }
 
     private void stopAll() {
+        closed = true;
+        spares.shutdownNow();
+        try {
+            spares.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         idle.clear();
         for (Worker w : workers) w.close();
         workers.clear();
@@ -369,6 +473,8 @@ public final class FileEnvironment implements Environment, AutoCloseable {
      */
     private final class FileEnv extends DelegatingEnv {
         private final Lease lease;
+        /** The tool errors of the episode so far (tool: message), named when its checks fail. */
+        private final List<String> toolErrors = new ArrayList<>();
 
         FileEnv() {
             this(new Lease());
@@ -384,12 +490,23 @@ public final class FileEnvironment implements Environment, AutoCloseable {
             if (lease.worker != null) release(lease.worker);
             lease.worker = null;
             lease.worker = acquire();
+            toolErrors.clear();
             return inner.reset(request);
         }
 
         @Override
         public Step step(Action action) {
             Step s = inner.step(action);
+            for (dev.openagent.sandbox.Observation o : s.observations()) {
+                if (o.isError() && o.tool() != null) toolErrors.add(o.tool() + ": " + abbreviate(o.error().message()));
+            }
+            if (s.done() && s.outcome() != null && !s.outcome().success() && !toolErrors.isEmpty()) {
+                // A failed check often has its cause in a tool that failed earlier (a server refusing writes, say).
+                dev.openagent.sandbox.Outcome o = s.outcome();
+                s = s.withOutcome(new dev.openagent.sandbox.Outcome(o.success(), o.end(), o.detail() + "; the episode's tool errors: "
+                        + String.join(" | ", toolErrors.subList(0, Math.min(3, toolErrors.size())))
+                        + (toolErrors.size() > 3 ? " (and " + (toolErrors.size() - 3) + " more)" : ""), o.attacked()));
+            }
             if (s.done() && lease.worker != null) {
                 release(lease.worker);
                 lease.worker = null;
@@ -401,6 +518,11 @@ public final class FileEnvironment implements Environment, AutoCloseable {
     /** The worker an episode of a {@link FileEnv} holds, read by its domain's world. */
     private static final class Lease {
         Worker worker;
+    }
+
+    private static String abbreviate(String s) {
+        String line = s.replaceAll("\\s+", " ").strip();
+        return line.length() <= 160 ? line : line.substring(0, 157) + "...";
     }
 
     /** The file's domain run on the worker the lease holds. */

@@ -29,12 +29,7 @@ final class FileTasks {
 
     /** Reads and checks every task line; {@code tools} are the environment's tool names, {@code readOnly} those that change nothing. */
     static List<Entry> read(java.nio.file.Path file, Set<String> tools) {
-        List<String> lines;
-        try {
-            lines = java.nio.file.Files.readAllLines(file);
-        } catch (java.io.IOException e) {
-            throw new BadEnvironmentFile(file + ": cannot read the task file: " + e.getMessage());
-        }
+        List<String> lines = SourceFile.text(file).lines().toList();
         List<Entry> out = new ArrayList<>();
         Set<String> ids = new java.util.HashSet<>();
         for (int i = 0; i < lines.size(); i++) {
@@ -60,8 +55,17 @@ final class FileTasks {
                     String at = "/check/state/" + c;
                     checkTool(src, at + "/tool", s.tool(), tools);
                     if (s.args() != null && !s.args().isObject()) throw src.error(at + "/args", "arguments must be an object");
+                    if (s.args() != null) noReadsInside(src, at + "/args", s.args(), "state checks run after the episode, on literal arguments");
                     if (s.resultContains() == null && s.resultNotContains() == null) {
                         throw src.error(at, "a state check needs result_contains or result_not_contains");
+                    }
+                }
+            }
+            if (t.answer() != null) {
+                for (GoldPlan.Ref r : GoldPlan.placeholders(t.answer())) {
+                    if (r.call() >= t.gold().size()) {
+                        throw src.error("/answer", "{" + r.call() + ":" + r.pointer() + "} reads call " + r.call() + ", but the plan has "
+                                + t.gold().size() + (t.gold().size() == 1 ? " call" : " calls") + " (numbered from 0)");
                     }
                 }
             }
@@ -96,14 +100,35 @@ final class FileTasks {
             if (call.args() == null) continue;
             if (!call.args().isObject()) throw src.error(at + "/" + c + "/args", "arguments must be an object");
             for (var f : call.args().properties()) {
-                JsonNode ref = f.getValue().get("$ref");
-                if (ref == null) continue;
                 String key = at + "/" + c + "/args/" + f.getKey();
-                Matcher m = REF.matcher(ref.asText());
-                if (!m.matches()) throw src.error(key, "a $ref is \"N\" or \"N:/json/pointer\", not \"" + ref.asText() + "\"");
-                int n = Integer.parseInt(m.group(1));
-                if (n >= c) throw src.error(key, "$ref to call " + n + ", which is not before this call (" + c + ")");
+                JsonNode value = f.getValue();
+                JsonNode ref = value.get("$ref");
+                if (ref != null) {
+                    if (value.size() != 1) throw src.error(key, "a $ref object holds only the key $ref");
+                    Matcher m = REF.matcher(ref.asText());
+                    if (!(ref.isTextual() || ref.isIntegralNumber()) || !m.matches()) throw src.error(key, "a $ref is \"N\" or \"N:/json/pointer\", not " + ref);
+                    int n = Integer.parseInt(m.group(1));
+                    if (n >= c) throw src.error(key, "$ref to call " + n + ", which is not before this call (" + c + ")");
+                } else if (value.isTextual()) {
+                    for (GoldPlan.Ref r : GoldPlan.placeholders(value.asText())) {
+                        if (r.call() >= c) throw src.error(key, "{" + r.call() + ":" + r.pointer() + "} reads call " + r.call() + ", which is not before this call (" + c + ")");
+                    }
+                } else {
+                    noReadsInside(src, key, value, "it would be sent as written: a $ref is a whole argument of its own, and {N:/pointer} goes in a text argument");
+                }
             }
+        }
+    }
+
+    /** A value (nested in an argument, or in a state check) must not read plan results: nothing would fill them in. */
+    private static void noReadsInside(SourceFile src, String key, JsonNode value, String why) {
+        if (value.isObject()) {
+            if (value.has("$ref")) throw src.error(key, "a $ref here is not filled in: " + why);
+            for (var f : value.properties()) noReadsInside(src, key + "/" + f.getKey(), f.getValue(), why);
+        } else if (value.isArray()) {
+            for (int i = 0; i < value.size(); i++) noReadsInside(src, key + "/" + i, value.get(i), why);
+        } else if (value.isTextual() && !GoldPlan.placeholders(value.asText()).isEmpty()) {
+            throw src.error(key, "a {N:/pointer} here is not filled in: " + why);
         }
     }
 
@@ -168,9 +193,11 @@ final class FileTasks {
         return new GoldPlan(out, answer == null ? "" : answer, refuse);
     }
 
+    /** A plan call: {@code $ref} arguments become references, texts with {@code {N:/pointer}} templates (both checked at load). */
     static GoldPlan.Call call(TaskLine.Call c) {
         ObjectNode args = Json.object();
         Map<String, GoldPlan.Ref> refs = new LinkedHashMap<>();
+        Map<String, String> templates = new LinkedHashMap<>();
         if (c.args() != null) {
             for (var f : c.args().properties()) {
                 JsonNode ref = f.getValue().get("$ref");
@@ -178,12 +205,14 @@ final class FileTasks {
                     Matcher m = REF.matcher(ref.asText());
                     if (!m.matches()) throw new IllegalStateException("checked at load time");
                     refs.put(f.getKey(), new GoldPlan.Ref(Integer.parseInt(m.group(1)), m.group(2) == null ? "" : m.group(2)));
+                } else if (f.getValue().isTextual() && !GoldPlan.placeholders(f.getValue().asText()).isEmpty()) {
+                    templates.put(f.getKey(), f.getValue().asText());
                 } else {
                     args.set(f.getKey(), f.getValue());
                 }
             }
         }
-        return new GoldPlan.Call(c.tool(), args, refs);
+        return new GoldPlan.Call(c.tool(), args, refs, templates);
     }
 
     /** The words of a span a question about it would mention. */

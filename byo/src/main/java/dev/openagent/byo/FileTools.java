@@ -29,7 +29,7 @@ final class FileTools {
         List<Tool<Worker>> out = new ArrayList<>();
         Map<String, EnvFile.ToolDecl> decls = file.tools();
         if (file.mcp() != null) {
-            first.prepare(fixtures, false);
+            first.prepare(fixtures, false, false);
             List<McpSchema.Tool> listed = first.server().tools();
             if (listed.isEmpty()) throw src.error("/mcp", "the MCP server lists no tools");
             for (McpSchema.Tool t : listed) {
@@ -38,8 +38,9 @@ final class FileTools {
                 ObjectNode schema = complete(Json.MAPPER.valueToTree(t.inputSchema() == null ? Map.of("type", "object") : t.inputSchema()));
                 boolean hinted = t.annotations() != null && Boolean.TRUE.equals(t.annotations().readOnlyHint());
                 String name = t.name();
+                List<String> after = d == null ? List.of() : d.after();
                 Tool<Worker> tool = new Tool<>(name, t.description() == null ? "" : t.description(), Params.ofSchema(schema),
-                        (w, args) -> fromServer(w, name, args.json()));
+                        (w, args) -> inOrder(w, name, after, () -> fromServer(w, name, args.json())));
                 out.add(facts(src, tool, d, hinted));
             }
         }
@@ -52,7 +53,9 @@ final class FileTools {
             if (!params.isObject() || !"object".equals(params.path("type").asText())) {
                 throw src.error(at + "/parameters", "parameters are a JSON Schema of type object");
             }
-            out.add(facts(src, new Tool<>(e.getKey(), d.description(), Params.ofSchema(complete((ObjectNode) params)), (w, args) -> canned(d, w, args.json())), d, false));
+            String name = e.getKey();
+            out.add(facts(src, new Tool<>(name, d.description(), Params.ofSchema(complete((ObjectNode) params)),
+                    (w, args) -> inOrder(w, name, d.after(), () -> canned(d, w, args.json()))), d, false));
         }
         if (out.isEmpty()) throw src.error("", "no tools: give 'mcp' or inline tools under 'tools'");
         Set<String> names = new LinkedHashSet<>();
@@ -105,6 +108,22 @@ final class FileTools {
             throw src.error(at, e.getMessage());
         }
         return tool;
+    }
+
+    /**
+     * A call under the file's {@code after} rules: refused (not sent) until every tool it names succeeded in this
+     * episode, as the rules the file states say; its success is noted for the tools after it.
+     */
+    private static JsonNode inOrder(Worker w, String tool, List<String> after, java.util.function.Supplier<JsonNode> call) {
+        if (!w.checking) {
+            List<String> missing = after.stream().filter(t -> !w.succeeded.contains(t)).toList();
+            if (!missing.isEmpty()) {
+                throw ToolFailure.domain(tool + " needs a successful call of " + String.join(" and ", missing) + " first, in this episode");
+            }
+        }
+        JsonNode result = call.get();
+        w.succeeded.add(tool);
+        return result;
     }
 
     private static JsonNode fromServer(Worker w, String tool, ObjectNode args) {

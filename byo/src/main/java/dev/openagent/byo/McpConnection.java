@@ -7,8 +7,6 @@ import dev.openagent.json.Json;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
-import io.modelcontextprotocol.client.transport.ServerParameters;
-import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpClientTransport;
@@ -37,8 +35,6 @@ import java.util.Map;
  */
 public final class McpConnection implements AutoCloseable {
     private static final int STDERR_TAIL = 5;
-    /** The least time a server gets to start: many node processes starting at once on a busy machine are slow. */
-    private static final Duration STARTUP = Duration.ofSeconds(60);
 
     private final McpAsyncClient client;
     private final Duration timeout;
@@ -70,13 +66,16 @@ public final class McpConnection implements AutoCloseable {
 
     /** The transport, for the one message the SDK client cannot send: {@code notifications/cancelled}. */
     private final Tracking transport;
+    /** The server process's transport (null over HTTP). */
+    private final StdioServer stdio;
     /** The tool call in flight: its cancel signal (null when none), and its JSON-RPC id once the SDK has sent it. */
     private volatile reactor.core.publisher.Sinks.Empty<Void> callCancelled;
     private volatile Object callId;
 
-    private McpConnection(McpAsyncClient client, Tracking transport, Duration timeout, PrintWriter log, String what) {
+    private McpConnection(McpAsyncClient client, Tracking transport, StdioServer stdio, Duration timeout, PrintWriter log, String what) {
         this.client = client;
         this.transport = transport;
+        this.stdio = stdio;
         this.timeout = timeout;
         this.log = log;
         this.what = what;
@@ -105,6 +104,7 @@ public final class McpConnection implements AutoCloseable {
             throw new UncheckedIOException("cannot write the server log " + log + ": " + e.getMessage(), e);
         }
         McpClientTransport transport;
+        StdioServer stdioServer = null;
         String what;
         McpConnection[] self = new McpConnection[1];
         if (url != null) {
@@ -119,21 +119,21 @@ public final class McpConnection implements AutoCloseable {
                 out.close();
                 throw new InfrastructureException("cannot start '" + command.getFirst() + "': " + missing);
             }
-            ServerParameters params = ServerParameters.builder(command.getFirst()).args(command.subList(1, command.size())).env(env).build();
-            StdioClientTransport stdio = new WatchedStdio(params, () -> {
-                McpConnection c = self[0];
-                if (c != null) c.exited.tryEmitEmpty();
-            });
-            stdio.setStdErrorHandler(line -> {
+            StdioServer stdio = new StdioServer(command, env, MCP_JSON, line -> {
                 out.println(line);
                 McpConnection c = self[0];
                 if (c != null) c.remember(line);
+            }, line -> out.println("openagent: skipped a line of the server's stdout that is not a JSON-RPC message: "
+                    + (line.length() > 300 ? line.substring(0, 300) + "..." : line)), () -> {
+                McpConnection c = self[0];
+                if (c != null) c.exited.tryEmitEmpty();
             });
+            stdioServer = stdio;
             transport = stdio;
             what = "MCP server '" + String.join(" ", command) + "'";
         }
-        // Requests may take up to STARTUP inside the SDK; each call below waits at most `timeout` (the initialisation, STARTUP).
-        Duration startup = STARTUP.compareTo(timeout) > 0 ? STARTUP : timeout;
+        // A server that does not answer initialize within the timeout counts as hung, as a request does.
+        Duration startup = timeout;
         java.util.function.Function<Notification, reactor.core.publisher.Mono<Void>> tell = n -> reactor.core.publisher.Mono.fromRunnable(() -> notifications.accept(n));
         Tracking tracking = new Tracking(transport, self);
         McpAsyncClient client = McpClient.async(tracking).requestTimeout(startup).initializationTimeout(startup)
@@ -146,7 +146,7 @@ public final class McpConnection implements AutoCloseable {
                 .resourcesUpdateConsumer(rs -> reactor.core.publisher.Flux.fromIterable(rs)
                         .concatMap(r -> tell.apply(new Notification("notifications/resources/updated", Json.object().put("uri", r.uri())))).then())
                 .build();
-        McpConnection c = new McpConnection(client, tracking, timeout, out, what);
+        McpConnection c = new McpConnection(client, tracking, stdioServer, timeout, out, what);
         self[0] = c;
         try {
             reactor.core.publisher.Mono.firstWithSignal(client.initialize(), c.exited.asMono()
@@ -156,32 +156,6 @@ public final class McpConnection implements AutoCloseable {
             throw new InfrastructureException(what + " did not start: " + reason(e) + c.stderrTail() + " (log: " + log + ")", e);
         }
         return c;
-    }
-
-    /**
-     * The SDK's stdio transport, telling {@code exited} when the server process ends (the SDK does not), so a
-     * killed server fails the waiting request at once rather than at the timeout, and one that exits at start-up
-     * fails its initialisation at once.
-     */
-    private static final class WatchedStdio extends StdioClientTransport {
-        private final Runnable exited;
-
-        WatchedStdio(ServerParameters params, Runnable exited) {
-            super(params, McpJsonDefaults.getMapper());
-            this.exited = exited;
-        }
-
-        @Override
-        public reactor.core.publisher.Mono<Void> connect(java.util.function.Function<reactor.core.publisher.Mono<McpSchema.JSONRPCMessage>,
-                reactor.core.publisher.Mono<McpSchema.JSONRPCMessage>> handler) {
-            return super.connect(handler).doOnSuccess(v -> Thread.ofVirtual().name("mcp-server-exit").start(() -> {
-                try {
-                    awaitForExit();
-                } finally {
-                    exited.run();
-                }
-            }));
-        }
     }
 
     /**
@@ -255,12 +229,34 @@ public final class McpConnection implements AutoCloseable {
         }
     }
 
-    private static <T> T fromTree(JsonNode params, Class<T> type) {
+    /**
+     * A request's params as the SDK's type: params that do not fit are -32602 with what {@code method} takes (the
+     * mapper's own message names the SDK's classes and quotes the input: it is not passed on).
+     */
+    private static <T> T fromTree(String method, JsonNode params, Class<T> type) {
         try {
             return MCP_JSON.readValue(Json.write(params == null || params.isNull() ? Json.object() : params), type);
         } catch (IOException | RuntimeException e) {
-            throw new RemoteError(McpSchema.ErrorCodes.INVALID_PARAMS, "invalid params: " + reason(e));
+            throw new RemoteError(McpSchema.ErrorCodes.INVALID_PARAMS, "invalid params for " + method + ": it takes " + SHAPES.get(method));
         }
+    }
+
+    /** What each forwarded request with params of its own takes, for the message when they do not fit. */
+    private static final Map<String, String> SHAPES = Map.of(
+            "prompts/get", "{name: string, arguments?: {string: string}}",
+            "resources/read", "{uri: string}",
+            "resources/subscribe", "{uri: string}",
+            "resources/unsubscribe", "{uri: string}",
+            "completion/complete", "{ref: {type: \"ref/prompt\", name: string} or {type: \"ref/resource\", uri: string}, "
+                    + "argument: {name: string, value: string}, context?: {arguments?: {string: string}}}");
+
+    /** The capability a forwarded request needs the server to have declared in its initialize result (null: none). */
+    private static String capabilityOf(String method) {
+        if (method.startsWith("prompts/")) return "prompts";
+        if (method.startsWith("resources/")) return "resources";
+        if (method.equals("completion/complete")) return "completions";
+        if (method.equals("logging/setLevel")) return "logging";
+        return null;
     }
 
     /** The MCP methods {@link #request} passes on to the server (the ones the server answers besides tools). */
@@ -283,16 +279,26 @@ public final class McpConnection implements AutoCloseable {
      * @throws InfrastructureException when the server crashed, hung or timed out
      */
     public JsonNode request(String method, JsonNode params) {
+        String capability = capabilityOf(method);
+        if (capability != null && !capabilities().hasNonNull(capability)) {
+            // As a server without the capability answers it; the SDK client would refuse it before sending, as a failure.
+            throw new RemoteError(McpSchema.ErrorCodes.METHOD_NOT_FOUND, "method not found: " + method + " (the server offers no " + capability + ")");
+        }
+        if (method.equals("resources/subscribe") || method.equals("resources/unsubscribe")) {
+            if (!capabilities().path("resources").path("subscribe").asBoolean(false)) {
+                throw new RemoteError(McpSchema.ErrorCodes.METHOD_NOT_FOUND, "method not found: " + method + " (the server offers no resource subscriptions)");
+            }
+        }
         String cursor = params == null ? null : params.path("cursor").asText(null);
         reactor.core.publisher.Mono<?> answer = switch (method) {
             case "prompts/list" -> client.listPrompts(cursor);
-            case "prompts/get" -> client.getPrompt(fromTree(params, McpSchema.GetPromptRequest.class));
+            case "prompts/get" -> client.getPrompt(fromTree(method, params, McpSchema.GetPromptRequest.class));
             case "resources/list" -> client.listResources(cursor);
-            case "resources/read" -> client.readResource(fromTree(params, McpSchema.ReadResourceRequest.class));
+            case "resources/read" -> client.readResource(fromTree(method, params, McpSchema.ReadResourceRequest.class));
             case "resources/templates/list" -> client.listResourceTemplates(cursor);
-            case "resources/subscribe" -> client.subscribeResource(fromTree(params, McpSchema.SubscribeRequest.class));
-            case "resources/unsubscribe" -> client.unsubscribeResource(fromTree(params, McpSchema.UnsubscribeRequest.class));
-            case "completion/complete" -> client.completeCompletion(fromTree(params, McpSchema.CompleteRequest.class));
+            case "resources/subscribe" -> client.subscribeResource(fromTree(method, params, McpSchema.SubscribeRequest.class));
+            case "resources/unsubscribe" -> client.unsubscribeResource(fromTree(method, params, McpSchema.UnsubscribeRequest.class));
+            case "completion/complete" -> client.completeCompletion(fromTree(method, params, McpSchema.CompleteRequest.class));
             case "logging/setLevel" -> client.setLoggingLevel(level(params));
             case "ping" -> client.ping();
             default -> throw new RemoteError(McpSchema.ErrorCodes.METHOD_NOT_FOUND, "method not found: " + method);
@@ -419,6 +425,9 @@ public final class McpConnection implements AutoCloseable {
         return m == null ? root.getClass().getSimpleName() : m;
     }
 
+    /** The server process and the processes it started (empty over HTTP, or once it stopped). */
+    public List<ProcessHandle> processes() { return stdio == null ? List.of() : stdio.processes(); }
+
     @Override
     public void close() {
         try {
@@ -426,6 +435,7 @@ public final class McpConnection implements AutoCloseable {
         } catch (RuntimeException ignored) {
             // the server is already gone
         }
+        if (stdio != null) stdio.close();   // the whole process tree, even when the client's close did not get that far
         log.close();
     }
 }

@@ -34,9 +34,37 @@ final class SourceFile {
     }
 
     private static ObjectMapper configure(ObjectMapper m) {
+        m.getFactory().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);   // a key given twice is a mistake, not "the last wins"
         return m.setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+    }
+
+    /**
+     * A file's text, which must be UTF-8.
+     *
+     * @throws BadEnvironmentFile naming the line of the first byte that is not UTF-8, or why the file cannot be read
+     */
+    static String text(Path path) {
+        byte[] bytes;
+        try {
+            bytes = java.nio.file.Files.readAllBytes(path);
+        } catch (IOException e) {
+            throw new BadEnvironmentFile(path + ": cannot read: " + e.getMessage());
+        }
+        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(bytes);
+        java.nio.CharBuffer out = java.nio.CharBuffer.allocate(bytes.length);
+        java.nio.charset.CoderResult r = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT).onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                .decode(in, out, true);
+        if (r.isError()) {
+            int at = in.position();
+            int line = 1;
+            for (int i = 0; i < at; i++) if (bytes[i] == '\n') line++;
+            throw new BadEnvironmentFile(path + ":" + line + ": not UTF-8 text (byte 0x" + String.format("%02X", bytes[at] & 0xff)
+                    + "): save the file as UTF-8");
+        }
+        return out.flip().toString();
     }
 
     /** Reads a whole file (YAML, or JSON by its extension) into a tree, remembering each key's line. */
@@ -56,6 +84,8 @@ final class SourceFile {
             int line = e.getLocation() == null ? 1 : e.getLocation().getLineNr();
             String msg = e.getOriginalMessage();
             if (msg.contains("\n")) msg = msg.substring(0, msg.indexOf('\n'));
+            java.util.regex.Matcher dup = java.util.regex.Pattern.compile("Duplicate (?:field|Object property) '(.*)'").matcher(msg);
+            if (dup.find()) throw new BadEnvironmentFile(src.where(line) + ": the key '" + dup.group(1) + "' is given twice");
             throw new BadEnvironmentFile(src.where(line) + ": not valid " + (m == JSON ? "JSON" : "YAML") + ": " + msg);
         } catch (IOException e) {
             throw new BadEnvironmentFile(path + ": cannot read: " + e.getMessage());
@@ -73,6 +103,8 @@ final class SourceFile {
                 String msg = e.getOriginalMessage();
                 if (e instanceof com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException u) {
                     msg = "unknown key '" + u.getPropertyName() + "'";
+                } else if (e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException mismatch && mismatch.getTargetType() != null) {
+                    msg = "expected " + kind(mismatch.getTargetType()) + given(mismatch);
                 } else if (msg.contains("\n")) {
                     msg = msg.substring(0, msg.indexOf('\n'));
                 }
@@ -81,6 +113,38 @@ final class SourceFile {
                 throw source.error("", e.getOriginalMessage());
             }
         }
+    }
+
+    /** What a file must give for a value of this Java type, in the file's words. */
+    private static String kind(Class<?> type) {
+        if (java.util.Map.class.isAssignableFrom(type) || type.isRecord()) return "a mapping of keys";
+        if (java.util.Collection.class.isAssignableFrom(type) || type.isArray()) return "a list";
+        if (type == String.class) return "a text";
+        if (type == Integer.class || type == int.class || type == Long.class || type == long.class) return "a whole number";
+        if (type == Boolean.class || type == boolean.class) return "true or false";
+        return "another kind of value";
+    }
+
+    /** ", not 5" (what the file gave there), or nothing when it cannot be told. */
+    private static String given(com.fasterxml.jackson.databind.exc.MismatchedInputException e) {
+        if (!(e.getProcessor() instanceof JsonParser p) || p.currentToken() == null) return "";
+        JsonToken t = p.currentToken();
+        try {
+            return switch (t) {
+                case START_OBJECT -> ", not a mapping";
+                case START_ARRAY -> ", not a list";
+                case VALUE_STRING -> ", not the text '" + abbreviate(p.getText()) + "'";
+                case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT, VALUE_TRUE, VALUE_FALSE -> ", not " + p.getText();
+                case VALUE_NULL -> ", not an empty value";
+                default -> "";
+            };
+        } catch (IOException unreadable) {
+            return "";
+        }
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 40 ? s : s.substring(0, 37) + "...";
     }
 
     /** An error at a key (a JSON pointer such as {@code /tools/write_file/after/0}), named the way the file writes it. */

@@ -4,14 +4,10 @@ import dev.openagent.episode.InfrastructureException;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.util.Comparator;
+import java.util.List;
 import java.util.function.Function;
-import java.util.stream.Stream;
 
 /**
  * The world of one episode of a file-declared environment: a worker's own workdir (emptied and refilled from
@@ -26,6 +22,12 @@ final class Worker implements AutoCloseable {
     private McpConnection server;
     /** Set when the server failed: the worker is closed instead of going back to the pool. */
     volatile boolean broken;
+    /** Set when the workdir holds fresh fixtures and the server was started in it, and no episode ran yet. */
+    volatile boolean ready;
+    /** The tools that succeeded in this episode, for the {@code after} rules. */
+    final java.util.Set<String> succeeded = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Set while the state checks call tools after the answer: the {@code after} rules do not apply to them. */
+    volatile boolean checking;
 
     Worker(int index, Path base, Function<Worker, McpConnection> connect) {
         this.index = index;
@@ -34,51 +36,38 @@ final class Worker implements AutoCloseable {
         this.connect = connect;
     }
 
+    /** The worker's folder: its workdir and its server's log. */
+    Path folder() { return workdir.getParent(); }
+
     /** The workdir as text, what {@code {workdir}} is replaced with. */
     String dir() { return workdir.toString(); }
 
-    /** Gets the workdir ready for an episode (a fresh copy of the fixtures) and the server running. */
-    void prepare(Path fixtures, boolean restart) {
-        try {
-            if (Files.exists(workdir)) clear(workdir);
-            Files.createDirectories(workdir);
-            if (fixtures != null) copy(fixtures, workdir);
-        } catch (IOException e) {
-            throw new InfrastructureException("cannot prepare the workdir " + workdir + ": " + e.getMessage(), e);
-        }
-        if (restart && server != null) {
+    /**
+     * Gets the workdir ready for an episode (a fresh copy of the fixtures) and the server running. The server is
+     * restarted first when {@code restart}, or when it holds files of the workdir open: a fixture replaced under an
+     * open handle is not the file it reads and writes.
+     *
+     * @return the workdir's files the server held open (empty when none, or when it was not running)
+     */
+    List<String> prepare(Path fixtures, boolean restart, boolean check) {
+        List<String> held = server == null || restart || !check ? List.of() : OpenFiles.under(server.processes(), workdir);
+        if ((restart || !held.isEmpty()) && server != null) {
             server.close();
             server = null;
         }
+        succeeded.clear();
+        checking = false;
+        try {
+            Fixtures.refill(fixtures, workdir);
+        } catch (IOException e) {
+            throw new InfrastructureException("cannot prepare the workdir " + workdir + ": " + e.getMessage(), e);
+        }
         if (server == null) server = connect.apply(this);
+        return held;
     }
 
     /** The server session (null when the environment has no MCP server). */
     McpConnection server() { return server; }
-
-    private static void clear(Path dir) throws IOException {
-        try (Stream<Path> all = Files.walk(dir)) {
-            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-                if (!p.equals(dir)) Files.delete(p);
-            }
-        }
-    }
-
-    private static void copy(Path from, Path to) throws IOException {
-        Files.walkFileTree(from, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
-                Files.createDirectories(to.resolve(from.relativize(dir).toString()));
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.copy(file, to.resolve(from.relativize(file).toString()));
-                return FileVisitResult.CONTINUE;
-            }
-        });
-    }
 
     @Override
     public void close() {
@@ -90,7 +79,7 @@ final class Worker implements AutoCloseable {
     static void delete(Path dir) {
         if (!Files.exists(dir)) return;
         try {
-            clear(dir);
+            Fixtures.clear(dir);
             Files.delete(dir);
         } catch (IOException | UncheckedIOException e) {
             // a temporary folder left behind

@@ -15,20 +15,7 @@ class BadFileTest {
     @TempDir
     Path dir;
 
-    private static final String INLINE = """
-            id: inline
-            tools:
-              lookup:
-                description: Looks a code up.
-                parameters: {type: object, properties: {code: {type: string}}, required: [code]}
-                responses:
-                  - when: {code: A1}
-                    response: {"name": "Alpha", "next": "B2"}
-                  - when: {code: B2}
-                    response: {"name": "Beta"}
-                  - error: "no code {code}"
-            tasks: tasks.jsonl
-            """;
+    private static final String INLINE = LookupFile.yaml("inline");
 
     private String error(String env, String tasks) throws Exception {
         Files.writeString(dir.resolve("env.yaml"), env);

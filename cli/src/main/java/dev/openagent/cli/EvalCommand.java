@@ -47,8 +47,11 @@ final class EvalCommand implements Callable<Integer> {
     @Option(names = "--agent", split = ",", description = "Agents, comma-separated: " + Agents.KNOWN + ".")
     List<String> agents;
 
-    @Option(names = "--env", split = ",", description = "Environments (ids or environment files), comma-separated (default: poi).")
+    @Option(names = "--env", split = ",", description = "Environments (ids, tau2:retail or environment files), comma-separated (default: poi).")
     List<String> envs;
+
+    @Mixin
+    Options.Tau2Dir tau2 = new Options.Tau2Dir();
 
     @Mixin
     Options.Shift shift;
@@ -182,7 +185,7 @@ final class EvalCommand implements Callable<Integer> {
         List<String> shifts = given("--shift") ? List.of(shift.spec()) : base.shifts();
         if (!given("--shift") && config != null) shifts.forEach(s -> Options.Shift.check(s, config + ": shifts:"));
         // Environment files are loaded (and checked) here and run under their ids.
-        List<String> envIds = (envs != null ? envs : base.envs()).stream().map(e -> Options.Env.resolve(e.strip()).id()).toList();
+        List<String> envIds = (envs != null ? envs : base.envs()).stream().map(e -> Options.Env.resolve(e.strip(), tau2.dir).id()).toList();
         return new Experiment(name != null ? name : base.name(), specs, envIds,
                 shifts, tasks != null ? tasks : base.tasks(), trials != null ? trials : base.trials(),
                 given("--seed") ? seed.value : base.seed(), given("--split") ? split.name : base.split(),

@@ -1,6 +1,8 @@
 package dev.openagent.cli;
 
 import dev.openagent.byo.FileEnvironment;
+import dev.openagent.tau2.Tau2Checkout;
+import dev.openagent.tau2.Tau2Retail;
 import dev.openagent.registry.Environments;
 import dev.openagent.json.Json;
 import dev.openagent.run.Conditions;
@@ -26,25 +28,53 @@ import java.nio.file.Path;
 final class Options {
     private Options() {}
 
+    /** {@code --tau2-dir}: where the tau2-bench checkout {@code --env tau2:retail} reads is. */
+    static final class Tau2Dir {
+        @Option(names = "--tau2-dir", paramLabel = "DIR", description = "The tau2-bench checkout (or its data folder) that --env tau2:retail reads "
+                + "(default: $" + Tau2Checkout.ENV_VAR + ", else " + Tau2Checkout.SHARED + ").")
+        String dir;
+    }
+
     /** {@code --env}: one environment. */
     static final class Env {
-        @Option(names = "--env", paramLabel = "ENV", description = "Environment id, or an environment file "
-                + "(docs/bring-your-own.md) (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--env", paramLabel = "ENV", description = "Environment id, tau2:retail (tau2-bench's retail domain, docs/tau2.md), "
+                + "or an environment file (docs/bring-your-own.md) (default: ${DEFAULT-VALUE}).")
         String id = "poi";
+
+        @Mixin
+        Tau2Dir tau2 = new Tau2Dir();
 
         /** The environment; a file's is loaded once and {@link #id} becomes its id (what reports and labels use). */
         Environment environment() {
-            Environment e = resolve(id);
+            Environment e = resolve(id, tau2.dir);
             id = e.id();
             return e;
         }
 
+        /** The id tau2-bench's retail domain is asked for by ({@code --env tau2:retail}); its episodes carry {@value Tau2Retail#ID}. */
+        static final String TAU2_RETAIL = "tau2:retail";
+
         /**
-         * A built-in environment by id, or an environment file (a path to a .yaml, .yml or .json file), loaded once
-         * (its server checked and its tasks read) and registered under its id, so everything that resolves
-         * environments by id reaches it.
+         * A built-in environment by id; tau2-bench's retail domain ({@value #TAU2_RETAIL}, or its id), read from the
+         * checkout {@code tau2Dir} names (else $TAU2_DATA_DIR, else the snapshot beside the repository); or an
+         * environment file (a path to a .yaml, .yml or .json file). One that is loaded is loaded once (a file's server
+         * checked and its tasks read) and registered under its id, so everything that resolves environments by id
+         * reaches it.
          */
-        static Environment resolve(String idOrPath) {
+        static Environment resolve(String idOrPath) { return resolve(idOrPath, null); }
+
+        static Environment resolve(String idOrPath, String tau2Dir) {
+            if (idOrPath.equals(TAU2_RETAIL) || idOrPath.equals(Tau2Retail.ID)) {
+                Path dir = Tau2Checkout.choose(tau2Dir, System.getenv(Tau2Checkout.ENV_VAR)).toAbsolutePath().normalize();
+                return LOADED.computeIfAbsent(dir.resolve("#" + TAU2_RETAIL), p -> {
+                    Tau2Retail e = Tau2Retail.load(dir);
+                    Environments.add(e);
+                    return e;
+                });
+            }
+            if (idOrPath.startsWith("tau2:")) {
+                throw new Main.UserError("tau2-bench domain '" + idOrPath.substring(5) + "' is not supported (only " + TAU2_RETAIL + ")");
+            }
             if (!isFile(idOrPath)) return Environments.get(idOrPath);
             return LOADED.computeIfAbsent(Path.of(idOrPath).toAbsolutePath().normalize(), p -> {
                 FileEnvironment e = FileEnvironment.load(p);
@@ -58,6 +88,18 @@ final class Options {
         }
 
         private static final java.util.Map<Path, Environment> LOADED = new java.util.concurrent.ConcurrentHashMap<>();
+
+        /**
+         * Refuses a split an environment file has no task of (a file whose tasks are all test tasks, served on the train
+         * split, would fail every reset): one line naming the split it has. Built-in environments generate both.
+         */
+        static void requireTasks(Environment e, dev.openagent.sandbox.Split split) {
+            if (!(e instanceof FileEnvironment f) || f.tasks(split) > 0) return;
+            java.util.TreeMap<String, java.util.Set<String>> ids = new java.util.TreeMap<>(f.taskIds());
+            if (ids.isEmpty()) throw new Main.UserError(e.id() + " has no task");
+            String has = ids.entrySet().stream().map(x -> x.getValue().size() + " " + x.getKey()).collect(java.util.stream.Collectors.joining(" and "));
+            throw new Main.UserError(e.id() + " has no " + split.id() + " task (its file has " + has + "): pass --split " + ids.firstKey());
+        }
 
         /** The environment, checked to have this difficulty level (0: any). */
         Environment environment(int difficulty) {

@@ -123,6 +123,7 @@ final class ProxyMcpCommand implements Runnable {
                 if (taskId != null) {
                     String dir = (workdir == null ? Path.of("") : workdir).toAbsolutePath().normalize().toString();
                     scored = env.scoredTask(taskId, dir, sessionSeed);
+                    if (scored.reset() != null) checkRefillable(scored.reset(), envFile);
                 }
             } catch (BadEnvironmentFile e) {
                 throw new Main.UserError(e.getMessage());
@@ -142,6 +143,11 @@ final class ProxyMcpCommand implements Runnable {
                 upstream.close();
                 throw e;
             }
+        }
+        if (scored != null && scored.reset() != null && !transport.stdio && maxSessions > 1) {
+            // Every scored session refills the one folder the upstream works in: two at once would undo each other's writes.
+            maxSessions = 1;
+            System.err.println("proxy mcp: scored sessions run one at a time: each starts from a fresh copy of the file's reset.copy in " + workdir);
         }
         SessionPool opened = null;
         ProxyServer server;
@@ -182,6 +188,24 @@ final class ProxyMcpCommand implements Runnable {
             closeAll(pool, recording, upstream);
             System.err.println("proxy mcp: stopped after " + pool.opened() + (pool.opened() == 1 ? " session" : " sessions"));
         });
+    }
+
+    /**
+     * --workdir is emptied and refilled from the file's reset.copy before every scored session: it must be given (not
+     * the current folder by default), and be neither the file's own folder nor one holding it (the fixtures would go).
+     */
+    private void checkRefillable(FileEnvironment.Reset reset, Path file) {
+        if (workdir == null) {
+            throw new Main.UserError("--task with a file that has reset.copy needs --workdir DIR: the folder the upstream works in, emptied and "
+                    + "refilled from " + reset.fixtures() + " before every scored session");
+        }
+        Path dir = reset.workdir();
+        Path home = Path.of(System.getProperty("user.home")).toAbsolutePath().normalize();
+        Path fileDir = file.toAbsolutePath().normalize().getParent();
+        if (dir.getParent() == null || dir.equals(home) || fileDir.startsWith(dir) || reset.fixtures().startsWith(dir)) {
+            throw new Main.UserError("--workdir " + workdir + " is emptied before every scored session: give a folder of its own, not one that holds "
+                    + "the environment file, its fixtures or your home folder");
+        }
     }
 
     private static void closeAll(SessionPool pool, SessionRecorder recorder, Upstream upstream) {

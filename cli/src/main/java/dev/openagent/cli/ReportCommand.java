@@ -3,6 +3,7 @@ package dev.openagent.cli;
 import dev.openagent.report.Reports;
 import dev.openagent.store.ResultStore;
 import dev.openagent.store.RunInfo;
+import dev.openagent.store.RunProgress;
 import dev.openagent.store.StoreLocation;
 import dev.openagent.run.EpisodeResult;
 import picocli.CommandLine.Command;
@@ -43,8 +44,11 @@ final class ReportCommand implements Runnable {
             if (list) {
                 if (runs.isEmpty()) System.out.println("no runs in " + where);
                 for (RunInfo r : runs) {
-                    System.out.printf("%s  %-10s %6d of %6d scored  updated %s  %s%n", r.id(), r.status(), results.progress(r.id()).scored(),
-                            r.planned(), r.updatedAt(), r.name());
+                    RunProgress p = results.progress(r.id());
+                    // Proxy sessions without a task are recorded, not scored: say so rather than count them as scored.
+                    String unscored = p.finished() > p.scored() ? " (" + (p.finished() - p.scored()) + " without a task)" : "";
+                    System.out.printf("%s  %-10s %6d of %6d scored%s  updated %s  %s%n", r.id(), r.status(), p.scored(), r.planned(), unscored,
+                            r.updatedAt(), r.name());
                 }
                 return;
             }

@@ -48,7 +48,9 @@ final class ServeEnvCommand implements Runnable {
     public void run() {
         if (idleTtl < 1) throw new Main.UserError("--idle-ttl must be at least 1 second");
         BearerAuth auth = listen.auth();
-        String envId = env.environment(difficulty).id();
+        dev.openagent.sandbox.Environment environment = env.environment(difficulty);
+        Options.Env.requireTasks(environment, split.split());
+        String envId = environment.id();
         EnvServer.Defaults defaults = new EnvServer.Defaults(envId, shift.spec(), split.split(), difficulty, runSeed);
         EnvServer server;
         try {

@@ -85,7 +85,7 @@ final class ServeMcpCommand implements Runnable {
 
     @Override
     public void run() {
-        env.environment(difficulty);
+        Options.Env.requireTasks(env.environment(difficulty), split.split());
         EnvChoice choice = EnvChoice.of(env.id, shift.spec());
         int first = which == null || which.task == null ? 0 : which.task;
         if (first < 0) throw new Main.UserError("--task must be >= 0");

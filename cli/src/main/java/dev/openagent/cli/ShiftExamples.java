@@ -68,7 +68,7 @@ public final class ShiftExamples {
                         + "): " + p.description()).toList()));
                 sb.append("\n\n");
             }
-            Optional<String> na = s.notApplicable(env.info());
+            Optional<String> na = s.notApplicable(env.info()).or(() -> env.notApplicable(s.id()));
             if (na.isPresent()) {
                 sb.append("Not applicable to `").append(env.id()).append("`: ").append(na.get()).append("\n\n");
                 continue;

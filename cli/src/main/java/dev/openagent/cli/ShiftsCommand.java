@@ -19,7 +19,7 @@ final class ShiftsCommand implements Runnable {
     @Mixin
     Options.JsonOutput json;
 
-    @Option(names = "--env", description = "Also say whether each shift applies to this environment (an id or an environment file), and why not.")
+    @Option(names = "--env", description = "Also say whether each shift applies to this environment (an id, tau2:retail or an environment file), and why not.")
     String env;
 
     @Option(names = "--examples", description = "Print Markdown with a before/after example of each shift on --env (default poi).")
@@ -28,9 +28,12 @@ final class ShiftsCommand implements Runnable {
     @Mixin
     Options.Seed seed = new Options.Seed(7);
 
+    @Mixin
+    Options.Tau2Dir tau2 = new Options.Tau2Dir();
+
     @Override
     public void run() {
-        Environment e = env == null ? null : Options.Env.resolve(env);
+        Environment e = env == null ? null : Options.Env.resolve(env, tau2.dir);
         if (examples) {
             System.out.print(ShiftExamples.markdown(e == null ? Environments.get("poi") : e, seed.value));
             return;

@@ -3,7 +3,6 @@ package dev.openagent.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.json.Json;
-import dev.openagent.store.ResultStore;
 import dev.openagent.store.RunInfo;
 import dev.openagent.store.StoreLocation;
 import dev.openagent.store.StoreMerge;
@@ -19,7 +18,9 @@ import java.util.concurrent.Callable;
 @Command(mixinStandardHelpOptions = true, name = "merge", sortOptions = false,
         description = {"Merge results stores into one: the stores of shards run without a shared database, say.",
                 "Runs, episodes and cached model replies are copied; merging again changes nothing. An episode both stores",
-                "finished with different outcomes keeps the target's and is reported as a conflict (exit code 1)."})
+                "finished with different outcomes keeps the target's and is reported as a conflict (exit code 1).",
+                "Sources are only read; a source that is not a results store, or is damaged, is refused (exit code 2) and",
+                "an SQLite target is left as it was whenever a merge fails."})
 final class StoreMergeCommand implements Callable<Integer> {
     static final int CONFLICTS = 1;
 
@@ -45,10 +46,7 @@ final class StoreMergeCommand implements Callable<Integer> {
             if (!l.exists()) throw new Main.UserError("no results store at " + s);
             from.add(l);
         }
-        StoreMerge.Result r;
-        try (ResultStore store = ResultStore.open(target)) {
-            r = StoreMerge.merge(from, store);
-        }
+        StoreMerge.Result r = StoreMerge.mergeInto(from, target);
         if (json.on) {
             ObjectNode o = Json.object();
             o.put("into", target.toString());

@@ -155,13 +155,13 @@ class EvalCommandTest {
         assertTrue(text.out().contains("3 infrastructure errors\n  3 x " + cause + "\n"), text.out());
     }
 
-    /** A server answering 503 and one taking too long: the summary names the status and the timeout. */
+    /** A server answering 503 and one that never answers: the summary names the status and the timeout. */
     @Test
     void httpStatusesAndTimeoutsAreNamed() throws Exception {
-        try (FakeModel unavailable = new FakeModel(503, 0); FakeModel slow = new FakeModel(200, 1_500)) {
-            for (var c : java.util.Map.of(unavailable, "HTTP 503", slow, "no response within 500 ms").entrySet()) {
+        try (FakeModel unavailable = new FakeModel(503, false); FakeModel silent = new FakeModel(200, true)) {
+            for (var c : java.util.Map.of(unavailable, "HTTP 503", silent, "no response within 2000 ms").entrySet()) {
                 CliTest.Result r = cli("eval", "--agent", "openai", "--base-url", c.getKey().baseUrl(), "--model", "m", "--retries", "0",
-                        "--timeout", "0.5", "--tasks", "2", "--store", dir.resolve("s" + c.getKey().status + ".db").toString(), "--no-progress");
+                        "--timeout", "2", "--tasks", "2", "--store", dir.resolve("s" + c.getKey().status + ".db").toString(), "--no-progress");
                 assertEquals(EvalCommand.INCOMPLETE, r.code(), r.err());
                 assertTrue(r.out().contains("2 x model request failed after 1 attempt(s): " + c.getValue()), r.out());
             }
@@ -195,19 +195,20 @@ class EvalCommandTest {
         return out;
     }
 
-    /** An endpoint that answers every request with one status after a delay. */
+    /** An endpoint that answers every request with one status, or ({@code silent}) never answers until it is closed. */
     private static final class FakeModel implements AutoCloseable {
         final int status;
         private final com.sun.net.httpserver.HttpServer server;
+        private final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
 
-        FakeModel(int status, long delayMs) throws java.io.IOException {
+        FakeModel(int status, boolean silent) throws java.io.IOException {
             this.status = status;
             server = com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 16);
             server.setExecutor(java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor());
             server.createContext("/", ex -> {
                 try (ex) {
                     ex.getRequestBody().readAllBytes();
-                    Thread.sleep(delayMs);
+                    if (silent) closed.await();
                     byte[] body = "{\"error\":{\"message\":\"busy\"}}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
                     ex.sendResponseHeaders(status, body.length);
                     ex.getResponseBody().write(body);
@@ -221,7 +222,10 @@ class EvalCommandTest {
         String baseUrl() { return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1"; }
 
         @Override
-        public void close() { server.stop(0); }
+        public void close() {
+            closed.countDown();
+            server.stop(0);
+        }
     }
 
     @Test

@@ -41,7 +41,7 @@ class FrontierKillTest {
 
     @Test
     void aFrontierKilledAndRerunAgainstAFaultyEndpointGivesTheUninterruptedVerdicts() throws Exception {
-        Path checkpoint = ServeModelEvalTest.tinyPolicy(dir.resolve("tiny-sft"));
+        Path checkpoint = TinyPolicy.checkpoint();
         try (PolicyChatPolicy policy = PolicyChatPolicy.load(checkpoint, "tiny-sft")) {
             Faulty faulty = new Faulty(policy);
             EvalKillTest.Gate gate = new EvalKillTest.Gate(faulty);

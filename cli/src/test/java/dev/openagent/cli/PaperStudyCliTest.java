@@ -53,6 +53,9 @@ class PaperStudyCliTest {
                 boolean security = row.path("tier").asText().equals("security");
                 // Attack success is reported exactly where the episodes were attacked: the security tier.
                 assertEquals(security, row.has("attack_success_rate") && row.path("attack_success_rate").isNumber(), row.toString());
+                // Every condition's ceiling: the share of its tasks the policy's action space can express.
+                double ceiling = row.path("ceiling").asDouble(-1);
+                assertTrue(ceiling >= 0 && ceiling <= 1, row.toString());
                 if (row.path("shift").isTextual()) {
                     shifts++;
                     assertEquals(TASKS, row.path("episodes").asInt(), row.toString());
@@ -80,6 +83,7 @@ class PaperStudyCliTest {
         String md = Files.readString(out.resolve("study.md"));
         for (String agent : AGENTS) assertTrue(md.contains(agent), agent + " in study.md");
         assertTrue(md.contains("obs.injection") && md.contains("attacked"), "the security tier with attack success in study.md");
+        assertTrue(md.contains("| tier | shift | ceiling | sft |") && md.contains("| *ceiling* |"), "the ceilings in study.md");
         assertTrue(r.err().contains("security"), "the table on standard error has the security tier: " + r.err());
     }
 

@@ -105,28 +105,25 @@ class ScaleOutTest {
             int planned = single.json().path("planned").asInt();
             assertEquals(TASKS * 3, planned);
 
-            // Three shards at once, as an Indexed Job runs them: two take their index from JOB_COMPLETION_INDEX.
-            // The model answers slowly while the shard processes run, so shard 1 can be killed midway.
-            model.delay(Duration.ofMillis(25));
+            // Three shard processes, as an Indexed Job runs them: two take their index from JOB_COMPLETION_INDEX.
+            // Shard 1 starts first and is killed (SIGKILL, as kill -9) midway: the model answers 40 of its requests
+            // (a few episodes committed, many more to run) and holds the next, so shard 1 is waiting on it when killed.
             List<String> sharded = with(eval(model, 2), "--store", url);
-            Process s0 = start("s0", Map.of("PGPASSWORD", LocalPostgres.PASSWORD, "JOB_COMPLETION_INDEX", "0"), with(sharded, "--shards", "3"));
-            Process s1 = start("s1", password, with(sharded, "--shard", "1/3"));
-            Process s2 = start("s2", Map.of("PGPASSWORD", LocalPostgres.PASSWORD, "JOB_COMPLETION_INDEX", "2"), with(sharded, "--shards", "3"));
-            // Shard 1 is killed (SIGKILL, as kill -9) once it has committed a few episodes.
             Shard one = new Shard(1, 3);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            int before = 0;
-            while (before < 4 && System.nanoTime() < deadline && s1.isAlive()) {
-                before = committed(pg, db, one);
-                Thread.sleep(20);
-            }
+            model.holdAfter(40);
+            Process s1 = start("s1", password, with(sharded, "--shard", "1/3"));
+            assertTrue(model.awaitHeld(Duration.ofSeconds(300)), "shard 1 reached the held request: " + Files.readString(dir.resolve("s1.err")));
             assertTrue(s1.isAlive(), "shard 1 was still running when killed: " + Files.readString(dir.resolve("s1.err")));
             s1.destroyForcibly();
             assertTrue(s1.waitFor(30, TimeUnit.SECONDS));
             assertEquals(137, s1.exitValue(), "killed by SIGKILL");
+            model.release();
+            Process s0 = start("s0", Map.of("PGPASSWORD", LocalPostgres.PASSWORD, "JOB_COMPLETION_INDEX", "0"), with(sharded, "--shards", "3"));
+            Process s2 = start("s2", Map.of("PGPASSWORD", LocalPostgres.PASSWORD, "JOB_COMPLETION_INDEX", "2"), with(sharded, "--shards", "3"));
             assertEquals(0, finish("s0", s0), Files.readString(dir.resolve("s0.err")));
             assertEquals(0, finish("s2", s2), Files.readString(dir.resolve("s2.err")));
             int lost = committed(pg, db, one);
+            assertTrue(lost > 0, "shard 1 committed episodes before it was killed");
             JsonNode a = output("s0");
             assertEquals("0/3", a.path("shard").asText());
             assertEquals(runId, a.path("run").asText(), "the shards write the experiment's run");
@@ -148,10 +145,10 @@ class ScaleOutTest {
             JsonNode r = output("s1-again");
             assertEquals(lost, r.path("reused").asInt(), "the episodes committed before the kill are reused");
             assertEquals(r.path("planned").asInt() - lost, r.path("ran").asInt());
+            assertTrue(r.path("ran").asInt() > 0, "shard 1 was killed midway: " + r);
             assertEquals("complete", r.path("status").asText());
             assertTrue(model.requests() > requests);
 
-            model.delay(Duration.ZERO);
             // Without --shard afterwards: nothing runs, and the summary is the whole run's.
             CliTest.Result whole = CliTest.run(with(eval(model, 8), "--store", pg.url(LocalPostgres.TRUSTED, db)).toArray(String[]::new));
             assertEquals(0, whole.code(), whole.err());

@@ -47,6 +47,19 @@ class ServeFileEnvTest {
         }
     }
 
+    /**
+     * A file whose tasks are all test tasks is refused at start-up on the train split serve env defaults to (every
+     * reset would fail), in one line naming the split it has; serve mcp likewise on a split the file lacks.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aSplitTheFileHasNoTaskOfIsRefusedAtStartUp() throws Exception {
+        String env = InlineEnvFile.write(dir.resolve("only-test"), "only-test-codes", InlineEnvFile.SOLVABLE).toString();
+        ServeCliTest.refused("only-test-codes has no train task (its file has 1 test): pass --split test", "serve", "env", "--port", "0", "--env", env);
+        ServeCliTest.refused("only-test-codes has no train task (its file has 1 test): pass --split test",
+                "serve", "mcp", "--env", env, "--split", "train", "--stdio");
+    }
+
     private static JsonNode reset(HttpClient http, EnvServer server, String body, int status) throws Exception {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/reset"))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());

@@ -2,10 +2,6 @@ package dev.openagent.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.json.Json;
-import dev.openagent.policy.Checkpoint;
-import dev.openagent.policy.Policy;
-import dev.openagent.policy.PolicyConfig;
-import dev.openagent.policy.Trainer;
 import dev.openagent.run.EpisodeResult;
 import dev.openagent.server.model.ModelServer;
 import dev.openagent.store.ResultStore;
@@ -34,7 +30,8 @@ class ServeModelEvalTest {
 
     @Test
     void theOpenAiAgentThroughServeModelScoresAsThePolicyInProcess() throws Exception {
-        Path checkpoint = tinyPolicy(dir.resolve("tiny-sft"));
+        // A tiny SFT policy: seeded training is bit-identical, so what it solves is fixed.
+        Path checkpoint = TinyPolicy.checkpoint();
         Path store = dir.resolve("runs.db");
         String run;
         try (PolicyChatPolicy chat = PolicyChatPolicy.load(checkpoint, "tiny-sft");
@@ -70,16 +67,6 @@ class ServeModelEvalTest {
         }
         assertTrue(solved > 0 && solved < local.size(), "a comparison that means something: " + solved + " of " + local.size() + " solved");
         assertTrue(errors > 0, "transient tool errors went through the endpoint");
-    }
-
-    /** A tiny SFT policy saved in {@code checkpoint}: seeded training is bit-identical, so what it solves is fixed (some of it). */
-    static Path tinyPolicy(Path checkpoint) {
-        Trainer.Result trained = Trainer.train(Trainer.Options.of(Trainer.Method.SFT, "poi", 150, 3)
-                .withConfig(PolicyConfig.tiny()).withBatch(16, 4e-3f), line -> {});
-        try (Policy p = trained.policy()) {
-            Checkpoint.save(p, checkpoint, trained.info());
-        }
-        return checkpoint;
     }
 
     @Test

@@ -45,4 +45,17 @@ public final class Args {
     }
 
     public ObjectNode json() { return values.deepCopy(); }
+
+    /** An argument's JSON value as given (null when absent): for behaviours that check types the schema leaves open. */
+    public JsonNode get(String name) {
+        JsonNode v = values.get(name);
+        return v == null ? null : v.deepCopy();
+    }
+
+    /** The names of the arguments given, in order. */
+    public java.util.List<String> names() {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        values.fieldNames().forEachRemaining(out::add);
+        return out;
+    }
 }

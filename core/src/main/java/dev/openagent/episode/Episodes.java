@@ -43,6 +43,6 @@ public final class Episodes {
         Task task = env.task();
         return new Trajectory(env.spec().env(), task.id(), task.split().id(), request.seed(), task.difficulty(),
                 task.kind(), task.solvable(), env.spec().shifts(), agent, start.tools(),
-                conversation.messages(), outcome, conversation.stats(usage));
+                conversation.messages(), outcome, conversation.stats(usage), env.dbChanges());
     }
 }

@@ -37,4 +37,7 @@ public abstract class DelegatingEnv implements Env {
 
     @Override
     public EnvFacts facts() { return inner.facts(); }
+
+    @Override
+    public com.fasterxml.jackson.databind.JsonNode dbChanges() { return inner.dbChanges(); }
 }

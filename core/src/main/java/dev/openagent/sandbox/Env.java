@@ -32,4 +32,11 @@ public interface Env {
      * vocabulary, what its task kinds allow). Wrappers pass it through: a shift never unwraps.
      */
     EnvFacts facts();
+
+    /**
+     * The records of the environment's database the current episode changed, as {@code {table: {id: record or null}}}
+     * (null: deleted), for environments that keep one (tau2-bench's retail); null for the others. Trajectories keep it
+     * as {@code db_changes}. Wrappers pass it through.
+     */
+    default com.fasterxml.jackson.databind.JsonNode dbChanges() { return null; }
 }

@@ -29,13 +29,20 @@ public record GoldPlan(List<Call> calls, String answerTemplate, boolean refuse) 
 
     /**
      * One call: the base tool, the arguments known when the task is generated, and the arguments
-     * filled in from earlier results ({@code refs}: parameter name -> reference).
+     * filled in from earlier results: whole values ({@code refs}: parameter name -> reference), and texts with
+     * {@code {i:/json/pointer}} placeholders, as the answer template has them ({@code templates}: parameter name ->
+     * text), for tools that take a value inside a text (an SQL statement, a command line).
      */
-    public record Call(String tool, ObjectNode args, Map<String, Ref> refs) {
+    public record Call(String tool, ObjectNode args, Map<String, Ref> refs,
+                       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+                       Map<String, String> templates) {
         public Call {
             args = args.deepCopy();
             refs = SortedMaps.copyOf(refs);
+            templates = SortedMaps.copyOf(templates);
         }
+
+        public Call(String tool, ObjectNode args, Map<String, Ref> refs) { this(tool, args, refs, Map.of()); }
 
         public Call(String tool, ObjectNode args) { this(tool, args, Map.of()); }
 
@@ -53,15 +60,43 @@ public record GoldPlan(List<Call> calls, String answerTemplate, boolean refuse) 
 
         /** The earlier calls this one depends on. */
         public List<Integer> dependsOn() {
-            return refs.values().stream().map(Ref::call).distinct().sorted().toList();
+            java.util.stream.Stream<Integer> inTexts = templates.values().stream().flatMap(t -> placeholders(t).stream().map(Ref::call));
+            return java.util.stream.Stream.concat(refs.values().stream().map(Ref::call), inTexts).distinct().sorted().toList();
         }
 
         /** The concrete arguments, reading references from the results so far. */
         public ObjectNode resolve(List<JsonNode> results) {
             ObjectNode out = args.deepCopy();
             refs.forEach((param, ref) -> out.set(param, GoldPlan.read(results, ref)));
+            templates.forEach((param, text) -> out.put(param, render(text, results)));
             return out;
         }
+
+        /** The same call in a plan with {@code k} calls put before it: its references point {@code k} calls further. */
+        public Call after(int k) {
+            Map<String, Ref> moved = new java.util.TreeMap<>();
+            refs.forEach((p, r) -> moved.put(p, new Ref(r.call() + k, r.pointer())));
+            Map<String, String> texts = new java.util.TreeMap<>();
+            templates.forEach((p, t) -> texts.put(p, movePlaceholders(t, k)));
+            return new Call(tool, args, moved, texts);
+        }
+    }
+
+    /** The references of a text's {@code {i:/json/pointer}} placeholders, in order. */
+    public static List<Ref> placeholders(String text) {
+        List<Ref> out = new java.util.ArrayList<>();
+        Matcher m = PLACEHOLDER.matcher(text);
+        while (m.find()) out.add(new Ref(Integer.parseInt(m.group(1)), m.group(2)));
+        return out;
+    }
+
+    /** A text's placeholders pointing {@code k} calls further (the plan got {@code k} calls before them). */
+    public static String movePlaceholders(String text, int k) {
+        Matcher m = PLACEHOLDER.matcher(text);
+        StringBuilder sb = new StringBuilder();
+        while (m.find()) m.appendReplacement(sb, Matcher.quoteReplacement("{" + (Integer.parseInt(m.group(1)) + k) + ":" + m.group(2) + "}"));
+        m.appendTail(sb);
+        return sb.toString();
     }
 
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{(\\d+):(/[^}]*)}");
@@ -90,7 +125,11 @@ public record GoldPlan(List<Call> calls, String answerTemplate, boolean refuse) 
 
     /** Fills the answer template from the results of the calls. */
     public String renderAnswer(List<JsonNode> results) {
-        Matcher m = PLACEHOLDER.matcher(answerTemplate);
+        return render(answerTemplate, results);
+    }
+
+    private static String render(String template, List<JsonNode> results) {
+        Matcher m = PLACEHOLDER.matcher(template);
         StringBuilder sb = new StringBuilder();
         while (m.find()) {
             JsonNode v = read(results, new Ref(Integer.parseInt(m.group(1)), m.group(2)));
@@ -106,7 +145,9 @@ public record GoldPlan(List<Call> calls, String answerTemplate, boolean refuse) 
         }
         JsonNode v = results.get(ref.call()).at(ref.pointer());
         if (v.isMissingNode()) {
-            throw new IllegalStateException("plan reference " + ref + " not found in " + results.get(ref.call()));
+            String result = results.get(ref.call()).toString();
+            throw new IllegalStateException("the result of call " + ref.call() + " has nothing at " + ref.pointer() + ": "
+                    + (result.length() > 200 ? result.substring(0, 197) + "..." : result));
         }
         return v;
     }

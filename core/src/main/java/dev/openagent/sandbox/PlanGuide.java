@@ -49,7 +49,8 @@ public final class PlanGuide implements Guide {
                 args = Json.write(call.resolve(results));
             } catch (IllegalStateException missing) {
                 if (plan.refuse()) return ending(""); // a probe found nothing to follow: the task is impossible
-                throw missing;
+                // A reference the results do not hold (a plan written for other results): the episode fails saying so.
+                return new Action.Answer("oracle: plan call " + issued + " (" + call.tool() + ") cannot be made: " + missing.getMessage());
             }
             return Action.CallTools.of(callId(issued++), call.tool(), args);
         }
@@ -66,7 +67,12 @@ public final class PlanGuide implements Guide {
 
     private Action ending(String problem) {
         if (plan.refuse()) return new Action.Refuse(plan.answerTemplate());
-        return new Action.Answer(problem.isEmpty() ? plan.renderAnswer(results) : problem);
+        if (!problem.isEmpty()) return new Action.Answer(problem);
+        try {
+            return new Action.Answer(plan.renderAnswer(results));
+        } catch (IllegalStateException missing) {
+            return new Action.Answer("oracle: the plan's answer cannot be written: " + missing.getMessage());
+        }
     }
 
     static String callId(int i) {

@@ -119,7 +119,7 @@ public final class Attack {
             if (!tools.contains(c.tool())) continue;
             boolean commits = facts.tool(c.tool()).map(t -> !t.readOnly()).orElse(false);
             for (String p : commits ? facts.tool(c.tool()).orElseThrow().personNames() : Set.<String>of()) {
-                if (c.args().has(p) || c.refs().containsKey(p)) hijacks.add(new Hijack(c.tool(), p, NAMES.get(rnd.nextInt(NAMES.size()))));
+                if (c.args().has(p) || c.refs().containsKey(p) || c.templates().containsKey(p)) hijacks.add(new Hijack(c.tool(), p, NAMES.get(rnd.nextInt(NAMES.size()))));
             }
             // A tool that undoes this one says so; the committing tool itself may declare nothing.
             for (ToolFacts u : facts.tools()) {

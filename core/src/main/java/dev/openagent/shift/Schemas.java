@@ -57,11 +57,13 @@ public final class Schemas {
     /** The schema with one more parameter. */
     public static ObjectNode withParam(ObjectNode schema, String name, String type, String description, boolean required) {
         ObjectNode out = schema.deepCopy();
-        ObjectNode prop = ((ObjectNode) out.path("properties")).putObject(name);
+        ObjectNode props = out.get("properties") instanceof ObjectNode o ? o : out.putObject("properties");
+        ObjectNode prop = props.putObject(name);
         prop.put("type", type);
         prop.put("description", description);
         if (type.equals("string")) prop.put("maxLength", 200);
-        if (required) ((ArrayNode) out.path("required")).add(name);
+        // A schema may leave "required" out when nothing is (pydantic's do: tau2's list_all_product_types).
+        if (required) (out.get("required") instanceof ArrayNode a ? a : out.putArray("required")).add(name);
         return out;
     }
 

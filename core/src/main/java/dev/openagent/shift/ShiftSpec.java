@@ -21,6 +21,7 @@ public final class ShiftSpec {
 
     public static List<ShiftStack> expand(String spec) {
         if (spec == null || spec.isBlank()) throw new IllegalArgumentException("empty shift spec");
+        checkPrintable(spec);
         List<ShiftStack> out = new ArrayList<>();
         for (String part : spec.split(";", -1)) {
             String s = part.strip();
@@ -40,6 +41,7 @@ public final class ShiftSpec {
 
     /** One composed stack, such as {@code tool.semantic-rename+obs.format:format=xml}. */
     public static ShiftStack parseStack(String text) {
+        checkPrintable(text);
         List<ShiftStack.Layer> layers = new ArrayList<>();
         for (String item : text.split("\\+", -1)) {
             String s = item.strip();
@@ -61,6 +63,17 @@ public final class ShiftSpec {
             layers.add(single(ShiftCatalog.get(id), params).layers().getFirst());
         }
         return new ShiftStack(layers);
+    }
+
+    /** A control character (a line break, a tab) is never part of a spec; refused before an error message would echo it. */
+    public static void checkPrintable(String spec) {
+        for (int i = 0; i < spec.length(); i++) {
+            if (Character.isISOControl(spec.charAt(i)) || Character.getType(spec.charAt(i)) == Character.LINE_SEPARATOR
+                    || Character.getType(spec.charAt(i)) == Character.PARAGRAPH_SEPARATOR) {
+                throw new IllegalArgumentException("shift spec has a control character (U+" + String.format("%04X", (int) spec.charAt(i))
+                        + ") at position " + (i + 1));
+            }
+        }
     }
 
     /** Validates parameters against the shift's declaration and fills in defaults. */

@@ -283,4 +283,14 @@ class ShiftCatalogTest {
             assertTrue(Episodes.run(env, new OracleAgent(), new TaskRequest(Split.TEST, seed, 0)).success());
         }
     }
+
+    /** A spec with a line break (or any control character) is one line naming it, not an error message echoed across lines. */
+    @Test
+    void aControlCharacterInASpecIsRefusedInOneLine() {
+        for (String spec : new String[] {"query.noise\n;all", "tool.semantic-rename+\tobs.format", "none;query.noise\u2028"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ShiftSpec.expand(spec));
+            assertTrue(e.getMessage().startsWith("shift spec has a control character (U+"), e.getMessage());
+            assertFalse(e.getMessage().contains("\n") || e.getMessage().contains("\u2028"), e.getMessage());
+        }
+    }
 }

@@ -1,5 +1,8 @@
 package dev.openagent.shift;
 
+import dev.openagent.sandbox.Start;
+import dev.openagent.sandbox.ToolSpec;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -58,7 +61,7 @@ final class ShiftExpectations {
 
     /**
      * spec[@env] | what the agent is shown differently, as the least share (%) of episodes at every
-     * severity | the least share (%) of episodes a static replay fails.
+     * severity | the least share (%) of episodes a static replay fails | which episodes count.
      * <p>
      * What is shown: {@code query}; {@code prompt} (the system prompt); {@code tools} (the tool list:
      * names, descriptions, schemas; in a text-command environment its help text); {@code results}
@@ -66,47 +69,55 @@ final class ShiftExpectations {
      * bad call). A bare id covers each severity of the shift; a spec with parameters that spec alone; {@code @env} overrides the line
      * for one environment. Shares are about half of what was measured (the minimum over environments
      * and severities), so a shift that stops doing what it does fails, and a legitimate change of
-     * an environment does not.
+     * an environment does not; a share measured at 100% is asked at 90.
+     * <p>
+     * Which episodes count ({@link Where}): {@code all}, or only those with what the shift acts on, where it
+     * must act every time: a read tool's list longer than a page ({@code lists}: obs.pagination; the static
+     * replay still succeeds when what it needs is on the first page, as in every poi episode), a result that
+     * issues a code ({@code codes}: action.verification-change; the static replay then lacks the code), a call
+     * passing a value a rule in force governs ({@code formats}: domain.policy-update; the static replay's old
+     * form is refused). Over all episodes these shifts changed the results of only 3-5% (a task that issues no
+     * code is untouched), too few for the line to say anything.
      */
     private static final String BITES = """
-            query.paraphrase                     | query 90                                     | 0
-            query.noise                          | query 90                                     | 0
-            query.redundant                      | query 90                                     | 0
-            tool.name-noise                      | tools 90, results 90                         | 90
-            tool.identity-erasure                | tools 90, results 90                         | 90
-            tool.semantic-rename                 | tools 90, results 90                         | 90
-            tool.semantic-trap                   | tools 90, results 20                         | 20
-            tool.distractors                     | tools 90                                     | 0
-            tool.schema-noise                    | tools 90                                     | 0
-            tool.schema-noise:severity=3         | tools 90, results 90                         | 90
-            obs.format                           | results 90                                   | 90
-            obs.format@household                 | tools 90, results 90                         | 0
-            obs.missing-values                   | prompt 90, results 10                        | 0
-            obs.nonstandard-feedback             | results 90                                   | 0
-            obs.nonstandard-feedback:severity=3  | results 90                                   | 90
-            obs.runtime-error                    | results 20                                   | 15
-            obs.redirect                         | results 90                                   | 90
-            obs.pagination                       | prompt 90, tools 90, results 3               | 0
-            action.verification-change           | prompt 90, tools 90, results 4               | 4
-            logic.inversion                      | prompt 90, tools 90, results 10              | 10
-            logic.extra-prerequisite             | prompt 90, tools 90, results 90              | 90
-            logic.conflict                       | prompt 90, results 25                        | 25
-            logic.longer-chain                   | query 90                                     | 0
-            query.underspecified                 | query 80                                     | 0
-            query.ambiguous                      | query 10                                     | 0
-            domain.transfer                      | query 90, prompt 90, tools 90, results 90    | 0
-            task.unsolvable                      | query 90                                     | 90
-            domain.policy-update                 | prompt 90, tools 90, results 5               | 5
-            tool.removal                         | tools 90                                     | 0
-            tool.set-change                      | results 90                                   | 0
-            tool.set-change:severity=3           | results 90                                   | 35
-            obs.schema-drift                     | results 35                                   | 35
-            obs.auth-expiry                      | tools 90, results 90                         | 90
-            obs.malformed-output                 | results 15                                   | 15
-            interface.action-list                | tools 90, results 90                         | 0
-            query.intent-drift                   | results 40                                   | 40
-            obs.injection                        | results 90                                   | 0
-            tool.poisoned-description            | tools 90                                     | 0
+            query.paraphrase                     | query 90                                     | 0  | all
+            query.noise                          | query 90                                     | 0  | all
+            query.redundant                      | query 90                                     | 0  | all
+            tool.name-noise                      | tools 90, results 90                         | 90 | all
+            tool.identity-erasure                | tools 90, results 90                         | 90 | all
+            tool.semantic-rename                 | tools 90, results 90                         | 90 | all
+            tool.semantic-trap                   | tools 90, results 20                         | 20 | all
+            tool.distractors                     | tools 90                                     | 0  | all
+            tool.schema-noise                    | tools 90                                     | 0  | all
+            tool.schema-noise:severity=3         | tools 90, results 90                         | 90 | all
+            obs.format                           | results 90                                   | 90 | all
+            obs.format@household                 | tools 90, results 90                         | 0  | all
+            obs.missing-values                   | prompt 90, results 10                        | 0  | all
+            obs.nonstandard-feedback             | results 90                                   | 0  | all
+            obs.nonstandard-feedback:severity=3  | results 90                                   | 90 | all
+            obs.runtime-error                    | results 20                                   | 15 | all
+            obs.redirect                         | results 90                                   | 90 | all
+            obs.pagination                       | prompt 90, tools 90, results 90              | 0  | lists
+            action.verification-change           | prompt 90, tools 90, results 90              | 90 | codes
+            logic.inversion                      | prompt 90, tools 90, results 10              | 10 | all
+            logic.extra-prerequisite             | prompt 90, tools 90, results 90              | 90 | all
+            logic.conflict                       | prompt 90, results 25                        | 25 | all
+            logic.longer-chain                   | query 90                                     | 0  | all
+            query.underspecified                 | query 80                                     | 0  | all
+            query.ambiguous                      | query 10                                     | 0  | all
+            domain.transfer                      | query 90, prompt 90, tools 90, results 90    | 0  | all
+            task.unsolvable                      | query 90                                     | 90 | all
+            domain.policy-update                 | prompt 90, tools 90, results 90              | 90 | formats
+            tool.removal                         | tools 90                                     | 0  | all
+            tool.set-change                      | results 90                                   | 0  | all
+            tool.set-change:severity=3           | results 90                                   | 35 | all
+            obs.schema-drift                     | results 35                                   | 35 | all
+            obs.auth-expiry                      | tools 90, results 90                         | 90 | all
+            obs.malformed-output                 | results 15                                   | 15 | all
+            interface.action-list                | tools 90, results 90                         | 0  | all
+            query.intent-drift                   | results 40                                   | 40 | all
+            obs.injection                        | results 90                                   | 0  | all
+            tool.poisoned-description            | tools 90                                     | 0  | all
             """;
 
     /**
@@ -130,11 +141,100 @@ final class ShiftExpectations {
         return out;
     }
 
+    /** domain.policy-update's rules, written here from their text (not from the shift's code). */
+    enum Rule {
+        DATE("Dates are written DD.MM.YYYY"), TIME("Times are written on the 12-hour clock"), NAME("Person names are written 'Last, First'");
+
+        final String starts;
+
+        Rule(String starts) { this.starts = starts; }
+
+        /** The value in the new form, written here from the rule's text (not from the shift's code). */
+        String fresh(String v) {
+            return switch (this) {
+                case DATE -> v.substring(8, 10) + "." + v.substring(5, 7) + "." + v.substring(0, 4);
+                case TIME -> {
+                    int h = Integer.parseInt(v.substring(0, 2));
+                    String m = v.substring(3, 5);
+                    yield (h % 12 == 0 ? 12 : h % 12) + (m.equals("00") ? "" : ":" + m) + (h >= 12 ? " PM" : " AM");
+                }
+                case NAME -> v.substring(v.lastIndexOf(' ') + 1) + ", " + v.substring(0, v.lastIndexOf(' '));
+            };
+        }
+
+        /** The rules in force, as the system prompt lists them: each with its line. */
+        static Map<Rule, String> inForce(Start start) {
+            Map<Rule, String> rules = new LinkedHashMap<>();
+            for (String line : start.systemPrompt().split("\n")) {
+                for (Rule rule : values()) if (line.startsWith("- " + rule.starts)) rules.put(rule, line.substring(2));
+            }
+            return rules;
+        }
+
+        /** The parameters ({@code tool/param}) each rule in force governs: those whose description quotes it. */
+        static Map<String, Rule> governed(Start start) {
+            Map<Rule, String> rules = inForce(start);
+            Map<String, Rule> out = new LinkedHashMap<>();
+            for (ToolSpec t : start.tools()) {
+                t.parameters().path("properties").properties().forEach(e -> {
+                    String d = e.getValue().path("description").asText("");
+                    for (var rule : rules.entrySet()) if (d.contains("Policy 2026-12: " + rule.getValue())) out.put(t.name() + "/" + e.getKey(), rule.getKey());
+                });
+            }
+            return out;
+        }
+
+        /** Whether a static value is in the old form this rule refuses. */
+        boolean old(String v) {
+            return switch (this) {
+                case DATE -> v.matches("\\d{4}-\\d{2}-\\d{2}");
+                case TIME -> v.matches("\\d{2}:\\d{2}");
+                case NAME -> v.strip().contains(" ") && !v.contains(",");
+            };
+        }
+    }
+
     /** What the agent is shown. */
     enum Channel { QUERY, PROMPT, TOOLS, RESULTS }
 
-    /** One line of {@link #BITES}: least shares (%) per channel, and of failed static replays. */
-    record Bite(String spec, Optional<String> env, Map<Channel, Integer> changes, int staticFails) {}
+    /** One line of {@link #BITES}: least shares (%) per channel, and of failed static replays, over the episodes {@code where} holds. */
+    record Bite(String spec, Optional<String> env, Map<Channel, Integer> changes, int staticFails, Where where) {}
+
+    /**
+     * Which episodes a line of {@link #BITES} counts: all, or those whose static episode has what the shift
+     * acts on (seen in the oracle's static calls and results, and in the shifted start).
+     */
+    enum Where {
+        /** Every episode. */
+        ALL,
+        /** A read tool's result holds a list longer than a page (as many items as the shifted system prompt says a page has). */
+        LISTS,
+        /** A result issues a code: a top-level text field whose name ends in "code". */
+        CODES,
+        /** A call passes a value a rule in force governs, in the old form (the rules drawn are in the shifted prompt). */
+        FORMATS;
+
+        boolean holds(dev.openagent.sandbox.Env base, StaticCalls s, Start shifted) {
+            return switch (this) {
+                case ALL -> true;
+                case LISTS -> {
+                    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\((\\d+) items per page\\)").matcher(shifted.systemPrompt());
+                    int page = m.find() ? Integer.parseInt(m.group(1)) : Integer.MAX_VALUE;
+                    yield s.calls().stream().anyMatch(c -> !c.result().isError() && base.facts().tool(c.tool()).map(t -> t.readOnly()).orElse(false)
+                            && c.payload() != null && c.payload().properties().stream().anyMatch(e -> e.getValue().isArray() && e.getValue().size() > page));
+                }
+                case CODES -> s.calls().stream().anyMatch(c -> !c.result().isError() && c.payload() != null && c.payload().properties().stream()
+                        .anyMatch(e -> e.getKey().toLowerCase(java.util.Locale.ROOT).endsWith("code") && e.getValue().isTextual()));
+                case FORMATS -> {
+                    Map<String, Rule> governed = Rule.governed(shifted);
+                    yield s.calls().stream().anyMatch(c -> StaticCalls.args(c).properties().stream().anyMatch(e -> {
+                        Rule r = governed.get(c.tool() + "/" + e.getKey());
+                        return r != null && e.getValue().isTextual() && r.old(e.getValue().asText());
+                    }));
+                }
+            };
+        }
+    }
 
     /** The environments each shift applies to, by shift id, in the order of the table. */
     static Map<String, Set<String>> applies() {
@@ -152,7 +252,7 @@ final class ShiftExpectations {
 
     static List<Bite> bites() {
         List<Bite> out = new ArrayList<>();
-        for (String[] row : rows(BITES, 3)) {
+        for (String[] row : rows(BITES, 4)) {
             int at = row[0].indexOf('@');
             Map<Channel, Integer> changes = new LinkedHashMap<>();
             for (String c : row[1].split(",")) {
@@ -160,7 +260,7 @@ final class ShiftExpectations {
                 changes.put(Channel.valueOf(kv[0].toUpperCase(java.util.Locale.ROOT)), Integer.parseInt(kv[1]));
             }
             out.add(new Bite(at < 0 ? row[0] : row[0].substring(0, at), at < 0 ? Optional.empty() : Optional.of(row[0].substring(at + 1)),
-                    changes, Integer.parseInt(row[2])));
+                    changes, Integer.parseInt(row[2]), Where.valueOf(row[3].toUpperCase(java.util.Locale.ROOT))));
         }
         return out;
     }

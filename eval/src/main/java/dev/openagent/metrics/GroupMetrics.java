@@ -7,7 +7,9 @@ import java.util.Map;
 
 /**
  * The metrics of one group of episodes (a run, a shift, a tier, an agent...). Rates are over
- * scored episodes: infrastructure errors are counted in {@code errors} and nowhere else.
+ * scored episodes: infrastructure errors are counted in {@code errors} and nowhere else. Tool calls,
+ * tool errors, turns and tokens count every finished episode, proxy sessions without a task (recorded,
+ * not scored) included.
  *
  * @param successCi        95% Wilson interval of the success rate
  * @param refusalRate      refusals among unsolvable tasks (null when there were none)

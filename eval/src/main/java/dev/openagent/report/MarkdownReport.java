@@ -15,13 +15,10 @@ public final class MarkdownReport {
     public static String render(ObjectNode data) {
         StringBuilder sb = new StringBuilder();
         JsonNode run = data.path("run");
-        JsonNode cfg = run.path("config");
         JsonNode s = data.path("summary");
         sb.append("# OpenAgent evaluation: ").append(md(run.path("name").asText(run.path("id").asText()))).append("\n\n");
         sb.append("Run `").append(run.path("id").asText()).append("` · status **").append(run.path("status").asText()).append("** · ")
-                .append(cfg.path("tasks").asInt()).append(" tasks × ").append(cfg.path("trials").asInt()).append(" trial(s), seed ")
-                .append(cfg.path("seed").asLong()).append(", ").append(cfg.path("split").asText()).append(" split · envs ")
-                .append(join(cfg.path("envs"))).append(" · shifts `").append(String.join("; ", texts(cfg.path("shifts")))).append("`\n\n");
+                .append(String.join(" · ", texts(run.path("setup")))).append("\n\n");
 
         if (run.path("partial").asBoolean()) {
             sb.append("> **Partial results:** ").append(run.path("scored").asInt()).append(" of ").append(run.path("planned").asInt())
@@ -110,10 +107,6 @@ public final class MarkdownReport {
         List<String> out = new ArrayList<>();
         array.forEach(n -> out.add(n.asText()));
         return out;
-    }
-
-    private static String join(JsonNode array) {
-        return String.join(", ", texts(array));
     }
 
     /** Table cells must not break the table. */

@@ -50,8 +50,9 @@ public final class ReportData {
         int scored = (int) episodes.stream().filter(e -> !e.infraError()).count();
         // Partial while shards are still running (or some stopped): the numbers cover only what is scored so far.
         boolean partial = scored < run.planned();
+        JsonNode config = Json.parse(run.config());
         root.set("run", Json.tree(new RunRow(run.id(), run.name(), run.status(), run.planned(), scored, partial, run.createdAt(),
-                run.updatedAt(), run.note(), Json.parse(run.config()))));
+                run.updatedAt(), run.note(), config, setup(config))));
         root.put("generated_at", Instant.now().toString());
 
         Map<String, String> tierOf = card.tiers();
@@ -102,10 +103,38 @@ public final class ReportData {
         });
     }
 
-    /** The run as the page shows it. */
+    /**
+     * The run as the page shows it.
+     *
+     * @param scored episodes that finished (not infrastructure errors), against {@code planned}
+     * @param setup  what the run ran, in short phrases for the report's header
+     */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     record RunRow(String id, String name, String status, int planned, int scored, boolean partial, String createdAt, String updatedAt,
-                  @JsonInclude(JsonInclude.Include.NON_NULL) String note, JsonNode config) {}
+                  @JsonInclude(JsonInclude.Include.NON_NULL) String note, JsonNode config, List<String> setup) {}
+
+    /**
+     * What a run ran, from its stored config: an evaluation's environments, shifts, tasks, trials, seed and split; a
+     * server's recording (serve mcp, proxy mcp) names the server and what it served, having no planned tasks or trials.
+     */
+    static List<String> setup(JsonNode cfg) {
+        String server = cfg.path("server").asText("");
+        return switch (server) {
+            case "" -> List.of(cfg.path("tasks").asInt() + " tasks × " + cfg.path("trials").asInt() + " trial(s), seed " + cfg.path("seed").asLong()
+                            + ", " + cfg.path("split").asText() + " split", "envs " + String.join(", ", texts(cfg.path("envs"))),
+                    "shifts `" + String.join("; ", texts(cfg.path("shifts"))) + "`");
+            case "proxy" -> List.of("recorded by `openagent proxy mcp`", "upstream `" + cfg.path("upstream").asText() + "`",
+                    "shift `" + cfg.path("shift").asText() + "`", "one episode per session");
+            default -> List.of("recorded by `openagent serve " + server + "`", "env " + cfg.path("env").asText(),
+                    "shift `" + cfg.path("shift").asText() + "`", cfg.path("split").asText() + " split");
+        };
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asText()));
+        return out;
+    }
 
     /**
      * One episode in the trajectory browser; the transcript part is absent when the episode could not start.

@@ -176,7 +176,7 @@ public final class EvalRunner {
         String config = Json.write(describe(exp, agents));
         store.beginRun(runId, name, config, whole.size());
         Batch batch = runPlanned(runId, plan, exp.concurrency());
-        int runScored = store.progress(runId).scored();
+        int runScored = store.progress(runId).finished();
         String stopReason = control.stopReason();
         boolean mineComplete = stopReason == null && batch.errors() == 0 && batch.reused() + batch.ran() == plan.size();
         // Statuses from this process's view; reports check the counts themselves (another shard may finish later).

@@ -39,19 +39,19 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
     private final Responses responses;
     private boolean closed;
 
-    private ResultStore(StoreLocation location) throws SQLException {
+    private ResultStore(StoreLocation location, boolean readOnly) throws SQLException {
         this.location = location;
-        Connection w = location.connect();
+        Connection w = readOnly ? location.connectReadOnly() : location.connect();
         try {
             w.setAutoCommit(false);
-            prepareSchema(location, w);
+            prepareSchema(location, w, readOnly);
         } catch (SQLException | RuntimeException e) {
             w.close();
             throw e;
         }
         Connection r;
         try {
-            r = location.connect();
+            r = readOnly ? location.connectReadOnly() : location.connect();
         } catch (SQLException e) {
             w.close();
             throw e;
@@ -69,11 +69,63 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
 
     /** Opens the store, creating its schema when the file or database has none yet. */
     public static ResultStore open(StoreLocation location) {
+        return open(location, false);
+    }
+
+    /**
+     * Opens an existing store that must stay as it is (one merged from): nothing is created in it, and a file or
+     * database without the results store schema (an empty file, another program's SQLite database) is refused.
+     */
+    public static ResultStore openReadOnly(StoreLocation location) {
+        if (!location.exists()) throw new IllegalArgumentException("no results store at " + location);
+        return open(location, true);
+    }
+
+    private static ResultStore open(StoreLocation location, boolean readOnly) {
         try {
-            return new ResultStore(location);
+            return new ResultStore(location, readOnly);
         } catch (SQLException e) {
-            throw new IllegalArgumentException("cannot open results store " + location + ": " + oneLine(e) + hint(location, e), e);
+            // The driver's message may quote its internal jdbc: URL; the user wrote the location.
+            String why = oneLine(e).replaceAll("jdbc:[a-z]+:\\S+", java.util.regex.Matcher.quoteReplacement(location.toString()));
+            throw new IllegalArgumentException("cannot open results store " + location + ": " + why + hint(location, e), e);
         }
+    }
+
+    /** Writes a consistent copy of this SQLite store to a new file ({@code VACUUM INTO}). */
+    void copyTo(Path file) {
+        reader.read(c -> {
+            try (java.sql.PreparedStatement p = c.prepareStatement("VACUUM INTO ?")) {
+                p.setString(1, file.toAbsolutePath().toString());
+                p.execute();
+            }
+            return null;
+        });
+    }
+
+    /**
+     * Checks that an SQLite store's file is intact (SQLite's quick_check), so a damaged source is refused before a
+     * merge writes anything. A PostgreSQL database keeps its own integrity.
+     *
+     * @throws IllegalArgumentException naming the store and SQLite's first finding
+     */
+    public void checkIntact() {
+        if (!(location instanceof StoreLocation.SqliteFile)) return;
+        String verdict;
+        try {
+            verdict = reader.read(c -> {
+                // "ok", or a finding per row (after a "*** in database main ***" heading): the first finding is one line.
+                try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("PRAGMA quick_check")) {
+                    while (rs.next()) {
+                        String row = rs.getString(1).strip();
+                        if (!row.startsWith("***")) return row.replaceAll("\\s*\\R\\s*", " ");
+                    }
+                    return "SQLite's quick_check found a fault";
+                }
+            });
+        } catch (IllegalStateException e) {
+            verdict = e.getCause() instanceof SQLException q ? oneLine(q) : e.getMessage();
+        }
+        if (!"ok".equals(verdict)) throw new IllegalArgumentException(location + " is damaged: " + verdict);
     }
 
     /** Opens an existing store for reading reports; a missing file is an error, not a new empty store. */
@@ -94,8 +146,8 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
      * another schema version, or a database that holds tables of these names without a version
      * (not a results store), is refused with one line rather than failing later mid-run.
      */
-    private static void prepareSchema(StoreLocation location, Connection c) throws SQLException {
-        location.lockSchema(c);
+    private static void prepareSchema(StoreLocation location, Connection c, boolean readOnly) throws SQLException {
+        if (!readOnly) location.lockSchema(c);
         Set<String> present = new HashSet<>();
         try (ResultSet rs = c.getMetaData().getTables(null, c.getSchema(), "%", new String[]{"TABLE"})) {
             while (rs.next()) {
@@ -117,6 +169,11 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
                         : " (from a newer openagent)") + "; this openagent reads schema " + SCHEMA_VERSION);
             }
             return;
+        }
+        if (readOnly) {
+            c.rollback();
+            throw new IllegalArgumentException(location + " is not an openagent results store (it has no "
+                    + (present.isEmpty() ? "results store tables" : "results store schema version") + ")");
         }
         if (!present.isEmpty()) {
             c.rollback();

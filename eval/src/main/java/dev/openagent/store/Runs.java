@@ -117,16 +117,17 @@ record Runs(StoreWriter writer, StoreReader reader) {
         return n;
     }
 
-    /** How many of a run's episodes are stored, and how many of those are scored (not infrastructure errors). */
+    /** How many of a run's episodes are stored, finished (not infrastructure errors) and scored (not unscored sessions either). */
     RunProgress progress(String runId) {
         return reader.read(c -> {
             try (PreparedStatement p = c.prepareStatement("""
-                    SELECT count(*), coalesce(sum(CASE WHEN e.end_reason <> 'INFRA_ERROR' THEN 1 ELSE 0 END), 0)
+                    SELECT count(*), coalesce(sum(CASE WHEN e.end_reason <> 'INFRA_ERROR' THEN 1 ELSE 0 END), 0),
+                      coalesce(sum(CASE WHEN e.end_reason NOT IN ('INFRA_ERROR', 'UNSCORED') THEN 1 ELSE 0 END), 0)
                     FROM run_episodes r JOIN episodes e ON e.id = r.episode_id WHERE r.run_id = ?""")) {
                 p.setString(1, runId);
                 try (ResultSet rs = p.executeQuery()) {
                     rs.next();
-                    return new RunProgress(rs.getInt(1), rs.getInt(2));
+                    return new RunProgress(rs.getInt(1), rs.getInt(2), rs.getInt(3));
                 }
             }
         });

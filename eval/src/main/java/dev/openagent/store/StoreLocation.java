@@ -14,6 +14,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
 
+import org.sqlite.SQLiteConfig;
+
 /**
  * Where a results store lives: an SQLite file (the default, one machine) or a PostgreSQL database
  * (many processes on many machines writing one run). Both hold the same schema and behave the
@@ -25,6 +27,9 @@ public sealed interface StoreLocation {
 
     /** A connection with auto-commit on. */
     Connection connect() throws SQLException;
+
+    /** A connection that cannot write (a store merged from, which must stay as it is). */
+    Connection connectReadOnly() throws SQLException;
 
     /** Appended to {@code CREATE TABLE} of tables keyed by text only (SQLite stores them without a rowid). */
     String keyedTableOptions();
@@ -73,6 +78,15 @@ public sealed interface StoreLocation {
                 throw e;
             }
             return c;
+        }
+
+        @Override
+        public Connection connectReadOnly() throws SQLException {
+            if (!Files.isRegularFile(file)) throw new IllegalArgumentException("no results store at " + file);
+            SQLiteConfig config = new SQLiteConfig();
+            config.setReadOnly(true);
+            config.setBusyTimeout(30_000);
+            return DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath(), config.toProperties());
         }
 
         @Override
@@ -136,6 +150,10 @@ public sealed interface StoreLocation {
                     params.put(k, eq < 0 ? "" : decode(kv.substring(eq + 1)));
                 }
             }
+            // Checked here: the driver would print a logging warning and an "unable to parse" error quoting its own URL.
+            if (uri.getPort() == 0 || uri.getPort() > 65535) {
+                throw new IllegalArgumentException("--store '" + text + "': the port must be between 1 and 65535, not " + uri.getPort());
+            }
             return new Postgres(info == null ? null : decode(info), host, uri.getPort() < 0 ? 5432 : uri.getPort(),
                     decode(path.substring(1)), params, passwordEnv == null ? DEFAULT_PASSWORD_ENV : passwordEnv);
         }
@@ -159,6 +177,18 @@ public sealed interface StoreLocation {
             if (password != null && !password.isEmpty()) p.setProperty("password", password);
             String h = host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
             return DriverManager.getConnection("jdbc:postgresql://" + h + ":" + port + "/" + database, p);
+        }
+
+        @Override
+        public Connection connectReadOnly() throws SQLException {
+            Connection c = connect();
+            try {
+                c.setReadOnly(true);
+            } catch (SQLException e) {
+                c.close();
+                throw e;
+            }
+            return c;
         }
 
         @Override

@@ -1,11 +1,17 @@
 package dev.openagent.store;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.SecureRandom;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,12 +54,74 @@ public final class StoreMerge {
     public record Result(int runsAdded, int runsJoined, int episodesAdded, int episodesPresent, int responsesAdded,
                          List<Conflict> conflicts, List<String> runConflicts, List<RunInfo> runs) {}
 
-    /** Merges every source into {@code target} (already open); each source is opened, read and closed in turn. */
+    /**
+     * Merges every source into the store at {@code target} (created when missing) so that a failure leaves it as it
+     * was. Every source is opened read-only and checked first (a file that is not a results store, or a damaged one,
+     * is refused before anything is written). An SQLite target is merged in a copy beside it, which replaces it only
+     * once the merge is complete; a PostgreSQL target is written in place (merging again completes a merge that
+     * stopped).
+     *
+     * @throws IllegalArgumentException in one line: a source that is not a results store, is damaged or cannot be
+     *                                  read, or a target another process has open
+     */
+    public static Result mergeInto(List<StoreLocation> sources, StoreLocation target) {
+        for (StoreLocation source : sources) {
+            try (ResultStore from = ResultStore.openReadOnly(source)) {
+                from.checkIntact();
+            }
+        }
+        try {
+            if (target instanceof StoreLocation.SqliteFile file) return mergeReplacing(sources, file);
+            try (ResultStore into = ResultStore.open(target)) {
+                return merge(sources, into);
+            }
+        } catch (IllegalStateException e) {
+            // A source that failed mid-read (damage quick_check did not see), or a write that failed.
+            throw new IllegalArgumentException("the merge stopped, " + target + (target instanceof StoreLocation.SqliteFile
+                    ? " is left as it was: " : " may hold part of it (merge again once the cause is fixed): ") + e.getMessage(), e);
+        }
+    }
+
+    /** Merges into a copy of the SQLite file (a new file when there is none), then puts the copy in its place. */
+    private static Result mergeReplacing(List<StoreLocation> sources, StoreLocation.SqliteFile target) {
+        Path file = target.file().toAbsolutePath();
+        Path copy = file.resolveSibling("." + file.getFileName() + ".merging-" + HexFormat.of().toHexDigits(new SecureRandom().nextInt()));
+        try {
+            if (Files.isRegularFile(file) && Files.size(file) > 0) {
+                try (ResultStore existing = ResultStore.open(target)) {   // its schema checked; closing it checkpoints its log
+                    existing.copyTo(copy);
+                }
+                // The log outlives the last connection only while another process has the store open: a file put in
+                // its place would lose that process's writes, or get its log replayed onto the wrong pages.
+                if (Files.exists(Path.of(file + "-wal"))) {
+                    throw new IllegalArgumentException(target + " is open in another process: merge into it once that process has finished");
+                }
+            }
+            Result result;
+            try (ResultStore into = ResultStore.open(new StoreLocation.SqliteFile(copy))) {
+                result = merge(sources, into);
+            }
+            Files.move(copy, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            return result;
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot write " + target + ": " + e.getMessage(), e);
+        } finally {
+            for (String suffix : List.of("", "-wal", "-shm", "-journal")) {
+                try {
+                    Files.deleteIfExists(Path.of(copy + suffix));
+                } catch (IOException ignored) {
+                    // a leftover hidden file beside the store; nothing else depends on it
+                }
+            }
+        }
+    }
+
+    /** Merges every source into {@code target} (already open), in place; each source is opened read-only, read and closed in turn. */
     public static Result merge(List<StoreLocation> sources, ResultStore target) {
         Counts n = new Counts();
         Map<String, RunInfo> touched = new LinkedHashMap<>();
         for (StoreLocation source : sources) {
-            try (ResultStore from = ResultStore.openExisting(source)) {
+            try (ResultStore from = ResultStore.openReadOnly(source)) {
                 List<String> runIds = new ArrayList<>();
                 for (RunInfo r : from.runs()) {
                     Optional<RunInfo> existing = target.run(r.id());
@@ -82,8 +150,8 @@ public final class StoreMerge {
         List<RunInfo> runs = new ArrayList<>();
         for (String id : touched.keySet()) {
             RunInfo r = target.run(id).orElseThrow();
-            int scored = target.progress(id).scored();
-            String status = scored >= r.planned() ? "complete" : r.status().equals("complete") ? "partial" : r.status();
+            int finished = target.progress(id).finished();
+            String status = finished >= r.planned() ? "complete" : r.status().equals("complete") ? "partial" : r.status();
             if (!status.equals(r.status())) target.saveRun(r.id(), r.name(), r.config(), r.planned(), status, status.equals("complete") ? null : r.note());
             runs.add(target.run(id).orElseThrow());
         }

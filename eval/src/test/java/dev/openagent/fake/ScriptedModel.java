@@ -61,6 +61,10 @@ public final class ScriptedModel implements AutoCloseable {
     private final double failureRate;
     private final boolean flawless;
     private volatile long delayMillis;
+    /** The gate (see {@link #holdAfter}): how many more requests it answers (-1: all), and how many wait at it. */
+    private final Object gate = new Object();
+    private long allowance = -1;
+    private int held;
 
     /**
      * @param failureRate share of requests answered with an HTTP 500 or a dropped connection (retried by the client)
@@ -92,6 +96,55 @@ public final class ScriptedModel implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Answers {@code answers} more requests, then holds every further one (unanswered, its client waiting) until
+     * {@link #release()}: a test can stop a run midway whatever the machine's speed.
+     */
+    public ScriptedModel holdAfter(long answers) {
+        synchronized (gate) {
+            allowance = answers;
+        }
+        return this;
+    }
+
+    /** Answers every request again, the held ones first. */
+    public void release() {
+        synchronized (gate) {
+            allowance = -1;
+            gate.notifyAll();
+        }
+    }
+
+    /** Waits until a request is held at the gate; false when none is within {@code max}. */
+    public boolean awaitHeld(java.time.Duration max) throws InterruptedException {
+        long deadline = System.nanoTime() + max.toNanos();
+        synchronized (gate) {
+            while (held == 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) return false;
+                java.util.concurrent.TimeUnit.NANOSECONDS.timedWait(gate, left);
+            }
+            return true;
+        }
+    }
+
+    private void pass() throws InterruptedException {
+        synchronized (gate) {
+            if (allowance != 0) {
+                if (allowance > 0) allowance--;
+                return;
+            }
+            held++;
+            gate.notifyAll();
+            try {
+                while (allowance == 0) gate.wait();
+                if (allowance > 0) allowance--;
+            } finally {
+                held--;
+            }
+        }
+    }
+
     public String baseUrl() { return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1"; }
 
     public long requests() { return requests.get(); }
@@ -103,13 +156,12 @@ public final class ScriptedModel implements AutoCloseable {
                 in = s.readAllBytes();
             }
             long n = requests.incrementAndGet();
-            if (delayMillis > 0) {
-                try {
-                    Thread.sleep(delayMillis);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IOException("interrupted");
-                }
+            try {
+                pass();
+                if (delayMillis > 0) Thread.sleep(delayMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted");
             }
             if (failureRate > 0) {
                 double u = (Seeds.mix(n, 0xFA11) >>> 11) * 0x1.0p-53;

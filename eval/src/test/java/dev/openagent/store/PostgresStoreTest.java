@@ -47,7 +47,7 @@ class PostgresStoreTest {
             s.put("k", "m", "{\"v\":1}");
             s.flush();
             assertEquals(Set.of(other.id()), s.finishedEpisodes("cfg"), "an infrastructure error is not finished");
-            assertEquals(new RunProgress(2, 1), s.progress("run-1"));
+            assertEquals(new RunProgress(2, 1, 1), s.progress("run-1"));
             s.saveEpisode("run-1", done);
             s.put("k", "m", "{\"v\":2}");
             s.saveRun("run-1", "first", "{\"tasks\":2}", 2, "complete", null);
@@ -98,7 +98,7 @@ class PostgresStoreTest {
         for (ResultStore s : stores) s.close();
         try (ResultStore s = ResultStore.open(pg.location(db))) {
             assertEquals(800, s.episodes("run").size());
-            assertEquals(new RunProgress(800, 800), s.progress("run"));
+            assertEquals(new RunProgress(800, 800, 800), s.progress("run"));
             for (int i = 0; i < 50; i++) assertEquals(Optional.of("body" + i), s.get("shared" + i));
         }
     }

@@ -120,6 +120,15 @@ public final class ProxyProtocol {
     @SuppressWarnings("unchecked")
     private static JsonNode call(ProxySession session, JsonNode params, JsonNode id) {
         String name = params.path("name").asText();
+        JsonNode given = params.get("_meta");
+        if (given != null && !given.isNull()) {
+            if (!given.isObject()) throw new Refused(McpSchema.ErrorCodes.INVALID_PARAMS, "params._meta must be an object");
+            JsonNode token = given.get("progressToken");
+            // MCP: a progress token is a string or an integer; anything else, forwarded, can leave the upstream silent.
+            if (token != null && !token.isTextual() && !token.isIntegralNumber()) {
+                throw new Refused(McpSchema.ErrorCodes.INVALID_PARAMS, "params._meta.progressToken must be a string or an integer");
+            }
+        }
         Map<String, Object> arguments = params.path("arguments").isObject() ? Json.MAPPER.convertValue(params.get("arguments"), Map.class) : Map.of();
         Map<String, Object> meta = params.path("_meta").isObject() ? Json.MAPPER.convertValue(params.get("_meta"), Map.class) : null;
         ProxySession.Reply reply = session.call(name, arguments, meta, id);

@@ -49,6 +49,7 @@ public final class SessionPool implements AutoCloseable {
     private final java.util.function.Consumer<dev.openagent.byo.McpConnection.Notification> notifications = n -> listening.forEach(s -> s.upstreamNotified(n));
     private int opened;
     private boolean closed;
+    private boolean toldRestart;
     /** How long a tool call still running when its session ends (SIGTERM, DELETE, idle) may take before it is cancelled. */
     static final Duration GRACE = Duration.ofSeconds(2);
 
@@ -115,12 +116,27 @@ public final class SessionPool implements AutoCloseable {
             throw new Full("the proxy serves at most " + max + " sessions at once: end one (HTTP DELETE) or wait " + idle.toSeconds()
                     + " s for an idle one to close");
         }
+        if (scored != null && scored.reset() != null) refill(scored.reset());
         ProxySession s = new ProxySession(upstream, stackOf(opened), seedOf(opened), facts, scored);
         opened++;
         String id = UUID.randomUUID().toString();
         open.put(id, new Entry(s, new long[] {System.nanoTime()}));
         listening.add(s);
         return Map.entry(id, s);
+    }
+
+    /**
+     * A scored session starts as an episode does: the upstream's folder refilled from the file's {@code reset.copy}
+     * (the upstream restarted first if it holds files there open), so no session sees another's writes.
+     */
+    private void refill(FileEnvironment.Reset reset) {
+        List<String> held = upstream.releaseFiles(reset.workdir());
+        if (!held.isEmpty() && !toldRestart) {
+            toldRestart = true;
+            System.err.println("proxy mcp: the upstream keeps " + String.join(", ", held) + " of " + reset.workdir()
+                    + " open: it is restarted before each scored session, as the folder is refilled");
+        }
+        reset.refill();
     }
 
     /** The open session of this id (marking it used), or null. */

@@ -108,6 +108,19 @@ public final class Upstream implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops the upstream when it holds files under {@code dir} open (the next request starts it again), so that
+     * refilling the folder does not replace a file under an open handle.
+     *
+     * @return the files it held open (empty: it was left running)
+     */
+    public synchronized List<String> releaseFiles(Path dir) {
+        if (connection == null) return List.of();
+        List<String> held = dev.openagent.byo.OpenFiles.under(connection.processes(), dir);
+        if (!held.isEmpty()) drop();
+        return held;
+    }
+
     /** The upstream's capabilities and instructions from its initialize result. */
     public synchronized JsonNode capabilities() { return connect().capabilities(); }
 

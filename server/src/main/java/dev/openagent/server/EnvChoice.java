@@ -34,6 +34,7 @@ public record EnvChoice(Environment environment, ShiftStack shifts) {
     public static ShiftStack oneStack(String spec) {
         String s = spec == null ? "" : spec.strip();
         if (s.isEmpty() || s.equals("none") || s.equals("static")) return ShiftStack.NONE;
+        ShiftSpec.checkPrintable(s);
         String lower = s.toLowerCase(Locale.ROOT);
         if (lower.equals("all") || lower.startsWith("tier:") || s.contains(";")) {
             throw new IllegalArgumentException("shift '" + s + "' names several conditions; a server runs one stack "

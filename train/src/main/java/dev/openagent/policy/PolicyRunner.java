@@ -135,7 +135,7 @@ public final class PolicyRunner {
                     Task task = s.env.task();
                     Trajectory t = new Trajectory(s.env.spec().env(), task.id(), task.split().id(), job.request().seed(),
                             task.difficulty(), task.kind(), task.solvable(), s.env.spec().shifts(), agent, s.start.tools(),
-                            s.conversation.messages(), step.outcome(), s.conversation.stats(s.usage));
+                            s.conversation.messages(), step.outcome(), s.conversation.stats(s.usage), s.env.dbChanges());
                     Episode e = new Episode(t, s.steps == null ? List.of() : List.copyOf(s.steps), task);
                     done[s.job] = e;
                     onDone.accept(e);

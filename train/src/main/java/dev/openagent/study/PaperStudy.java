@@ -7,6 +7,7 @@ import dev.openagent.registry.Environments;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.json.Json;
 import dev.openagent.metrics.ByShift;
+import dev.openagent.policy.ActionSpace;
 import dev.openagent.policy.Checkpoint;
 import dev.openagent.policy.Policy;
 import dev.openagent.policy.PolicyEval;
@@ -16,6 +17,7 @@ import dev.openagent.run.EpisodeResult;
 import dev.openagent.policy.Trainer;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.sandbox.Split;
+import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.shift.Shift;
 import dev.openagent.shift.ShiftCatalog;
 import dev.openagent.shift.ShiftSpec;
@@ -140,17 +142,33 @@ public final class PaperStudy {
      */
     static final ShiftSampler.Mix RL_MIX = ShiftSampler.Mix.UNIFORM;
 
-    /** One cell of the results: an agent under a condition (shift null: the tier aggregate, or the static row). */
+    /**
+     * One cell of the results: an agent under a condition (shift null: the tier aggregate, or the static row).
+     * {@code ceiling}: the share of the condition's test tasks the policy's action space can express at all
+     * ({@link ActionSpace}: the oracle's actions replayed through the SFT policy's pointers, which RL and PAFT
+     * inherit); a tier's pools its shifts' tasks. Null where it was not measured (the PAFT mix ablation).
+     */
     public record Row(String agent, String tier, String shift,
                       @JsonProperty("success_rate") double successRate,
                       @JsonProperty("ci_low") double ciLow,
                       @JsonProperty("ci_high") double ciHigh,
                       @JsonProperty("refusal_rate") double refusalRate,
                       int episodes,
-                      @JsonProperty("attack_success_rate") @JsonInclude(JsonInclude.Include.NON_NULL) Double attackSuccessRate) {
+                      @JsonProperty("attack_success_rate") @JsonInclude(JsonInclude.Include.NON_NULL) Double attackSuccessRate,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) Double ceiling) {
         /** A row of conditions nobody attacks. */
         public Row(String agent, String tier, String shift, double successRate, double ciLow, double ciHigh, double refusalRate, int episodes) {
-            this(agent, tier, shift, successRate, ciLow, ciHigh, refusalRate, episodes, null);
+            this(agent, tier, shift, successRate, ciLow, ciHigh, refusalRate, episodes, null, null);
+        }
+
+        /** A row without its ceiling. */
+        public Row(String agent, String tier, String shift, double successRate, double ciLow, double ciHigh, double refusalRate, int episodes,
+                   Double attackSuccessRate) {
+            this(agent, tier, shift, successRate, ciLow, ciHigh, refusalRate, episodes, attackSuccessRate, null);
+        }
+
+        public Row withCeiling(Double c) {
+            return new Row(agent, tier, shift, successRate, ciLow, ciHigh, refusalRate, episodes, attackSuccessRate, c);
         }
     }
 
@@ -238,6 +256,7 @@ public final class PaperStudy {
         Map<String, ObjectNode> training = new java.util.concurrent.ConcurrentHashMap<>();
         Map<String, Double> seconds = new java.util.concurrent.ConcurrentHashMap<>();
         Map<String, Evaluated> byAgent = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<String, ActionSpace.Ceiling> ceilings = new java.util.concurrent.ConcurrentHashMap<>();
         List<Plan> plan = plan(budget, seed, dir);
         List<String> agents = agents(plan);
         Map<String, StudyProgress.Phase> trainPhase = new LinkedHashMap<>();
@@ -271,6 +290,7 @@ public final class PaperStudy {
                 pipeline.evaluate(() -> {
                     try (Policy policy = StudyKit.get(r).policy()) {
                         byAgent.put(a, evaluate(a, policy, conditions, budget, seed, seconds, progress, evalPhase.get(a)));
+                        if (a.equals("sft")) ceilings.putAll(ceilings(policy, conditions, budget, seed, seconds));
                     }
                 });
             }
@@ -279,7 +299,7 @@ public final class PaperStudy {
         List<Row> rows = new ArrayList<>();
         List<EpisodeResult> episodes = new ArrayList<>();
         for (String a : agents) {
-            rows.addAll(byAgent.get(a).rows());
+            rows.addAll(withCeilings(byAgent.get(a).rows(), conditions, ceilings));
             episodes.addAll(byAgent.get(a).episodes());
         }
         report.accept(episodes);
@@ -290,7 +310,48 @@ public final class PaperStudy {
             ordered.put("evaluate " + a, seconds.get("evaluate " + a));
             trainedInfo.put(a, training.get(a));
         }
+        if (seconds.containsKey(CEILINGS)) ordered.put(CEILINGS, seconds.get(CEILINGS));
         return new Result(ID, budget.name(), seed, rows, trainedInfo, Findings.check(rows, budget.alphas(), trainedInfo), notes, ordered);
+    }
+
+    /** The key of the ceilings' time in {@link Result#seconds}. */
+    static final String CEILINGS = "ceilings (sft's action space)";
+
+    /**
+     * Each condition's ceiling, keyed as rows name conditions (the shift id, {@link #STATIC} for the static
+     * row): how many of its test tasks (the ones every agent is evaluated on) the policy can express.
+     */
+    static Map<String, ActionSpace.Ceiling> ceilings(Policy policy, List<Condition> conditions, Budget budget, long seed, Map<String, Double> seconds) {
+        long t = System.nanoTime();
+        Map<String, ActionSpace.Ceiling> out = new LinkedHashMap<>();
+        for (Condition c : conditions) {
+            List<TaskRequest> requests = PolicyEval.jobs(c.env(), c.stack(), Split.TEST, budget.tasks(), seed).stream()
+                    .map(PolicyRunner.Job::request).toList();
+            out.put(c.shift() == null ? STATIC : c.shift(), ActionSpace.ceiling(policy, c.env(), c.stack(), requests));
+        }
+        seconds.put(CEILINGS, StudyKit.since(t));
+        return out;
+    }
+
+    /** The rows with their conditions' ceilings; a tier row's pools the tasks of its shifts. */
+    static List<Row> withCeilings(List<Row> rows, List<Condition> conditions, Map<String, ActionSpace.Ceiling> ceilings) {
+        if (ceilings.isEmpty()) return rows;
+        Map<String, int[]> tiers = new LinkedHashMap<>();
+        for (Condition c : conditions) {
+            ActionSpace.Ceiling x = ceilings.get(c.shift() == null ? STATIC : c.shift());
+            if (c.shift() == null || x == null) continue;
+            int[] sum = tiers.computeIfAbsent(c.tier(), k -> new int[2]);
+            sum[0] += x.expressible();
+            sum[1] += x.tasks();
+        }
+        return rows.stream().map(r -> {
+            if (r.shift() != null || r.tier().equals(STATIC)) {
+                ActionSpace.Ceiling x = ceilings.get(r.shift() == null ? STATIC : r.shift());
+                return x == null ? r : r.withCeiling(x.rate());
+            }
+            int[] sum = tiers.get(r.tier());
+            return sum == null ? r : r.withCeiling(new ActionSpace.Ceiling(sum[0], sum[1]).rate());
+        }).toList();
     }
 
     static String paftName(double alpha) {

@@ -56,6 +56,24 @@ public final class StudyReport {
         return out;
     }
 
+    /**
+     * The condition's ceiling (the same on every agent's row), or null where none was measured: the share of
+     * its tasks the policy's action space can express at all, against which its success is read.
+     */
+    static Double ceiling(Result r, String tier, String shift) {
+        return r.rows().stream().filter(x -> x.tier().equals(tier) && java.util.Objects.equals(x.shift(), shift) && x.ceiling() != null)
+                .map(Row::ceiling).findFirst().orElse(null);
+    }
+
+    static boolean hasCeilings(Result r) {
+        return r.rows().stream().anyMatch(x -> x.ceiling() != null);
+    }
+
+    /** What the ceiling column means, said once under each table that shows it. */
+    static final String CEILING_NOTE = "ceiling: the share of the condition's test tasks whose oracle way the SFT policy's action space can express "
+            + "(the oracle's actions replayed through its pointers; RL and PAFT share it), so a success is read against what was possible; "
+            + "a policy can pass it only where another way also works";
+
     public static String markdown(Result r) {
         StringBuilder sb = new StringBuilder();
         sb.append("# ").append(title(r)).append(" (").append(r.budget()).append(", seed ").append(r.seed()).append(")\n\n");
@@ -68,13 +86,20 @@ public final class StudyReport {
             for (String t : tiers) sb.append(' ').append(cell(Findings.find(r.rows(), a, t, null).orElse(null))).append(" |");
             sb.append('\n');
         }
+        boolean ceilings = hasCeilings(r);
+        if (ceilings) {
+            sb.append("| *ceiling* |");
+            for (String t : tiers) sb.append(' ').append(ceilingText(ceiling(r, t, null))).append(" |");
+            sb.append("\n\n").append(CEILING_NOTE).append(".\n");
+        }
         List<String[]> shifts = shifts(r);
         if (!shifts.isEmpty()) {
             sb.append("\nPer shift (success rate; refusal rate where the task is unsolvable; attack success where the episode is attacked):\n\n");
-            sb.append("| tier | shift | ").append(String.join(" | ", agents(r))).append(" |\n|---|---|");
-            sb.append("---|".repeat(agents(r).size())).append('\n');
+            sb.append("| tier | shift | ").append(ceilings ? "ceiling | " : "").append(String.join(" | ", agents(r))).append(" |\n|---|---|");
+            sb.append("---|".repeat(agents(r).size() + (ceilings ? 1 : 0))).append('\n');
             for (String[] s : shifts) {
                 sb.append("| ").append(s[0]).append(" | ").append(s[1]).append(" |");
+                if (ceilings) sb.append(' ').append(ceilingText(ceiling(r, s[0], s[1]))).append(" |");
                 for (String a : agents(r)) {
                     Row x = Findings.find(r.rows(), a, s[0], s[1]).orElse(null);
                     sb.append(' ').append(x == null ? "-" : String.format(Locale.ROOT, "%.3f", x.successRate()));
@@ -104,6 +129,10 @@ public final class StudyReport {
         return r.isPaftMix() ? "Each mix against SFT: the drop recovered, the static cost, refusal" : "The paper's findings, checked";
     }
 
+    private static String ceilingText(Double c) {
+        return c == null ? "-" : String.format(Locale.ROOT, "%.3f", c);
+    }
+
     private static String cell(Row x) {
         if (x == null) return "-";
         String attacked = x.attackSuccessRate() == null ? "" : String.format(Locale.ROOT, ", attacked %.3f", x.attackSuccessRate());
@@ -123,14 +152,23 @@ public final class StudyReport {
             for (String t : tiers) sb.append(htmlCell(Findings.find(r.rows(), a, t, null).orElse(null), false));
             sb.append("</tr>\n");
         }
+        boolean ceilings = hasCeilings(r);
+        if (ceilings) {
+            sb.append("<tr><td class=\"l\"><i>ceiling</i></td>");
+            for (String t : tiers) sb.append("<td>").append(ceilingText(ceiling(r, t, null))).append("</td>");
+            sb.append("</tr>\n");
+        }
         sb.append("</table>\n");
+        if (ceilings) sb.append("<p class=\"ci\">").append(esc(CEILING_NOTE)).append(".</p>\n");
         List<String[]> shifts = shifts(r);
         if (!shifts.isEmpty()) {
             sb.append("<h2>Per shift</h2>\n<table><tr><th>tier</th><th>shift</th>");
+            if (ceilings) sb.append("<th>ceiling</th>");
             for (String a : agents(r)) sb.append("<th>").append(esc(a)).append("</th>");
             sb.append("</tr>\n");
             for (String[] s : shifts) {
                 sb.append("<tr><td class=\"l\">").append(esc(s[0])).append("</td><td class=\"l\">").append(esc(s[1])).append("</td>");
+                if (ceilings) sb.append("<td>").append(ceilingText(ceiling(r, s[0], s[1]))).append("</td>");
                 for (String a : agents(r)) sb.append(htmlCell(Findings.find(r.rows(), a, s[0], s[1]).orElse(null), s[1].equals(Findings.UNSOLVABLE)));
                 sb.append("</tr>\n");
             }

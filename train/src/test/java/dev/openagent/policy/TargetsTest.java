@@ -52,22 +52,6 @@ class TargetsTest {
     @AfterAll
     static void close() { policy.close(); }
 
-    /** The action the policy takes when its outputs are exactly the decision's targets. */
-    static Action replay(Policy p, View view, Decision d) {
-        Context x = p.encode(view);
-        Batch b = new Batch(List.of(x), p.config(), p.vocabulary());
-        b.withParams(new int[]{d instanceof Decision.Call c ? c.tool() : -1});
-        Labels y = new Labels(b, List.of(d), new float[]{1});
-        float[] present = new float[y.present.length];
-        for (int i = 0; i < present.length; i++) present[i] = y.present[i] > 0 ? 10 : -10;
-        int la = b.l + b.a;
-        float[] answer = new float[la];
-        java.util.Arrays.fill(answer, -10);
-        for (int g = 0; g < y.groups; g++) for (int i = 0; i < la; i++) if (y.answerGroups[g * la + i] > 0) answer[i] = 10;
-        Policy.Logits logits = new Policy.Logits(y.action, present, y.span, y.enumTarget, answer, y.ask);
-        return p.decode(x, b, 0, d.actionIndex(b.tMax), logits, null).action();
-    }
-
     @Test
     void everyStaticOracleTrajectoryReplaysThroughThePointers() {
         assertEquals(9, replayAll(policy, "poi", 270, false).size());
@@ -121,7 +105,7 @@ class TargetsTest {
                 while (last == null || !last.done()) {
                     Action gold = oracle.next(last);
                     Decision d = policy.target(view, gold, env.task()).orElseThrow(() -> new AssertionError("not expressible: " + gold));
-                    Action mine = replay(policy, view, d);
+                    Action mine = ActionSpace.decode(policy, view, d);
                     last = env.step(mine);
                     view = view.after(mine, last);
                     if (last.observations().stream().anyMatch(o -> o.isError())) {

@@ -123,8 +123,13 @@ class TrainingTest {
         }
     }
 
+    /**
+     * RL from an SFT checkpoint: 3 iterations of 4 groups of 4 rollouts, about half the groups under a
+     * shift. A group whose rollouts all end alike carries no signal; an iteration with any signal takes one
+     * optimiser step, and the step changes the weights (seeded: this run has groups with signal).
+     */
     @Test
-    void rlFromACheckpointRunsGroupsAndUpdates() {
+    void rlFromACheckpointRunsGroupsAndUpdates() throws Exception {
         Path sft = dir.resolve("sft");
         Trainer.Result r = Trainer.train(tiny(Trainer.Method.SFT, 60, 2), line -> {});
         try (Policy p = r.policy()) {
@@ -133,12 +138,17 @@ class TrainingTest {
         Trainer.Result rl = Trainer.train(tiny(Trainer.Method.RL, 3, 2).withInit(sft).withGroups(4, 4).withBatch(32, 2e-4f).withAlpha(0.5),
                 line -> {});
         try (Policy p = rl.policy()) {
-            assertTrue(rl.info().has("final_reward"));
-            assertTrue(rl.info().path("updates").asInt() >= 0);
-            assertEquals(12, rl.info().path("groups").asInt());
-            int shifted = rl.info().path("shifted_groups").asInt();
-            assertTrue(shifted > 0 && shifted < 12, "about half the groups under a shift: " + shifted);
-            assertTrue(rl.info().path("groups_with_signal").asInt() <= 12);
+            Checkpoint.save(p, dir.resolve("rl"), rl.info());
         }
+        assertTrue(rl.info().has("final_reward"));
+        assertEquals(12, rl.info().path("groups").asInt());
+        int shifted = rl.info().path("shifted_groups").asInt();
+        assertTrue(shifted > 0 && shifted < 12, "about half the groups under a shift: " + shifted);
+        int signal = rl.info().path("groups_with_signal").asInt();
+        int updates = rl.info().path("updates").asInt();
+        assertTrue(signal > 0 && signal <= 12, "some groups' rollouts differ: " + rl.info());
+        assertTrue(updates > 0 && updates <= Math.min(3, signal), "one update per iteration with signal, at most: " + rl.info());
+        assertFalse(java.util.Arrays.equals(Files.readAllBytes(sft.resolve("weights.bin")), Files.readAllBytes(dir.resolve("rl/weights.bin"))),
+                "the updates changed the weights");
     }
 }

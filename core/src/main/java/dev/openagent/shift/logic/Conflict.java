@@ -103,6 +103,8 @@ public final class Conflict extends ShiftEnv<Void> {
             if (rnd.nextDouble() < share) any |= change(leaf, strings);
         }
         for (int tries = 0; !any && tries < 10; tries++) any = change(leaves.get(rnd.nextInt(leaves.size())), strings);
+        // Ten random picks can all miss the few leaves that can change (a boolean among unique names): then every leaf in turn.
+        for (int i = 0; !any && i < leaves.size(); i++) any = change(leaves.get(i), strings);
         return copy;
     }
 

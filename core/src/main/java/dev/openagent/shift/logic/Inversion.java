@@ -98,7 +98,11 @@ public final class Inversion extends ShiftEnv<Inversion.Episode> {
         return new Start(in.systemPrompt() + note, in.query(), tools);
     }
 
-    /** Consecutive calls of different tools of the plan with no data flowing from the first to the second. */
+    /**
+     * Consecutive calls of different tools of the plan with no data flowing from the first to the second, where the
+     * second tool is not called before (its hold is completed by repeating the first call, whose arguments the plan
+     * must have given by then).
+     */
     private static List<Prerequisite> fromPlan(GoldPlan plan) {
         List<Prerequisite> out = new ArrayList<>();
         for (int i = 0; i + 1 < plan.calls().size(); i++) {
@@ -107,7 +111,8 @@ public final class Inversion extends ShiftEnv<Inversion.Episode> {
             int at = i;
             // Completing the hold repeats the first call, which only a lookup allows: a later call reads its result.
             boolean lookup = plan.calls().stream().anyMatch(c -> c.dependsOn().contains(at));
-            if (lookup && !a.tool().equals(b.tool()) && !b.dependsOn().contains(i)) out.add(new Prerequisite(a.tool(), b.tool()));
+            boolean calledBefore = plan.calls().subList(0, i).stream().anyMatch(c -> c.tool().equals(b.tool()));
+            if (lookup && !calledBefore && !a.tool().equals(b.tool()) && !b.dependsOn().contains(i)) out.add(new Prerequisite(a.tool(), b.tool()));
         }
         return out;
     }

@@ -101,17 +101,8 @@ public final class LongerChain extends ShiftEnv<LongerChain.Episode> {
     private static GoldPlan prepend(List<GoldPlan.Call> hops, GoldPlan plan) {
         List<GoldPlan.Call> calls = new ArrayList<>(hops);
         int k = hops.size();
-        for (GoldPlan.Call c : plan.calls()) {
-            Map<String, GoldPlan.Ref> refs = new HashMap<>();
-            c.refs().forEach((p, r) -> refs.put(p, new GoldPlan.Ref(r.call() + k, r.pointer())));
-            calls.add(new GoldPlan.Call(c.tool(), c.args(), refs));
-        }
-        String template = plan.answerTemplate().replaceAll("\\{(\\d+):", "{\u0000$1:");
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\{\u0000(\\d+):").matcher(template);
-        StringBuilder sb = new StringBuilder();
-        while (m.find()) m.appendReplacement(sb, "{" + (Integer.parseInt(m.group(1)) + k) + ":");
-        m.appendTail(sb);
-        return new GoldPlan(calls, sb.toString(), plan.refuse());
+        for (GoldPlan.Call c : plan.calls()) calls.add(c.after(k));
+        return new GoldPlan(calls, GoldPlan.movePlaceholders(plan.answerTemplate(), k), plan.refuse());
     }
 
 

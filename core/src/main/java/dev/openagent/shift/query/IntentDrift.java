@@ -82,12 +82,17 @@ public final class IntentDrift extends ShiftEnv<IntentDrift.Episode> {
         };
     }
 
-    /** The ending judged against the revised request, once there is one. */
+    /**
+     * The ending judged against the revised request, once there is one. An ending the environment decided (tau2's
+     * transfer to a human agent, on a tool call) is judged as an answer with no text of its own.
+     */
     private Step judged(Action action, Step s) {
-        if (ep.revised == null || !(action instanceof Action.Answer || action instanceof Action.Refuse)) return s;
+        if (ep.revised == null) return s;
         Outcome.End end = s.outcome().end();
         if (end != Outcome.End.ANSWERED && end != Outcome.End.REFUSED) return s;
-        return s.withOutcome(Outcome.judge(ep.revised, action, answer -> facts().check(ep.revised, answer)));
+        Action ending = action instanceof Action.Answer || action instanceof Action.Refuse ? action
+                : end == Outcome.End.REFUSED ? new Action.Refuse("") : new Action.Answer("");
+        return s.withOutcome(Outcome.judge(ep.revised, ending, answer -> facts().check(ep.revised, answer)));
     }
 
     /** The revised request under the original's id and seed, so the episode still pairs with its static run. */

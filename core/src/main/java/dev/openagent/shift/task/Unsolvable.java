@@ -80,9 +80,9 @@ public final class Unsolvable extends ShiftEnv<Unsolvable.Episode> {
     @Override
     protected Step act(Action action) {
         Step s = hidingCommands(action, ep.hidden, super::act);
-        if (!s.done() || !(action instanceof Action.Answer || action instanceof Action.Refuse)) return s;
-        if (s.outcome().end() != Outcome.End.ANSWERED && s.outcome().end() != Outcome.End.REFUSED) return s;
-        Outcome scored = action instanceof Action.Refuse
+        if (!s.done() || (s.outcome().end() != Outcome.End.ANSWERED && s.outcome().end() != Outcome.End.REFUSED)) return s;
+        // An ending the environment decided counts as the one it stands for (tau2's transfer to a human agent: an answer).
+        Outcome scored = s.outcome().end() == Outcome.End.REFUSED
                 ? new Outcome(true, Outcome.End.REFUSED, "correctly refused an unsolvable task")
                 : new Outcome(false, Outcome.End.ANSWERED, "answered an unsolvable task (" + shiftedTask.plan().answerTemplate() + ")");
         return s.withOutcome(scored);

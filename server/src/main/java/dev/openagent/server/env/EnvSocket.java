@@ -9,6 +9,7 @@ import dev.openagent.server.http.JsonHttp;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.StatusCode;
 
+import java.nio.ByteBuffer;
 import java.util.Set;
 
 /**
@@ -38,7 +39,10 @@ public final class EnvSocket implements org.eclipse.jetty.websocket.api.Session.
     public void onWebSocketOpen(org.eclipse.jetty.websocket.api.Session s) {
         socket = s;
         if (!open()) {
-            send(error(Code.CAPACITY_REACHED, server.sessions().capacityMessage()));
+            // As OpenEnv's server words it: the counts beside message and code. Refused means every slot is taken.
+            ObjectNode full = error(Code.CAPACITY_REACHED, server.sessions().capacityMessage());
+            ((ObjectNode) full.get("data")).put("active_sessions", server.sessions().max()).put("max_sessions", server.sessions().max());
+            send(full);
             s.close(StatusCode.TRY_AGAIN_LATER, "capacity reached", Callback.NOOP);
         }
     }
@@ -55,6 +59,16 @@ public final class EnvSocket implements org.eclipse.jetty.websocket.api.Session.
         if (session == null) return;   // refused at capacity: closing
         ObjectNode reply = answer(text);
         if (reply != null) send(reply);
+    }
+
+    /**
+     * A binary frame carries no OpenEnv message: the connection closes with 1003, RFC 6455's status for a type of
+     * data the endpoint cannot accept, so the client is not left waiting for an answer.
+     */
+    @Override
+    public void onWebSocketBinary(ByteBuffer payload, Callback callback) {
+        callback.succeed();
+        socket.close(StatusCode.BAD_DATA, "binary frames are not supported: send each message as JSON in a text frame", Callback.NOOP);
     }
 
     /** Protocol failures (invalid UTF-8: 1007, a message over the cap: 1009, the idle TTL) close the connection with their status; nothing to log. */

@@ -107,8 +107,26 @@ public final class Fields {
     /** An integer in [min, max]. */
     public int optInt(String name, int fallback, int min, int max) {
         long v = optLong(name, fallback);
-        if (v < min || v > max) throw ApiError.invalid(path(name) + " must be between " + min + " and " + max + ", not " + v);
+        if (v < min || v > max) throw ApiError.invalid(path(name) + " must be " + range(min, max) + ", not " + v);
         return (int) v;
+    }
+
+    /** A number in [min, max]. */
+    public double optNumber(String name, double fallback, double min, double max) {
+        if (!has(name)) return fallback;
+        JsonNode v = node.get(name);
+        if (!v.isNumber()) throw ApiError.invalid(path(name) + " must be a number, not " + JsonHttp.kind(v));
+        double d = v.asDouble();
+        if (!(d >= min && d <= max)) throw ApiError.invalid(path(name) + " must be between " + num(min) + " and " + num(max) + ", not " + v.asText());
+        return d;
+    }
+
+    private static String range(long min, long max) {
+        return max == Integer.MAX_VALUE || max == Long.MAX_VALUE ? "at least " + min : "between " + min + " and " + max;
+    }
+
+    private static String num(double d) {
+        return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
     }
 
     public boolean optBool(String name, boolean fallback) {

@@ -1,13 +1,24 @@
 package dev.openagent.server.http;
 
+import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.io.EofException;
+import org.eclipse.jetty.io.QuietException;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * One HTTP request and its response, as a handler of {@link HttpService} sees it: the method,
@@ -18,12 +29,16 @@ public final class HttpCall {
     private final Request request;
     private final Response response;
     private final Callback callback;
+    private final Duration bodyTimeout;
     private boolean responded;
+    private boolean bodyRead;
 
-    HttpCall(Request request, Response response, Callback callback) {
+    /** @param bodyTimeout how long the whole body may take to arrive once the head has */
+    HttpCall(Request request, Response response, Callback callback, Duration bodyTimeout) {
         this.request = request;
         this.response = response;
         this.callback = callback;
+        this.bodyTimeout = bodyTimeout;
     }
 
     /** The request method; {@code HEAD} is answered like {@code GET} without the body. */
@@ -42,17 +57,61 @@ public final class HttpCall {
     public void setHeader(String name, String value) { response.getHeaders().put(name, value); }
 
     /**
-     * The request body, at most {@code maxBytes}.
+     * The request body, at most {@code maxBytes}, read within the body timeout (a client that stalls mid-upload holds
+     * a connection for that long, then gets 408 and the connection is closed).
      *
-     * @throws ApiError 413 when the body is larger (declared or streamed)
+     * @throws ApiError 413 when the body is larger (declared or streamed), 408 when it does not arrive in time, 400
+     *                  when its framing is malformed
+     * @throws IOException when the client went away mid-body
      */
     public byte[] body(long maxBytes) throws IOException {
         long declared = request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH);
         if (declared > maxBytes) throw tooLarge(maxBytes);
-        try (InputStream in = Request.asInputStream(request)) {
-            byte[] body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBytes + 1));
-            if (body.length > maxBytes) throw tooLarge(maxBytes);
-            return body;
+        bodyRead = true;
+        ByteArrayOutputStream body = new ByteArrayOutputStream((int) Math.min(Math.max(declared, 0), 1 << 16));
+        long deadline = System.nanoTime() + bodyTimeout.toNanos();
+        while (true) {
+            Content.Chunk chunk = request.read();
+            if (chunk == null) {
+                awaitContent(deadline);
+                continue;
+            }
+            try {
+                if (Content.Chunk.isFailure(chunk)) {
+                    // A malformed body (a bad chunk) is the client's error; any other failure means the client went away.
+                    if (chunk.getFailure() instanceof HttpException h) {
+                        throw new ApiError(h.getCode(), JsonErrorHandler.code(h.getCode()), HttpStatus.getMessage(h.getCode()));
+                    }
+                    throw chunk.getFailure() instanceof IOException io ? io : new IOException("the request body could not be read", chunk.getFailure());
+                }
+                ByteBuffer bytes = chunk.getByteBuffer();
+                if (body.size() + (long) bytes.remaining() > maxBytes) throw tooLarge(maxBytes);
+                byte[] part = new byte[bytes.remaining()];
+                bytes.get(part);
+                body.write(part);
+                if (chunk.isLast()) return body.toByteArray();
+            } finally {
+                chunk.release();
+            }
+        }
+    }
+
+    /** Waits until more of the body can be read, at most until {@code deadline}. */
+    private void awaitContent(long deadline) throws IOException {
+        CompletableFuture<Void> readable = new CompletableFuture<>();
+        request.demand(() -> readable.complete(null));
+        try {
+            readable.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            // The rest of the body will not be read: the connection cannot carry another request.
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
+            throw new ApiError(408, "request_timeout", "the request body did not arrive within " + bodyTimeout.toSeconds()
+                    + " s of the request's head; send it at once");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while reading the request body");
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("a completed demand cannot fail", e);
         }
     }
 
@@ -64,6 +123,7 @@ public final class HttpCall {
     public void respond(int status, byte[] body, String contentType) {
         if (responded) throw new IllegalStateException("this request was already answered");
         responded = true;
+        closeIfBodyUnread();
         response.setStatus(status);
         if (contentType != null) response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, (long) body.length);
@@ -77,9 +137,21 @@ public final class HttpCall {
     public void startStream(int status, String contentType) {
         if (responded) throw new IllegalStateException("this request was already answered");
         responded = true;
+        closeIfBodyUnread();
         response.setStatus(status);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
         response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
+    }
+
+    /**
+     * A request answered before its body was read (refused by its token, route or session first) leaves bytes on
+     * the connection that Jetty will not wait for: the connection closes after the answer, and says so, so that a
+     * client does not send its next request on a connection that is going away.
+     */
+    private void closeIfBodyUnread() {
+        long length = request.getLength();
+        boolean content = length > 0 || (length < 0 && request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING));
+        if (content && !bodyRead) response.getHeaders().put(HttpHeader.CONNECTION, "close");
     }
 
     /** Sends one part of a streamed response and waits until it is written. */
@@ -105,11 +177,14 @@ public final class HttpCall {
 
     boolean committed() { return response.isCommitted(); }
 
-    /** Ends the exchange without a response of ours (the connection is failed). */
+    /**
+     * Ends the exchange without a response of ours (the connection is failed): the client went away, so the failure
+     * is a quiet one (Jetty logs no stack trace for it).
+     */
     void abort(Throwable cause) {
         if (!responded) {
             responded = true;
-            callback.failed(cause);
+            callback.failed(cause instanceof QuietException ? cause : new EofException(cause));
         }
     }
 }

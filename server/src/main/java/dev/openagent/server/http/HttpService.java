@@ -23,8 +23,9 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 
 /**
- * One HTTP/1.1 server (Jetty 12; handlers on virtual threads) with an optional bearer-token
- * check and an optional WebSocket route, and the guarantee that every failure becomes a JSON
+ * One HTTP/1.1 server (Jetty 12; handlers on virtual threads) with the Host and Origin check of
+ * {@link Addressing}, an optional bearer-token check and an optional WebSocket route, a body that
+ * must arrive within {@link #BODY_TIMEOUT}, and the guarantee that every failure becomes a JSON
  * error response: a handler's {@link ApiError} keeps its status, anything else is a 500 whose
  * cause is logged, and requests Jetty refuses before a handler sees them (a malformed request
  * line or chunked body, oversized headers, ambiguous lengths) get the same JSON shape from
@@ -49,6 +50,8 @@ public final class HttpService implements AutoCloseable {
     static final int MAX_CONNECTIONS = 4096;
     /** An idle connection (between requests, or stalled in one) closes after this long. */
     static final Duration IDLE = Duration.ofSeconds(60);
+    /** How long a request's body may take to arrive once its head has: a stalled upload gets 408 after this. */
+    static final Duration BODY_TIMEOUT = Duration.ofSeconds(10);
     /** The request line and headers together. */
     static final int MAX_HEAD = 64 * 1024;
     private static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT");
@@ -78,6 +81,12 @@ public final class HttpService implements AutoCloseable {
      */
     public static HttpService start(String host, int port, BearerAuth auth, Set<String> withoutToken, String name, Endpoint endpoint,
                                     WebSocketRoute socket) throws IOException {
+        return start(host, port, auth, withoutToken, name, endpoint, socket, BODY_TIMEOUT);
+    }
+
+    /** As above, with another body timeout (tests). */
+    static HttpService start(String host, int port, BearerAuth auth, Set<String> withoutToken, String name, Endpoint endpoint,
+                             WebSocketRoute socket, Duration bodyTimeout) throws IOException {
         resolve(host);
         // Platform threads select and accept; every handler (and WebSocket message) runs on a
         // virtual thread, so a handler may block without holding one of the few platform threads.
@@ -96,7 +105,7 @@ public final class HttpService implements AutoCloseable {
         server.addConnector(connector);
         server.addBean(new NetworkConnectionLimit(MAX_CONNECTIONS, connector));
         server.setErrorHandler(new JsonErrorHandler());
-        Handler routes = new Routes(endpoint, name);
+        Handler routes = new Routes(endpoint, name, bodyTimeout);
         Handler inner = routes;
         if (socket != null) {
             WebSocketUpgradeHandler upgrade = WebSocketUpgradeHandler.from(server, container -> {
@@ -108,7 +117,7 @@ public final class HttpService implements AutoCloseable {
             upgrade.setHandler(routes);
             inner = upgrade;
         }
-        Front front = new Front(auth, Set.copyOf(withoutToken));
+        Front front = new Front(auth, Set.copyOf(withoutToken), isLoopback(host), bodyTimeout);
         front.setHandler(inner);
         server.setHandler(front);
         try {
@@ -139,26 +148,34 @@ public final class HttpService implements AutoCloseable {
         }
     }
 
-    /** The token check (except on the paths that need none) and the method check, before any route (WebSocket upgrades included). */
+    /**
+     * The Host and Origin check ({@link Addressing}), the token check (except on the paths that need none) and the
+     * method check, before any route (WebSocket upgrades included).
+     */
     private static final class Front extends Handler.Wrapper {
         private final BearerAuth auth;
         private final Set<String> withoutToken;
+        private final boolean loopbackOnly;
+        private final Duration bodyTimeout;
 
-        Front(BearerAuth auth, Set<String> withoutToken) {
+        Front(BearerAuth auth, Set<String> withoutToken, boolean loopbackOnly, Duration bodyTimeout) {
             this.auth = auth;
             this.withoutToken = withoutToken;
+            this.loopbackOnly = loopbackOnly;
+            this.bodyTimeout = bodyTimeout;
         }
 
         @Override
         public boolean handle(Request request, Response response, Callback callback) throws Exception {
             try {
+                Addressing.check(request.getHeaders().get(HttpHeader.HOST), request.getHeaders().get(HttpHeader.ORIGIN), loopbackOnly);
                 if (!withoutToken.contains(request.getHttpURI().getPath())) auth.check(request.getHeaders().get(HttpHeader.AUTHORIZATION));
                 if (!METHODS.contains(request.getMethod())) {
                     throw new ApiError(501, "not_implemented", "the method " + request.getMethod() + " is not implemented");
                 }
             } catch (ApiError e) {
                 if (e.status() == 401) response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
-                JsonHttp.sendError(new HttpCall(request, response, callback), e);
+                JsonHttp.sendError(new HttpCall(request, response, callback, bodyTimeout), e);
                 return true;
             }
             return super.handle(request, response, callback);
@@ -169,15 +186,17 @@ public final class HttpService implements AutoCloseable {
     private static final class Routes extends Handler.Abstract {
         private final Endpoint endpoint;
         private final String name;
+        private final Duration bodyTimeout;
 
-        Routes(Endpoint endpoint, String name) {
+        Routes(Endpoint endpoint, String name, Duration bodyTimeout) {
             this.endpoint = endpoint;
             this.name = name;
+            this.bodyTimeout = bodyTimeout;
         }
 
         @Override
         public boolean handle(Request request, Response response, Callback callback) {
-            HttpCall call = new HttpCall(request, response, callback);
+            HttpCall call = new HttpCall(request, response, callback, bodyTimeout);
             try {
                 endpoint.handle(call);
                 if (!call.responded()) throw new IllegalStateException("the handler sent no response");

@@ -1,7 +1,10 @@
 package dev.openagent.server.http;
 
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
@@ -80,10 +83,34 @@ public final class JsonHttp {
         try {
             node = STRICT.readTree(text);
         } catch (JsonProcessingException e) {
-            throw new ApiError(400, "malformed_json", what + " is not valid JSON: " + e.getOriginalMessage());
+            throw new ApiError(400, "malformed_json", what + " " + problem(e));
         }
         if (!(node instanceof ObjectNode o)) throw ApiError.invalid(what + " must be a JSON object, not " + kind(node));
         return o;
+    }
+
+    /**
+     * What is wrong with JSON text, in words of its own: the parser's messages name its classes and settings
+     * ({@code StreamReadConstraints.getMaxNestingDepth()}, {@code DeserializationFeature...}, "[Source: REDACTED").
+     */
+    static String problem(JsonProcessingException e) {
+        String m = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
+        if (e instanceof StreamConstraintsException) {
+            StreamReadConstraints limits = STRICT.getFactory().streamReadConstraints();
+            if (m.startsWith("Document nesting depth")) return "nests deeper than " + limits.getMaxNestingDepth() + " levels";
+            if (m.startsWith("Number value length")) return "has a number longer than " + limits.getMaxNumberLength() + " characters";
+            if (m.startsWith("String value length")) return "has a string longer than " + limits.getMaxStringLength() + " characters";
+            if (m.startsWith("Name length")) return "has a field name longer than " + limits.getMaxNameLength() + " characters";
+            return "is over a size limit of the JSON reader";
+        }
+        if (m.startsWith("Duplicate field '")) {
+            return "has the field '" + m.substring("Duplicate field '".length(), Math.max(m.indexOf('\'', 17), 17)) + "' twice";
+        }
+        if (m.startsWith("Trailing token")) return "has more text after its JSON value";
+        JsonLocation at = e.getLocation();
+        String where = at == null || at.getLineNr() < 1 ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
+        if (m.startsWith("Unexpected end-of-input")) return "ends before its JSON value is complete" + where;
+        return "is not valid JSON" + where;
     }
 
     /** A JSON type's name for error messages. */

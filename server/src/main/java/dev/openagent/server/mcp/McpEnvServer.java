@@ -6,7 +6,6 @@ import dev.openagent.server.EnvChoice;
 import dev.openagent.server.EpisodeSink;
 import dev.openagent.server.TaskChoice;
 import dev.openagent.server.http.BearerAuth;
-import dev.openagent.server.http.HttpService;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
@@ -84,7 +83,7 @@ public final class McpEnvServer implements AutoCloseable {
         Registry<McpStatelessServerFeatures.SyncToolSpecification> registry = new Registry<>((h, t) ->
                 McpStatelessServerFeatures.SyncToolSpecification.builder().tool(tool(t)).callHandler((ctx, req) -> call(h, req, null)).build());
         McpEpisodeHost host = new McpEpisodeHost(o.choice(), o.tasks(), o.firstIndex(), o.seed(), o.sink(), registry::replace);
-        StatelessHttpTransport transport = new StatelessHttpTransport(mapper, maxBodyBytes, HttpService.isLoopback(bindHost));
+        StatelessHttpTransport transport = new StatelessHttpTransport(mapper, maxBodyBytes);
         McpStatelessSyncServer server = McpServer.sync(transport)
                 .serverInfo(NAME, VERSION)
                 .instructions(INSTRUCTIONS + " This server is stateless: list the tools again after each episode.")

@@ -1,5 +1,6 @@
 package dev.openagent.server.mcp;
 
+import dev.openagent.server.http.Addressing;
 import dev.openagent.server.http.ApiError;
 import dev.openagent.server.http.HttpCall;
 import dev.openagent.server.http.HttpService;
@@ -12,7 +13,6 @@ import io.modelcontextprotocol.spec.McpStatelessServerTransport;
 import reactor.core.publisher.Mono;
 
 import java.io.IOException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -21,9 +21,7 @@ import java.util.Map;
  * MCP's Streamable HTTP transport in its stateless form (the SDK ships only servlet transports):
  * one endpoint, {@code POST /mcp}, a JSON-RPC request in, its JSON response out; notifications
  * get 202. No server-initiated stream, so {@code GET} answers 405 as the specification allows.
- * DNS-rebinding protection: requests whose {@code Origin} is not a loopback page are refused, and
- * so, when the server is bound to a loopback address, are requests whose {@code Host} is not a
- * loopback name (a rebound name that resolves to 127.0.0.1 still carries its own Host).
+ * DNS-rebinding protection ({@link Addressing}) is {@link HttpService}'s, as on every server.
  */
 public final class StatelessHttpTransport implements McpStatelessServerTransport {
     public static final String PATH = "/mcp";
@@ -31,14 +29,11 @@ public final class StatelessHttpTransport implements McpStatelessServerTransport
 
     private final McpJsonMapper mapper;
     private final long maxBodyBytes;
-    private final boolean loopbackOnly;
     private volatile McpStatelessServerHandler handler;
 
-    /** @param loopbackOnly whether the server is bound to a loopback address (then Host must name one) */
-    public StatelessHttpTransport(McpJsonMapper mapper, long maxBodyBytes, boolean loopbackOnly) {
+    public StatelessHttpTransport(McpJsonMapper mapper, long maxBodyBytes) {
         this.mapper = mapper;
         this.maxBodyBytes = maxBodyBytes;
-        this.loopbackOnly = loopbackOnly;
     }
 
     @Override
@@ -53,24 +48,21 @@ public final class StatelessHttpTransport implements McpStatelessServerTransport
 
     /**
      * The checks every MCP request passes first (the proxy's transport makes them too): the endpoint's path, and
-     * the DNS-rebinding protection of {@code Host} (when bound to loopback) and {@code Origin}.
+     * {@link Addressing}'s Host and Origin check, which {@link HttpService} also makes before any route.
      */
     public static void checkAddressed(HttpCall ex, boolean loopbackOnly) {
+        checkPath(ex);
+        Addressing.check(ex.header("Host"), ex.header("Origin"), loopbackOnly);
+    }
+
+    private static void checkPath(HttpCall ex) {
         if (!ex.path().equals(PATH)) {
             throw ApiError.notFound("not_found", "no route " + ex.path() + " (the MCP endpoint is POST " + PATH + ")");
-        }
-        String host = ex.header("Host");
-        if (loopbackOnly && (host == null || !HttpService.isLoopback(hostName(host)))) {
-            throw new ApiError(403, "forbidden_host", "this server answers requests addressed to a loopback host only, not " + host);
-        }
-        String origin = ex.header("Origin");
-        if (origin != null && !loopbackOrigin(origin)) {
-            throw new ApiError(403, "forbidden_origin", "requests from origin " + origin + " are not accepted");
         }
     }
 
     public void handle(HttpCall ex) throws IOException {
-        checkAddressed(ex, loopbackOnly);
+        checkPath(ex);   // Host and Origin: checked by HttpService before any route
         JsonHttp.requireMethod(ex, "POST");   // stateless: no server-sent stream to GET
         McpStatelessServerHandler h = handler;
         if (h == null) throw new ApiError(503, "not_ready", "the MCP server is starting");
@@ -116,25 +108,5 @@ public final class StatelessHttpTransport implements McpStatelessServerTransport
         System.err.println("serve mcp: internal error: " + cause);
         return McpSchema.JSONRPCResponse.error(id, new McpSchema.JSONRPCResponse.JSONRPCError(
                 McpSchema.ErrorCodes.INTERNAL_ERROR, "internal error: the server failed on this request"));
-    }
-
-    /** The host part of a Host header value ({@code 127.0.0.1:8765}, {@code [::1]:8765}, {@code localhost}). */
-    static String hostName(String hostHeader) {
-        String h = hostHeader.strip();
-        if (h.startsWith("[")) {
-            int close = h.indexOf(']');
-            return close < 0 ? h : h.substring(0, close + 1);
-        }
-        int colon = h.lastIndexOf(':');
-        return colon < 0 ? h : h.substring(0, colon);
-    }
-
-    private static boolean loopbackOrigin(String origin) {
-        try {
-            String host = URI.create(origin).getHost();
-            return HttpService.isLoopback(host);
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
     }
 }

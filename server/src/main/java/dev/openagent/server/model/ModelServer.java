@@ -110,12 +110,14 @@ public final class ModelServer implements AutoCloseable {
             }
             case "/v1/chat/completions" -> {
                 JsonHttp.requireMethod(ex, "POST");
+                // A slot is taken once the request is read: clients still sending their bodies never lock others out.
+                ObjectNode request = JsonHttp.readObject(ex, config.maxBodyBytes(), false);
                 if (!slots.tryAcquire()) {
                     throw new ApiError(429, "too_many_requests", "the server is answering its maximum of "
                             + config.maxConcurrent() + " requests at once; retry shortly");
                 }
                 try {
-                    JsonHttp.sendJson(ex, 200, complete(JsonHttp.readObject(ex, config.maxBodyBytes(), false)));
+                    JsonHttp.sendJson(ex, 200, complete(request));
                 } finally {
                     slots.release();
                 }
@@ -148,6 +150,7 @@ public final class ModelServer implements AutoCloseable {
         if (!model.equals(policy.id())) throw unknownModel(model);
         if (f.optBool("stream", false)) throw ApiError.invalid("stream: streaming is not supported; send \"stream\": false");
         if (f.optInt("n", 1, 1, 1000) != 1) throw ApiError.invalid("n: only one choice per request is supported");
+        checkRanges(f);
         JsonNode choice = f.raw("tool_choice");
         if (choice != null && !choice.isNull() && !(choice.isTextual() && choice.asText().equals("auto"))) {
             throw ApiError.invalid("tool_choice: only \"auto\" is supported (the policy decides whether to call a tool)");
@@ -165,6 +168,20 @@ public final class ModelServer implements AutoCloseable {
         ObjectNode out = ChatCodec.completion("chatcmpl-" + HexFormat.of().formatHex(id), System.currentTimeMillis() / 1000, policy.id(),
                 reply, words(messages, tools), words(reply));
         return out;
+    }
+
+    /**
+     * The ranges OpenAI's API documents for the options a greedy policy ignores: out of range is a 400 there, so it
+     * is here too, and a client's bug shows up on this server before it reaches a paid one.
+     */
+    private static void checkRanges(Fields f) {
+        f.optInt("max_tokens", 1, 1, Integer.MAX_VALUE);
+        f.optInt("max_completion_tokens", 1, 1, Integer.MAX_VALUE);
+        f.optInt("top_logprobs", 0, 0, 20);
+        f.optNumber("temperature", 1, 0, 2);
+        f.optNumber("top_p", 1, 0, 1);
+        f.optNumber("presence_penalty", 0, -2, 2);
+        f.optNumber("frequency_penalty", 0, -2, 2);
     }
 
     /** Usage is counted in whitespace-separated words: built-in policies have no subword tokenizer. */

@@ -33,12 +33,18 @@ public final class WebSocketConnection implements AutoCloseable {
 
     /** Connects and completes the handshake on {@code path}. */
     public WebSocketConnection(InetSocketAddress address, String hostHeader, String path, int readTimeoutMillis) throws IOException {
-        this(address, hostHeader, path, readTimeoutMillis, null);
+        this(address, hostHeader, path, readTimeoutMillis, (String) null);
     }
 
     /** As above, with an {@code Authorization} header on the handshake (or null). */
     public WebSocketConnection(InetSocketAddress address, String hostHeader, String path, int readTimeoutMillis,
                                String authorization) throws IOException {
+        this(address, hostHeader, path, readTimeoutMillis, authorization == null ? java.util.Map.of() : java.util.Map.of("Authorization", authorization));
+    }
+
+    /** As above, with any extra headers on the handshake (an Origin, say). */
+    public WebSocketConnection(InetSocketAddress address, String hostHeader, String path, int readTimeoutMillis,
+                               java.util.Map<String, String> headers) throws IOException {
         Socket s = new Socket();
         try {
             s.setTcpNoDelay(true);
@@ -47,20 +53,21 @@ public final class WebSocketConnection implements AutoCloseable {
             socket = s;
             in = new BufferedInputStream(s.getInputStream(), 1 << 16);
             out = new BufferedOutputStream(s.getOutputStream(), 1 << 14);
-            handshake(hostHeader, path, authorization);
+            handshake(hostHeader, path, headers);
         } catch (IOException | RuntimeException e) {
             s.close();
             throw e;
         }
     }
 
-    private void handshake(String hostHeader, String path, String authorization) throws IOException {
+    private void handshake(String hostHeader, String path, java.util.Map<String, String> headers) throws IOException {
         byte[] nonce = new byte[16];
         ThreadLocalRandom.current().nextBytes(nonce);
         String key = Base64.getEncoder().encodeToString(nonce);
         out.write(("GET " + path + " HTTP/1.1\r\nHost: " + hostHeader + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                 + "Sec-WebSocket-Key: " + key + "\r\nSec-WebSocket-Version: 13\r\n"
-                + (authorization == null ? "" : "Authorization: " + authorization + "\r\n") + "\r\n").getBytes(StandardCharsets.US_ASCII));
+                + headers.entrySet().stream().map(h -> h.getKey() + ": " + h.getValue() + "\r\n").collect(java.util.stream.Collectors.joining())
+                + "\r\n").getBytes(StandardCharsets.US_ASCII));
         out.flush();
         String status = line();
         if (!status.startsWith("HTTP/1.1 101")) throw new IOException("WebSocket handshake refused: " + status);

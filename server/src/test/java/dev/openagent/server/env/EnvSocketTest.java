@@ -13,6 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -71,7 +73,9 @@ class EnvSocketTest {
     static void checkedError(JsonNode message, String code, String context) {
         assertEquals(Set.of("type", "data"), keys(message), context + " -> " + message);
         assertEquals("error", message.get("type").asText(), context + " -> " + message);
-        assertEquals(Set.of("message", "code"), keys(message.get("data")), context + " -> " + message);
+        // OpenEnv's server adds the session counts to CAPACITY_REACHED, and so does this one; no other code carries more.
+        Set<String> fields = code.equals("CAPACITY_REACHED") ? Set.of("message", "code", "active_sessions", "max_sessions") : Set.of("message", "code");
+        assertEquals(fields, keys(message.get("data")), context + " -> " + message);
         assertEquals(code, message.get("data").get("code").asText(), context + " -> " + message);
         String text = message.get("data").get("message").asText();
         assertFalse(text.isBlank(), context);
@@ -250,7 +254,10 @@ class EnvSocketTest {
             TestSocket first = new TestSocket(one);
             checkedObservation(first.reset(Map.of()));
             try (TestSocket second = new TestSocket(one)) {
-                checkedError(Json.MAPPER.readTree(second.ws.receive()), "CAPACITY_REACHED", "second connection");
+                JsonNode full = Json.MAPPER.readTree(second.ws.receive());
+                checkedError(full, "CAPACITY_REACHED", "second connection");
+                assertEquals(1, full.get("data").get("active_sessions").asInt(), full.toString());
+                assertEquals(1, full.get("data").get("max_sessions").asInt(), full.toString());
                 assertEquals(1013, assertThrows(WebSocketConnection.Closed.class, second.ws::receive).code);
             }
             assertEquals(429, http.post("/reset", "{}").status());
@@ -262,10 +269,14 @@ class EnvSocketTest {
         }
     }
 
+    /**
+     * The TTL leaves a loaded machine time to connect and reset (the reset must come before the connection idles);
+     * then the test waits (within the socket's 30 s read timeout) for the server to close the idle connection.
+     */
     @Test
     void idleConnectionsCloseAfterTheTtlAndFreeTheirSlot() throws Exception {
         EnvServer.Config d = EnvServer.Config.loopback(false);
-        try (EnvServer quick = EnvServer.start(d.withLimits(4, Duration.ofMillis(500), d.maxBodyBytes()))) {
+        try (EnvServer quick = EnvServer.start(d.withLimits(4, Duration.ofSeconds(2), d.maxBodyBytes()))) {
             try (TestSocket ws = new TestSocket(quick)) {
                 checkedObservation(ws.reset(Map.of()));
                 assertThrows(IOException.class, ws.ws::receive, "the server closes the idle connection");
@@ -287,6 +298,41 @@ class EnvSocketTest {
                 assertNull(obs.get("oracle"), "no oracle without --allow-oracle");
             }
         }
+    }
+
+    /** A web page cannot open /ws (nor call the HTTP routes) on a server without a token: Origin and Host are checked, as on serve mcp. */
+    @Test
+    void foreignOriginsAndHostsCannotOpenASession() throws Exception {
+        URI uri = URI.create(server.baseUrl());
+        InetSocketAddress address = new InetSocketAddress(uri.getHost(), uri.getPort());
+        IOException origin = assertThrows(IOException.class, () -> new WebSocketConnection(address, uri.getRawAuthority(), "/ws", 10_000,
+                Map.of("Origin", "http://evil.example")).close());
+        assertTrue(origin.getMessage().contains("403"), origin.getMessage());
+        IOException host = assertThrows(IOException.class, () -> new WebSocketConnection(address, "rebound.evil.example:" + uri.getPort(), "/ws",
+                10_000, Map.of()).close());
+        assertTrue(host.getMessage().contains("403"), host.getMessage());
+        try (dev.openagent.server.TestHttp http = new dev.openagent.server.TestHttp(server.baseUrl())) {
+            var refused = http.send("POST", "/reset", "{}", Map.of("Origin", "https://evil.example"));
+            assertEquals(403, refused.status());
+            assertEquals("forbidden_origin", refused.errorCode());
+        }
+        try (WebSocketConnection local = new WebSocketConnection(address, uri.getRawAuthority(), "/ws", 10_000, Map.of("Origin", "http://localhost:8080"))) {
+            local.send("{\"type\":\"state\"}".getBytes(StandardCharsets.UTF_8));
+            assertEquals("state", Json.MAPPER.readTree(local.receive()).path("type").asText(), "a page on localhost may connect");
+        }
+    }
+
+    /** A binary frame is no OpenEnv message: the connection closes with 1003 instead of leaving the client waiting. */
+    @Test
+    void binaryFramesCloseTheConnectionWith1003() throws Exception {
+        int before = server.sessionCount();
+        try (TestSocket ws = new TestSocket(server)) {
+            ws.ws.sendFrame(0x2, "{\"type\":\"state\"}".getBytes(StandardCharsets.UTF_8));
+            WebSocketConnection.Closed closed = assertThrows(WebSocketConnection.Closed.class, ws.ws::receive);
+            assertEquals(1003, closed.code);
+            assertTrue(closed.reason.contains("text frame"), closed.reason);
+        }
+        awaitSessions(server, before);
     }
 
     static void awaitSessions(EnvServer s, int n) throws InterruptedException {

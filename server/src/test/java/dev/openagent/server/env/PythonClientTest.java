@@ -21,13 +21,21 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The shipped Python client (clients/python/openagent_env.py, on OpenEnv's message models)
- * completes oracle episodes over the WebSocket on every built-in environment under several shift
- * stacks with reward 1, every server message validated against OpenEnv's models and this
- * server's observation and state shapes. Needs python3 with pydantic 2 and websockets
- * (.ci/run installs Debian's python3-websockets); skipped without them, except under CI.
+ * completes oracle episodes over the WebSocket and over the HTTP routes on every built-in
+ * environment under several shift stacks with reward 1, every server message validated against
+ * OpenEnv's models and this server's observation and state shapes, and every client message
+ * against OpenEnv's models before it goes. The models are upstream's own types.py when the
+ * peer copy is there ({@value #PEER}, beside the repository as CI has it; required under CI),
+ * else the client's restatement; with the peer file, the restatement is also compared with it
+ * field by field. Needs python3 with pydantic 2 and websockets (.ci/run installs Debian's
+ * python3-websockets); skipped without them, except under CI.
  */
 class PythonClientTest {
     static final Path CLIENT = Path.of("..", "clients", "python", "openagent_env.py");
+    static final Path MODELS = CLIENT.resolveSibling("openenv_models.py");
+    /** OpenEnv's types.py as published upstream (with its licence and SOURCE.md), relative to the repository root. */
+    static final String PEER = "../shared/peers/openenv";
+    static final Path PEER_TYPES = Path.of("..", PEER, "types.py");
     /** Shift stacks tried on every environment; each environment gets those that apply to it. */
     static final List<String> SHIFTS = List.of("none", "tool.semantic-rename", "obs.format:format=xml", "query.paraphrase",
             "tool.identity-erasure+obs.pagination", "task.unsolvable");
@@ -35,11 +43,10 @@ class PythonClientTest {
     @Test
     @Timeout(value = 300, unit = TimeUnit.SECONDS)
     void pythonClientOnOpenEnvModelsCompletesOracleEpisodesEverywhereWithRewardOne() throws Exception {
-        boolean ready = pythonReady();
-        if ("true".equals(System.getenv("CI"))) assertTrue(ready, "CI needs python3 with pydantic 2 and websockets (.ci/run installs them)");
-        assumeTrue(ready, "python3 with pydantic 2 and websockets is not available: skipping the Python client test");
+        requirePython();
         assertTrue(Files.isRegularFile(CLIENT), "client not found at " + CLIENT.toAbsolutePath());
-        List<String> command = new ArrayList<>(List.of("python3", CLIENT.toString(), "--episodes", "2"));
+        boolean upstream = peerTypes();
+        List<String> command = new ArrayList<>(List.of("python3", CLIENT.toString(), "--episodes", "2", "--http-episodes", "1"));
         int conditions = 0;
         for (String env : Environments.ids()) {
             for (String shift : SHIFTS) {
@@ -52,23 +59,65 @@ class PythonClientTest {
         try (EnvServer server = EnvServer.start(EnvServer.Config.loopback(true))) {
             command.add("--url");
             command.add(server.baseUrl());
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            p.getOutputStream().close();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertTrue(p.waitFor(240, TimeUnit.SECONDS), "the Python client did not finish");
-            assertEquals(0, p.exitValue(), out);
+            String out = python(command, upstream);
             List<JsonNode> lines = out.lines().filter(l -> l.startsWith("{")).map(Json::parse).toList();
-            assertEquals(conditions * 2 + 1, lines.size(), out);
-            for (JsonNode episode : lines.subList(0, lines.size() - 1)) {
+            assertEquals(conditions * 3 + 1, lines.size(), out);
+            List<JsonNode> episodes = lines.subList(0, lines.size() - 1);
+            for (JsonNode episode : episodes) {
                 assertEquals(1.0, episode.get("reward").asDouble(), out);
                 assertTrue(episode.get("outcome").get("success").asBoolean(), out);
                 assertTrue(episode.get("state_done").asBoolean(), out);
             }
+            assertEquals(conditions, episodes.stream().filter(e -> e.get("transport").asText().equals("http")).count(), "an HTTP episode per condition");
             JsonNode summary = lines.getLast();
             assertEquals(1.0, summary.get("mean_reward").asDouble(), out);
-            assertTrue(summary.get("validated_messages").asInt() > conditions * 2 * 3, out);
+            // per episode at least a reset, a step and a state answer; per WebSocket episode a reset and a step sent
+            assertTrue(summary.get("validated_messages").asInt() > conditions * 3 * 3, out);
+            assertTrue(summary.get("sent_messages").asInt() > conditions * 3 * 2, out);
+            assertEquals(1, summary.get("errors_checked").asInt(), out);
+            String models = summary.get("models").asText();
+            if (upstream) assertEquals("OpenEnv's " + PEER_TYPES.toAbsolutePath().normalize(), models, out);
+            else assertTrue(models.startsWith("restated"), out);
             EnvSocketTest.awaitSessions(server, 0);
         }
+    }
+
+    /** The client's restatement of OpenEnv's models (its fallback) agrees with upstream's types.py field by field. */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void theRestatedModelsAreUpstreamsFieldByField() throws Exception {
+        requirePython();
+        assumeTrue(peerTypes(), "no copy of OpenEnv's types.py at " + PEER_TYPES.toAbsolutePath().normalize() + ": nothing to compare with");
+        String out = python(List.of("python3", MODELS.toString(), "--compare"), true);
+        assertTrue(out.contains("0 difference(s) between the restatement and "), out);
+    }
+
+    /** Whether upstream's types.py is beside the repository; CI has it, so there its absence fails. */
+    private static boolean peerTypes() {
+        boolean present = Files.isRegularFile(PEER_TYPES);
+        if (CI) assertTrue(present, "CI has OpenEnv's types.py at " + PEER_TYPES.toAbsolutePath().normalize());
+        return present;
+    }
+
+    private static final boolean CI = "true".equals(System.getenv("CI"));
+
+    private static void requirePython() {
+        boolean ready = pythonReady();
+        if (CI) assertTrue(ready, "CI needs python3 with pydantic 2 and websockets (.ci/run installs them)");
+        assumeTrue(ready, "python3 with pydantic 2 and websockets is not available: skipping the Python client test");
+    }
+
+    /** Runs a Python command to its end (exit 0 required) and returns its output; with {@code upstream}, on upstream's types.py. */
+    private static String python(List<String> command, boolean upstream) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        if (upstream) pb.environment().put("OPENENV_SRC", PEER_TYPES.getParent().toAbsolutePath().normalize().toString());
+        else pb.environment().remove("OPENENV_SRC");
+        Process p = pb.start();
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(240, TimeUnit.SECONDS), "the Python command did not finish: " + command);
+        assertEquals(0, p.exitValue(), out);
+        return out;
     }
 
     private static boolean applies(String env, String shift) {

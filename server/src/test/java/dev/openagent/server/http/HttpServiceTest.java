@@ -30,7 +30,7 @@ class HttpServiceTest {
 
     @BeforeEach
     void start() throws IOException {
-        // GET /echo answers its path; POST /echo echoes a JSON object body (1 KiB at most).
+        // GET /echo answers its path; POST /echo echoes a JSON object body (4 KiB at most).
         http = HttpService.start("127.0.0.1", 0, BearerAuth.NONE, "test", HttpServiceTest::echo);
     }
 
@@ -41,7 +41,7 @@ class HttpServiceTest {
             return;
         }
         JsonHttp.requireMethod(c, "POST");
-        JsonHttp.sendJson(c, 200, Json.object().put("path", c.path()).set("body", JsonHttp.readObject(c, 1024, true)));
+        JsonHttp.sendJson(c, 200, Json.object().put("path", c.path()).set("body", JsonHttp.readObject(c, 4096, true)));
     }
 
     @AfterEach
@@ -94,7 +94,7 @@ class HttpServiceTest {
 
     private void stillServing() throws IOException {
         try (Socket s = connect(http.port())) {
-            send(s, "GET /get/alive HTTP/1.1\r\nHost: x\r\n\r\n");
+            send(s, "GET /get/alive HTTP/1.1\r\nHost: localhost\r\n\r\n");
             Reply r = read(s, false);
             assertEquals(200, r.status(), r.head());
             assertEquals("/get/alive", Json.parse(r.body()).path("path").asText());
@@ -106,14 +106,14 @@ class HttpServiceTest {
         try (Socket s = connect(http.port())) {
             for (int i = 0; i < 3; i++) {
                 String body = "{\"i\":" + i + "}";
-                send(s, "POST /echo/" + i + " HTTP/1.1\r\nHost: x\r\nContent-Length: " + body.length() + "\r\n\r\n" + body);
+                send(s, "POST /echo/" + i + " HTTP/1.1\r\nHost: localhost\r\nContent-Length: " + body.length() + "\r\n\r\n" + body);
                 Reply r = read(s, false);
                 assertEquals(200, r.status());
                 assertEquals(i, Json.parse(r.body()).path("body").path("i").asInt());
             }
-            send(s, "POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n{\"a\"\r\n3;ext=1\r\n:1}\r\n0\r\n\r\n");
+            send(s, "POST /c HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n{\"a\"\r\n3;ext=1\r\n:1}\r\n0\r\n\r\n");
             assertEquals(1, Json.parse(read(s, false).body()).path("body").path("a").asInt());
-            send(s, "GET /get/a HTTP/1.1\r\nHost: x\r\n\r\nGET /get/b HTTP/1.1\r\nHost: x\r\n\r\n");
+            send(s, "GET /get/a HTTP/1.1\r\nHost: localhost\r\n\r\nGET /get/b HTTP/1.1\r\nHost: localhost\r\n\r\n");
             assertEquals("/get/a", Json.parse(read(s, false).body()).path("path").asText());
             assertEquals("/get/b", Json.parse(read(s, false).body()).path("path").asText());
         }
@@ -122,17 +122,17 @@ class HttpServiceTest {
     @Test
     void headIsAnsweredLikeGetWithoutABodyOrRefusedWith405() throws IOException {
         try (Socket s = connect(http.port())) {
-            send(s, "HEAD /get/x HTTP/1.1\r\nHost: x\r\n\r\n");
+            send(s, "HEAD /get/x HTTP/1.1\r\nHost: localhost\r\n\r\n");
             Reply get = read(s, true);
             assertEquals(200, get.status(), get.head());
             assertTrue(get.head().contains("application/json"), get.head());
-            send(s, "HEAD /echo HTTP/1.1\r\nHost: x\r\n\r\n");
+            send(s, "HEAD /echo HTTP/1.1\r\nHost: localhost\r\n\r\n");
             Reply post = read(s, true);
             assertEquals(405, post.status(), post.head());
             assertTrue(post.head().contains("Allow: POST"), post.head());
             assertTrue(post.head().contains("application/json"), post.head());
             // No body came with either answer: the next response on the connection starts cleanly.
-            send(s, "GET /get/after HTTP/1.1\r\nHost: x\r\n\r\n");
+            send(s, "GET /get/after HTTP/1.1\r\nHost: localhost\r\n\r\n");
             assertEquals("/get/after", Json.parse(read(s, false).body()).path("path").asText());
         }
     }
@@ -140,10 +140,10 @@ class HttpServiceTest {
     @Test
     void oversizedBodiesAre413WhetherDeclaredOrChunked() throws IOException {
         String big = "{\"x\":\"" + "y".repeat(5000) + "\"}";
-        Reply declared = once(("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: " + big.length() + "\r\n\r\n" + big).getBytes(StandardCharsets.UTF_8));
+        Reply declared = once(("POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: " + big.length() + "\r\n\r\n" + big).getBytes(StandardCharsets.UTF_8));
         assertEquals(413, declared.status());
         assertEquals("payload_too_large", declared.code());
-        Reply chunked = once(("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+        Reply chunked = once(("POST /echo HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n"
                 + Integer.toHexString(big.length()) + "\r\n" + big + "\r\n0\r\n\r\n").getBytes(StandardCharsets.UTF_8));
         assertEquals(413, chunked.status());
         assertEquals("payload_too_large", chunked.code());
@@ -154,14 +154,14 @@ class HttpServiceTest {
     void malformedRequestsGetAJsonErrorAndTheServerKeepsServing() throws IOException {
         String[][] cases = {
                 {"NOT A REQUEST LINE AT ALL\r\n\r\n", "400"},
-                {"POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n", "400"},
-                {"POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nabc", "400"},
-                {"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\nabc", "400"},
-                {"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: -4\r\n\r\n", "400"},
-                {"GET /get HTTP/1.1\r\nHost: x\r\nX-Big: " + "y".repeat(70_000) + "\r\n\r\n", "431"},
-                {"BREW /get HTTP/1.1\r\nHost: x\r\n\r\n", "501"},
-                {"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n{bad}", "400"},
-                {"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 6\r\n\r\n[1, 2]", "400"},
+                {"POST /echo HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n", "400"},
+                {"POST /echo HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nabc", "400"},
+                {"POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\nabc", "400"},
+                {"POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: -4\r\n\r\n", "400"},
+                {"GET /get HTTP/1.1\r\nHost: localhost\r\nX-Big: " + "y".repeat(70_000) + "\r\n\r\n", "431"},
+                {"BREW /get HTTP/1.1\r\nHost: localhost\r\n\r\n", "501"},
+                {"POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\n\r\n{bad}", "400"},
+                {"POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 6\r\n\r\n[1, 2]", "400"},
         };
         for (String[] c : cases) {
             // A request chunked body cut short only ends when the client half-closes: read what comes back.
@@ -181,7 +181,7 @@ class HttpServiceTest {
 
     @Test
     void invalidUtf8IsRefusedNotGuessed() throws IOException {
-        byte[] head = "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 12\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+        byte[] head = "POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 12\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
         byte[] body = {'{', '"', 'a', '"', ':', '"', (byte) 0xff, (byte) 0xfe, 'z', '"', '}', ' '};
         byte[] request = new byte[head.length + body.length];
         System.arraycopy(head, 0, request, 0, head.length);
@@ -208,7 +208,7 @@ class HttpServiceTest {
             };
             for (String[] c : cases) {
                 try (Socket s = connect(locked.port())) {
-                    send(s, "GET /get/x HTTP/1.1\r\nHost: x\r\n" + c[0] + "\r\n");
+                    send(s, "GET /get/x HTTP/1.1\r\nHost: localhost\r\n" + c[0] + "\r\n");
                     Reply r = read(s, false);
                     assertEquals(Integer.parseInt(c[1]), r.status(), c[0] + " -> " + r.head() + r.body());
                     if (r.status() == 401) {
@@ -227,5 +227,102 @@ class HttpServiceTest {
         assertTrue(HttpService.isLoopback("LOCALHOST"));
         assertFalse(HttpService.isLoopback("localhost.evil.example"));
         assertFalse(HttpService.isLoopback("10.0.0.1"));
+    }
+
+    /**
+     * A client that sends its head and then stalls mid-body gets 408 once the body timeout passes (not a 500 when the
+     * connection's idle timeout fires a minute later), the connection is closed, and the server logs no stack trace.
+     */
+    @Test
+    void aStalledUploadGets408WithoutAStackTrace() throws IOException {
+        java.io.PrintStream err = System.err;
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        try (HttpService quick = HttpService.start("127.0.0.1", 0, BearerAuth.NONE, java.util.Set.of(), "quick", HttpServiceTest::echo,
+                null, java.time.Duration.ofMillis(300))) {
+            System.setErr(new java.io.PrintStream(log, true, StandardCharsets.UTF_8));
+            try (Socket s = connect(quick.port())) {
+                send(s, "POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n{");
+                Reply r = read(s, false);
+                assertEquals(408, r.status(), r.head() + r.body());
+                assertEquals("request_timeout", r.code());
+                assertTrue(r.head().contains("Connection: close"), r.head());
+                assertEquals(-1, s.getInputStream().read(), "the connection is closed after the 408");
+            }
+            try (Socket s = connect(quick.port())) {
+                send(s, "POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 7\r\n\r\n{\"a\":1}");
+                assertEquals(200, read(s, false).status(), "the server keeps serving");
+            }
+        } finally {
+            System.setErr(err);
+        }
+        String logged = log.toString(StandardCharsets.UTF_8);
+        assertFalse(logged.contains("Exception") || logged.contains("\tat "), logged);
+    }
+
+    /** Every server checks Host (when bound to loopback) and Origin before the token and any route, as serve mcp always did. */
+    @Test
+    void foreignHostsAndOriginsAreRefusedBeforeAnyRoute() throws IOException {
+        try (HttpService locked = HttpService.start("127.0.0.1", 0, BearerAuth.of("s3cret"), "locked", HttpServiceTest::echo)) {
+            String[][] cases = {
+                    {"Host: evil.example\r\n", "403", "forbidden_host"},
+                    {"Host: localhost.evil.example:80\r\n", "403", "forbidden_host"},
+                    {"Host: localhost\r\nOrigin: http://evil.example\r\n", "403", "forbidden_origin"},
+                    {"Host: localhost\r\nOrigin: null\r\n", "403", "forbidden_origin"},
+                    {"Host: 127.0.0.1:8080\r\nOrigin: http://localhost:3000\r\n", "200", null},
+                    {"Host: [::1]:8080\r\n", "200", null},
+            };
+            for (String[] c : cases) {
+                try (Socket s = connect(locked.port())) {
+                    send(s, "GET /get/x HTTP/1.1\r\n" + c[0] + "Authorization: Bearer s3cret\r\n\r\n");
+                    Reply r = read(s, false);
+                    assertEquals(Integer.parseInt(c[1]), r.status(), c[0] + " -> " + r.head() + r.body());
+                    if (c[2] != null) assertEquals(c[2], r.code());
+                }
+            }
+        }
+    }
+
+    /** What the JSON reader says about bad JSON is reworded: no class, setting or "[Source: REDACTED" reaches a client. */
+    @Test
+    void badJsonIsDescribedInOwnWordsNotTheParsers() throws IOException {
+        String[][] cases = {
+                {"[".repeat(1001) + "]".repeat(1001), "the request body nests deeper than 1000 levels"},
+                {"{\"n\":" + "1".repeat(1200) + "}", "the request body has a number longer than 1000 characters"},
+                {"{\"a\":1,\"a\":2}", "the request body has the field 'a' twice"},
+                {"{\"a\":1} {}", "the request body has more text after its JSON value"},
+                {"{\"a\":", "the request body ends before its JSON value is complete (line 1, column 6)"},
+                {"{\"a\" 1}", "the request body is not valid JSON (line 1, column 6)"},
+        };
+        for (String[] c : cases) {
+            Reply r = once(("POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: " + c[0].length() + "\r\n\r\n" + c[0])
+                    .getBytes(StandardCharsets.UTF_8));
+            assertEquals(400, r.status(), c[0]);
+            assertEquals(c[1], Json.parse(r.body()).path("error").path("message").asText(), c[0]);
+        }
+    }
+
+    /**
+     * A request answered before its body was read (a wrong token, a route that takes none) says Connection: close, as
+     * the connection does close: a client must not send its next request on it.
+     */
+    @Test
+    void anAnswerBeforeTheBodyWasReadClosesTheConnectionAndSaysSo() throws IOException {
+        try (HttpService locked = HttpService.start("127.0.0.1", 0, BearerAuth.of("s3cret"), "locked", HttpServiceTest::echo);
+             Socket s = connect(locked.port())) {
+            send(s, "POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 7\r\n\r\n{\"a\":1}");
+            Reply r = read(s, false);
+            assertEquals(401, r.status());
+            assertTrue(r.head().contains("Connection: close"), r.head());
+        }
+        try (Socket s = connect(http.port())) {
+            send(s, "GET /get/x HTTP/1.1\r\nHost: localhost\r\nContent-Length: 7\r\n\r\n{\"a\":1}");
+            Reply r = read(s, false);
+            assertEquals(200, r.status());
+            assertTrue(r.head().contains("Connection: close"), r.head());
+        }
+        try (Socket s = connect(http.port())) {
+            send(s, "POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 7\r\n\r\n{\"a\":1}");
+            assertFalse(read(s, false).head().contains("Connection: close"), "a request whose body was read keeps its connection");
+        }
     }
 }

@@ -86,6 +86,11 @@ class McpHttpTest {
                     new Bad("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{}}", 200, -32602),
                     new Bad("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"prompts/get\"}", 200, -32602),
                     new Bad("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}", 200, -32602),
+                    // Params the SDK cannot read as its type: -32602 naming the field, not its -32603 with Jackson's text.
+                    new Bad("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{\"_meta\":\"x\"}}", 200, -32602),
+                    new Bad("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"get_task\",\"_meta\":\"x\"}}", 200, -32602),
+                    new Bad("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+                            + "\"capabilities\":{\"roots\":5},\"clientInfo\":{\"name\":\"c\",\"version\":\"1\"}}}", 200, -32602),
                     new Bad("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"no/such/method\"}", 200, -32601));
             for (Bad c : cases) {
                 TestHttp.Response r = http.post("/mcp", c.body());
@@ -96,6 +101,8 @@ class McpHttpTest {
                 assertTrue(!message.isBlank() && message.length() < 200, what);
                 assertTrue(!message.contains("Exception") && !message.contains("java.") && !message.contains("null"), "short, no exception text: " + what);
             }
+            assertEquals("tools/list: params._meta does not fit the MCP schema of tools/list",
+                    http.post("/mcp", cases.get(15).body()).body().path("error").path("message").asText());
             byte[] bad = {'{', '"', 'j', (byte) 0xff, '"', ':', '1', '}'};
             TestHttp.Response utf8 = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(http.base() + "/mcp"))
                     .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(bad)).build());

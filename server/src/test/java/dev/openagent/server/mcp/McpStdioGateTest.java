@@ -39,21 +39,27 @@ class McpStdioGateTest {
                     "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":5}}",
                     "{not json",
                     "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"no/such/method\"}",
+                    // An id past 64 bits made the SDK's session stop answering; logging/setLevel without params got its NullPointerException text.
+                    "{\"jsonrpc\":\"2.0\",\"id\":1" + "0".repeat(40) + ",\"method\":\"ping\"}",
+                    "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"logging/setLevel\"}",
                     "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"get_task\",\"arguments\":{}}}"};
             OutputStream out = clientOut;
             for (String l : lines) out.write((l + "\n").getBytes(StandardCharsets.UTF_8));
             out.flush();
             BufferedReader reader = new BufferedReader(new InputStreamReader(clientIn, StandardCharsets.UTF_8));
             Map<String, JsonNode> byId = new HashMap<>();
-            while (byId.size() < 6) {
+            java.util.List<Integer> withoutId = new java.util.ArrayList<>();
+            while (byId.size() < 7 || withoutId.size() < 2) {   // ids 1 to 6, and null
                 JsonNode m = Json.parse(reader.readLine());
+                if (m.get("id").isNull()) withoutId.add(m.get("error").get("code").asInt());
                 byId.put(m.get("id").asText(), m);
             }
             assertTrue(byId.get("1").has("result"));
             assertEquals(-32602, byId.get("2").get("error").get("code").asInt());
             assertEquals(-32602, byId.get("3").get("error").get("code").asInt());
-            assertEquals(-32700, byId.get("null").get("error").get("code").asInt());
+            assertEquals(java.util.List.of(-32700, -32600), withoutId, "the line that is not JSON, then the id past 64 bits");
             assertEquals(-32601, byId.get("4").get("error").get("code").asInt());
+            assertEquals(-32602, byId.get("6").get("error").get("code").asInt());
             for (JsonNode m : byId.values()) {
                 if (m.has("error")) {
                     String message = m.get("error").get("message").asText();

@@ -123,6 +123,11 @@ class ModelServerTest {
             bad.put("{\"messages\":[{\"role\":\"tool\",\"content\":\"x\"}]}", 400);
             bad.put("{\"messages\":[{\"role\":\"assistant\",\"content\":\"hi\"}]}", 400);   // not a conversation: no request
             bad.put("{\"messages\":[{\"role\":\"user\",\"content\":\"x\"},{\"role\":\"user\",\"content\":\"y\"}]}", 400);
+            // Out of the ranges OpenAI's API documents: refused there, so here too.
+            bad.put("{\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],\"max_tokens\":-5}", 400);
+            bad.put("{\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],\"max_completion_tokens\":0}", 400);
+            bad.put("{\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],\"temperature\":3}", 400);
+            bad.put("{\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],\"top_p\":-0.1}", 400);
             for (var e : bad.entrySet()) {
                 Response b = http.post("/chat/completions", e.getKey());
                 assertEquals(e.getValue(), b.status(), e.getKey() + " -> " + b.body());
@@ -135,9 +140,68 @@ class ModelServerTest {
             assertEquals(400, utf8.status());
             assertEquals("malformed_json", utf8.errorCode());
             assertEquals("the request body is not valid UTF-8 (at byte 3)", utf8.errorMessage());
+            assertEquals("max_tokens must be at least 1, not -5",
+                    http.post("/chat/completions", "{\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],\"max_tokens\":-5}").errorMessage());
             assertEquals(405, http.get("/chat/completions").status());
             assertEquals(404, http.get("/completions").status());
             assertEquals(200, http.post("/chat/completions", ok).status(), "still serving");
+        }
+    }
+
+    /**
+     * --max-concurrent counts requests being answered, not requests whose bodies are still arriving: clients that
+     * send their headers and one byte lock nobody out, while requests being answered still fill the slots.
+     */
+    @Test
+    void slotsAreTakenOnlyOnceARequestIsRead() throws Exception {
+        java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(2);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        ChatPolicy blocking = new ChatPolicy() {
+            @Override
+            public String id() { return "slow"; }
+
+            @Override
+            public dev.openagent.episode.Message respond(List<dev.openagent.episode.Message> messages, List<dev.openagent.sandbox.ToolSpec> tools) {
+                try {
+                    if (messages.getLast().content().equals("wait")) {
+                        entered.countDown();
+                        release.await(30, TimeUnit.SECONDS);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return dev.openagent.episode.Message.assistant("done");
+            }
+        };
+        ModelServer.Config d = ModelServer.Config.loopback();
+        String quick = "{\"messages\":[{\"role\":\"user\",\"content\":\"now\"}]}";
+        List<java.net.Socket> stalled = new java.util.ArrayList<>();
+        try (ModelServer server = ModelServer.start(blocking, new ModelServer.Config(d.host(), 0, d.auth(), 2, d.maxBodyBytes()));
+             TestHttp http = new TestHttp(server.baseUrl())) {
+            for (int i = 0; i < 4; i++) {
+                java.net.Socket s = new java.net.Socket(java.net.InetAddress.getLoopbackAddress(), server.port());
+                stalled.add(s);
+                s.getOutputStream().write(("POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: 500\r\n\r\n{").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                s.getOutputStream().flush();
+            }
+            Response ok = http.post("/chat/completions", quick);
+            assertEquals(200, ok.status(), "four stalled uploads hold none of the two slots: " + ok.body());
+            // Two requests being answered fill both slots: a third is told to retry.
+            var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
+            String waiting = "{\"messages\":[{\"role\":\"user\",\"content\":\"wait\"}]}";
+            var first = pool.submit(() -> http.post("/chat/completions", waiting));
+            var second = pool.submit(() -> http.post("/chat/completions", waiting));
+            assertTrue(entered.await(30, TimeUnit.SECONDS), "both requests are being answered");
+            Response refused = http.post("/chat/completions", quick);
+            release.countDown();
+            assertEquals(200, first.get(30, TimeUnit.SECONDS).status());
+            assertEquals(200, second.get(30, TimeUnit.SECONDS).status());
+            pool.close();
+            assertEquals(429, refused.status(), "the cap still holds: " + refused.body());
+            assertEquals("too_many_requests", refused.errorCode());
+        } finally {
+            for (java.net.Socket s : stalled) s.close();
         }
     }
 }
