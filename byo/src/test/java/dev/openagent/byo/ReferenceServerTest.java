@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The two examples against the real official servers: the oracle through every applicable shift, state checks, workdirs. */
+/** The two examples against the real official servers: the oracle and the view check through every applicable shift, state checks, workdirs. */
 class ReferenceServerTest {
     static FileEnvironment files;
     static FileEnvironment memory;
@@ -45,14 +45,16 @@ class ReferenceServerTest {
     }
 
     @Test
-    void theOracleSolvesOrRefusesEveryTaskUnderEveryApplicableShift() {
+    void theOracleAndTheViewCheckSolveOrRefuseEveryTaskUnderEveryApplicableShift() {
         for (FileEnvironment env : List.of(files, memory)) {
             Conditions c = Conditions.of("all", env, false);
             assertTrue(c.stacks().size() >= 20, env.id() + ": " + c.skipped());
             List<String> failed = new ArrayList<>();
             for (ShiftStack s : c.stacks()) {
-                Validation.Result r = Validation.run(env, s, new TaskPlan(Split.TEST, 12, 3, 0), 2);
-                if (!r.passed()) failed.add(env.id() + " " + r.condition() + ": " + r.failures().getFirst().outcome());
+                for (Validation.Solver solver : Validation.Solver.values()) {
+                    Validation.Result r = Validation.run(env, s, new TaskPlan(Split.TEST, 12, 3, 0), 2, solver);
+                    if (!r.passed()) failed.add(env.id() + " " + r.condition() + " " + solver + ": " + Validation.why(r.failures().getFirst()));
+                }
             }
             Validation.Result plain = Validation.run(env, ShiftStack.NONE, new TaskPlan(Split.TEST, 30, 1, 0), 2);
             assertTrue(plain.passed() && plain.unsolvable() > 0, env.id() + " static: " + plain);

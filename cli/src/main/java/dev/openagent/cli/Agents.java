@@ -10,6 +10,7 @@ import dev.openagent.agent.openai.ResponseCache;
 import dev.openagent.agent.openai.RetryPolicy;
 import dev.openagent.agent.openai.ToolProtocol;
 import dev.openagent.episode.Agent;
+import dev.openagent.oracle.ViewSolver;
 import dev.openagent.policy.Checkpoint;
 import dev.openagent.policy.PolicyAgent;
 import dev.openagent.run.AgentSpec;
@@ -30,7 +31,7 @@ import java.util.Map;
 final class Agents {
     private Agents() {}
 
-    static final String KNOWN = "oracle, random, gullible, openai, policy:DIR";
+    static final String KNOWN = "oracle, view, random, gullible, openai, policy:DIR";
 
     /** {@code policy:DIR}: the built-in policy saved in DIR (by {@code openagent train --out DIR}). */
     static final String POLICY = "policy:";
@@ -43,6 +44,7 @@ final class Agents {
         }
         return switch (spec) {
             case "oracle" -> new OracleAgent();
+            case ViewSolver.NAME -> new ViewSolver();
             case "random" -> new RandomAgent(seed);
             case "gullible" -> new GullibleAgent();
             case "openai" -> throw new Main.UserError("the openai agent is configured by `openagent eval` (--base-url, --model, ...)");
@@ -51,7 +53,18 @@ final class Agents {
     }
 
     /** Where model agents of a run keep their responses and spend their budget; endpoints opened are added to {@code opened}. */
-    record RunContext(ResponseCache cache, boolean readCache, RunControl control, List<AutoCloseable> opened) {}
+    record RunContext(ResponseCache cache, boolean readCache, RunControl control, List<AutoCloseable> opened) {
+        /** Closes the endpoints opened (HTTP clients, at exit). */
+        void close() {
+            for (AutoCloseable c : opened) {
+                try {
+                    c.close();
+                } catch (Exception ignored) {
+                    // closing HTTP clients at exit
+                }
+            }
+        }
+    }
 
     /**
      * An agent as {@code openagent eval} runs it: its label, the settings hashed into its episodes'
@@ -68,14 +81,20 @@ final class Agents {
         if (spec.baseUrl() != null || spec.model() != null) {
             throw new Main.UserError("agent '" + spec.kind() + "' takes no base URL or model (those are for openai)");
         }
+        if (spec.kind().equals(ViewSolver.NAME)) {
+            throw new Main.UserError("the view solver validates shifts: use `openagent validate --view` or `openagent run --agent view`");
+        }
         long agentSeed = spec.seed() != null ? spec.seed() : seed;
-        resolve(spec.kind(), agentSeed); // fails early on an unknown kind
+        Agent first = resolve(spec.kind(), agentSeed); // fails early on an unknown kind
         Map<String, Object> identity = new LinkedHashMap<>();
         identity.put("kind", spec.kind());
         identity.put("seed", agentSeed);
         if (spec.kind().startsWith(POLICY)) identity.put("checkpoint", Checkpoint.fingerprint(Path.of(spec.kind().substring(POLICY.length()))));
         String label = spec.label() == null ? spec.kind() : spec.label();
-        // Trial 0 is the agent `run --seed S` would make; later trials get derived seeds.
+        // A policy decodes greedily and is safe to share across threads: one loaded network serves every episode (a network per
+        // episode held its native memory until exit, about 4 MB each). Trial 0 of the others is the agent `run --seed S` would
+        // make; later trials get derived seeds.
+        if (first instanceof PolicyAgent) return new EvalAgent(label, identity, trial -> first);
         return new EvalAgent(label, identity, trial -> resolve(spec.kind(), trial == 0 ? agentSeed : Seeds.mix(agentSeed, trial)));
     }
 

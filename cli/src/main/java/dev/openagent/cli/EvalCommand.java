@@ -118,9 +118,9 @@ final class EvalCommand implements Callable<Integer> {
             throw new Main.UserError("--run '" + runId + "': a run id is 1 to 128 letters, digits, '.', '_', ':' or '-', starting with a letter or digit");
         }
         RunControl control = new RunControl(exp.budget().requests(), exp.budget().tokens());
-        List<AutoCloseable> opened = new ArrayList<>();
+        Agents.RunContext ctx = null;
         try (ResultStore results = ResultStore.open(store.location())) {
-            Agents.RunContext ctx = new Agents.RunContext(results, !noCache, control, opened);
+            ctx = new Agents.RunContext(results, !noCache, control, new ArrayList<>());
             List<EvalAgent> resolved = new ArrayList<>();
             for (AgentSpec a : exp.agents()) resolved.add(Agents.forEval(a, exp.seed(), ctx));
             EvalRunner.RunResult run;
@@ -138,13 +138,7 @@ final class EvalCommand implements Callable<Integer> {
             else printText(run, card, totals, control);
             return run.complete() ? 0 : INCOMPLETE;
         } finally {
-            for (AutoCloseable c : opened) {
-                try {
-                    c.close();
-                } catch (Exception ignored) {
-                    // closing HTTP clients at exit
-                }
-            }
+            if (ctx != null) ctx.close();
         }
     }
 

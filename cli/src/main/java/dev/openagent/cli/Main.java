@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 @Command(name = "openagent", mixinStandardHelpOptions = true, scope = CommandLine.ScopeType.INHERIT, version = "openagent 0.1.0",
         description = "Test and train tool-use agents under open-world shift.",
         subcommands = {EnvsCommand.class, ShiftsCommand.class, RunCommand.class, ValidateCommand.class, ShowCommand.class,
-                BenchCommand.class, EvalCommand.class, ReportCommand.class, HarnessBenchCommand.class,
+                BenchCommand.class, EvalCommand.class, FrontierCommand.class, ReportCommand.class, HarnessBenchCommand.class,
                 TrainCommand.class, ExportCommand.class, StudyCommand.class, PolicyBenchCommand.class, ServeCommand.class, ProxyCommand.class, WatchCommand.class, StoreCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main extends GroupCommand {

@@ -6,10 +6,12 @@ import dev.openagent.episode.Trajectory;
 import dev.openagent.json.Json;
 import dev.openagent.metrics.ByShift;
 import dev.openagent.metrics.Summary;
+import dev.openagent.oracle.ViewSolver;
 import dev.openagent.run.Conditions;
 import dev.openagent.shift.ShiftStack;
 import dev.openagent.run.LocalRunner;
 import dev.openagent.run.TaskPlan;
+import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Environment;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -25,6 +27,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 @Command(name = "run", description = "Run an agent on an environment's tasks and summarise.")
 final class RunCommand implements Runnable {
@@ -71,7 +74,9 @@ final class RunCommand implements Runnable {
         List<Trajectory> trajectories = new ArrayList<>();
         Map<String, ByShift> byShift = new LinkedHashMap<>();
         for (ShiftStack stack : conditions.stacks()) {
-            List<Trajectory> ts = LocalRunner.run(() -> stack.apply(environment.create()), a, plan.requests(), threads.workers());
+            // The view solver runs in the world it watches (a tap under the shifts that change what it is shown).
+            Supplier<Env> envs = a instanceof ViewSolver ? () -> ViewSolver.watched(stack, environment.create()) : () -> stack.apply(environment.create());
+            List<Trajectory> ts = LocalRunner.run(envs, a, plan.requests(), threads.workers());
             byShift.put(stack.label(), ByShift.of(ts));
             trajectories.addAll(ts);
         }

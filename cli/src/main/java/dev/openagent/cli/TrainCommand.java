@@ -1,9 +1,13 @@
 package dev.openagent.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.focus.FocusedShifts;
+import dev.openagent.frontier.Focus;
 import dev.openagent.policy.Checkpoint;
 import dev.openagent.policy.PolicyEval;
+import dev.openagent.policy.ShiftSampler;
 import dev.openagent.policy.Trainer;
+import dev.openagent.study.PaperStudy;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -13,7 +17,8 @@ import java.nio.file.Path;
 @Command(name = "train", description = {
         "Train the built-in policy on CPU and save a checkpoint directory.",
         "  sft:  behaviour cloning of oracle trajectories on the static training split",
-        "  paft: SFT where a fraction --alpha of the trajectories run under shifts drawn from the catalog",
+        "  paft: SFT where a fraction --alpha of the trajectories run under shifts drawn from the catalog (--mix), or from a",
+        "        frontier's focus file (--focus: the shifts that broke the agent)",
         "  rl:   group-relative policy gradient from outcome reward (from --init, usually an SFT policy, or from scratch)"})
 final class TrainCommand implements Runnable {
     @Option(names = "--method", required = true, description = "sft, rl or paft.")
@@ -33,6 +38,14 @@ final class TrainCommand implements Runnable {
 
     @Option(names = "--lr", description = "Peak learning rate (default 2e-3 for sft and paft, 5e-5 for rl).")
     Float lr;
+
+    @Option(names = "--mix", description = "PAFT: how the shifted episodes spread over the catalog: uniform (every shift equally likely, the default) "
+            + "or recipe (the paper study's: perception and interaction shifts evenly, 20% refusal demonstrations; docs/training.md).")
+    String mix;
+
+    @Option(names = "--focus", paramLabel = "FILE", description = "PAFT: draw the shifted episodes from a frontier's focus file (focus.json, "
+            + "`openagent frontier`): the shifts that broke the agent, at the severities that broke it (docs/frontier.md).")
+    Path focus;
 
     @Option(names = "--task-pool", description = "Draw the episodes from this many distinct training tasks in turn, as the paper study's SFT does (1000 at --quick); 0, the default, a new task every episode.")
     int taskPool;
@@ -65,6 +78,16 @@ final class TrainCommand implements Runnable {
         if (n < 1) throw new Main.UserError("--steps must be at least 1");
         Trainer.Options o = Trainer.Options.of(m, env.id, n, seed.value).withInit(init);
         if (alpha != null) o = o.withAlpha(alpha);
+        if ((mix != null || focus != null) && m != Trainer.Method.PAFT) throw new Main.UserError("--mix and --focus are for --method paft");
+        if (mix != null && focus != null) throw new Main.UserError("give --mix or --focus, not both (a focus file sets the shifts drawn)");
+        if (mix != null) {
+            o = o.withMix(switch (mix) {
+                case "uniform" -> ShiftSampler.Mix.UNIFORM;
+                case "recipe" -> PaperStudy.PAFT_MIX;
+                default -> throw new Main.UserError("--mix must be uniform or recipe");
+            });
+        }
+        if (focus != null) o = o.withShifts(FocusedShifts.sampler(Focus.read(focus), env.id));
         if (taskPool < 0) throw new Main.UserError("--task-pool cannot be negative");
         o = o.withTaskPool(taskPool);
         if (olderTurns != null) {
@@ -83,6 +106,7 @@ final class TrainCommand implements Runnable {
         Trainer.Result r = Trainer.train(o, line -> System.err.println(line), step -> {}, Runtime.getRuntime().availableProcessors());
         try (var policy = r.policy()) {
             ObjectNode info = r.info();
+            if (focus != null) info.put("focus", focus.toString());
             if (eval > 0) {
                 PolicyEval.Figures f = PolicyEval.staticTest(policy, env.id, eval, seed.value);
                 ObjectNode e = info.putObject("static_test");

@@ -15,7 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-@Command(name = "validate", description = "Run the oracle under shifts: it must solve every solvable task and refuse every unsolvable one. "
+@Command(name = "validate", description = "Check shifts with two solvers: the oracle (through every layer's privileged guide) and the "
+        + "view-only solver (from what the agent is shown alone). Each must solve every solvable task and refuse every unsolvable one. "
         + "Exits 1 on any failure.")
 final class ValidateCommand implements Callable<Integer> {
     @Mixin
@@ -42,6 +43,12 @@ final class ValidateCommand implements Callable<Integer> {
     @Option(names = "--verbose", description = "Print the transcript of the first failed episode of each failing condition.")
     boolean verbose;
 
+    @Option(names = "--view", description = "Only the view check: the task solved from what the agent is shown, never from a shift's own state.")
+    boolean viewOnly;
+
+    @Option(names = "--oracle", description = "Only the oracle.")
+    boolean oracleOnly;
+
     @Override
     public Integer call() {
         if (tasks < 1) throw new Main.UserError("--tasks must be at least 1");
@@ -53,30 +60,40 @@ final class ValidateCommand implements Callable<Integer> {
             throw new Main.UserError("nothing to validate: no condition of --shift '" + shift.spec + "' applies to " + env.id + " ("
                     + String.join("; ", conditions.skipped().values()) + ")");
         }
+        if (viewOnly && oracleOnly) throw new Main.UserError("--view and --oracle exclude each other (neither runs both)");
+        List<Validation.Solver> solvers = viewOnly ? List.of(Validation.Solver.VIEW)
+                : oracleOnly ? List.of(Validation.Solver.ORACLE) : List.of(Validation.Solver.ORACLE, Validation.Solver.VIEW);
         TaskPlan plan = new TaskPlan(split.split(), tasks, seed.value, 0);
-        System.out.printf("oracle on %s, %d tasks per condition (%s split, seed %d), %d conditions%n", env.id, tasks, plan.split().id(),
-                seed.value, conditions.stacks().size());
-        System.out.printf("%-60s %8s %15s %17s  %s%n", "condition", "episodes", "solved", "refused", "result");
+        System.out.printf("%s on %s, %d tasks per condition (%s split, seed %d), %d conditions%n",
+                String.join(" and ", solvers.stream().map(s -> s == Validation.Solver.ORACLE ? "oracle" : "view check").toList()),
+                env.id, tasks, plan.split().id(), seed.value, conditions.stacks().size());
+        System.out.printf("%-60s %-6s %8s %15s %17s  %s%n", "condition", "solver", "episodes", "solved", "refused", "result");
         List<Validation.Result> failed = new ArrayList<>();
         int episodes = 0;
         for (ShiftStack stack : conditions.stacks()) {
-            Validation.Result r = Validation.run(environment, stack, plan, threads.workers());
-            episodes += r.episodes();
-            System.out.printf("%-60s %8d %15s %17s  %s%n", r.condition(), r.episodes(), r.solved() + "/" + r.solvable(),
-                    r.refused() + "/" + r.unsolvable(), r.passed() ? "ok" : "FAIL (" + r.failed() + ")");
-            if (!r.passed()) failed.add(r);
+            for (Validation.Solver solver : solvers) {
+                Validation.Result r = Validation.run(environment, stack, plan, threads.workers(), solver);
+                episodes += r.episodes();
+                System.out.printf("%-60s %-6s %8d %15s %17s  %s%n", r.condition(), label(solver), r.episodes(), r.solved() + "/" + r.solvable(),
+                        r.refused() + "/" + r.unsolvable(), r.passed() ? "ok" : "FAIL (" + r.failed() + ")");
+                if (!r.passed()) failed.add(r);
+            }
         }
-        conditions.skipped().forEach((label, why) -> System.out.printf("%-60s %8s %15s %17s  not applicable: %s%n", label, "-", "-", "-", why));
+        conditions.skipped().forEach((label, why) -> System.out.printf("%-60s %-6s %8s %15s %17s  not applicable: %s%n", label, "-", "-", "-", "-", why));
         for (Validation.Result r : failed) {
             System.out.println();
-            System.out.println("FAILED " + r.condition() + ": " + r.failed() + " episode(s), for example:");
+            System.out.println("FAILED " + r.condition() + " (" + label(r.solver()) + "): " + r.failed() + " episode(s), for example:");
             for (Trajectory t : r.failures()) {
-                System.out.println("  " + t.taskId() + " (" + t.kind() + "): " + t.outcome().end() + " " + t.outcome().detail());
+                System.out.println("  " + t.taskId() + " (" + t.kind() + "): " + Validation.why(t));
             }
             if (verbose && !r.failures().isEmpty()) System.out.print(Transcript.render(r.failures().getFirst(), false));
         }
         System.out.printf("%n%d conditions, %d episodes: %s%n", conditions.stacks().size(), episodes,
-                failed.isEmpty() ? "all passed" : failed.size() + " condition(s) FAILED");
+                failed.isEmpty() ? "all passed" : failed.size() + " check(s) FAILED");
         return failed.isEmpty() ? 0 : 1;
+    }
+
+    private static String label(Validation.Solver s) {
+        return s == Validation.Solver.ORACLE ? "oracle" : "view";
     }
 }

@@ -55,6 +55,30 @@ public interface EnvFacts {
         throw new UnsupportedOperationException("this environment declares no checker for restated tasks");
     }
 
+    /**
+     * The words of a request that a tool needs exactly as written, which shifts that misspell, abbreviate or re-case
+     * the request leave intact: every word of the gold plan's literal arguments (ids, codes, e-mail addresses, names,
+     * dates, SQL with its column names) and of the tools' schemas (tool and parameter names, allowed values). This is
+     * what an environment that declares nothing more gets, file environments included; one may add to it.
+     */
+    default Set<String> exactWords(Task task, List<ToolSpec> tools) {
+        Set<String> out = new LinkedHashSet<>();
+        for (GoldPlan.Call c : task.plan().calls()) wordsOf(c.args(), out);
+        for (ToolSpec t : tools) {
+            out.addAll(ExactWords.split(t.name()));
+            t.parameters().path("properties").fields().forEachRemaining(p -> {
+                out.addAll(ExactWords.split(p.getKey()));
+                p.getValue().path("enum").forEach(v -> out.addAll(ExactWords.split(v.asText())));
+            });
+        }
+        return out;
+    }
+
+    private static void wordsOf(com.fasterxml.jackson.databind.JsonNode v, Set<String> out) {
+        if (v.isTextual() || v.isNumber()) out.addAll(ExactWords.split(v.asText()));
+        else if (v.isContainerNode()) v.forEach(x -> wordsOf(x, out));
+    }
+
     /** A regex and its replacement, for paraphrasing queries. */
     record Rewrite(String regex, String replacement) {}
 

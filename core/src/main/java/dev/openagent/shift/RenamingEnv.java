@@ -1,5 +1,6 @@
 package dev.openagent.shift;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.Action;
@@ -19,13 +20,16 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * Base of the shifts that show tools under other names, parameters or descriptions: maps each call
  * back to the inner tool, its observation (and error messages, which name tools and parameters)
  * forward, and the guide's calls outward. The protocol tool {@code ask_user} is never touched.
  * A call of a familiar (inner) name this layer no longer shows is an unknown tool; other names it
- * does not list go down unchanged (a replacement an error reply named may live there). In a
+ * does not list go down unchanged (a replacement an error reply named may live there). A name that an error
+ * reply to one of its tools named (a retired tool's replacement that takes "the same parameters") takes that
+ * tool's parameters as this layer shows them. Notices name tools as this layer shows them. In a
  * text-command environment the verbs {@code help} lists are renamed the same way ({@link TextVerbs}).
  */
 public abstract class RenamingEnv extends ShiftEnv<RenamingEnv.Episode> {
@@ -67,6 +71,8 @@ public abstract class RenamingEnv extends ShiftEnv<RenamingEnv.Episode> {
         /** Text-command environments: inner verb -> the verb shown, and back (empty for function-call ones). */
         final Map<String, String> verbsOut = new HashMap<>();
         final Map<String, String> verbsIn = new HashMap<>();
+        /** Names this layer does not list that an error reply to one of its tools named: they take that tool's parameters. */
+        final Map<String, Mapped> namedBy = new HashMap<>();
     }
 
     protected RenamingEnv(Env inner, Shift shift, Map<String, String> params) {
@@ -83,7 +89,14 @@ public abstract class RenamingEnv extends ShiftEnv<RenamingEnv.Episode> {
             return in;
         }
         List<ToolSpec> tools = in.tools().stream().filter(t -> !Protocol.ASK_USER.equals(t.name())).toList();
-        List<Mapped> mapped = rename(tools);
+        Map<String, ToolSpec> byName = new HashMap<>();
+        tools.forEach(t -> byName.put(t.name(), t));
+        List<Mapped> mapped = new ArrayList<>(rename(tools).stream().map(m -> describedOnly(byName.get(m.inner()), m)).toList());
+        // A tool that kept its name (no description) keeps it: one the shift gave that name shows its own instead.
+        java.util.Set<String> keptNames = new java.util.HashSet<>();
+        mapped.forEach(m -> { if (m.outer().name().equals(m.inner()) && byName.get(m.inner()).description().isBlank()) keptNames.add(m.inner()); });
+        mapped.replaceAll(m -> keptNames.contains(m.outer().name()) && !m.outer().name().equals(m.inner())
+                ? new Mapped(m.inner(), m.outer().withName(m.inner()), m.params()) : m);
         for (Mapped m : mapped) {
             if (ep.byOuter.put(m.outer().name(), m) != null || Protocol.ASK_USER.equals(m.outer().name())) {
                 throw new IllegalStateException(shift().id() + " produced a duplicate tool name " + m.outer().name());
@@ -92,9 +105,32 @@ public abstract class RenamingEnv extends ShiftEnv<RenamingEnv.Episode> {
             ep.namesOut.put(m.inner(), m.outer().name());
         }
         List<ToolSpec> shown = new ArrayList<>();
-        for (Mapped m : mapped) shown.add(m.outer().withDescription(Texts.replaceNames(m.outer().description(), ep.namesOut)));
+        for (Mapped m : mapped) shown.add(namingShownTools(m.outer()));
         in.tools().stream().filter(t -> Protocol.ASK_USER.equals(t.name())).forEach(shown::add);
         return new Start(Texts.replaceNames(in.systemPrompt(), ep.namesOut), in.query(), shown);
+    }
+
+    /**
+     * A name is renamed only where something else tells what it is: a tool without a description keeps its name, and
+     * so does a parameter without one (renaming them would leave nothing to go by). A renamed parameter that would
+     * take such a kept name keeps its own instead.
+     */
+    private static Mapped describedOnly(ToolSpec inner, Mapped m) {
+        Map<String, String> descriptions = new HashMap<>();
+        inner.parameters().path("properties").fields().forEachRemaining(e -> descriptions.put(e.getKey(), e.getValue().path("description").asText("")));
+        java.util.Set<String> kept = new java.util.HashSet<>();
+        descriptions.forEach((p, d) -> { if (d.isBlank()) kept.add(p); });
+        boolean keepName = inner.description().isBlank() && !m.outer().name().equals(inner.name());
+        if (kept.isEmpty() && !keepName) return m;
+        Map<String, String> renamed = new LinkedHashMap<>(); // the name shown so far -> the name shown now
+        m.params().forEach((outer, in) -> renamed.put(outer, kept.contains(in) || kept.contains(outer) ? in : outer));
+        if (new java.util.HashSet<>(renamed.values()).size() < renamed.size()) renamed.replaceAll((outer, now) -> m.params().get(outer));
+        List<String> order = Schemas.params(m.outer().parameters()).stream().map(o -> renamed.getOrDefault(o, o)).toList();
+        ToolSpec outer = new ToolSpec(keepName ? inner.name() : m.outer().name(), m.outer().description(),
+                Schemas.rename(m.outer().parameters(), renamed, order));
+        Map<String, String> innerToOuter = new LinkedHashMap<>();
+        m.params().forEach((o, in) -> innerToOuter.put(in, renamed.get(o)));
+        return Mapped.of(inner, outer, innerToOuter);
     }
 
     /**
@@ -140,9 +176,13 @@ public abstract class RenamingEnv extends ShiftEnv<RenamingEnv.Episode> {
         }
         if (m == null) {
             // Not a tool of this layer's list: the layers below decide (a replacement named in a reply, or an unknown tool).
-            return new Forward(call, o -> o.isError()
-                    ? Observation.toolError(o.callId(), o.tool(), ToolError.of(o.error().code(), Texts.replaceNames(o.error().message(), ep.namesOut)))
-                    : o);
+            // A replacement takes the parameters of the tool whose reply named it, as this layer shows them.
+            Mapped named = ep.namedBy.get(call.name());
+            ObjectNode o = named == null || identity(named) ? null : Texts.argsObject(call.arguments());
+            Action.ToolCall down = o == null ? call : new Action.ToolCall(call.id(), call.name(), Json.write(renameKeys(o, named.params(), true)));
+            return new Forward(down, obs -> obs.isError()
+                    ? Observation.toolError(obs.callId(), obs.tool(), ToolError.of(obs.error().code(), Texts.replaceNames(obs.error().message(), ep.namesOut)))
+                    : obs);
         }
         String args = call.arguments();
         if (!identity(m)) {
@@ -155,12 +195,58 @@ public abstract class RenamingEnv extends ShiftEnv<RenamingEnv.Episode> {
 
     private Observation back(Observation o, Mapped m, String outerName) {
         Observation renamed = o.withTool(outerName);
-        if (!o.isError()) return renamed;
+        if (!o.isError()) return namingShownTools(renamed);
+        learnReplacements(Texts.quoted(o.error().message()), m);
         Map<String, String> paramsOut = new HashMap<>();
         m.params().forEach((outer, inner) -> paramsOut.put(inner, outer));
         String msg = Texts.replaceQuoted(o.error().message(), t -> t.startsWith("~") ? t.substring(1) : paramsOut.getOrDefault(t, t));
         msg = Texts.replaceNames(msg, ep.namesOut);
         return Observation.toolError(o.callId(), outerName, ToolError.of(o.error().code(), msg));
+    }
+
+    /** A tool whose description and parameter descriptions name other tools as this layer shows them. */
+    private ToolSpec namingShownTools(ToolSpec t) {
+        ObjectNode schema = t.parameters();
+        for (String p : Schemas.params(schema)) {
+            String d = schema.path("properties").path(p).path("description").asText("");
+            String renamed = Texts.replaceNames(d, ep.namesOut);
+            if (!renamed.equals(d)) schema = Schemas.describe(schema, p, renamed);
+        }
+        return new ToolSpec(t.name(), Texts.replaceNames(t.description(), ep.namesOut), schema);
+    }
+
+    /**
+     * A result that names tools (a hold that says which call completes it) names them as this layer shows them, in
+     * its text and its payload alike.
+     */
+    private Observation namingShownTools(Observation o) {
+        if (ep.namesOut.isEmpty() || ep.namesOut.keySet().stream().noneMatch(o.text()::contains)) return o;
+        String text = Texts.replaceNames(o.text(), ep.namesOut);
+        if (text.equals(o.text())) return o;
+        JsonNode payload = o.payload() == null ? null : Json.rewrite(o.payload(), UnaryOperator.identity(), v -> Texts.replaceNames(v, ep.namesOut));
+        return o.withPayload(payload, text);
+    }
+
+    /**
+     * Notices (environment messages) name tools as this layer shows them. A line that names one of its tools and
+     * a tool it does not list (a notice that one replaces the other) gives the unlisted one that tool's parameters.
+     */
+    @Override
+    protected Observation otherObservation(Observation o) {
+        if (textCommand() || o.source() != Observation.Source.ENV || ep.namesOut.isEmpty()) return o;
+        for (String line : o.text().split("\n")) {
+            List<String> names = Texts.quoted(line);
+            Mapped about = names.stream().map(ep.byInner::get).filter(java.util.Objects::nonNull).findFirst().orElse(null);
+            if (about != null) learnReplacements(names, about);
+        }
+        return o.withText(Texts.replaceNames(o.text(), ep.namesOut));
+    }
+
+    /** Quoted names that are neither this layer's tools nor {@code about}'s parameters take {@code about}'s parameters. */
+    private void learnReplacements(List<String> quoted, Mapped about) {
+        quoted.stream()
+                .filter(n -> n.matches("[A-Za-z_][\\w.-]*") && !ep.byInner.containsKey(n) && !ep.byOuter.containsKey(n) && !about.params().containsValue(n))
+                .forEach(n -> ep.namedBy.put(n, about));
     }
 
     /**
@@ -192,7 +278,12 @@ public abstract class RenamingEnv extends ShiftEnv<RenamingEnv.Episode> {
     /** The inner call as this layer shows it (unknown names pass unchanged). */
     protected Action.ToolCall outwardCall(Action.ToolCall c) {
         Mapped m = ep.byInner.get(c.name());
-        if (m == null) return c;
+        if (m == null) {
+            // A replacement a reply or notice named: its name as it is, its parameters as this layer shows the tool's it replaces.
+            Mapped named = ep.namedBy.get(c.name());
+            ObjectNode o = named == null || identity(named) ? null : Texts.argsObject(c.arguments());
+            return o == null ? c : new Action.ToolCall(c.id(), c.name(), Json.write(renameKeys(o, named.params(), false)));
+        }
         if (identity(m)) return new Action.ToolCall(c.id(), m.outer().name(), c.arguments());
         ObjectNode o = Texts.argsObject(c.arguments());
         String args = o == null ? c.arguments() : Json.write(renameKeys(o, m.params(), false));

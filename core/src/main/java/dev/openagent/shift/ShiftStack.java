@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * One experimental condition: shifts applied innermost first in canonical order (see
@@ -35,6 +36,27 @@ public record ShiftStack(List<Layer> layers) {
 
     /** Wraps a fresh base environment in every layer. */
     public Env apply(Env base) {
+        return apply(base, layers);
+    }
+
+    /**
+     * Wraps a fresh base environment in every layer, with {@code atWorld} put around the world the agent acts
+     * in: directly around the base environment, or above the last layer that swaps in another environment
+     * ({@code domain.transfer}). Validators watch the world there.
+     */
+    public Env apply(Env base, UnaryOperator<Env> atWorld) {
+        int world = -1;
+        EnvironmentInfo info = base.info();
+        for (int i = 0; i < layers.size(); i++) {
+            EnvironmentInfo after = layers.get(i).shift().environmentAfter(info, layers.get(i).params());
+            if (!after.id().equals(info.id())) world = i;
+            info = after;
+        }
+        Env env = apply(base, layers.subList(0, world + 1));
+        return apply(atWorld.apply(env), layers.subList(world + 1, layers.size()));
+    }
+
+    private static Env apply(Env base, List<Layer> layers) {
         Env env = base;
         for (Layer l : layers) env = l.shift().wrap(env, l.params());
         return env;

@@ -41,6 +41,14 @@ public final class Texts {
         return sb.toString();
     }
 
+    /** The 'quoted' tokens of a message, in order. */
+    public static List<String> quoted(String text) {
+        List<String> out = new ArrayList<>();
+        Matcher m = QUOTED.matcher(text);
+        while (m.find()) out.add(m.group(1));
+        return out;
+    }
+
     /** Rewrites every 'quoted' token of an error message. */
     public static String replaceQuoted(String text, Function<String, String> rename) {
         Matcher m = QUOTED.matcher(text);

@@ -74,7 +74,7 @@ class ShiftMechanismsTest {
         int paged = 0;
         int episodes = 0;
         // Long lists are rare in the oracle's static episodes (a lookup names one record): episodes until 5 were paged.
-        for (StaticCalls.Driven d : StaticCalls.under(Environments.get(envId), env, 400)) {
+        for (StaticCalls.Driven d : StaticCalls.under(Environments.get(envId), env, 1000)) {
             if (paged == 5) break;
             episodes++;
             StaticCalls s = d.statics();
@@ -84,6 +84,10 @@ class ShiftMechanismsTest {
                 Observation o = call(env, c);
                 Optional<String> list = longList(c.payload(), size);
                 boolean readOnly = env.facts().tool(c.tool()).map(t -> t.readOnly()).orElse(false);
+                if (!readOnly) {
+                    // A tool that writes is never paged and takes no page token.
+                    assertFalse(shown(start, c.tool()).orElseThrow().parameters().path("properties").has("page_token"), envId + ": " + c.tool() + " writes");
+                }
                 if (c.result().isError() || o.payload() == null || !o.payload().has("total_pages")) {
                     assertTrue(list.isEmpty() || c.result().isError() || !readOnly, envId + ": a read tool's long list is paged: " + c.tool() + " " + o.text());
                     assertEquals(c.result().text(), o.text(), envId + ": a result that is not paged is the static one");

@@ -1,6 +1,7 @@
 package dev.openagent.shift;
 
 import dev.openagent.agent.OracleAgent;
+import dev.openagent.oracle.ViewSolver;
 import dev.openagent.registry.Environments;
 import dev.openagent.episode.Episodes;
 import dev.openagent.episode.Trajectory;
@@ -22,10 +23,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * The oracle validates the shift engine on every registered environment: under every shift that
- * applies (alone, at every severity, and in composed pairs) it solves every solvable task and refuses
- * every unsolvable one, on both splits. poi, the training domain, gets the most tasks; the others fewer,
- * to keep the default build fast (the benchmark tag runs every pair at scale).
+ * The oracle and the view-only solver validate the shift engine on every registered environment: under every
+ * shift that applies (alone, at every severity, and in composed pairs) each solves every solvable task and refuses
+ * every unsolvable one, on both splits. The oracle proves each layer consistent (it follows their privileged
+ * guides); the view solver proves each shifted task solvable from what the agent is shown. poi, the training
+ * domain, gets the most tasks; the others fewer, to keep the default build fast (the benchmark tag runs every
+ * pair at scale).
  */
 class ShiftOracleTest {
     static List<Environment> envs() { return Environments.all(); }
@@ -52,14 +55,22 @@ class ShiftOracleTest {
         return out.stream();
     }
 
-    /** Runs the oracle on {@code n} tasks of both splits; fails with the first bad episode. */
+    /** Runs the oracle and the view solver on {@code n} tasks of both splits; fails with the first bad episode. */
     static int check(Environment environment, ShiftStack stack, int n, long seedBase) {
         Env env = stack.apply(environment.create());
+        Env watched = ViewSolver.watched(stack, environment.create());
         OracleAgent oracle = new OracleAgent();
+        ViewSolver view = new ViewSolver();
         int unsolvable = 0;
         for (int i = 0; i < n; i++) {
             Split split = i % 2 == 0 ? Split.TEST : Split.TRAIN;
-            Trajectory t = Episodes.run(env, oracle, new TaskRequest(split, seedBase + i, 0));
+            TaskRequest request = new TaskRequest(split, seedBase + i, 0);
+            Trajectory seen = Episodes.run(watched, view, request);
+            if (!ViewSolver.solved(seen)) {
+                fail(environment.id() + " " + stack.label() + ": not solvable from the agent's view, " + seen.taskId() + " (" + seen.kind() + "): "
+                        + ViewSolver.finding(seen).orElse(seen.outcome().toString()) + "\n" + seen.toJson());
+            }
+            Trajectory t = Episodes.run(env, oracle, request);
             if (!t.success()) {
                 fail(environment.id() + " " + stack.label() + ": oracle failed " + t.taskId() + " (" + t.kind() + "): " + t.outcome() + "\n" + t.toJson());
             }

@@ -67,7 +67,8 @@ public final class HtmlReport {
         return js.replace("</script", "<\\/script");
     }
 
-    static String escapeHtml(String s) {
+    /** Text as HTML text: the markup characters escaped. */
+    public static String escapeHtml(String s) {
         return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }
 

@@ -40,10 +40,27 @@ public final class EvalRunner {
     public static final int HARNESS_VERSION = 1;
 
     /** One experimental condition: an environment under a shift stack. */
-    public record Condition(String env, Environment environment, ShiftStack stack, String label, String tier) {}
+    public record Condition(String env, Environment environment, ShiftStack stack, String label, String tier) {
+        /** The environment under the stack, labelled and tiered as results carry them. */
+        public static Condition of(String env, Environment environment, ShiftStack s) {
+            String tier = s.isStatic() ? EpisodeResult.STATIC : s.tier() == null ? EpisodeResult.MIXED : s.tier().id();
+            return new Condition(env, environment, s, s.label(), tier);
+        }
+    }
 
-    /** A planned episode. */
-    record Planned(EpisodeKey key, EvalAgent agent, Condition condition, int taskIndex, TaskRequest request) {}
+    /** A planned episode: its identity, the agent, the condition and the task (its position in the task plan, its request). */
+    public record Planned(EpisodeKey key, EvalAgent agent, Condition condition, int taskIndex, TaskRequest request) {}
+
+    /**
+     * What running a list of planned episodes did ({@link #runPlanned}).
+     *
+     * @param reused        planned episodes found finished in the store (linked to the run)
+     * @param ran           episodes run now (including those that ended in an infrastructure error)
+     * @param errors        infrastructure errors among those run now
+     * @param stopReason    why running stopped early, or null
+     * @param internalError the first exception thrown inside an episode (a bug), or null
+     */
+    public record Batch(int reused, int ran, int errors, String stopReason, Throwable internalError) {}
 
     /**
      * What a run did.
@@ -108,8 +125,7 @@ public final class EvalRunner {
                     notApplicable.add(envId + " / " + label + ": " + why.get());
                     continue;
                 }
-                String tier = s.isStatic() ? EpisodeResult.STATIC : s.tier() == null ? EpisodeResult.MIXED : s.tier().id();
-                out.add(new Condition(envId, environment, s, label, tier));
+                out.add(Condition.of(envId, environment, s));
             }
         }
         return out;
@@ -155,13 +171,35 @@ public final class EvalRunner {
         List<String> notApplicable = new ArrayList<>();
         List<Planned> whole = plan(exp, agents, conditions(exp, shifts, notApplicable));
         List<Planned> plan = shard.whole() ? whole : whole.stream().filter(p -> shard.contains(p.key())).toList();
-        Set<String> hashes = new HashSet<>();
-        for (Planned p : plan) hashes.add(p.key().configHash());
-
         if (runId == null) runId = runId(exp, agents);
         String name = exp.name() == null ? runId : exp.name();
         String config = Json.write(describe(exp, agents));
         store.beginRun(runId, name, config, whole.size());
+        Batch batch = runPlanned(runId, plan, exp.concurrency());
+        int runScored = store.progress(runId).finished();
+        String stopReason = control.stopReason();
+        boolean mineComplete = stopReason == null && batch.errors() == 0 && batch.reused() + batch.ran() == plan.size();
+        // Statuses from this process's view; reports check the counts themselves (another shard may finish later).
+        String status = runScored >= whole.size() ? "complete" : stopReason != null ? "stopped" : !mineComplete ? "incomplete" : "partial";
+        String note = stopReason != null ? stopReason
+                : status.equals("partial") ? "shard " + shard + " done; " + runScored + " of " + whole.size() + " episodes scored" : null;
+        store.saveRun(runId, name, config, whole.size(), status, note);
+        return new RunResult(runId, shard, plan.size(), batch.reused(), batch.ran(), batch.errors(), stopReason,
+                List.copyOf(notApplicable), batch.internalError(), whole.size(), runScored, status);
+    }
+
+    /**
+     * Runs planned episodes into the run {@code runId} (begun by the caller, {@link ResultStore#beginRun}): those the store
+     * holds finished are linked to the run and not run again, the rest run on virtual threads with at most
+     * {@code concurrency} in flight, each saved as it finishes. Stops early when the run control stops (a budget, the
+     * endpoint refusing our credentials) or after a run of consecutive infrastructure errors. Returns once every episode
+     * started has been saved (flushed).
+     */
+    public Batch runPlanned(String runId, List<Planned> plan, int concurrency) {
+        if (concurrency < 1) throw new IllegalArgumentException("concurrency must be at least 1");
+        Set<String> hashes = new HashSet<>();
+        for (Planned p : plan) hashes.add(p.key().configHash());
+
         Set<String> finished = new HashSet<>();
         for (String h : hashes) finished.addAll(store.finishedEpisodes(h));
         List<String> reused = new ArrayList<>();
@@ -176,10 +214,10 @@ public final class EvalRunner {
         AtomicInteger errors = new AtomicInteger();
         AtomicInteger consecutiveErrors = new AtomicInteger();
         AtomicReference<Throwable> internal = new AtomicReference<>();
-        int breaker = Math.max(10, 2 * exp.concurrency());
+        int breaker = Math.max(10, 2 * concurrency);
         progress.start(plan.size(), reused.size());
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            Semaphore slots = new Semaphore(exp.concurrency());
+            Semaphore slots = new Semaphore(concurrency);
             for (Planned p : todo) {
                 if (control.stopped()) break;
                 slots.acquireUninterruptibly();
@@ -187,12 +225,11 @@ public final class EvalRunner {
                     slots.release();
                     break;
                 }
-                String id = runId;
                 pool.submit(() -> {
                     try {
                         EpisodeResult r = runOne(p, internal);
                         try {
-                            store.saveEpisode(id, r);
+                            store.saveEpisode(runId, r);
                         } catch (IllegalStateException e) {
                             control.stop(e.getMessage());
                             return;
@@ -216,16 +253,7 @@ public final class EvalRunner {
             progress.close();
         }
         store.flush();
-        int runScored = store.progress(runId).finished();
-        String stopReason = control.stopReason();
-        boolean mineComplete = stopReason == null && errors.get() == 0 && reused.size() + ran.get() == plan.size();
-        // Statuses from this process's view; reports check the counts themselves (another shard may finish later).
-        String status = runScored >= whole.size() ? "complete" : stopReason != null ? "stopped" : !mineComplete ? "incomplete" : "partial";
-        String note = stopReason != null ? stopReason
-                : status.equals("partial") ? "shard " + shard + " done; " + runScored + " of " + whole.size() + " episodes scored" : null;
-        store.saveRun(runId, name, config, whole.size(), status, note);
-        return new RunResult(runId, shard, plan.size(), reused.size(), ran.get(), errors.get(), stopReason,
-                List.copyOf(notApplicable), internal.get(), whole.size(), runScored, status);
+        return new Batch(reused.size(), ran.get(), errors.get(), control.stopReason(), internal.get());
     }
 
     /** Every episode of the experiment, tasks outermost so a partial run covers every condition evenly. */

@@ -135,7 +135,8 @@ public interface Progress extends AutoCloseable {
             total = 0;
         }
 
-        static String formatDuration(long seconds) {
+        /** {@code 42s}, {@code 3m05s}, {@code 1h07m}. */
+        public static String formatDuration(long seconds) {
             if (seconds < 60) return seconds + "s";
             if (seconds < 3600) return (seconds / 60) + "m" + String.format(Locale.ROOT, "%02d", seconds % 60) + "s";
             return (seconds / 3600) + "h" + String.format(Locale.ROOT, "%02d", (seconds % 3600) / 60) + "m";

@@ -2,6 +2,7 @@ package dev.openagent.store;
 
 import dev.openagent.agent.openai.ResponseCache;
 import dev.openagent.run.EpisodeResult;
+import dev.openagent.sandbox.Outcome;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -11,6 +12,7 @@ import java.sql.Statement;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -275,8 +277,14 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
     /** Saves a finished episode (replacing an earlier infrastructure error of the same identity); returns at once. */
     public void saveEpisode(String runId, EpisodeResult r) { runs.saveEpisode(runId, r); }
 
+    /** The outcome of each of the run's episodes, by episode id (light: no trajectories are read). */
+    public Map<String, Outcome> outcomes(String runId) { return runs.outcomes(runId); }
+
     /** The episodes of a run, in plan order. */
     public List<EpisodeResult> episodes(String runId) { return runs.episodes(runId); }
+
+    /** These episodes by id, in the order given; ids the store does not hold are left out. */
+    public List<EpisodeResult> episodes(List<String> ids) { return runs.episodes(ids); }
 
     // ---- the response cache ----
 

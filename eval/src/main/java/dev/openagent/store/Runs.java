@@ -13,8 +13,10 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -221,27 +223,65 @@ record Runs(StoreWriter writer, StoreReader reader) {
         return s == null || s.indexOf('\0') < 0 ? s : s.replace('\0', '\uFFFD');
     }
 
+    /** The outcome of each of a run's episodes by episode id, read without their trajectories. */
+    Map<String, Outcome> outcomes(String runId) {
+        return reader.read(c -> {
+            Map<String, Outcome> out = new HashMap<>();
+            try (PreparedStatement p = c.prepareStatement("""
+                    SELECT e.id, e.success, e.end_reason, e.detail FROM run_episodes r JOIN episodes e ON e.id = r.episode_id
+                    WHERE r.run_id = ?""")) {
+                p.setString(1, runId);
+                try (ResultSet rs = p.executeQuery()) {
+                    while (rs.next()) out.put(rs.getString(1), new Outcome(rs.getInt(2) == 1, Outcome.End.valueOf(rs.getString(3)), rs.getString(4)));
+                }
+            }
+            return out;
+        });
+    }
+
+    /** The columns {@link #episode} reads, from {@code episodes e}. */
+    private static final String EPISODE_ROW = """
+            SELECT e.config_hash, e.agent, e.env, e.shift, e.task_seed, e.trial, e.tier, e.task_index, e.success, e.end_reason,
+                   e.detail, e.trajectory, e.gold_calls, e.gold_tools, e.duration_ms""";
+
     List<EpisodeResult> episodes(String runId) {
         return reader.read(c -> {
             List<EpisodeResult> out = new ArrayList<>();
-            try (PreparedStatement p = c.prepareStatement("""
-                    SELECT e.config_hash, e.agent, e.env, e.shift, e.task_seed, e.trial, e.tier, e.task_index, e.success, e.end_reason,
-                           e.detail, e.trajectory, e.gold_calls, e.gold_tools, e.duration_ms
+            try (PreparedStatement p = c.prepareStatement(EPISODE_ROW + """
+
                     FROM run_episodes r JOIN episodes e ON e.id = r.episode_id
                     WHERE r.run_id = ? ORDER BY e.task_index, e.trial, e.agent, e.env, e.shift""")) {
                 p.setString(1, runId);
                 try (ResultSet rs = p.executeQuery()) {
-                    while (rs.next()) {
-                        EpisodeKey key = new EpisodeKey(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getLong(5), rs.getInt(6));
-                        Outcome outcome = new Outcome(rs.getInt(9) == 1, Outcome.End.valueOf(rs.getString(10)), rs.getString(11));
-                        String tj = rs.getString(12);
-                        Trajectory t = tj == null ? null : Trajectory.fromJson(tj);
-                        List<String> gold = List.of(Json.read(rs.getString(14), String[].class));
-                        out.add(new EpisodeResult(key, rs.getString(7), rs.getInt(8), outcome, t, new GoldFacts(rs.getInt(13), gold), rs.getLong(15)));
+                    while (rs.next()) out.add(episode(rs));
+                }
+            }
+            return out;
+        });
+    }
+
+    /** These episodes, in the order given (ids the store does not hold are left out). */
+    List<EpisodeResult> episodes(List<String> ids) {
+        return reader.read(c -> {
+            List<EpisodeResult> out = new ArrayList<>();
+            try (PreparedStatement p = c.prepareStatement(EPISODE_ROW + " FROM episodes e WHERE e.id = ?")) {
+                for (String id : ids) {
+                    p.setString(1, id);
+                    try (ResultSet rs = p.executeQuery()) {
+                        if (rs.next()) out.add(episode(rs));
                     }
                 }
             }
             return out;
         });
+    }
+
+    private static EpisodeResult episode(ResultSet rs) throws java.sql.SQLException {
+        EpisodeKey key = new EpisodeKey(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getLong(5), rs.getInt(6));
+        Outcome outcome = new Outcome(rs.getInt(9) == 1, Outcome.End.valueOf(rs.getString(10)), rs.getString(11));
+        String tj = rs.getString(12);
+        Trajectory t = tj == null ? null : Trajectory.fromJson(tj);
+        List<String> gold = List.of(Json.read(rs.getString(14), String[].class));
+        return new EpisodeResult(key, rs.getString(7), rs.getInt(8), outcome, t, new GoldFacts(rs.getInt(13), gold), rs.getLong(15));
     }
 }

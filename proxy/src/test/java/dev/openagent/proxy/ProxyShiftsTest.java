@@ -95,10 +95,10 @@ class ProxyShiftsTest {
     /**
      * Every tool.* and obs.* shift the proxy applies to this server (`openagent shifts`; the others need a task or a
      * declared fact), at its default severity and, where a higher one changes other things, that one too. The seed is
-     * 7 except where another one makes the shift reach a tool the job uses. Not here: tool.semantic-trap at
-     * severity 3, where parameters trade names too, and write_file's path and content (as move_file's source and
-     * destination) have no descriptions, the one thing the shift leaves truthful: no client can tell them apart
-     * from what it is shown, and this one writes the path into the file.
+     * 7 except where another one makes the shift reach a tool the job uses. Renaming shifts rename only what the
+     * server describes, so write_file's undescribed path and content keep their names under every one of them (the
+     * view check's rule: a name erased with nothing shown in its place tells no client which is which).
+     * obs.malformed-output runs at severity 3: only directory_tree answers in JSON here, the one kind of result it breaks.
      */
     static List<Condition> conditions() {
         return List.of(
@@ -106,11 +106,13 @@ class ProxyShiftsTest {
                 new Condition("tool.name-noise", 7, Seen.TOOLS, null),
                 new Condition("tool.name-noise:severity=3", 7, Seen.TOOLS, null),
                 new Condition("tool.identity-erasure:severity=1", 7, Seen.TOOLS, null),
-                // p1 and p2: both strings, both required, no descriptions (the server gives write_file's none): nothing tells the path from the content.
-                new Condition("tool.identity-erasure", 7, Seen.TOOLS, Purpose.WRITE),
+                // write_file's path and content have no descriptions (the server gives none), so they keep their names: an
+                // erased name with nothing shown in its place would leave no client able to tell the path from the content.
+                new Condition("tool.identity-erasure", 7, Seen.TOOLS, null),
                 new Condition("tool.semantic-rename", 7, Seen.TOOLS, null),
                 new Condition("tool.semantic-rename:severity=3", 7, Seen.TOOLS, null),
                 new Condition("tool.semantic-trap", 7, Seen.TOOLS, null),
+                new Condition("tool.semantic-trap:severity=3", 7, Seen.TOOLS, null),
                 new Condition("tool.distractors", 7, Seen.TOOLS, null),
                 new Condition("tool.schema-noise", 7, Seen.TOOLS, null),
                 new Condition("tool.schema-noise:severity=3", 7, Seen.TOOLS, null),
@@ -126,7 +128,7 @@ class ProxyShiftsTest {
                 new Condition("obs.nonstandard-feedback", 7, Seen.RESULTS, null),
                 new Condition("obs.schema-drift", 7, Seen.RESULTS, null),
                 new Condition("obs.injection", 7, Seen.RESULTS, null),
-                new Condition("obs.malformed-output", 7, Seen.RESULTS, null),
+                new Condition("obs.malformed-output:severity=3", 7, Seen.RESULTS, null),
                 new Condition("obs.runtime-error", 7, Seen.ACTED, null),
                 new Condition("obs.redirect", REDIRECT_SEED, Seen.ACTED, null),
                 new Condition("obs.redirect:severity=3", REDIRECT_SEED, Seen.ACTED, null),

@@ -7,11 +7,14 @@ import dev.openagent.shift.ShiftParam;
 import dev.openagent.shift.ShiftStack;
 import dev.openagent.shift.Tier;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 
 /**
  * Draws the shift of a perturbed training episode (PAFT, shifted RL rollouts): a shift chosen
@@ -19,7 +22,8 @@ import java.util.SplittableRandom;
  * (severity, format, ...) drawn uniformly from their values, the others at their defaults.
  * How the weights are spread is the PAFT mix ({@link Mix}): uniformly over shifts, uniformly over
  * tiers, and an optional fixed share for one shift (the refusal demonstrations of
- * {@code task.unsolvable}).
+ * {@code task.unsolvable}). A sampler can also draw given shifts and compositions at given weights with their
+ * severities limited ({@link #weighted}): the focus a robustness frontier writes.
  */
 public final class ShiftSampler {
     /** Shifts PAFT does not draw: they replace the environment rather than perturb it. */
@@ -72,16 +76,62 @@ public final class ShiftSampler {
         }
     }
 
-    private final List<Shift> shifts;
-    /** Cumulative weights, one per shift, the last 1. */
+    /**
+     * One kind of perturbed episode a sampler draws: one shift, or several composed, each with the values its
+     * enumerated parameters are drawn from (uniformly; a parameter not listed is drawn from all its values, one
+     * without enumerated values stays at its default).
+     */
+    public record Draw(List<Layer> layers) {
+        public Draw {
+            if (layers.isEmpty()) throw new IllegalArgumentException("a draw has at least one shift");
+            layers = List.copyOf(layers);
+        }
+
+        /** A shift with every enumerated parameter drawn from all its values. */
+        public static Draw of(Shift shift) { return new Draw(List.of(new Layer(shift, Map.of()))); }
+
+        /** The shift ids joined by '+', each with the parameter values it is limited to: {@code query.noise:severity=2|3}. */
+        public String label() {
+            List<String> parts = new ArrayList<>();
+            for (Layer l : layers) {
+                StringBuilder sb = new StringBuilder(l.shift().id());
+                String sep = ":";
+                for (var e : new TreeMap<>(l.values()).entrySet()) {
+                    sb.append(sep).append(e.getKey()).append('=').append(String.join("|", e.getValue()));
+                    sep = ",";
+                }
+                parts.add(sb.toString());
+            }
+            return String.join("+", parts);
+        }
+    }
+
+    /** A shift of a draw, with the values some of its enumerated parameters are limited to. */
+    public record Layer(Shift shift, Map<String, List<String>> values) {
+        public Layer {
+            Map<String, List<String>> copy = new LinkedHashMap<>();
+            for (var e : values.entrySet()) {
+                ShiftParam p = shift.params().stream().filter(x -> x.name().equals(e.getKey())).findFirst().orElseThrow(() ->
+                        new IllegalArgumentException(shift.id() + " has no parameter '" + e.getKey() + "'"));
+                if (e.getValue().isEmpty() || !p.values().containsAll(e.getValue())) {
+                    throw new IllegalArgumentException(shift.id() + " parameter " + p.name() + " is drawn from some of " + p.values() + ", not " + e.getValue());
+                }
+                copy.put(e.getKey(), List.copyOf(e.getValue()));
+            }
+            values = Collections.unmodifiableMap(copy);
+        }
+    }
+
+    private final List<Draw> draws;
+    /** Cumulative weights, one per draw, the last 1. */
     private final double[] cumulative;
     /** Every shift equally likely: drawn as before weights existed, so uniform draws (and exports) stay the same. */
     private final boolean uniform;
 
-    private ShiftSampler(List<Shift> shifts, double[] weights, boolean uniform) {
-        this.shifts = List.copyOf(shifts);
+    private ShiftSampler(List<Draw> draws, double[] weights, boolean uniform) {
+        this.draws = List.copyOf(draws);
         this.uniform = uniform;
-        this.cumulative = new double[shifts.size()];
+        this.cumulative = new double[draws.size()];
         double total = 0;
         for (double w : weights) total += w;
         double sum = 0;
@@ -125,19 +175,38 @@ public final class ShiftSampler {
                 weights[i] = split ? (1 - mix.unsolvableShare()) * w : w;
             }
         }
-        return new ShiftSampler(shifts, weights, !mix.byTier() && !split && mix.tiers().isEmpty());
+        return new ShiftSampler(shifts.stream().map(Draw::of).toList(), weights, !mix.byTier() && !split && mix.tiers().isEmpty());
     }
 
-    public boolean isEmpty() { return shifts.isEmpty(); }
+    /**
+     * These draws with these weights (relative: they need not sum to 1), for a sampler aimed at chosen shifts and
+     * severities (the focus of a robustness frontier, {@code dev.openagent.focus}).
+     */
+    public static ShiftSampler weighted(List<Draw> draws, List<Double> weights) {
+        if (draws.size() != weights.size()) throw new IllegalArgumentException("one weight per draw");
+        double[] w = new double[weights.size()];
+        for (int i = 0; i < w.length; i++) {
+            if (!(weights.get(i) > 0)) throw new IllegalArgumentException("draw weights must be positive, got " + weights.get(i));
+            w[i] = weights.get(i);
+        }
+        return new ShiftSampler(draws, w, false);
+    }
 
-    public List<Shift> shifts() { return shifts; }
+    public boolean isEmpty() { return draws.isEmpty(); }
 
-    /** The probability of each shift, in order (for {@code training.json}). */
+    /** The shifts drawn from, each once, in the order of the draws. */
+    public List<Shift> shifts() {
+        return draws.stream().flatMap(d -> d.layers().stream()).map(Layer::shift).distinct().toList();
+    }
+
+    public List<Draw> draws() { return draws; }
+
+    /** The probability of each draw, by its label, in order (for {@code training.json}; a catalog sampler's labels are the shift ids). */
     public Map<String, Double> weights() {
         Map<String, Double> out = new LinkedHashMap<>();
         double last = 0;
-        for (int i = 0; i < shifts.size(); i++) {
-            out.put(shifts.get(i).id(), Math.round((cumulative[i] - last) * 1e4) / 1e4);
+        for (int i = 0; i < draws.size(); i++) {
+            out.put(draws.get(i).label(), Math.round((cumulative[i] - last) * 1e4) / 1e4);
             last = cumulative[i];
         }
         return out;
@@ -146,16 +215,20 @@ public final class ShiftSampler {
     public ShiftStack sample(SplittableRandom rnd) {
         int k = 0;
         if (uniform) {
-            k = rnd.nextInt(shifts.size());
+            k = rnd.nextInt(draws.size());
         } else {
             double u = rnd.nextDouble();
             while (k < cumulative.length - 1 && u >= cumulative[k]) k++;
         }
-        Shift s = shifts.get(k);
-        Map<String, String> params = new LinkedHashMap<>();
-        for (ShiftParam p : s.params()) {
-            params.put(p.name(), p.values().isEmpty() ? p.defaultValue() : p.values().get(rnd.nextInt(p.values().size())));
+        List<ShiftStack.Layer> layers = new ArrayList<>();
+        for (Layer l : draws.get(k).layers()) {
+            Map<String, String> params = new LinkedHashMap<>();
+            for (ShiftParam p : l.shift().params()) {
+                List<String> values = l.values().getOrDefault(p.name(), p.values());
+                params.put(p.name(), values.isEmpty() ? p.defaultValue() : values.get(rnd.nextInt(values.size())));
+            }
+            layers.add(new ShiftStack.Layer(l.shift(), params));
         }
-        return new ShiftStack(List.of(new ShiftStack.Layer(s, params)));
+        return new ShiftStack(layers);
     }
 }

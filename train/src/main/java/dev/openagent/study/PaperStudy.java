@@ -134,7 +134,7 @@ public final class PaperStudy {
      * refusal is 0.90-0.93 over three training seeds, and the policy refuses 0-2% of {@code obs.runtime-error} episodes
      * (0.37 before); after redirects it still refuses 38-46% (docs/training.md).
      */
-    static final ShiftSampler.Mix PAFT_MIX = new ShiftSampler.Mix(false, 0.2).only(Tier.PERCEPTION, Tier.INTERACTION);
+    public static final ShiftSampler.Mix PAFT_MIX = new ShiftSampler.Mix(false, 0.2).only(Tier.PERCEPTION, Tier.INTERACTION);
 
     /**
      * RL's shifted rollout groups: every shift equally likely. RL's refusal on {@code task.unsolvable} is a

@@ -44,7 +44,6 @@ class ShiftReplayTest {
      * at the tools listed).
      */
     static final String LIMITS = """
-            query.noise                           | DIVERGED         | the oracle writes a name as the world spells it; the request shows it with a typo, a doubled space or in lower case, and a pointer copies what it reads
             obs.redirect:severity=3               | NOT_EXPRESSIBLE  | the replacement tool is not listed, only named in the retired tool's error, and a call points at a listed tool
             obs.pagination:severity=3             | DIVERGED         | a page is fetched with page_token alone; the policy also fills the parameters the schema still requires (find_reservations' guest_name), which the shift ignores, so the call differs from the oracle's
             action.verification-change:severity=3 | FAILED           | the code comes in two parts the answer must join; an answer points at words read, and the joined code is none

@@ -11,6 +11,7 @@ import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.ToolError;
 import dev.openagent.sandbox.ToolSpec;
+import dev.openagent.shift.Allowance;
 import dev.openagent.shift.Dimension;
 import dev.openagent.shift.LayerGuide;
 import dev.openagent.shift.Schemas;
@@ -37,7 +38,7 @@ import java.util.Map;
 public final class VerificationChange extends ShiftEnv<VerificationChange.Episode> {
     public static final Shift SHIFT = new Shift("action.verification-change", Tier.INTERACTION, Dimension.A,
             "Codes issued by committing actions are withheld until a documented confirm step releases them.",
-            List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "there is no verification-code protocol to change: completion codes are only read, never confirmed"), VerificationChange::new);
+            List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "there is no verification-code protocol to change: completion codes are only read, never confirmed"), VerificationChange::new).allowing(Allowance.JOINED_PARTS);
 
     private static final List<String> WORDS = List.of("amber", "falcon", "harbor", "juniper", "lantern", "meadow", "orbit", "quartz");
 

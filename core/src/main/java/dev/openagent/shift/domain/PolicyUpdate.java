@@ -10,6 +10,7 @@ import dev.openagent.sandbox.Protocol;
 import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.ToolError;
 import dev.openagent.sandbox.ToolSpec;
+import dev.openagent.shift.Allowance;
 import dev.openagent.shift.Dimension;
 import dev.openagent.shift.LayerGuide;
 import dev.openagent.shift.Schemas;
@@ -37,7 +38,7 @@ import java.util.regex.Pattern;
 public final class PolicyUpdate extends ShiftEnv<PolicyUpdate.Episode> {
     public static final Shift SHIFT = new Shift("domain.policy-update", Tier.INTERNALIZATION, Dimension.D,
             "Domain rules change (input formats for dates, times, names), stated in the instructions and schemas.",
-            List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "its rules change the input formats of dates, times and person names, which commands do not take"), PolicyUpdate::new);
+            List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "its rules change the input formats of dates, times and person names, which commands do not take"), PolicyUpdate::new).allowing(Allowance.INPUT_FORMATS);
 
     private static final Pattern ISO_DATE = Pattern.compile("(\\d{4})-(\\d{2})-(\\d{2})");
     private static final Pattern NEW_DATE = Pattern.compile("(\\d{2})\\.(\\d{2})\\.(\\d{4})");

@@ -18,7 +18,8 @@ import java.util.Map;
  * obs.malformed-output: a result arrives truncated or as invalid JSON (single quotes, a trailing comma,
  * unquoted keys, two documents run together), as a flaky transport or serializer delivers it; the same
  * call succeeds on retry. It reaches only turns whose calls all look things up (tools declared read-only,
- * or any tool of a task that writes nothing), since retrying a committing call would commit twice. A turn
+ * or any tool of a task that writes nothing), since retrying a committing call would commit twice, and only results
+ * that are JSON documents (a text result has no syntax to break: cut short it would just read as less text). A turn
  * is hit with probability 0.2 / 0.35 / 0.5 (severity 1-3), at most 1 / 2 / 3 times in a row.
  */
 public final class MalformedOutput extends RetryableShift {
@@ -38,7 +39,7 @@ public final class MalformedOutput extends RetryableShift {
         List<Observation> out = new ArrayList<>();
         boolean corrupted = false;
         for (Observation o : s.observations()) {
-            if (o.source() == Observation.Source.TOOL && !o.isError() && o.payload() != null && !corrupted) {
+            if (o.source() == Observation.Source.TOOL && !o.isError() && o.payload() != null && o.payload().isContainerNode() && !corrupted) {
                 corrupted = true;
                 out.add(new Observation(o.source(), o.callId(), o.tool(), corrupt(o.text()), null, null));
             } else {

@@ -29,15 +29,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * obs.pagination: list results come a page at a time (5 / 3 / 2 items per page at severity 1-3).
- * A paged result carries {@code page}, {@code total_pages} and {@code next_page_token}; every tool
- * takes an optional {@code page_token} (documented in its schema and the system prompt) that
- * returns the next page of that earlier result.
+ * obs.pagination: list results of read tools come a page at a time (5 / 3 / 2 items per page at severity 1-3).
+ * A paged result carries {@code page}, {@code total_pages} and {@code next_page_token}; every tool the environment
+ * declares read-only takes an optional {@code page_token} (documented in its schema and the system prompt) that
+ * returns the next page of that earlier result. Tools that write are never paged and take no page token; an
+ * environment that declares no read-only tool is left as it is.
  */
 public final class Pagination extends ShiftEnv<Pagination.Episode> {
     public static final Shift SHIFT = new Shift("obs.pagination", Tier.INTERACTION, Dimension.O,
-            "List results are split into pages; fetch further pages with the page_token of the previous page.",
-            List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "pages are fetched through a page parameter of a tool; commands take none"), Pagination::new).seenAs(Sign.PAGED_RESULTS, Sign.PAGING_PARAMETER_ADDED);
+            "List results of read tools are split into pages; fetch further pages with the page_token of the previous page.",
+            List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "pages are fetched through a page parameter of a tool; commands take none"), Pagination::new)
+                    .seenAs(Sign.PAGED_RESULTS, Sign.PAGING_PARAMETER_ADDED);
 
     static final String TOKEN = "page_token";
 
@@ -49,6 +51,7 @@ public final class Pagination extends ShiftEnv<Pagination.Episode> {
         /** Tokens of further pages issued in the latest step, for the guide: tool name and token. */
         final List<String[]> issued = new ArrayList<>();
         int pageSize;
+        java.util.Set<String> paged;
     }
 
     private Pagination(Env inner, Map<String, String> params) {
@@ -58,9 +61,11 @@ public final class Pagination extends ShiftEnv<Pagination.Episode> {
     @Override
     protected Start begin(Start in) {
         ep.pageSize = switch (severity()) { case 1 -> 5; case 2 -> 3; default -> 2; };
+        ep.paged = facts().readOnlyTools();
+        if (ep.paged.isEmpty()) return in;
         List<ToolSpec> tools = new ArrayList<>();
         for (ToolSpec t : in.tools()) {
-            if (Protocol.ASK_USER.equals(t.name())) {
+            if (Protocol.ASK_USER.equals(t.name()) || !ep.paged.contains(t.name())) {
                 tools.add(t);
             } else {
                 tools.add(t.withParameters(Schemas.withParam(t.parameters(), TOKEN, "string",
@@ -77,7 +82,7 @@ public final class Pagination extends ShiftEnv<Pagination.Episode> {
 
     @Override
     protected Route route(Action.ToolCall call) {
-        if (Protocol.ASK_USER.equals(call.name())) return new Forward(call);
+        if (Protocol.ASK_USER.equals(call.name()) || !ep.paged.contains(call.name())) return new Forward(call);
         ObjectNode args = Texts.argsObject(call.arguments());
         if (args == null || !args.has(TOKEN)) return new Forward(call, o -> firstPage(o, call.name()));
         Paged p = ep.tokens.get(args.get(TOKEN).asText());

@@ -41,6 +41,9 @@ public final class IntentDrift extends ShiftEnv<IntentDrift.Episode> {
     static final class Episode {
         boolean committed;
         boolean decided;
+        /** The revised request as the environment posed it: its own id, by which the environment knows its checks. */
+        Task posed;
+        /** The same request under the original's id and seed, as the episode records it. */
         Task revised;
     }
 
@@ -67,6 +70,7 @@ public final class IntentDrift extends ShiftEnv<IntentDrift.Episode> {
         if (!before.solvable() || ep.committed) return s;
         Task next = facts().revised(before, seed()).orElse(null);
         if (next == null) return s;
+        ep.posed = next;
         ep.revised = keepIdentity(before, next);
         shiftedTask = ep.revised;
         List<Observation> out = new ArrayList<>(s.observations());
@@ -92,7 +96,8 @@ public final class IntentDrift extends ShiftEnv<IntentDrift.Episode> {
         if (end != Outcome.End.ANSWERED && end != Outcome.End.REFUSED) return s;
         Action ending = action instanceof Action.Answer || action instanceof Action.Refuse ? action
                 : end == Outcome.End.REFUSED ? new Action.Refuse("") : new Action.Answer("");
-        return s.withOutcome(Outcome.judge(ep.revised, ending, answer -> facts().check(ep.revised, answer)));
+        // Judged by the revised request's own answer and state checks (an environment file finds them by its task id).
+        return s.withOutcome(Outcome.judge(ep.posed, ending, answer -> facts().check(ep.posed, answer)));
     }
 
     /** The revised request under the original's id and seed, so the episode still pairs with its static run. */

@@ -1,6 +1,7 @@
 package dev.openagent.shift.query;
 
 import dev.openagent.sandbox.Env;
+import dev.openagent.sandbox.ExactWords;
 import dev.openagent.sandbox.Task;
 import dev.openagent.shift.Dimension;
 import dev.openagent.shift.QueryShift;
@@ -11,13 +12,16 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * query.noise: typos, casing, spacing and abbreviations in the request. Values a tool needs
- * exactly are protected: words with digits (dates, times, codes, ids) are never changed and
- * capitalised words (names) never get typos. Severity 1: spacing and casing of a few words;
- * 2: plus abbreviations and typos in about 10% of plain words; 3: plus 25% typos, everything but
- * words with digits in lower case, no final punctuation.
+ * query.noise: typos, casing, spacing and abbreviations in the request. What a tool needs exactly is never
+ * touched, not even its letter case: words shaped like ids, codes, numbers, dates, e-mail addresses and column
+ * names ({@link ExactWords#shaped}), and the words the environment says its tools need exactly
+ * ({@code EnvFacts.exactWords}: by default every word of the gold plan's arguments and of the tools' schemas).
+ * Capitalised words (names) never get typos either. Severity 1: spacing and casing of a few words; 2: plus
+ * abbreviations and typos in about 10% of plain words; 3: plus 25% typos, every other word in lower case, no
+ * final punctuation.
  */
 public final class QueryNoise extends QueryShift {
     public static final Shift SHIFT = new Shift("query.noise", Tier.PERCEPTION, Dimension.Q,
@@ -42,17 +46,22 @@ public final class QueryNoise extends QueryShift {
     protected Task rewrite(Task t) {
         int sev = severity();
         String q = t.query();
+        Set<String> exact = facts().exactWords(t, innerStart.tools());
         if (sev >= 2) {
             for (var e : ABBREVIATIONS.entrySet()) {
-                if (e.getKey().contains(" ") && rnd.nextDouble() < 0.7) q = q.replace(e.getKey(), e.getValue());
+                if (e.getKey().contains(" ") && ExactWords.split(e.getKey()).stream().noneMatch(exact::contains) && rnd.nextDouble() < 0.7) {
+                    q = q.replace(e.getKey(), e.getValue());
+                }
             }
         }
         String[] words = q.split(" ");
+        boolean[] kept = new boolean[words.length];
         double typo = sev == 1 ? 0 : sev == 2 ? 0.10 : 0.25;
         int recased = 0;
         for (int i = 0; i < words.length; i++) {
             String w = words[i];
-            if (w.isEmpty() || hasDigit(w)) continue;
+            kept[i] = !w.isEmpty() && (ExactWords.shaped(w) || exact.contains(ExactWords.bare(w).toLowerCase(Locale.ROOT)));
+            if (w.isEmpty() || kept[i]) continue;
             String bare = w.replaceAll("[^A-Za-z]", "");
             boolean name = !bare.isEmpty() && Character.isUpperCase(bare.charAt(0)) && i > 0;
             String lower = w.toLowerCase(Locale.ROOT);
@@ -68,13 +77,20 @@ public final class QueryNoise extends QueryShift {
             }
             words[i] = w;
         }
+        // Spacing noise: a doubled space, or none after a comma, but never between two words kept exactly
+        // (a name or an address of several words stays as written).
+        boolean squeezeCommas = rnd.nextBoolean();
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < words.length; i++) {
-            if (i > 0) sb.append(rnd.nextDouble() < 0.12 * sev ? "  " : " ");
+            if (i > 0) {
+                boolean inside = kept[i - 1] && kept[i];
+                boolean doubled = rnd.nextDouble() < 0.12 * sev;
+                if (!inside && squeezeCommas && words[i - 1].endsWith(",")) sb.append("");
+                else sb.append(doubled && !inside ? "  " : " ");
+            }
             sb.append(words[i]);
         }
         String out = sb.toString();
-        if (rnd.nextBoolean()) out = out.replace(", ", ",");
         if (sev >= 3) out = out.replaceAll("[.?!]+$", "");
         if (sev == 1 && rnd.nextBoolean()) out = "  " + out;
         return t.withQuery(out);
@@ -94,11 +110,6 @@ public final class QueryNoise extends QueryShift {
             return new String(c);
         }
         return new StringBuilder(w).deleteCharAt(i).toString();
-    }
-
-    private static boolean hasDigit(String w) {
-        for (int i = 0; i < w.length(); i++) if (Character.isDigit(w.charAt(i))) return true;
-        return false;
     }
 
     private static String stripPunct(String w) {

@@ -1,0 +1,33 @@
+package dev.openagent.shift;
+
+/**
+ * Knowledge from outside the episode that a shift needs of an agent, declared by the shift: the view-only
+ * solver ({@code dev.openagent.oracle.ViewSolver}) applies exactly the transformations the shifts of the stack
+ * declare and nothing else. A shift that declares none must be solvable from what the agent is shown alone.
+ */
+public enum Allowance {
+    /**
+     * Values are written in the input formats the instructions state (dates as DD.MM.YYYY, times on the
+     * 12-hour clock, person names as "Last, First"): the agent rewrites a value it saw in one form into another.
+     */
+    INPUT_FORMATS("rewrites a date, time or person name it saw into the input format the instructions state"),
+    /**
+     * A result's field renamed to a synonym from the environment's vocabulary ({@code confirmation_id} shown as
+     * {@code approvalRef}) is read as that field.
+     */
+    KEY_SYNONYMS("reads a result's field renamed to a synonym from the environment's vocabulary as that field"),
+    /**
+     * A value the instructions say comes in parts ({@code <name>_part_1} immediately followed by
+     * {@code <name>_part_2}) is read as the parts joined.
+     */
+    JOINED_PARTS("joins a value shown in two labelled parts, as the instructions say");
+
+    private final String description;
+
+    Allowance(String description) {
+        this.description = description;
+    }
+
+    /** What the agent may do, as docs/shifts.md lists it. */
+    public String description() { return description; }
+}
