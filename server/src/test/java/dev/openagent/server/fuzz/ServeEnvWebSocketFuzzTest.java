@@ -51,7 +51,7 @@ class ServeEnvWebSocketFuzzTest {
         log.closeAfter(server);
     }
 
-    @FuzzTest(maxExecutions = 3000, maxDuration = "30s")
+    @FuzzTest(maxExecutions = 1500, maxDuration = "30s")
     void everyMessageGetsOneOpenEnvAnswer(FuzzedDataProvider data) {
         assertEquals("observation", Json.parse(socket.apply("{\"type\":\"reset\",\"data\":{}}")).path("type").asText());
         String text = new Mutator(data).requestText(MESSAGES);
