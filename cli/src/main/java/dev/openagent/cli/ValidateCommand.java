@@ -64,9 +64,9 @@ final class ValidateCommand implements Callable<Integer> {
         List<Validation.Solver> solvers = viewOnly ? List.of(Validation.Solver.VIEW)
                 : oracleOnly ? List.of(Validation.Solver.ORACLE) : List.of(Validation.Solver.ORACLE, Validation.Solver.VIEW);
         TaskPlan plan = new TaskPlan(split.split(), tasks, seed.value, 0);
-        System.out.printf("%s on %s, %d tasks per condition (%s split, seed %d), %d conditions%n",
+        System.out.printf("%s on %s, %d tasks per condition (%s split, seed %d), %s%n",
                 String.join(" and ", solvers.stream().map(s -> s == Validation.Solver.ORACLE ? "oracle" : "view check").toList()),
-                env.id, tasks, plan.split().id(), seed.value, conditions.stacks().size());
+                env.id, tasks, plan.split().id(), seed.value, count(conditions.stacks().size(), "condition"));
         System.out.printf("%-60s %-6s %8s %15s %17s  %s%n", "condition", "solver", "episodes", "solved", "refused", "result");
         List<Validation.Result> failed = new ArrayList<>();
         int episodes = 0;
@@ -88,10 +88,12 @@ final class ValidateCommand implements Callable<Integer> {
             }
             if (verbose && !r.failures().isEmpty()) System.out.print(Transcript.render(r.failures().getFirst(), false));
         }
-        System.out.printf("%n%d conditions, %d episodes: %s%n", conditions.stacks().size(), episodes,
+        System.out.printf("%n%s, %d episodes: %s%n", count(conditions.stacks().size(), "condition"), episodes,
                 failed.isEmpty() ? "all passed" : failed.size() + " check(s) FAILED");
         return failed.isEmpty() ? 0 : 1;
     }
+
+    private static String count(int n, String noun) { return n + " " + noun + (n == 1 ? "" : "s"); }
 
     private static String label(Validation.Solver s) {
         return s == Validation.Solver.ORACLE ? "oracle" : "view";

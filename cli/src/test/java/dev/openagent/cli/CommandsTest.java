@@ -105,7 +105,7 @@ class CommandsTest {
     void validatePassesWhereTheOracleSolvesEveryTaskAndRefusesBadInput() {
         CliTest.Result r = run("validate", "--env", "medical", "--shift", "obs.format;logic.conflict", "--tasks", "6");
         assertEquals(0, r.code(), r.out() + r.err());
-        assertTrue(r.out().contains("2 conditions, 12 episodes: all passed"), r.out());
+        assertTrue(r.out().contains("2 conditions, 24 episodes: all passed"), r.out());
         assertTrue(r.out().lines().anyMatch(l -> l.startsWith("logic.conflict") && l.endsWith("ok")), r.out());
         CliTest.Result household = run("validate", "--env", "household", "--shift", "query.paraphrase;obs.missing-values", "--tasks", "2");
         assertEquals(0, household.code(), household.err());
@@ -122,15 +122,15 @@ class CommandsTest {
         String good = InlineEnvFile.write(dir.resolve("good"), "codes", InlineEnvFile.SOLVABLE).toString();
         CliTest.Result ok = run("validate", "--env", good, "--shift", "query.paraphrase", "--tasks", "2");
         assertEquals(0, ok.code(), ok.out() + ok.err());
-        assertTrue(ok.out().contains("1 conditions, 2 episodes: all passed"), ok.out());
+        assertTrue(ok.out().contains("1 condition, 4 episodes: all passed"), ok.out());
 
         String broken = InlineEnvFile.write(dir.resolve("broken"), "broken-codes", InlineEnvFile.BROKEN).toString();
         CliTest.Result r = run("validate", "--env", broken, "--shift", "query.paraphrase;obs.format", "--tasks", "2");
         assertEquals(1, r.code(), r.out() + r.err());
         assertTrue(r.out().lines().anyMatch(l -> l.startsWith("query.paraphrase") && l.endsWith("FAIL (2)")), r.out());
-        assertTrue(r.out().contains("FAILED obs.format: 2 episode(s)"), r.out());
+        assertTrue(r.out().contains("FAILED obs.format (oracle): 2 episode(s)"), r.out());
         assertTrue(r.out().contains("t1 (task): ANSWERED state check 0 (lookup): the result lacks 'Gamma'"), r.out());
-        assertTrue(r.out().contains("2 conditions, 4 episodes: 2 condition(s) FAILED"), r.out());
+        assertTrue(r.out().contains("2 conditions, 8 episodes: 4 check(s) FAILED"), r.out());
         // Nothing applies (no tool declares person_name): an error naming the missing fact, not a pass.
         assertBad(run("validate", "--env", good, "--shift", "domain.policy-update"),
                 "nothing to validate: no condition of --shift 'domain.policy-update' applies to codes (domain.policy-update: no tool declares 'person_name'");

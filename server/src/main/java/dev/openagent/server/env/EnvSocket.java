@@ -145,7 +145,7 @@ public final class EnvSocket implements org.eclipse.jetty.websocket.api.Session.
 
     static ObjectNode error(Code code, String message) {
         ObjectNode o = Json.object().put("type", "error");
-        o.putObject("data").put("message", message).put("code", code.name());
+        o.putObject("data").put("message", JsonHttp.oneLine(message)).put("code", code.name());
         return o;
     }
 }

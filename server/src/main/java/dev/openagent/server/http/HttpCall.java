@@ -26,6 +26,9 @@ import java.util.concurrent.TimeoutException;
  * virtual thread and may block (reading the body, a model's forward pass, an MCP tool call).
  */
 public final class HttpCall {
+    /** How much of a body answered unread is read and dropped, so that the answer reaches the client. */
+    static final long DRAINED = 1 << 20;
+
     private final Request request;
     private final Response response;
     private final Callback callback;
@@ -144,14 +147,25 @@ public final class HttpCall {
     }
 
     /**
-     * A request answered before its body was read (refused by its token, route or session first) leaves bytes on
-     * the connection that Jetty will not wait for: the connection closes after the answer, and says so, so that a
-     * client does not send its next request on a connection that is going away.
+     * A request answered before its body was read (refused by its token, route or session first) has its body read
+     * and dropped first, up to {@link #DRAINED} bytes within the body timeout: a connection closed with bytes unread
+     * is reset, and the client that is still sending loses the answer (a 36 KB step on an unknown session got no
+     * answer at all). A larger, stalled or broken body still closes the connection after the answer, which says so,
+     * so that a client does not send its next request on a connection that is going away.
      */
     private void closeIfBodyUnread() {
         long length = request.getLength();
         boolean content = length > 0 || (length < 0 && request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING));
-        if (content && !bodyRead) response.getHeaders().put(HttpHeader.CONNECTION, "close");
+        if (!content || bodyRead) return;
+        if (length <= DRAINED) {
+            try {
+                body(DRAINED);
+                return;
+            } catch (ApiError | IOException e) {
+                // too large, stalled or broken: the connection closes
+            }
+        }
+        response.getHeaders().put(HttpHeader.CONNECTION, "close");
     }
 
     /** Sends one part of a streamed response and waits until it is written. */

@@ -14,7 +14,7 @@ import java.nio.ByteBuffer;
  * Errors Jetty answers itself, before a handler runs (a malformed request line, chunked body or
  * header, headers over the limit, ambiguous lengths, a failed WebSocket upgrade): the same
  * {@code {"error": {"code", "message"}}} body as every handler error, with Jetty's short reason
- * ("Bad Chunk", "Early EOF") as the message and never an exception's text for a 5xx.
+ * ("Bad Chunk", "Early EOF") as the message and never an exception's text for a 5xx, and Connection: close.
  */
 final class JsonErrorHandler extends ErrorHandler {
     @Override
@@ -31,6 +31,9 @@ final class JsonErrorHandler extends ErrorHandler {
         byte[] body = dev.openagent.json.Json.write(JsonHttp.errorBody(code(status), message)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, JsonHttp.JSON_TYPE);
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, (long) body.length);
+        // Jetty closes the connection after a request it refused itself (an ambiguous path such as /a%00 too): said
+        // here, a client's pool does not send its next request on that connection and lose it.
+        response.getHeaders().put(HttpHeader.CONNECTION, "close");
         response.write(true, ByteBuffer.wrap(body), callback);
         return true;
     }

@@ -145,8 +145,29 @@ public final class JsonHttp {
         ObjectNode root = Json.object();
         ObjectNode e = root.putObject("error");
         e.put("code", code);
-        e.put("message", message);
+        e.put("message", oneLine(message));
         return root;
+    }
+
+    /**
+     * An error message as one line: a control character or line separator it quotes from the request (an unknown
+     * environment with a line break, a field name with a tab) is written as its escape (a line feed as the six
+     * characters backslash, u, 000A), so that a client printing or logging the message shows one line, and no line of
+     * the client's making.
+     */
+    public static String oneLine(String message) {
+        if (message == null) return null;
+        StringBuilder sb = null;
+        for (int i = 0; i < message.length(); i++) {
+            char c = message.charAt(i);
+            boolean control = Character.isISOControl(c) || c == '\u2028' || c == '\u2029';
+            if (control && sb == null) sb = new StringBuilder(message.substring(0, i));
+            if (sb != null) {
+                if (control) sb.append(String.format("\\u%04X", (int) c));
+                else sb.append(c);
+            }
+        }
+        return sb == null ? message : sb.toString();
     }
 
     public static void sendError(HttpCall call, ApiError e) throws IOException {

@@ -60,7 +60,7 @@ public final class JsonRpcCheck {
             ObjectNode o = Json.object().put("jsonrpc", "2.0");
             if (id == null) o.putNull("id");
             else o.set("id", id);
-            o.putObject("error").put("code", code).put("message", message);
+            o.putObject("error").put("code", code).put("message", JsonHttp.oneLine(message));
             return o;
         }
     }

@@ -266,4 +266,22 @@ class EnvServerTest {
             assertEquals(200, h.post("/reset", "{}").status(), "expired sessions free their slots");
         }
     }
+
+    /**
+     * What the fuzzing pass found: a message quoting the client's text (an unknown environment, an unknown field)
+     * carried its line breaks and control characters, so one error printed as several lines of the client's making.
+     * Now they are escapes, over HTTP and on the WebSocket alike.
+     */
+    @Test
+    void errorsQuotingTheClientsTextStayOneLine() throws java.io.IOException {
+        Response r = http.post("/reset", Json.object().put("env", "a\nb\u2028c\rd\te"));
+        assertEquals("unknown_env", r.errorCode(), r.body().toString());
+        assertTrue(r.errorMessage().startsWith("unknown environment 'a\\u000Ab\\u2028c\\u000Dd\\u0009e'"), r.errorMessage());
+        try (EnvServer s = EnvServer.start(EnvServer.Config.loopback(false))) {
+            JsonNode answer = Json.parse(s.inProcessSession().apply("{\"type\":\"state\",\"x\\ny\":1}"));
+            String message = answer.path("data").path("message").asText();
+            assertEquals("VALIDATION_ERROR", answer.path("data").path("code").asText(), answer.toString());
+            assertTrue(message.contains("'x\\u000Ay'") && message.lines().count() == 1, message);
+        }
+    }
 }
