@@ -93,6 +93,23 @@ final class ProxyMcpCommand implements Runnable {
             description = "With --port: a session unused this long is ended and recorded (default: ${DEFAULT-VALUE}).")
     int idleSeconds;
 
+    @Option(names = "--watch-record", paramLabel = "FILE", description = "Learn the upstream's surface and traffic (docs/watch.md) and write the "
+            + "baseline to FILE after --window calls, or when the proxy stops.")
+    Path watchRecord;
+
+    @Option(names = "--window", paramLabel = "N", description = "With --watch-record: the calls the baseline is learnt from (default: every call until the proxy stops).")
+    Integer window;
+
+    @Option(names = "--watch", paramLabel = "BASELINE", description = "Compare the upstream's tool lists and traffic with a baseline (`watch record`, "
+            + "--watch-record) and report each change in the catalog's terms: on stderr, in --watch-events, at /metrics (with --port), to --webhook.")
+    Path watchBaseline;
+
+    @Option(names = "--watch-events", paramLabel = "FILE", description = "With --watch: append each event to FILE as a JSON line.")
+    Path watchEvents;
+
+    @Option(names = "--webhook", paramLabel = "URL", description = "With --watch: POST each event (JSON) to URL, trying 3 times.")
+    java.net.URI webhook;
+
     @Parameters(paramLabel = "CMD", arity = "0..*", description = "The upstream MCP server's command line, after --.")
     List<String> command = List.of();
 
@@ -104,6 +121,12 @@ final class ProxyMcpCommand implements Runnable {
         if (timeoutSeconds <= 0) throw new Main.UserError("--timeout must be > 0");
         if (maxSessions < 1) throw new Main.UserError("--max-sessions must be >= 1");
         if (idleSeconds <= 0) throw new Main.UserError("--idle must be > 0");
+        if (watchRecord != null && watchBaseline != null) throw new Main.UserError("--watch-record and --watch are two runs: record a baseline first, then watch against it");
+        if (window != null && watchRecord == null) throw new Main.UserError("--window goes with --watch-record");
+        if ((watchEvents != null || webhook != null) && watchBaseline == null) throw new Main.UserError("--watch-events and --webhook go with --watch BASELINE");
+        if (webhook != null && !("http".equals(webhook.getScheme()) || "https".equals(webhook.getScheme()))) throw new Main.UserError("--webhook must be an http:// or https:// URL");
+        // A bad baseline is one line before anything starts.
+        dev.openagent.watch.Snapshot baseline = watchBaseline == null ? null : dev.openagent.watch.Snapshot.read(watchBaseline);
         long sessionSeed = seed != null ? seed : new SecureRandom().nextLong() & Long.MAX_VALUE;
         // stdout carries the protocol over stdio: anything else printed there would corrupt it.
         PrintStream protocol = System.out;
@@ -135,6 +158,15 @@ final class ProxyMcpCommand implements Runnable {
         } catch (InfrastructureException e) {
             throw new Main.UserError("upstream: " + e.getMessage());
         }
+        dev.openagent.watch.ProxyWatch watch = null;
+        try {
+            if (watchRecord != null) watch = dev.openagent.watch.ProxyWatch.recording(upstream, watchRecord, window, System.err);
+            if (baseline != null) watch = dev.openagent.watch.ProxyWatch.watching(upstream, baseline, watchEvents, webhook, System.err);
+        } catch (InfrastructureException e) {
+            upstream.close();
+            throw new Main.UserError("upstream: " + e.getMessage());
+        }
+        dev.openagent.watch.ProxyWatch watching = watch;
         SessionRecorder recorder = null;
         if (store != null) {
             try {
@@ -155,13 +187,14 @@ final class ProxyMcpCommand implements Runnable {
         try {
             Applicable serving = applicable(upstream, stacks, sessionSeed, facts, scored);
             opened = new SessionPool(upstream, serving.stacks(), facts, scored, sessionSeed, transport.stdio ? 1 : maxSessions, Duration.ofSeconds(idleSeconds), recorder);
+            if (watching != null && recorder != null) noteWatchEvents(watching, opened);
             if (transport.stdio) {
                 server = ProxyServer.stdio(opened, System.in, protocol);
                 tools = server.session().tools().size();
             } else {
                 tools = serving.tools();   // sessions open as clients come: the first one's tools, as the check built it
                 try {
-                    server = ProxyServer.http(opened, listen.host, transport.port, listen.auth(), listen.maxBody);
+                    server = ProxyServer.http(opened, listen.host, transport.port, listen.auth(), listen.maxBody, watching == null ? null : watching::scrape);
                 } catch (IOException e) {
                     throw listen.cannotListen(transport.port, e);
                 }
@@ -171,9 +204,11 @@ final class ProxyMcpCommand implements Runnable {
             }
         } catch (InfrastructureException e) {
             closeAll(opened, recorder, upstream);
+            if (watching != null) watching.close();
             throw new Main.UserError("upstream: " + e.getMessage());
         } catch (RuntimeException e) {
             closeAll(opened, recorder, upstream);
+            if (watching != null) watching.close();
             throw e;
         }
         SessionPool pool = opened;
@@ -183,11 +218,25 @@ final class ProxyMcpCommand implements Runnable {
         if (recorder != null) System.err.println("proxy mcp: recording sessions in " + recorder.describe());
         SessionRecorder recording = recorder;
         // Stdin closed, or SIGTERM: every open session is ended and recorded before the upstream stops and the JVM exits.
+        if (watching != null) System.err.println("proxy mcp: " + (watchRecord != null ? "learning a baseline for " + watchRecord
+                + (window == null ? " until the proxy stops" : " from " + window + " calls") : "watching against " + watchBaseline
+                + (transport.stdio ? "" : "; metrics at " + server.url().replaceFirst("/mcp$", "/metrics"))));
         ServeCommand.serveUntilInputClosed(server::awaitInputClosed, "proxy-mcp", () -> {
             server.close();
             closeAll(pool, recording, upstream);
+            if (watching != null) watching.close();
             System.err.println("proxy mcp: stopped after " + pool.opened() + (pool.opened() == 1 ? " session" : " sessions"));
         });
+    }
+
+    /**
+     * Watch events go into the recordings, so `report` shows them: each session starts with the events raised before
+     * it opened, and gets each new one while it is open.
+     */
+    private static void noteWatchEvents(dev.openagent.watch.ProxyWatch watching, SessionPool pool) {
+        java.util.function.Function<dev.openagent.watch.Watcher.Event, String> note = e -> "watch: " + dev.openagent.json.Json.write(e.toJson());
+        pool.onOpen(s -> watching.watcher().events().forEach(e -> s.note(note.apply(e))));
+        watching.onEvent(e -> pool.sessions().forEach(s -> s.note(note.apply(e))));
     }
 
     /**

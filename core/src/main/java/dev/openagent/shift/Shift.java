@@ -27,12 +27,14 @@ import java.util.function.Function;
  *                         shift that swaps in another environment ({@code domain.transfer})
  * @param allowances       knowledge from outside the episode the shift needs of an agent ({@link Allowance}); the
  *                         view-only solver allows exactly these transformations
+ * @param signs            what the shift looks like from outside, in a server's tool list and traffic, its most
+ *                         telling sign first (empty: it shows none there, as a shift of the task); {@link #seenAs}
  */
 public record Shift(String id, Tier tier, Dimension dimension, String description, List<ShiftParam> params,
                     Function<EnvironmentInfo, Optional<String>> applicability,
                     BiFunction<Env, Map<String, String>, Env> factory,
                     BiFunction<EnvironmentInfo, Map<String, String>, EnvironmentInfo> environmentAfter,
-                    Set<Allowance> allowances) {
+                    Set<Allowance> allowances, List<Sign> signs) {
 
     /** The severity parameter every shift with a magnitude takes. */
     public static final ShiftParam SEVERITY = new ShiftParam("severity", "1 slight, 2 moderate, 3 heavy", "2", List.of("1", "2", "3"));
@@ -40,18 +42,24 @@ public record Shift(String id, Tier tier, Dimension dimension, String descriptio
     public Shift {
         params = List.copyOf(params);
         allowances = allowances.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(allowances));
+        signs = List.copyOf(signs);
     }
 
     /** A shift that swaps in another environment for the layers above it. */
     public Shift(String id, Tier tier, Dimension dimension, String description, List<ShiftParam> params,
                  Function<EnvironmentInfo, Optional<String>> applicability, BiFunction<Env, Map<String, String>, Env> factory,
                  BiFunction<EnvironmentInfo, Map<String, String>, EnvironmentInfo> environmentAfter) {
-        this(id, tier, dimension, description, params, applicability, factory, environmentAfter, Set.of());
+        this(id, tier, dimension, description, params, applicability, factory, environmentAfter, Set.of(), List.of());
     }
 
     /** The same shift, declaring that it needs these transformations of an agent. */
     public Shift allowing(Allowance... needed) {
-        return new Shift(id, tier, dimension, description, params, applicability, factory, environmentAfter, Set.of(needed));
+        return new Shift(id, tier, dimension, description, params, applicability, factory, environmentAfter, Set.of(needed), signs);
+    }
+
+    /** The same shift, showing these signs from outside, its most telling first. */
+    public Shift seenAs(Sign... shown) {
+        return new Shift(id, tier, dimension, description, params, applicability, factory, environmentAfter, allowances, List.of(shown));
     }
 
     /** A shift that applies where {@code applicability} says and leaves the environment as it is. */

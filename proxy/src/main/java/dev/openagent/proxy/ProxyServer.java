@@ -73,7 +73,13 @@ public final class ProxyServer implements AutoCloseable {
 
     /** Serves Streamable HTTP at {@code http://host:port/mcp}, a session per client. */
     public static ProxyServer http(SessionPool pool, String host, int port, BearerAuth auth, long maxBodyBytes) throws IOException {
-        HttpEndpoint endpoint = new HttpEndpoint(pool, maxBodyBytes, HttpService.isLoopback(host), new AtomicBoolean());
+        return http(pool, host, port, auth, maxBodyBytes, null);
+    }
+
+    /** As above, with {@code GET /metrics} answering {@code metrics} (Prometheus' text format; null: no such route). */
+    public static ProxyServer http(SessionPool pool, String host, int port, BearerAuth auth, long maxBodyBytes,
+                                   java.util.function.Supplier<String> metrics) throws IOException {
+        HttpEndpoint endpoint = new HttpEndpoint(pool, maxBodyBytes, HttpService.isLoopback(host), new AtomicBoolean(), metrics);
         return new ProxyServer(pool, McpServing.http(endpoint::handle, host, port, auth, "proxy-mcp", () -> endpoint.closed().set(true), () -> {}), endpoint.closed());
     }
 
@@ -155,8 +161,13 @@ public final class ProxyServer implements AutoCloseable {
      * POST /mcp: initialize opens a session and names it in {@value #SESSION_HEADER}; GET opens the session's event
      * stream of the upstream's notifications between calls; DELETE ends it.
      */
-    private record HttpEndpoint(SessionPool pool, long maxBodyBytes, boolean loopbackOnly, AtomicBoolean closed) {
+    private record HttpEndpoint(SessionPool pool, long maxBodyBytes, boolean loopbackOnly, AtomicBoolean closed,
+                                java.util.function.Supplier<String> metrics) {
         void handle(HttpCall ex) throws IOException {
+            if (metrics != null && ex.path().equals("/metrics") && ex.method().equals("GET")) {
+                ex.respond(200, metrics.get().getBytes(StandardCharsets.UTF_8), "text/plain; version=0.0.4; charset=utf-8");
+                return;
+            }
             StatelessHttpTransport.checkAddressed(ex, loopbackOnly);
             String sessionId = ex.header(SESSION_HEADER);
             if (ex.method().equals("DELETE")) {

@@ -427,6 +427,9 @@ public final class ProxySession {
         return true;
     }
 
+    /** A note in the session's recording, after the calls made so far (a watch event, docs/watch.md). */
+    public synchronized void note(String text) { messages.add(Message.system(text)); }
+
     /** When the session started, in epoch milliseconds. */
     public long startedAt() { return startedAt; }
 

@@ -122,8 +122,14 @@ public final class SessionPool implements AutoCloseable {
         String id = UUID.randomUUID().toString();
         open.put(id, new Entry(s, new long[] {System.nanoTime()}));
         listening.add(s);
+        onOpen.forEach(h -> h.accept(s));
         return Map.entry(id, s);
     }
+
+    private final List<java.util.function.Consumer<ProxySession>> onOpen = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** Tells {@code hook} each session as it opens (the watch notes its standing events in it). */
+    public void onOpen(java.util.function.Consumer<ProxySession> hook) { onOpen.add(hook); }
 
     /**
      * A scored session starts as an episode does: the upstream's folder refilled from the file's {@code reset.copy}

@@ -24,6 +24,17 @@ public final class Upstream implements AutoCloseable {
     private final Duration timeout;
     private final Path log;
     private final List<Consumer<McpConnection.Notification>> listeners = new CopyOnWriteArrayList<>();
+    private final List<Consumer<Seen>> watchers = new CopyOnWriteArrayList<>();
+
+    /**
+     * What went to the upstream and came back, for the watch (docs/watch.md): a tool list, or a tool call with its
+     * result text (null when the upstream failed under it) and how long it took.
+     */
+    public sealed interface Seen {
+        record Listed(List<McpSchema.Tool> tools) implements Seen {}
+
+        record Called(String tool, String text, boolean error, long nanos, String failure) implements Seen {}
+    }
     private volatile McpConnection connection;
     private int starts;
 
@@ -53,7 +64,10 @@ public final class Upstream implements AutoCloseable {
 
     public synchronized List<McpSchema.Tool> tools() {
         try {
-            return connect().tools();
+            List<McpSchema.Tool> tools = connect().tools();
+            Seen.Listed seen = new Seen.Listed(tools);
+            watchers.forEach(w -> w.accept(seen));
+            return tools;
         } catch (InfrastructureException e) {
             drop();
             throw e;
@@ -62,13 +76,24 @@ public final class Upstream implements AutoCloseable {
 
     /** Calls one upstream tool by its real name; a server failure drops the session so the next call restarts it. */
     public synchronized McpConnection.Result call(String tool, ObjectNode args) {
+        long begin = System.nanoTime();
         try {
-            return connect().call(tool, args, meta.get());
+            McpConnection.Result r = connect().call(tool, args, meta.get());
+            if (!watchers.isEmpty()) {
+                Seen.Called seen = new Seen.Called(tool, r.text(), r.error(), System.nanoTime() - begin, null);
+                watchers.forEach(w -> w.accept(seen));
+            }
+            return r;
         } catch (InfrastructureException e) {
             drop();
+            Seen.Called seen = new Seen.Called(tool, null, true, System.nanoTime() - begin, e.getMessage());
+            watchers.forEach(w -> w.accept(seen));
             throw e;
         }
     }
+
+    /** Tells {@code watcher} every tool list and tool call that goes to the upstream, on the calling thread. */
+    public void watch(Consumer<Seen> watcher) { watchers.add(watcher); }
 
     /**
      * Cancels the tool call in flight (not waiting for it: calls are serialised, and this is how one ends early):

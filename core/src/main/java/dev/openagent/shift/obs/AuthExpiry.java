@@ -14,6 +14,7 @@ import dev.openagent.shift.Dimension;
 import dev.openagent.shift.LayerGuide;
 import dev.openagent.shift.Schemas;
 import dev.openagent.shift.Shift;
+import dev.openagent.shift.Sign;
 import dev.openagent.shift.ShiftEnv;
 import dev.openagent.shift.Tier;
 
@@ -33,7 +34,7 @@ import java.util.Set;
 public final class AuthExpiry extends ShiftEnv<AuthExpiry.Episode> {
     public static final Shift SHIFT = new Shift("obs.auth-expiry", Tier.INTERACTION, Dimension.O,
             "Mid-episode a call fails with an authentication error naming the tool that renews access; after renewing, the call succeeds.",
-            List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "access is renewed by calling a tool"), AuthExpiry::new);
+            List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "access is renewed by calling a tool"), AuthExpiry::new).seenAs(Sign.AUTH_ERRORS, Sign.RENEWAL_TOOL_ADDED);
 
     /** What this layer keeps during one episode (made afresh at every reset). */
     static final class Episode {

@@ -8,6 +8,7 @@ import dev.openagent.shift.Allowance;
 import dev.openagent.shift.Dimension;
 import dev.openagent.shift.ShiftEnv;
 import dev.openagent.shift.Shift;
+import dev.openagent.shift.Sign;
 import dev.openagent.shift.ShiftParam;
 import dev.openagent.shift.Texts;
 import dev.openagent.shift.Tier;
@@ -30,7 +31,7 @@ public final class FormatChange extends ShiftEnv<FormatChange.Episode> {
             "Tool results change format (XML, YAML, key=value text or a table) and, from severity 2, key names.",
             List.of(new ShiftParam("format", "xml, yaml, kv, table, or random (one per episode)", "random",
                     List.of("random", "xml", "yaml", "kv", "table")), Shift.SEVERITY),
-            FormatChange::new).allowing(Allowance.KEY_SYNONYMS);
+            FormatChange::new).allowing(Allowance.KEY_SYNONYMS).seenAs(Sign.RESULT_FORMAT_CHANGED, Sign.RESULT_KEYS_CHANGED);
 
     /** What this layer keeps during one episode (made afresh at every reset). */
     static final class Episode {

@@ -7,6 +7,7 @@ import dev.openagent.sandbox.Protocol;
 import dev.openagent.sandbox.Step;
 import dev.openagent.shift.Dimension;
 import dev.openagent.shift.Shift;
+import dev.openagent.shift.Sign;
 import dev.openagent.shift.Tier;
 
 import java.util.ArrayList;
@@ -25,7 +26,7 @@ public final class MalformedOutput extends RetryableShift {
     public static final Shift SHIFT = new Shift("obs.malformed-output", Tier.INTERACTION, Dimension.O,
             "A result arrives truncated or as invalid JSON; the same call succeeds on retry.",
             List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "the results malformed are JSON documents, and commands answer in prose"),
-            MalformedOutput::new);
+            MalformedOutput::new).seenAs(Sign.MALFORMED_RESULTS);
 
     private MalformedOutput(Env inner, Map<String, String> params) {
         super(inner, SHIFT, params);

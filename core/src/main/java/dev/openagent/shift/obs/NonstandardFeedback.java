@@ -7,6 +7,7 @@ import dev.openagent.sandbox.Observation;
 import dev.openagent.sandbox.Start;
 import dev.openagent.shift.Dimension;
 import dev.openagent.shift.Shift;
+import dev.openagent.shift.Sign;
 import dev.openagent.shift.ShiftEnv;
 import dev.openagent.shift.Tier;
 
@@ -23,7 +24,7 @@ import java.util.Map;
 public final class NonstandardFeedback extends ShiftEnv<Void> {
     public static final Shift SHIFT = new Shift("obs.nonstandard-feedback", Tier.INTERACTION, Dimension.O,
             "Errors inside success payloads, results written as prose instead of data.",
-            List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "observations are already prose: there is no standard JSON feedback to replace"), NonstandardFeedback::new);
+            List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "observations are already prose: there is no standard JSON feedback to replace"), NonstandardFeedback::new).seenAs(Sign.RESULTS_AS_PROSE);
 
     private NonstandardFeedback(Env inner, Map<String, String> params) {
         super(inner, SHIFT, params);

@@ -17,6 +17,7 @@ import dev.openagent.shift.Dimension;
 import dev.openagent.shift.LayerGuide;
 import dev.openagent.shift.Schemas;
 import dev.openagent.shift.Shift;
+import dev.openagent.shift.Sign;
 import dev.openagent.shift.ShiftEnv;
 import dev.openagent.shift.Texts;
 import dev.openagent.shift.Tier;
@@ -37,7 +38,8 @@ import java.util.Map;
 public final class Pagination extends ShiftEnv<Pagination.Episode> {
     public static final Shift SHIFT = new Shift("obs.pagination", Tier.INTERACTION, Dimension.O,
             "List results of read tools are split into pages; fetch further pages with the page_token of the previous page.",
-            List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "pages are fetched through a page parameter of a tool; commands take none"), Pagination::new);
+            List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "pages are fetched through a page parameter of a tool; commands take none"), Pagination::new)
+                    .seenAs(Sign.PAGED_RESULTS, Sign.PAGING_PARAMETER_ADDED);
 
     static final String TOKEN = "page_token";
 

@@ -13,6 +13,7 @@ import dev.openagent.sandbox.ToolSpec;
 import dev.openagent.shift.Dimension;
 import dev.openagent.shift.LayerGuide;
 import dev.openagent.shift.Shift;
+import dev.openagent.shift.Sign;
 import dev.openagent.shift.ShiftEnv;
 import dev.openagent.shift.Texts;
 import dev.openagent.shift.Tier;
@@ -34,7 +35,7 @@ import java.util.Set;
 public final class Redirect extends ShiftEnv<Redirect.Episode> {
     public static final Shift SHIFT = new Shift("obs.redirect", Tier.INTERACTION, Dimension.O,
             "Tools are deprecated; calling one returns an error that names its replacement (same parameters).",
-            List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "the retired tool's error names its replacement, which is then called with the same arguments; commands have no such arguments to carry over"), Redirect::new);
+            List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "the retired tool's error names its replacement, which is then called with the same arguments; commands have no such arguments to carry over"), Redirect::new).seenAs(Sign.RETIRED_ERRORS, Sign.DESCRIPTION_RETIRED, Sign.TOOL_VERSION_ADDED);
 
     /** What this layer keeps during one episode (made afresh at every reset). */
     static final class Episode {

@@ -8,6 +8,7 @@ import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.ToolError;
 import dev.openagent.shift.Dimension;
 import dev.openagent.shift.Shift;
+import dev.openagent.shift.Sign;
 import dev.openagent.shift.Tier;
 
 import java.util.ArrayList;
@@ -24,7 +25,7 @@ import java.util.Map;
 public final class RuntimeErrors extends RetryableShift {
     public static final Shift SHIFT = new Shift("obs.runtime-error", Tier.INTERACTION, Dimension.O,
             "Transient failures (timeout, 503, rate limit) that succeed when the same call is retried.",
-            List.of(Shift.SEVERITY), RuntimeErrors::new);
+            List.of(Shift.SEVERITY), RuntimeErrors::new).seenAs(Sign.TRANSIENT_ERRORS, Sign.MORE_ERRORS);
 
     private static final List<String> MESSAGES = List.of(
             "503 Service Unavailable: the service is temporarily overloaded, please retry",

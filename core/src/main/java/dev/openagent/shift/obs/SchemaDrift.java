@@ -11,6 +11,7 @@ import dev.openagent.sandbox.Start;
 import dev.openagent.shift.Allowance;
 import dev.openagent.shift.Dimension;
 import dev.openagent.shift.Shift;
+import dev.openagent.shift.Sign;
 import dev.openagent.shift.ShiftEnv;
 import dev.openagent.shift.Texts;
 import dev.openagent.shift.Tier;
@@ -31,7 +32,8 @@ import java.util.Map;
 public final class SchemaDrift extends ShiftEnv<SchemaDrift.Episode> {
     public static final Shift SHIFT = new Shift("obs.schema-drift", Tier.INTERACTION, Dimension.O,
             "Partway through the episode the results' keys and nesting change (an envelope; renamed keys).",
-            List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "the keys and nesting changed are those of JSON results"), SchemaDrift::new).allowing(Allowance.KEY_SYNONYMS);
+            List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "the keys and nesting changed are those of JSON results"), SchemaDrift::new).allowing(Allowance.KEY_SYNONYMS)
+                    .seenAs(Sign.RESULT_KEYS_CHANGED, Sign.OUTPUT_SCHEMA_CHANGED);
 
     /** What this layer keeps during one episode (made afresh at every reset). */
     static final class Episode {

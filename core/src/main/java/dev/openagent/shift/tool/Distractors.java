@@ -10,6 +10,7 @@ import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.ToolSpec;
 import dev.openagent.shift.Dimension;
 import dev.openagent.shift.Shift;
+import dev.openagent.shift.Sign;
 import dev.openagent.shift.ShiftEnv;
 import dev.openagent.shift.Texts;
 import dev.openagent.shift.Tier;
@@ -31,7 +32,7 @@ import java.util.Set;
 public final class Distractors extends ShiftEnv<Distractors.Episode> {
     public static final Shift SHIFT = new Shift("tool.distractors", Tier.PERCEPTION, Dimension.A,
             "Near-duplicate tools with different semantics (dry runs, queued variants) sit beside the real ones; only descriptions tell them apart.",
-            List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "its near-duplicates are dry-run and queued variants of service calls, told apart by their descriptions; a command acts in the world at once and help gives one line per verb"), Distractors::new);
+            List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "its near-duplicates are dry-run and queued variants of service calls, told apart by their descriptions; a command acts in the world at once and help gives one line per verb"), Distractors::new).seenAs(Sign.TOOL_LOOKALIKE_ADDED);
 
     private enum Kind { DRY_RUN, QUEUED }
 

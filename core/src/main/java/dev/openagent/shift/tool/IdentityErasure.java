@@ -6,6 +6,7 @@ import dev.openagent.shift.Dimension;
 import dev.openagent.shift.RenamingEnv;
 import dev.openagent.shift.Schemas;
 import dev.openagent.shift.Shift;
+import dev.openagent.shift.Sign;
 import dev.openagent.shift.Tier;
 
 import java.util.ArrayList;
@@ -24,7 +25,7 @@ import java.util.Set;
 public final class IdentityErasure extends RenamingEnv {
     public static final Shift SHIFT = new Shift("tool.identity-erasure", Tier.PERCEPTION, Dimension.A,
             "Tool names become opaque ids (and, from severity 2, parameter names too); descriptions stay true.",
-            List.of(Shift.SEVERITY), IdentityErasure::new);
+            List.of(Shift.SEVERITY), IdentityErasure::new).seenAs(Sign.TOOL_RENAMED_OPAQUE, Sign.PARAMETERS_CHANGED);
 
     private static final String ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
 

@@ -6,6 +6,7 @@ import dev.openagent.shift.Dimension;
 import dev.openagent.shift.RenamingEnv;
 import dev.openagent.shift.Schemas;
 import dev.openagent.shift.Shift;
+import dev.openagent.shift.Sign;
 import dev.openagent.shift.Tier;
 
 import java.util.ArrayList;
@@ -24,7 +25,7 @@ import java.util.SplittableRandom;
 public final class NameNoise extends RenamingEnv {
     public static final Shift SHIFT = new Shift("tool.name-noise", Tier.PERCEPTION, Dimension.A,
             "Character edits of tool and parameter names (typos, dropped or swapped letters, changed separators), graded slight to heavy.",
-            List.of(Shift.SEVERITY), NameNoise::new);
+            List.of(Shift.SEVERITY), NameNoise::new).seenAs(Sign.TOOL_RENAMED_BY_LETTERS, Sign.PARAMETERS_CHANGED);
 
     private static final String[] ROWS = {"qwertyuiop", "asdfghjkl", "zxcvbnm"};
 

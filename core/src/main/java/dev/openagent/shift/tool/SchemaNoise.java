@@ -6,6 +6,7 @@ import dev.openagent.shift.Dimension;
 import dev.openagent.shift.RenamingEnv;
 import dev.openagent.shift.Schemas;
 import dev.openagent.shift.Shift;
+import dev.openagent.shift.Sign;
 import dev.openagent.shift.Texts;
 import dev.openagent.shift.Tier;
 import dev.openagent.shift.Words;
@@ -29,7 +30,7 @@ import java.util.Set;
 public final class SchemaNoise extends RenamingEnv {
     public static final Shift SHIFT = new Shift("tool.schema-noise", Tier.PERCEPTION, Dimension.A,
             "Parameter renames, reordering and reworded descriptions; tool names unchanged.",
-            List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "commands have no parameter schemas to rename or reorder"), SchemaNoise::new);
+            List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "commands have no parameter schemas to rename or reorder"), SchemaNoise::new).seenAs(Sign.PARAMETERS_CHANGED, Sign.DESCRIPTION_REWORDED);
 
     private static final List<String> PARAM_FORMS = List.of("%s", "Required value: %s", "%s (see the tool description)", "Input: %s");
     private static final List<String> TOOL_FORMS = List.of("Use this to do the following. %s", "%s (Service API.)", "Operation: %s");

@@ -6,6 +6,7 @@ import dev.openagent.shift.Dimension;
 import dev.openagent.shift.RenamingEnv;
 import dev.openagent.shift.Schemas;
 import dev.openagent.shift.Shift;
+import dev.openagent.shift.Sign;
 import dev.openagent.shift.Tier;
 import dev.openagent.shift.Words;
 
@@ -25,7 +26,7 @@ import java.util.Set;
 public final class SemanticRename extends RenamingEnv {
     public static final Shift SHIFT = new Shift("tool.semantic-rename", Tier.PERCEPTION, Dimension.A,
             "Tools and parameters get synonym names (search_places -> find_venues); behaviour and descriptions unchanged.",
-            List.of(Shift.SEVERITY), SemanticRename::new);
+            List.of(Shift.SEVERITY), SemanticRename::new).seenAs(Sign.TOOL_RENAMED_BY_WORDS, Sign.PARAMETERS_CHANGED);
 
     private SemanticRename(Env inner, Map<String, String> params) {
         super(inner, SHIFT, params);

@@ -6,6 +6,7 @@ import dev.openagent.shift.Dimension;
 import dev.openagent.shift.RenamingEnv;
 import dev.openagent.shift.Schemas;
 import dev.openagent.shift.Shift;
+import dev.openagent.shift.Sign;
 import dev.openagent.shift.Tier;
 
 import java.util.ArrayList;
@@ -23,7 +24,7 @@ import java.util.SplittableRandom;
 public final class SemanticTrap extends RenamingEnv {
     public static final Shift SHIFT = new Shift("tool.semantic-trap", Tier.PERCEPTION, Dimension.A,
             "Misleading names: tools (and at severity 3 parameters) trade names; only the descriptions are truthful.",
-            List.of(Shift.SEVERITY), SemanticTrap::new);
+            List.of(Shift.SEVERITY), SemanticTrap::new).seenAs(Sign.TOOL_NAMES_TRADED, Sign.PARAMETERS_CHANGED);
 
     private SemanticTrap(Env inner, Map<String, String> params) {
         super(inner, SHIFT, params);

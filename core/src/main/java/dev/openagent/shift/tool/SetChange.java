@@ -13,6 +13,7 @@ import dev.openagent.sandbox.ToolSpec;
 import dev.openagent.shift.Dimension;
 import dev.openagent.shift.LayerGuide;
 import dev.openagent.shift.Shift;
+import dev.openagent.shift.Sign;
 import dev.openagent.shift.ShiftEnv;
 import dev.openagent.shift.Tier;
 
@@ -34,7 +35,7 @@ import java.util.Set;
 public final class SetChange extends ShiftEnv<SetChange.Episode> {
     public static final Shift SHIFT = new Shift("tool.set-change", Tier.INTERACTION, Dimension.A,
             "Mid-episode a tool the agent already used is withdrawn and a notice names the new tool that replaces it.",
-            List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "tools are withdrawn and replaced by tools that take the same arguments"), SetChange::new);
+            List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "tools are withdrawn and replaced by tools that take the same arguments"), SetChange::new).seenAs(Sign.WITHDRAWAL_NOTICE, Sign.TOOL_ADDED, Sign.TOOL_REMOVED);
 
     /** What this layer keeps during one episode (made afresh at every reset). */
     static final class Episode {

@@ -16,6 +16,7 @@ import dev.openagent.shift.Dimension;
 import dev.openagent.shift.LayerGuide;
 import dev.openagent.shift.Schemas;
 import dev.openagent.shift.Shift;
+import dev.openagent.shift.Sign;
 import dev.openagent.shift.ShiftEnv;
 import dev.openagent.shift.TextVerbs;
 import dev.openagent.shift.Texts;
@@ -42,7 +43,7 @@ import java.util.Set;
 public final class ToolRemoval extends ShiftEnv<ToolRemoval.Episode> {
     public static final Shift SHIFT = new Shift("tool.removal", Tier.INTERNALIZATION, Dimension.A,
             "Familiar tools are gone; the task stays solvable through another path.",
-            List.of(Shift.SEVERITY), ToolRemoval::new);
+            List.of(Shift.SEVERITY), ToolRemoval::new).seenAs(Sign.TOOL_REMOVED);
 
     /** What this layer keeps during one episode (made afresh at every reset). */
     static final class Episode {
