@@ -634,6 +634,17 @@ public final class ViewSolver implements Agent {
 
         private String authoritativePart(String text) {
             if (authority == null) return text;
+            // A JSON result that lists its sources: the authoritative source's entry, read as JSON (a record's own
+            // "source" field, as a tau2 payment method has, is not where the next source starts).
+            if (text.stripLeading().startsWith("{")) {
+                try {
+                    for (JsonNode e : Json.MAPPER.readTree(text).path("sources")) {
+                        if (authority.equalsIgnoreCase(e.path("source").asText())) return Json.write(e);
+                    }
+                } catch (com.fasterxml.jackson.core.JsonProcessingException notJson) {
+                    // another rendering: by the source labels below
+                }
+            }
             Matcher m = SOURCE.matcher(text);
             List<int[]> starts = new ArrayList<>();
             List<String> sources = new ArrayList<>();

@@ -90,14 +90,15 @@ class Tau2ViewTest {
 
     /**
      * Where tau2's results first misled the view solver, on validate's own tasks (seeds 1 and 2): a hold completed
-     * by {@code get_order_details} after {@code get_product_details} got the product id as its order id (test/64),
-     * and an order whose address is "503 Elm Avenue" read as a 503 error, so the next page was never fetched
-     * (test/62).
+     * by {@code get_order_details} after {@code get_product_details} got the product id as its order id (test/64);
+     * an order whose address is "503 Elm Avenue" read as a 503 error, so the next page was never fetched
+     * (test/62); and under logic.conflict a payment method's own {@code "source":"paypal"} cut the authoritative
+     * source's part short, before the profile's next page token (test/86 with obs.pagination).
      */
     @Test
-    void holdsAndPagesAreFollowedOnValidatesOwnTasks() {
+    void holdsPagesAndSourcesAreReadOnValidatesOwnTasks() {
         List<String> failures = new ArrayList<>();
-        for (String shift : List.of("logic.inversion", "obs.pagination")) {
+        for (String shift : List.of("logic.inversion", "obs.pagination", "obs.pagination+logic.conflict")) {
             for (long seed : new long[] {1, 2}) {
                 Validation.Result r = Validation.run(ENV, dev.openagent.shift.ShiftSpec.parseStack(shift), new TaskPlan(Split.TEST, 114, seed, 0), 2,
                         Validation.Solver.VIEW);
