@@ -192,7 +192,8 @@ public final class ViewSolver implements Agent {
     /** "the 'registry' source is authoritative" in the instructions. */
     private static final Pattern AUTHORITY = Pattern.compile("(?i)'([A-Za-z_][\\w-]*)' source is authoritative");
     private static final Pattern CALL = Pattern.compile("(?i)\\bcall '?([A-Za-z_][\\w-]*)'?");
-    private static final Pattern TRANSIENT = Pattern.compile("(?i)try (the same \\w+ )?again|\\bretry|temporar|timed? ?out|\\b503\\b|\\b429\\b|rate limit|busy|overloaded");
+    /** What a transient failure says; a bare 503 or 429 is a street number or a price as often as a status. */
+    private static final Pattern TRANSIENT = Pattern.compile("(?i)try (the same \\w+ )?again|\\bretry|temporar|timed? ?out|\\b503 service|\\b429 too many|(?:http|status|error)\\W{0,3}(?:503|429)\\b|rate limit|busy|overloaded");
 
     private final class Session implements AgentSession {
         private final Watched env;
@@ -553,9 +554,10 @@ public final class ViewSolver implements Agent {
          */
         private ObjectNode argsFor(ToolSpec tool, String said, ToolSpec called, ObjectNode callArgs) {
             ObjectNode args = lastArgs.containsKey(tool.name()) ? lastArgs.get(tool.name()).deepCopy() : Json.object();
-            // The call's own values, for the parameters of the tool that mean the same (by their descriptions).
+            // The call's own values, for the parameters of the tool that mean the same: those that stand for the same
+            // parameter of the world's tools (an order id is no product id, however alike their descriptions read).
             if (called != null) {
-                Descriptions.params(called, tool).forEach((from, to) -> {
+                sameParams(called, tool).forEach((from, to) -> {
                     if (callArgs.has(from)) args.set(to, callArgs.get(from));
                 });
             }
@@ -568,6 +570,38 @@ public final class ViewSolver implements Agent {
             }
             for (String r : Descriptions.required(tool.parameters())) if (!args.has(r)) return null;
             return args;
+        }
+
+        /**
+         * The parameters of two shown tools that mean the same (shown name -> shown name): those that stand for the
+         * same parameter of the world's tools (each tool's parameters taken to the world tool it does by their
+         * descriptions, as calls are translated), and of the parameters no world tool has (a shift's auth token), those
+         * alike by their descriptions. Where either tool does no world tool's work, all by their descriptions.
+         */
+        private Map<String, String> sameParams(ToolSpec from, ToolSpec to) {
+            ToolSpec wf = worldOf(from);
+            ToolSpec wt = worldOf(to);
+            Map<String, String> alike = Descriptions.params(from, to);
+            if (wf == null || wt == null) return alike;
+            Map<String, String> fromWorld = new HashMap<>();
+            Descriptions.params(wf, from).forEach((world, shownName) -> fromWorld.put(shownName, world));
+            Map<String, String> toShown = Descriptions.params(wt, to);
+            Map<String, String> out = new LinkedHashMap<>();
+            fromWorld.forEach((shownName, world) -> {
+                if (toShown.containsKey(world)) out.put(shownName, toShown.get(world));
+            });
+            alike.forEach((f, t) -> {
+                if (!fromWorld.containsKey(f) && !toShown.containsValue(t)) out.putIfAbsent(f, t);
+            });
+            return out;
+        }
+
+        /** The world tool a shown tool does the work of, or null. */
+        private ToolSpec worldOf(ToolSpec shownTool) {
+            for (ToolSpec w : worldTools.values()) {
+                if (Descriptions.tool(w, shown).filter(t -> t.name().equals(shownTool.name())).isPresent()) return w;
+            }
+            return null;
         }
 
         /**
@@ -600,6 +634,17 @@ public final class ViewSolver implements Agent {
 
         private String authoritativePart(String text) {
             if (authority == null) return text;
+            // A JSON result that lists its sources: the authoritative source's entry, read as JSON (a record's own
+            // "source" field, as a tau2 payment method has, is not where the next source starts).
+            if (text.stripLeading().startsWith("{")) {
+                try {
+                    for (JsonNode e : Json.MAPPER.readTree(text).path("sources")) {
+                        if (authority.equalsIgnoreCase(e.path("source").asText())) return Json.write(e);
+                    }
+                } catch (com.fasterxml.jackson.core.JsonProcessingException notJson) {
+                    // another rendering: by the source labels below
+                }
+            }
             Matcher m = SOURCE.matcher(text);
             List<int[]> starts = new ArrayList<>();
             List<String> sources = new ArrayList<>();

@@ -2,6 +2,7 @@ package dev.openagent.tau2;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.json.Json;
 import dev.openagent.domain.Domain;
 import dev.openagent.domain.DomainEnv;
 import dev.openagent.domain.Surface;
@@ -53,16 +54,18 @@ public final class Tau2Retail implements Environment {
     private final Domain<RetailState> domain;
     private final EnvironmentInfo info;
     private final Restatements restatements = new Restatements(this);
+    private final String policy;
 
     /**
      * A tau2 task with what replaying its gold actions here gave: which actions succeeded (tau2 rejects some of its
      * own gold actions; they change nothing), the database changes they leave, and the task as an episode poses it.
      */
     record Gold(Tau2Task task, List<Boolean> ok, RetailState.Changes changes, String kind, int difficulty, String query,
-                List<Detail> details, Map<String, String> userFacts, GoldPlan plan, boolean writes) {
+                List<Detail> details, Map<String, String> userFacts, GoldPlan plan, boolean writes, Set<String> unseen) {
         Gold {
             ok = List.copyOf(ok);
             details = List.copyOf(details);
+            unseen = Set.copyOf(unseen);
         }
     }
 
@@ -72,7 +75,7 @@ public final class Tau2Retail implements Environment {
         this.db = RetailDb.read(checkout.json("db.json"), dbFile);
         this.tools = RetailTools.tools(ToolDocs.read(checkout.text(checkout.tools()), checkout.tools().toString()), checkout.tools().toString());
         tools.forEach(t -> byName.put(t.name(), t));
-        String policy = checkout.text(checkout.data().resolve("policy.md"));
+        this.policy = checkout.text(checkout.data().resolve("policy.md"));
         readTasks();
         List<TaskKind<RetailState, Object>> kinds = new ArrayList<>();
         Set<String> seen = new LinkedHashSet<>();
@@ -125,15 +128,14 @@ public final class Tau2Retail implements Environment {
     }
 
     /**
-     * Replays a task's gold actions on a fresh database, as tau2's evaluator does, and poses the task from it: its
-     * plan is the gold actions that succeed, each id argument a reference to the latest earlier look-up's result that
-     * holds it (the data dependencies tau2's tasks leave implicit).
+     * Replays a task's gold actions on a fresh database, as tau2's evaluator does, and poses the task from it. Its plan
+     * is the gold actions that succeed, each preceded by the look-ups an agent makes to find what it sends
+     * ({@link Discovery}), each id argument a reference to the latest earlier look-up's result that holds it (the data
+     * dependencies tau2's tasks leave implicit).
      */
     private Gold replay(Tau2Task t, String at) {
         RetailState s = new RetailState(db);
         List<Boolean> ok = new ArrayList<>();
-        List<GoldPlan.Call> calls = new ArrayList<>();
-        List<JsonNode> results = new ArrayList<>();
         Set<String> writes = new LinkedHashSet<>();
         int writing = 0;
         for (int i = 0; i < t.actions().size(); i++) {
@@ -144,11 +146,8 @@ public final class Tau2Retail implements Environment {
                         + String.join(", ", byName.keySet()) + ")");
             }
             try {
-                JsonNode result = tool.behaviour().call(s, tool.params().validate(a.arguments()));
+                tool.behaviour().call(s, tool.params().validate(a.arguments()));
                 ok.add(true);
-                calls.add(new GoldPlan.Call(a.name(), a.arguments(), Pointers.refs(a.arguments(), results)));
-                // Ids come from look-ups: a writing call's result is no source (its ids were looked up before).
-                results.add(tool.facts().readOnly() ? result : com.fasterxml.jackson.databind.node.MissingNode.getInstance());
                 if (RetailTools.WRITES.contains(a.name())) {
                     writing++;
                     writes.add(RetailFacts.shortName(a.name()));
@@ -162,11 +161,62 @@ public final class Tau2Retail implements Environment {
         String kind = writes.isEmpty() ? "lookup" : String.join("+", writes.stream().sorted().toList());
         int difficulty = Math.min(4, writing + 1);
         String query = Scenario.request(t);
+        Discovery plan = discover(t, ok, query, s.changes(), at);
         String answer = t.communicateInfo().isEmpty() ? "Your request has been handled."
                 : "Here is what you asked about: " + String.join("; ", t.communicateInfo()) + ".";
-        GoldPlan plan = GoldPlan.answer(calls, answer);
         return new Gold(t, ok, s.changes(), kind, difficulty, query, Restatements.details(query, db), Scenario.userFacts(t),
-                plan, writing > 0);
+                GoldPlan.answer(plan.calls(), answer), writing > 0, plan.unseen());
+    }
+
+    /**
+     * The gold actions that succeed, each after the look-ups an agent makes first, replayed again on a fresh database:
+     * the look-ups change nothing, so it must end as the gold actions alone do.
+     */
+    private Discovery discover(Tau2Task t, List<Boolean> ok, String query, RetailState.Changes gold, String at) {
+        RetailState s = new RetailState(db);
+        Discovery d = new Discovery(byName, s, shownBefore(query), customer(t, query));
+        for (int i = 0; i < t.actions().size(); i++) {
+            Tau2Task.Action a = t.actions().get(i);
+            Tool<RetailState> tool = byName.get(a.name());
+            if (!ok.get(i)) {
+                try {
+                    tool.behaviour().call(s, tool.params().validate(a.arguments()));
+                } catch (ToolFailure rejected) {
+                    // as in the replay: it changes nothing and is no part of the plan
+                }
+                continue;
+            }
+            d.before(a, orderOf(t, ok, i));
+            d.gold(a, tool.behaviour().call(s, tool.params().validate(a.arguments())));
+        }
+        if (!s.changes().equals(gold)) throw new IllegalStateException(at + ": the look-ups added to the gold actions changed the database");
+        return d;
+    }
+
+    /** What an agent is shown before it calls anything: the request, the policy and the tools. */
+    private String shownBefore(String query) {
+        StringBuilder sb = new StringBuilder(query).append('\n').append(policy);
+        for (Tool<RetailState> tool : tools) sb.append('\n').append(tool.name()).append(": ").append(tool.description()).append(' ').append(Json.write(tool.params().schema()));
+        return sb.toString();
+    }
+
+    /** The customer a task is about: the owner of the first order its gold actions use, the user they name, or who the request says. */
+    private String customer(Tau2Task t, String query) {
+        for (Tau2Task.Action a : t.actions()) {
+            Retail.Order o = db.orders().get(a.arguments().path("order_id").asText(""));
+            if (o != null) return o.userId();
+            if (db.users().containsKey(a.arguments().path("user_id").asText(""))) return a.arguments().get("user_id").asText();
+        }
+        return Restatements.identity(query, db).map(id -> id.user().userId()).orElse(null);
+    }
+
+    /** The order a gold action is about: its own, else that of the next successful action that names one. */
+    private String orderOf(Tau2Task t, List<Boolean> ok, int i) {
+        for (int k = i; k < t.actions().size(); k++) {
+            String o = t.actions().get(k).arguments().path("order_id").asText(null);
+            if (o != null && ok.get(k) && db.orders().containsKey(o)) return o;
+        }
+        return null;
     }
 
     Gold gold(String tau2Id) { return tasks.get(tau2Id); }
