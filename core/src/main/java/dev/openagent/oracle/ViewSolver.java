@@ -225,6 +225,10 @@ public final class ViewSolver implements Agent {
         private final List<String> forStep = new ArrayList<>();
         /** The latest helper call an answer asked for (a renewal, a token, a completion), or null. */
         private String lastHelper;
+        /** The latest call that fetched a record by its id to see a value not shown, or null. */
+        private String lastLookup;
+        /** Unawaited calls whose answer's helper was called. */
+        private final Set<String> helpedFor = new HashSet<>();
         private Task task;
         private Frame frame;
         private Awaiting awaiting;
@@ -954,12 +958,34 @@ public final class ViewSolver implements Agent {
                     ToolSpec world = worldTools.get(r.tool());
                     Optional<ToolSpec> to = world == null ? Optional.empty() : Descriptions.tool(world, shown);
                     if (to.isEmpty()) continue;
+                    // The look-up before answered with a tool to call first (a renewal): that first, then the look-up again.
+                    Action helper = helperFor(lastLookup);
+                    if (helper != null) return helper;
                     ObjectNode worldArgs = Json.object();
                     worldArgs.set(r.param(), id);
-                    return send(replaced(to.get().name()), translate(world, to.get(), worldArgs), nextId(), false);
+                    lastLookup = nextId();
+                    return send(replaced(to.get().name()), translate(world, to.get(), worldArgs), lastLookup, false);
                 }
             }
             return null;
+        }
+
+        /**
+         * The helper the answer to an unawaited call names (a renewal, a token: "Call renew_session ..."), with its
+         * arguments; null when it names none or it was already called for that answer. Asked only when the call did not
+         * show what it was made for.
+         */
+        private Action helperFor(String callId) {
+            if (callId == null || !helpedFor.add(callId)) return null;
+            String said = textOf(callId);
+            String called = calledTool.get(callId);
+            ToolSpec named = oneToolNamed(said, called);
+            if (named == null) return null;
+            ObjectNode args = argsFor(named, said, shownTool(called), sentArgs.get(callId));
+            if (args == null) return null;
+            String id = nextId();
+            lastHelper = id;
+            return send(replaced(named.name()), args, id, false);
         }
 
         private Action again(Sent s, ObjectNode args) {
