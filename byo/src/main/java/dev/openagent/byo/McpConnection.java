@@ -152,8 +152,11 @@ public final class McpConnection implements AutoCloseable {
             reactor.core.publisher.Mono.firstWithSignal(client.initialize(), c.exited.asMono()
                     .then(reactor.core.publisher.Mono.error(new IllegalStateException("the process exited")))).block(startup);
         } catch (RuntimeException e) {
+            // Writing to a program that has already exited fails ("Stream closed") a moment before its exit is seen:
+            // an exit that follows at once is the reason.
+            String why = stdioServer != null && c.exitsWithin(Duration.ofSeconds(2)) ? "the process exited" : reason(e);
             c.close();
-            throw new InfrastructureException(what + " did not start: " + reason(e) + c.stderrTail() + " (log: " + log + ")", e);
+            throw new InfrastructureException(what + " did not start: " + why + c.stderrTail() + " (log: " + log + ")", e);
         }
         return c;
     }
@@ -410,6 +413,16 @@ public final class McpConnection implements AutoCloseable {
             }
         }
         return Json.MAPPER.getNodeFactory().textNode(text);
+    }
+
+    /** Whether the server's process has exited, or exits within {@code wait}. */
+    private boolean exitsWithin(Duration wait) {
+        try {
+            exited.asMono().block(wait);
+            return true;
+        } catch (RuntimeException stillRunning) {
+            return false;
+        }
     }
 
     static String reason(Throwable e) {
