@@ -105,7 +105,10 @@ class SlurmScaleOutTest {
                     slurm.await("shard " + i + " to wait at the gate", 300, () -> waiting(gate, GATE_LOCK + i) > 0 || ended(slurm, job, i));
                     assertEquals("RUNNING", slurm.tasks(job).get(i).state(), "task " + i + " ended before the gate: " + read(log(job, i)));
                     before.put(i, ScaleOutTest.committed(pg, db, new Shard(i, SHARDS)));
-                    assertTrue(before.get(i) > 0 && before.get(i) < held.get(i).size(), before + " of " + held.get(i).size() + " episodes of shard " + i + " committed");
+                    // Held mid-shard. Usually some episodes are committed by then, but when the store's writer puts
+                    // the first episodes in one transaction with the held one (a busy machine batches more), none are:
+                    // the trigger counts the transaction's own rows too. The plans below check either case.
+                    assertTrue(before.get(i) < held.get(i).size(), before + " of " + held.get(i).size() + " episodes of shard " + i + " committed");
                     if (i == TIMED_OUT) assertEquals(job, slurm.tasks(job).get(i).jobId(), "the last task runs under the array's job id");
                     if (i == REQUEUED) slurm.command("scontrol", "requeue", job + "_" + i);
                     else slurm.command("scancel", "--signal=USR1", "--batch", job + "_" + i);
