@@ -125,6 +125,12 @@ public final class ShiftExamples {
                 score += 2;
                 toolChanges(bt, at, sb);
                 changedDescriptions(before.start(), after.start(), sb);
+            } else if (!before.start().tools().equals(after.start().tools())) {
+                // The same signatures, other descriptions (tool.bare).
+                score += 2;
+                sb.append("Tools (the same names and parameters):\n\n");
+                changedDescriptions(before.start(), after.start(), sb);
+                sb.append('\n');
             }
             int k = firstDifference(before.calls(), after.calls());
             if (k >= 0) {
@@ -191,7 +197,12 @@ public final class ShiftExamples {
             }
             ToolSpec b = before.tools().stream().filter(t -> t.name().equals(a.name())).findFirst().orElse(null);
             if (b != null && !b.description().equals(a.description())) {
-                sb.append("- `").append(a.name()).append("` now reads: ").append(quote(a.description())).append('\n');
+                if (a.description().isBlank()) {
+                    String was = b.description().length() > 100 ? b.description().substring(0, 100) + "..." : b.description();
+                    sb.append("- `").append(a.name()).append("` has no description (it read ").append(quote(was)).append(")\n");
+                } else {
+                    sb.append("- `").append(a.name()).append("` now reads: ").append(quote(a.description())).append('\n');
+                }
                 shown++;
             } else if (b == null && !after.tools().isEmpty() && before.tools().stream().noneMatch(t -> t.description().equals(a.description()))) {
                 sb.append("- new `").append(a.name()).append("`: ").append(quote(a.description())).append('\n');

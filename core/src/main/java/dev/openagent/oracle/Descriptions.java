@@ -76,11 +76,16 @@ final class Descriptions {
             // Nothing to read but the name: a tool without a description is known by its name alone.
             return shown.stream().filter(t -> t.name().equals(world.name())).findFirst();
         }
-        return shown.stream().filter(t -> !t.name().equals(Protocol.ASK_USER))
+        Optional<ToolSpec> described = shown.stream().filter(t -> !t.name().equals(Protocol.ASK_USER))
                 .map(t -> Map.entry(t, score(world.description(), t.description())))
                 .filter(e -> e.getValue().held() >= OFFERED)
                 .max(Map.Entry.comparingByValue())
                 .map(Map.Entry::getKey);
+        if (described.isPresent()) return described;
+        // No shown description says what the world tool does (a server that declares none, tool.bare, perhaps with a
+        // note another shift added): the tool under the world tool's own name is it, its name being all that is left to
+        // go by. Where a description says what it does, it wins, so a name that lies (tool.semantic-trap) is never taken.
+        return shown.stream().filter(t -> t.name().equals(world.name())).findFirst();
     }
 
     /**
@@ -91,16 +96,18 @@ final class Descriptions {
         Set<String> w = words(name.replace('_', ' '));
         w.removeAll(Set.of("get", "set", "read", "list", "find", "do"));
         if (w.isEmpty()) return Optional.empty();
-        return shown.stream().filter(t -> !taken.contains(t.name()) && !t.name().equals(Protocol.ASK_USER))
+        Optional<ToolSpec> described = shown.stream().filter(t -> !taken.contains(t.name()) && !t.name().equals(Protocol.ASK_USER))
                 .map(t -> Map.entry(t, score(String.join(" ", w), t.description())))
                 .filter(e -> e.getValue().held() > 0)
                 .max(Map.Entry.comparingByValue())
                 .map(Map.Entry::getKey);
+        // As for the world's tools: where no description says it, the tool under that very name (tool.bare).
+        return described.isPresent() ? described : shown.stream().filter(t -> t.name().equals(name) && !taken.contains(name)).findFirst();
     }
 
     /**
      * Which shown parameter takes each world parameter (world name -> shown name), by their descriptions, one to
-     * one: the best-held pairs first. A world parameter without a description keeps its name.
+     * one: the best-held pairs first. A parameter without a description (world or shown) is known by its name.
      */
     static Map<String, String> params(ToolSpec world, ToolSpec shown) {
         Map<String, String> worldDescs = descriptions(world.parameters());
@@ -109,7 +116,8 @@ final class Descriptions {
         List<Pair> pairs = new ArrayList<>();
         for (var w : worldDescs.entrySet()) {
             for (var s : shownDescs.entrySet()) {
-                Score sc = words(w.getValue()).isEmpty()
+                // A parameter with no description on either side is known by its name alone.
+                Score sc = words(w.getValue()).isEmpty() || words(s.getValue()).isEmpty()
                         ? new Score(w.getKey().equals(s.getKey()), w.getKey().equals(s.getKey()) ? 1 : 0, 0)
                         : score(w.getValue(), s.getValue());
                 if (sc.held() > 0) pairs.add(new Pair(w.getKey(), s.getKey(), sc));

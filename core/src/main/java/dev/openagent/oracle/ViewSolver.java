@@ -43,7 +43,7 @@ import java.util.regex.Pattern;
 /**
  * The view-only solver: carries out a task from what the agent is shown, never from a shift's own state. It knows
  * the task in the world's terms (its gold plan, as the request means it) and the world's own tools, and must:
- * choose each tool by the shown descriptions (never a name), find every argument value in what was shown (the
+ * choose each tool by the shown descriptions (a name only where no description says what the tool does), find every argument value in what was shown (the
  * request, the instructions, the user's answers, earlier results as rendered), read results in their shifted form,
  * and act on what errors and notices say (retry, use the named replacement, renew, confirm, fetch the next page,
  * complete a hold, ask the user). A {@link WorldTap} tells it which values are true and whether the world received

@@ -26,8 +26,10 @@ public enum Sign {
     TOOL_NAMES_TRADED("tools traded names"),
     /** A tool's parameters were renamed, reordered, nested, added or dropped. */
     PARAMETERS_CHANGED("a tool's parameters changed"),
-    /** A tool's description was reworded (or emptied). */
+    /** A tool's description was reworded. */
     DESCRIPTION_REWORDED("a tool's description was reworded"),
+    /** A tool's description was emptied or removed. */
+    DESCRIPTION_REMOVED("a tool's description was removed"),
     /** A tool's description now says it is deprecated, retired or replaced. */
     DESCRIPTION_RETIRED("a tool's description says it is retired"),
     /** A tool's description now carries an instruction to the agent. */

@@ -37,7 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ShiftCatalogTest {
-    /** The catalog of the design brief (and wave 2's shifts, issue 18): id, tier, dimension. */
+    /** The catalog of the design brief (and wave 2's shifts, issue 18; issue 38's): id, tier, dimension. */
     static final Map<String, String> DESIGN = Map.ofEntries(
             Map.entry("query.paraphrase", "perception Q"), Map.entry("query.noise", "perception Q"),
             Map.entry("query.redundant", "perception Q"), Map.entry("tool.name-noise", "perception A"),
@@ -55,7 +55,9 @@ class ShiftCatalogTest {
             Map.entry("tool.set-change", "interaction A"), Map.entry("obs.schema-drift", "interaction O"),
             Map.entry("obs.auth-expiry", "interaction O"), Map.entry("obs.malformed-output", "interaction O"),
             Map.entry("interface.action-list", "interaction A"), Map.entry("query.intent-drift", "reasoning Q"),
-            Map.entry("obs.injection", "security O"), Map.entry("tool.poisoned-description", "security A"));
+            Map.entry("obs.injection", "security O"), Map.entry("tool.poisoned-description", "security A"),
+            // issue 38: the shifts the field reports next
+            Map.entry("tool.bare", "perception A"));
 
     @Test
     void theCatalogIsTheDesignTable() {

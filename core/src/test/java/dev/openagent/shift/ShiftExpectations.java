@@ -21,7 +21,11 @@ import java.util.Set;
 final class ShiftExpectations {
     private ShiftExpectations() {}
 
-    /** shift | the environments it applies to. */
+    /**
+     * shift | the environments it applies to, in the catalog's order. A new shift comes last there and here:
+     * ShiftOracleTest draws each pair's tasks from the pair's positions in this list, so a line put in between would
+     * give every pair after it other tasks.
+     */
     private static final String APPLIES = """
             query.paraphrase           | poi medical retail travel household
             query.noise                | poi medical retail travel household
@@ -57,6 +61,7 @@ final class ShiftExpectations {
             tool.removal               | poi medical retail travel household
             obs.injection              | poi medical retail travel household
             tool.poisoned-description  | poi medical retail travel
+            tool.bare                  | poi medical retail travel
             """;
 
     /**
@@ -90,6 +95,7 @@ final class ShiftExpectations {
             tool.distractors                     | tools 90                                     | 0  | all
             tool.schema-noise                    | tools 90                                     | 0  | all
             tool.schema-noise:severity=3         | tools 90, results 90                         | 90 | all
+            tool.bare                            | tools 90                                     | 0  | all
             obs.format                           | results 90                                   | 90 | all
             obs.format@household                 | tools 90, results 90                         | 0  | all
             obs.missing-values                   | prompt 90, results 10                        | 0  | all

@@ -109,11 +109,13 @@ public final class SurfaceDiff {
             // more retirement wording than before (a description may already say so of another version), or an instruction it lacked
             Sign sign = RETIRED.matcher(is).results().count() > RETIRED.matcher(was).results().count() ? Sign.DESCRIPTION_RETIRED
                     : INSTRUCTS.matcher(is).results().count() > INSTRUCTS.matcher(was).results().count() ? Sign.DESCRIPTION_INSTRUCTS
+                    : is.isBlank() ? Sign.DESCRIPTION_REMOVED
                     : Sign.DESCRIPTION_REWORDED;
             String detail = switch (sign) {
                 case DESCRIPTION_RETIRED -> "the description says it is retired";
                 case DESCRIPTION_INSTRUCTS -> "the description now instructs the agent";
-                default -> is.isBlank() ? "the description was emptied" : "the description was reworded";
+                case DESCRIPTION_REMOVED -> "the description was emptied";
+                default -> "the description was reworded";
             };
             out.add(Change.of(sign, b.name(), detail, Json.NODES.textNode(was), Json.NODES.textNode(is)));
         }

@@ -61,11 +61,11 @@ public final class SchemaNoise extends RenamingEnv {
             for (String q : order) {
                 String d = schema.path("properties").path(q).path("description").asText("");
                 String form = PARAM_FORMS.get(1 + rnd.nextInt(PARAM_FORMS.size() - 1));
-                schema = Schemas.describe(schema, q, String.format(form, d));
+                // Rewording no description gives none (a bare tool's parameters stay known by their names).
+                if (!d.isBlank()) schema = Schemas.describe(schema, q, String.format(form, d));
             }
-            String description = severity() >= 3
-                    ? String.format(TOOL_FORMS.get(rnd.nextInt(TOOL_FORMS.size())), t.description())
-                    : t.description();
+            String description = severity() >= 3 ? String.format(TOOL_FORMS.get(rnd.nextInt(TOOL_FORMS.size())), t.description()) : t.description();
+            if (t.description().isBlank()) description = "";
             out.add(Mapped.of(t, new ToolSpec(t.name(), description, schema), innerToOuter));
         }
         return out;
