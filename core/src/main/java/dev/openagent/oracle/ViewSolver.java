@@ -326,6 +326,13 @@ public final class ViewSolver implements Agent {
                         lastHelper = nextId();
                         return send(calledTool.get(again), sentArgs.get(again), lastHelper, false);
                     }
+                    // Its answer arrived broken (a token cut short): it goes again too, and the call it serves was not tried.
+                    if (lastHelper != null && view.answers(lastHelper).stream().anyMatch(x -> broken(x.raw()))
+                            && bounded("broken helper " + calledTool.get(lastHelper) + " for " + awaiting.id())) {
+                        String again = lastHelper;
+                        lastHelper = nextId();
+                        return send(calledTool.get(again), sentArgs.get(again), lastHelper, false);
+                    }
                     return resend(awaiting);
                 }
             }

@@ -20,7 +20,7 @@ import java.util.Map;
  * call succeeds on retry. It reaches only turns whose calls all look things up (tools declared read-only,
  * or any tool of a task that writes nothing), since retrying a committing call would commit twice, and only results
  * that are JSON documents (a text result has no syntax to break: cut short it would just read as less text). A turn
- * is hit with probability 0.2 / 0.35 / 0.5 (severity 1-3), at most 1 / 2 / 3 times in a row.
+ * is hit with probability 0.2 / 0.35 / 0.5 (severity 1-3), at most 1 / 2 / 3 times in a row for the same tool.
  */
 public final class MalformedOutput extends RetryableShift {
     public static final Shift SHIFT = new Shift("obs.malformed-output", Tier.INTERACTION, Dimension.O,
@@ -35,18 +35,22 @@ public final class MalformedOutput extends RetryableShift {
     @Override
     protected Step act(Action action) {
         Step s = super.act(action);
-        if (!(action instanceof Action.CallTools c) || s.done() || !lookups(c) || !ep.strikes(rnd, severity())) return s;
-        List<Observation> out = new ArrayList<>();
-        boolean corrupted = false;
-        for (Observation o : s.observations()) {
-            if (o.source() == Observation.Source.TOOL && !o.isError() && o.payload() != null && o.payload().isContainerNode() && !corrupted) {
-                corrupted = true;
-                out.add(new Observation(o.source(), o.callId(), o.tool(), corrupt(o.text()), null, null));
-            } else {
-                out.add(o);
-            }
+        if (!(action instanceof Action.CallTools c) || s.done() || !lookups(c)) return s;
+        // The first JSON result of the turn is the one that may arrive broken. Its tool's streak counts only turns
+        // that had such a result: an error in between (an expired token under logic.extra-prerequisite, say) neither
+        // draws nor ends it, so every tool gets a clean answer within severity + 1 answers, however many calls each
+        // retry costs in the layers inside.
+        int target = -1;
+        for (int i = 0; i < s.observations().size() && target < 0; i++) {
+            Observation o = s.observations().get(i);
+            if (o.source() == Observation.Source.TOOL && !o.isError() && o.payload() != null && o.payload().isContainerNode()) target = i;
         }
-        if (corrupted) ep.hit();
+        if (target < 0) return s;
+        Observation broken = s.observations().get(target);
+        if (!ep.strikes(broken.tool(), rnd, severity())) return s;
+        ep.hit(broken.tool());
+        List<Observation> out = new ArrayList<>(s.observations());
+        out.set(target, new Observation(broken.source(), broken.callId(), broken.tool(), corrupt(broken.text()), null, null));
         return s.withObservations(out);
     }
 

@@ -33,6 +33,9 @@ public final class RuntimeErrors extends RetryableShift {
             "429 Too Many Requests: rate limit exceeded, retry after 1 second",
             "connection reset by peer while reading the response; retry the request");
 
+    /** The streak is counted over all actions: a failed call never reaches the service, so a retry costs nothing there. */
+    private static final String EVERY_ACTION = "";
+
     private RuntimeErrors(Env inner, Map<String, String> params) {
         super(inner, SHIFT, params);
     }
@@ -44,8 +47,8 @@ public final class RuntimeErrors extends RetryableShift {
             case Action.Command c -> true;
             default -> false;
         };
-        if (eligible && ep.strikes(rnd, severity())) {
-            ep.hit();
+        if (eligible && ep.strikes(EVERY_ACTION, rnd, severity())) {
+            ep.hit(EVERY_ACTION);
             String msg = MESSAGES.get(rnd.nextInt(MESSAGES.size()));
             List<Observation> out = new ArrayList<>();
             ToolError err = ToolError.of(ToolError.Code.TRANSIENT, msg);
