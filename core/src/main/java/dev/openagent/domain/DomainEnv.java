@@ -55,6 +55,8 @@ public final class DomainEnv<W> implements Env {
     private TaskRequest request;
     private long seed;
     private int steps;
+    /** Turns granted this episode beyond {@link #maxSteps} by shift layers (see {@link Env#grantTurns}). */
+    private int granted;
     private Outcome outcome;
 
     public DomainEnv(Domain<W> domain) {
@@ -95,6 +97,7 @@ public final class DomainEnv<W> implements Env {
         world = domain.world(request.split(), seed);
         task = domain.task(world, request, seed);
         steps = 0;
+        granted = 0;
         outcome = null;
         return new Start(systemPrompt, task.query(), specs);
     }
@@ -115,11 +118,17 @@ public final class DomainEnv<W> implements Env {
             case Action.Answer a -> finish(a);
             case Action.Refuse r -> finish(r);
         };
-        if (!result.done() && steps >= maxSteps) {
-            outcome = new Outcome(false, Outcome.End.STEP_LIMIT, "step limit of " + maxSteps + " reached");
+        if (!result.done() && steps >= maxSteps + granted) {
+            outcome = new Outcome(false, Outcome.End.STEP_LIMIT, "step limit of " + (maxSteps + granted) + " reached");
             return Step.end(result.observations(), outcome);
         }
         return result;
+    }
+
+    @Override
+    public void grantTurns(int turns) {
+        if (turns < 0) throw new IllegalArgumentException("turns must not be negative: " + turns);
+        granted += turns;
     }
 
     private Step finish(Action ending) {

@@ -39,5 +39,8 @@ public abstract class DelegatingEnv implements Env {
     public EnvFacts facts() { return inner.facts(); }
 
     @Override
+    public void grantTurns(int turns) { inner.grantTurns(turns); }
+
+    @Override
     public com.fasterxml.jackson.databind.JsonNode dbChanges() { return inner.dbChanges(); }
 }

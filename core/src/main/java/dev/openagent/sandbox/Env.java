@@ -39,4 +39,12 @@ public interface Env {
      * as {@code db_changes}. Wrappers pass it through.
      */
     default com.fasterxml.jackson.databind.JsonNode dbChanges() { return null; }
+
+    /**
+     * Gives the current episode {@code turns} more turns before its step limit. A shift layer grants the turns it
+     * makes the agent spend by design and promises will get through (a retry of a call it failed or broke), so that a
+     * heavy stack of them does not run a solvable task out of turns: that cost is the shift's, not the agent's.
+     * Wrappers pass it on; an environment without a step limit ignores it.
+     */
+    default void grantTurns(int turns) {}
 }

@@ -146,6 +146,22 @@ class DomainEnvBadInputTest {
     }
 
     @Test
+    void grantedTurnsMoveTheLimitForThisEpisodeOnly() {
+        env.grantTurns(2);
+        Step s = null;
+        for (int i = 0; i < 12; i++) {
+            s = env.step(Action.CallTools.of("c" + i, "nope", "{"));
+            if (i < 11) assertFalse(s.done(), "turn " + (i + 1) + " of 10 + 2 granted");
+        }
+        assertEquals(Outcome.End.STEP_LIMIT, s.outcome().end());
+        assertEquals("step limit of 12 reached", s.outcome().detail());
+        env.reset(new TaskRequest(Split.TRAIN, 5, 1));
+        for (int i = 0; i < 10; i++) s = env.step(Action.CallTools.of("d" + i, "nope", "{"));
+        assertTrue(s.done(), "a new episode starts with the limit alone");
+        assertThrows(IllegalArgumentException.class, () -> env.grantTurns(-1));
+    }
+
+    @Test
     void stepBeforeResetIsAProgrammingError() {
         var fresh = new DomainEnv<>(PoiDomain.DOMAIN);
         assertThrows(IllegalStateException.class, () -> fresh.step(new Action.Answer("x")));

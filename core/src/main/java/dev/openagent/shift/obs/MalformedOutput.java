@@ -48,7 +48,7 @@ public final class MalformedOutput extends RetryableShift {
         if (target < 0) return s;
         Observation broken = s.observations().get(target);
         if (!ep.strikes(broken.tool(), rnd, severity())) return s;
-        ep.hit(broken.tool());
+        hit(broken.tool());
         List<Observation> out = new ArrayList<>(s.observations());
         out.set(target, new Observation(broken.source(), broken.callId(), broken.tool(), corrupt(broken.text()), null, null));
         return s.withObservations(out);

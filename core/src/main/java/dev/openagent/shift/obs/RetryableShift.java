@@ -14,7 +14,8 @@ import java.util.SplittableRandom;
  * A layer whose failures go away when the same action is retried (obs.runtime-error, obs.malformed-output):
  * an eligible turn is hit with probability 0.2 / 0.35 / 0.5 (severity 1-3), never more than severity times in a
  * row for the same target (what a subclass names: one for every action, or each tool), so retrying always gets
- * through; the oracle retries the action of a turn that was hit.
+ * through; the oracle retries the action of a turn that was hit. The retries are on the layer: each hit grants the
+ * episode a turn beyond its step limit.
  */
 abstract class RetryableShift extends ShiftEnv<RetryableShift.Episode> {
     /** What the layer keeps during one episode (made afresh at every reset). */
@@ -35,8 +36,7 @@ abstract class RetryableShift extends ShiftEnv<RetryableShift.Episode> {
             return false;
         }
 
-        /** Records that this turn was hit for {@code target}. */
-        void hit(String target) {
+        private void hit(String target) {
             streaks.merge(target, 1, Integer::sum);
             hit = true;
         }
@@ -44,6 +44,15 @@ abstract class RetryableShift extends ShiftEnv<RetryableShift.Episode> {
 
     RetryableShift(Env inner, Shift shift, Map<String, String> params) {
         super(inner, shift, params, Episode::new);
+    }
+
+    /**
+     * Records that this turn was hit for {@code target}, and grants the episode the turn its retry takes: at most
+     * severity retries per clean answer, so a looping agent still meets the step limit.
+     */
+    final void hit(String target) {
+        ep.hit(target);
+        inner.grantTurns(1);
     }
 
     @Override

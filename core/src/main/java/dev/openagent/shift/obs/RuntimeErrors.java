@@ -48,7 +48,7 @@ public final class RuntimeErrors extends RetryableShift {
             default -> false;
         };
         if (eligible && ep.strikes(EVERY_ACTION, rnd, severity())) {
-            ep.hit(EVERY_ACTION);
+            hit(EVERY_ACTION);
             String msg = MESSAGES.get(rnd.nextInt(MESSAGES.size()));
             List<Observation> out = new ArrayList<>();
             ToolError err = ToolError.of(ToolError.Code.TRANSIENT, msg);
