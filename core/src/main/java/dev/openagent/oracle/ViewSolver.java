@@ -181,6 +181,11 @@ public final class ViewSolver implements Agent {
     }
 
     private static final int MAX_TRIES = 12;
+    /**
+     * Tries of a call whose latest answer said "try again" or arrived broken: retry layers compose and multiply (under
+     * obs.runtime-error:3 each of obs.malformed-output:3's four answers may come after three failures: 16 tries).
+     */
+    private static final int MAX_RETRIES = 48;
     /** How a JSON document starts (not "[FILE] notes.txt"). */
     private static final Pattern JSON_START = Pattern.compile("\\{|\\[\\s*[\\[{\"\\d\\-\\]]|\\[\\s*(true|false|null)\\b");
     private static final int MAX_RECOVERIES = 12;
@@ -461,7 +466,9 @@ public final class ViewSolver implements Agent {
 
         private Action resend(Awaiting a) {
             lastHelper = null;
-            if (a.tries() >= MAX_TRIES) throw new Stuck("gave up after " + MAX_TRIES + " tries of " + a.tool() + ": " + clip(answerTo(a), 200));
+            boolean retry = TRANSIENT.matcher(answerTo(a)).find() || view.answers(a.id()).stream().anyMatch(x -> broken(x.raw()));
+            int cap = retry ? MAX_RETRIES : MAX_TRIES;
+            if (a.tries() >= cap) throw new Stuck("gave up after " + cap + " tries of " + a.tool() + ": " + clip(answerTo(a), 200));
             String id = nextId();
             if (a.call().isCommand()) {
                 awaiting = a.again(id, a.tool(), a.args(), tap.size());

@@ -1,7 +1,15 @@
 package dev.openagent.shift;
 
+import dev.openagent.episode.Episodes;
+import dev.openagent.episode.Trajectory;
+import dev.openagent.oracle.ViewSolver;
+import dev.openagent.sandbox.Environment;
 import dev.openagent.registry.Environments;
+import dev.openagent.sandbox.Split;
+import dev.openagent.sandbox.TaskRequest;
 import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Composed pairs the view check once failed on. The first was found when new shifts reseeded {@link ShiftOracleTest}'s pairs:
@@ -25,5 +33,19 @@ class ViewCheckComposedPairsTest {
     void retriesThatSpendATokenStillGetACleanAnswer() {
         ShiftOracleTest.check(Environments.get("poi"),
                 ShiftSpec.parseStack("logic.extra-prerequisite:severity=3+obs.malformed-output:severity=3"), 200, 1);
+    }
+
+    /**
+     * Retry layers multiply: under obs.runtime-error:3 each of obs.malformed-output:3's up to four answers may come after
+     * three failures, 16 tries of one call; the view check gave up at 12 (medical, 1 of validate's 100 tasks at seed 1:
+     * this one).
+     */
+    @Test
+    void composedRetryLayersAreRetriedThrough() {
+        ShiftStack stack = ShiftSpec.parseStack("obs.runtime-error:severity=3+obs.malformed-output:severity=3");
+        Environment medical = Environments.get("medical");
+        Trajectory seen = Episodes.run(ViewSolver.watched(stack, medical.create()), new ViewSolver(),
+                new TaskRequest(Split.TEST, 8091054766216655870L, 0));
+        assertTrue(ViewSolver.solved(seen), () -> ViewSolver.finding(seen).orElse(seen.outcome().toString()));
     }
 }
