@@ -132,6 +132,14 @@ class ShiftAliasesTest {
         return m;
     }
 
+    @Test
+    void docsListEveryAliasWithWhatItMeans() throws Exception {
+        String docs = java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "shifts.md"));
+        for (ShiftAliases.Alias a : ShiftAliases.all()) {
+            assertTrue(docs.contains("| `" + a.name() + "` | `" + a.means() + "` | " + a.peer() + " |"), a.name() + " is in docs/shifts.md's table");
+        }
+    }
+
     /**
      * Every alias, in every spelling the lookup accepts, reads as stacks of the catalog's own shifts, written out once:
      * its canonical text holds no alias, reads back to the same conditions, and the labels the store keeps read back too.
