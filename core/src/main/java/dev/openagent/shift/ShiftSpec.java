@@ -60,7 +60,7 @@ public final class ShiftSpec {
                     int eq = kv.indexOf('=');
                     if (eq <= 0) {
                         throw new IllegalArgumentException("shift parameter '" + kv + "' is not key=value (nor a severity word: "
-                                + String.join(", ", SEVERITY_WORDS) + ")");
+                                + String.join(", ", new java.util.TreeSet<>(Shift.SEVERITY_WORDS.keySet())) + ")");
                     }
                     params.put(kv.substring(0, eq).strip(), kv.substring(eq + 1).strip());
                 }
@@ -69,8 +69,6 @@ public final class ShiftSpec {
         }
         return new ShiftStack(layers);
     }
-
-    private static final List<String> SEVERITY_WORDS = List.of("slight", "medium", "heavy");
 
     /**
      * The spec with every peer's name ({@link ShiftAliases}) replaced by the spec it stands for and every severity word

@@ -122,7 +122,7 @@ class ShiftAliasesTest {
         assertEquals("unknown shift 'teleportation' (see `openagent shifts` and `openagent shifts --aliases`)",
                 refusal(() -> ShiftSpec.expand("teleportation")));
         assertEquals("logic.inversion has no parameter 'severity' (it takes none)", refusal(() -> ShiftSpec.expand("logic.inversion:heavy")));
-        assertEquals("shift parameter 'xml' is not key=value (nor a severity word: slight, medium, heavy)",
+        assertEquals("shift parameter 'xml' is not key=value (nor a severity word: heavy, medium, moderate, slight)",
                 refusal(() -> ShiftSpec.expand("obs.format:xml")));
     }
 
