@@ -182,8 +182,8 @@ final class EvalCommand implements Callable<Integer> {
         }
         Experiment.Budget budget = new Experiment.Budget(maxRequests != null ? maxRequests : base.budget().maxRequests(),
                 maxTokens != null ? maxTokens : base.budget().maxTokens());
-        List<String> shifts = given("--shift") ? List.of(shift.spec()) : base.shifts();
-        if (!given("--shift") && config != null) shifts.forEach(s -> Options.Shift.check(s, config + ": shifts:"));
+        List<String> shifts = given("--shift") ? List.of(shift.spec())
+                : config != null ? base.shifts().stream().map(s -> Options.Shift.check(s, config + ": shifts:")).toList() : base.shifts();
         // Environment files are loaded (and checked) here and run under their ids.
         List<String> envIds = (envs != null ? envs : base.envs()).stream().map(e -> Options.Env.resolve(e.strip(), tau2.dir).id()).toList();
         return new Experiment(name != null ? name : base.name(), specs, envIds,

@@ -137,14 +137,18 @@ final class Options {
     /** {@code --shift}: a shift spec, checked before anything runs. */
     static final class Shift {
         @Option(names = "--shift", paramLabel = "SPEC", description = "Shift spec: none, ID[:k=v,...], A+B (composed), tier:NAME, "
-                + "all (each shift separately); ';' joins specs (default: ${DEFAULT-VALUE}).")
+                + "all (each shift separately); ';' joins specs; peers' names (shifts --aliases) and severity words (ID:heavy) are "
+                + "written out as catalog ids (default: ${DEFAULT-VALUE}).")
         String spec;
 
         Shift() { this("none"); }
 
         Shift(String initial) { spec = initial; }
 
-        /** The spec given (checked), or the command's default; null when the default is none (eval: the experiment file's). */
+        /**
+         * The spec given (checked, peers' names and severity words written out as catalog ids), or the command's default;
+         * null when the default is none (eval: the experiment file's).
+         */
         String spec() { return spec == null ? null : check(spec, "--shift"); }
 
         Conditions conditions(Environment environment, boolean pairs) {
@@ -153,17 +157,19 @@ final class Options {
 
         /**
          * The spec, checked as {@link ShiftSpec} reads it (typos such as {@code +}, {@code obs.format:}, an
-         * empty condition or parameter, unknown ids, tiers and parameters are its errors), as one line.
+         * empty condition or parameter, unknown ids, tiers and parameters, an alias given parameters are its errors), as
+         * one line; returned in catalog terms ({@link ShiftSpec#canonical}), which is what the command then runs, stores and
+         * reports.
          *
          * @param source where the spec was written, for the error ({@code --shift}, a file's {@code shifts:})
          */
         static String check(String spec, String source) {
             try {
                 ShiftSpec.expand(spec);
+                return ShiftSpec.canonical(spec);
             } catch (IllegalArgumentException e) {
                 throw new Main.UserError(source + " '" + spec + "': " + e.getMessage());
             }
-            return spec;
         }
     }
 

@@ -69,7 +69,7 @@ final class RunCommand implements Runnable {
         TaskPlan plan = new TaskPlan(split.split(), tasks, seed.value, difficulty);
         Conditions conditions = shift.conditions(environment, false);
         if (conditions.stacks().isEmpty()) {
-            throw new Main.UserError("no shift of '" + shift.spec + "' applies to " + env.id + ": " + conditions.skipped());
+            throw new Main.UserError("no shift of '" + shift.spec() + "' applies to " + env.id + ": " + conditions.skipped());
         }
         List<Trajectory> trajectories = new ArrayList<>();
         Map<String, ByShift> byShift = new LinkedHashMap<>();
@@ -87,7 +87,7 @@ final class RunCommand implements Runnable {
         result.put("split", plan.split().id());
         result.put("seed", seed.value);
         result.put("difficulty", difficulty);
-        result.put("shift", shift.spec);
+        result.put("shift", shift.spec());
         result.set("by_shift", Json.MAPPER.valueToTree(byShift));
         if (!conditions.skipped().isEmpty()) result.set("not_applicable", Json.MAPPER.valueToTree(conditions.skipped()));
         if (out != null) write(out, trajectories, result);
@@ -95,7 +95,7 @@ final class RunCommand implements Runnable {
             json.print(result);
         } else {
             System.out.printf("%s on %s (%s split, seed %d, difficulty %s, shift %s): %d episodes%n", a.name(), env.id, plan.split().id(),
-                    seed.value, difficulty == 0 ? "mixed" : difficulty, shift.spec, summary.episodes());
+                    seed.value, difficulty == 0 ? "mixed" : difficulty, shift.spec(), summary.episodes());
             System.out.printf("  success rate     %.4f  (%d/%d)%n", summary.successRate(), summary.successes(), summary.episodes() - summary.errors());
             System.out.printf("  tool error rate  %.4f  (%d of %d calls)%n", summary.toolErrorRate(), summary.toolErrors(), summary.toolCalls());
             System.out.printf("  average turns    %.2f%n", summary.avgTurns());

@@ -6,6 +6,7 @@ import dev.openagent.registry.Environments;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.shift.Shift;
+import dev.openagent.shift.ShiftAliases;
 import dev.openagent.shift.ShiftCatalog;
 import dev.openagent.shift.ShiftParam;
 import picocli.CommandLine.Command;
@@ -25,6 +26,10 @@ final class ShiftsCommand implements Runnable {
     @Option(names = "--examples", description = "Print Markdown with a before/after example of each shift on --env (default poi).")
     boolean examples;
 
+    @Option(names = "--aliases", description = "List peers' names for shifts (RoTBench, ToolSandbox, AgentDisruptBench, RobustBench-TC, "
+            + "the OpenAgent paper): each alias, the spec it means and its source; --shift accepts them.")
+    boolean aliases;
+
     @Mixin
     Options.Seed seed = new Options.Seed(7);
 
@@ -33,6 +38,11 @@ final class ShiftsCommand implements Runnable {
 
     @Override
     public void run() {
+        if (aliases) {
+            if (examples || env != null) throw new Main.UserError("--aliases lists peers' names; it takes neither --examples nor --env");
+            printAliases();
+            return;
+        }
         Environment e = env == null ? null : Options.Env.resolve(env, tau2.dir);
         if (examples) {
             System.out.print(ShiftExamples.markdown(e == null ? Environments.get("poi") : e, seed.value));
@@ -75,6 +85,28 @@ final class ShiftsCommand implements Runnable {
             System.out.printf("  %-27s %s  %s%n", s.id(), s.dimension(), s.description());
             if (!params.isEmpty()) System.out.printf("  %-27s    params: %s%n", "", params);
             if (e != null) s.notApplicable(e.info()).or(() -> e.notApplicable(s.id())).ifPresent(w -> System.out.printf("  %-27s    not applicable to %s: %s%n", "", e.id(), w));
+        }
+    }
+
+    /** The alias table: alias, what it means, whose name it is and where it is defined (and how our shift differs). */
+    private void printAliases() {
+        if (json.on) {
+            ArrayNode out = Json.array();
+            for (ShiftAliases.Alias a : ShiftAliases.all()) {
+                ObjectNode o = out.addObject();
+                o.put("alias", a.name());
+                o.put("means", a.means());
+                o.put("peer", a.peer());
+                o.put("source", a.source());
+                o.put("note", a.note());
+            }
+            json.print(out);
+            return;
+        }
+        System.out.printf("%-28s %-44s %s%n", "alias", "means", "source");
+        for (ShiftAliases.Alias a : ShiftAliases.all()) {
+            System.out.printf("%-28s %-44s %s: %s%n", a.name(), a.means(), a.peer(), a.source());
+            if (!a.note().isEmpty()) System.out.printf("%-28s %s%n", "", "  differs: " + a.note());
         }
     }
 }

@@ -57,7 +57,7 @@ final class ValidateCommand implements Callable<Integer> {
         // Nothing to run is an error, not a pass: "0 conditions: all passed" would tell a user their
         // file or shift was checked when nothing was.
         if (conditions.stacks().isEmpty()) {
-            throw new Main.UserError("nothing to validate: no condition of --shift '" + shift.spec + "' applies to " + env.id + " ("
+            throw new Main.UserError("nothing to validate: no condition of --shift '" + shift.spec() + "' applies to " + env.id + " ("
                     + String.join("; ", conditions.skipped().values()) + ")");
         }
         if (viewOnly && oracleOnly) throw new Main.UserError("--view and --oracle exclude each other (neither runs both)");

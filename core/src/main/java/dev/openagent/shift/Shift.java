@@ -39,6 +39,12 @@ public record Shift(String id, Tier tier, Dimension dimension, String descriptio
     /** The severity parameter every shift with a magnitude takes. */
     public static final ShiftParam SEVERITY = new ShiftParam("severity", "1 slight, 2 moderate, 3 heavy", "2", List.of("1", "2", "3"));
 
+    /**
+     * Severity as a word in a spec ({@code tool.name-noise:heavy} is {@code tool.name-noise:severity=3}): the words of
+     * {@link #SEVERITY}'s description, and RoTBench's {@code medium} for 2. {@link ShiftSpec#canonical} writes them out.
+     */
+    public static final Map<String, String> SEVERITY_WORDS = Map.of("slight", "1", "moderate", "2", "medium", "2", "heavy", "3");
+
     public Shift {
         params = List.copyOf(params);
         allowances = allowances.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(allowances));

@@ -13,7 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /**
  * The fuzzing pass over the {@code --shift} grammar (Jazzer, coverage-guided, a bounded number of executions): a spec
- * built from the grammar's own pieces (ids, tiers, parameters and their values, separators), well and badly joined,
+ * built from the grammar's own pieces (ids, peers' names, tiers, parameters, their values and severity words, separators), well
+ * and badly joined,
  * or the fuzzer's text. {@link ShiftSpec#expand} and {@link ShiftSpec#parseStack} either parse it to conditions whose
  * labels parse back to the same conditions, or refuse it with one line (an {@link IllegalArgumentException} whose
  * message has no control character, no Java text and no trace); any other exception is a finding.
@@ -27,6 +28,8 @@ class ShiftSpecFuzzTest {
         List<String> p = new ArrayList<>(List.of("none", "static", "all", "tier:", "+", ";", ":", ",", "=", " ", "X", "-1",
                 "99999999999", "é", "tier:perception", "==", "::", "++", "\t", "\n", "\u2028"));
         for (Tier t : Tier.values()) p.add(t.id());
+        ShiftAliases.all().forEach(a -> p.add(a.name()));
+        p.addAll(Shift.SEVERITY_WORDS.keySet());
         for (Shift s : ShiftCatalog.all()) {
             p.add(s.id());
             for (ShiftParam param : s.params()) {
