@@ -50,7 +50,7 @@ final class ShiftsCommand implements Runnable {
         }
         if (json.on) {
             ArrayNode out = Json.array();
-            for (Shift s : ShiftCatalog.all()) {
+            for (Shift s : ShiftCatalog.byTier()) {
                 ObjectNode o = out.addObject();
                 o.put("id", s.id());
                 o.put("tier", s.tier().id());
@@ -75,7 +75,7 @@ final class ShiftsCommand implements Runnable {
             return;
         }
         String tier = "";
-        for (Shift s : ShiftCatalog.all()) {
+        for (Shift s : ShiftCatalog.byTier()) {
             if (!s.tier().id().equals(tier)) {
                 tier = s.tier().id();
                 System.out.println(tier + ":");

@@ -98,6 +98,11 @@ public final class ShiftCatalog {
 
     public static List<Shift> all() { return LISTED; }
 
+    /** The catalog by tier, in the order of {@link Tier} and as listed within one: how people read it. */
+    public static List<Shift> byTier() {
+        return LISTED.stream().sorted(java.util.Comparator.comparing(Shift::tier)).toList();
+    }
+
     public static List<Shift> tier(Tier tier) {
         return LISTED.stream().filter(s -> s.tier() == tier).toList();
     }
