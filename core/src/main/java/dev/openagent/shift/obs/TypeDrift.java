@@ -82,23 +82,13 @@ public final class TypeDrift extends ShiftEnv<TypeDrift.Episode> {
     @Override
     protected Observation observation(Observation o) {
         if (o.isError() || o.payload() == null || Protocol.ASK_USER.equals(o.tool())) return o;
-        JsonNode v = retyped(o.payload());
+        JsonNode v = Json.mapLeaves(o.payload(), this::retyped);
         if (severity() >= 3) v = flattened(v);
         return v.equals(o.payload()) ? o : o.withPayload(v, Json.write(v));
     }
 
-    /** Every value written in the episode's drifted form, keys and structure kept. */
+    /** A value (not an object or a list) written in the episode's drifted form. */
     private JsonNode retyped(JsonNode node) {
-        if (node instanceof ObjectNode obj) {
-            ObjectNode out = Json.object();
-            obj.properties().forEach(e -> out.set(e.getKey(), retyped(e.getValue())));
-            return out;
-        }
-        if (node instanceof ArrayNode arr) {
-            ArrayNode out = Json.NODES.arrayNode();
-            arr.forEach(x -> out.add(retyped(x)));
-            return out;
-        }
         if (node.isNumber()) return TextNode.valueOf(severity() >= 2 ? grouped(node) : node.asText());
         if (node.isBoolean() && severity() >= 2) return TextNode.valueOf(node.asBoolean() ? "yes" : "no");
         if (node.isTextual()) return TextNode.valueOf(text(node.asText()));
