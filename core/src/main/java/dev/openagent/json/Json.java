@@ -59,21 +59,30 @@ public final class Json {
      * {@code text}; numbers, booleans and nulls are kept as they are.
      */
     public static JsonNode rewrite(JsonNode node, UnaryOperator<String> key, UnaryOperator<String> text) {
+        return rewriteTree(node, key, leaf -> {
+            if (!leaf.isTextual()) return leaf;
+            String t = text.apply(leaf.asText());
+            return t.equals(leaf.asText()) ? leaf : NODES.textNode(t);
+        });
+    }
+
+    /** A copy of a tree with every value that is neither an object nor a list passed through {@code leaf}; keys kept. */
+    public static JsonNode mapLeaves(JsonNode node, UnaryOperator<JsonNode> leaf) {
+        return rewriteTree(node, UnaryOperator.identity(), leaf);
+    }
+
+    private static JsonNode rewriteTree(JsonNode node, UnaryOperator<String> key, UnaryOperator<JsonNode> leaf) {
         if (node.isObject()) {
             ObjectNode out = object();
-            node.properties().forEach(e -> out.set(key.apply(e.getKey()), rewrite(e.getValue(), key, text)));
+            node.properties().forEach(e -> out.set(key.apply(e.getKey()), rewriteTree(e.getValue(), key, leaf)));
             return out;
         }
         if (node.isArray()) {
             ArrayNode out = array();
-            node.forEach(x -> out.add(rewrite(x, key, text)));
+            node.forEach(x -> out.add(rewriteTree(x, key, leaf)));
             return out;
         }
-        if (node.isTextual()) {
-            String t = text.apply(node.asText());
-            return t.equals(node.asText()) ? node : NODES.textNode(t);
-        }
-        return node;
+        return leaf.apply(node);
     }
 
     /**

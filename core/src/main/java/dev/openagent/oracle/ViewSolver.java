@@ -766,10 +766,15 @@ public final class ViewSolver implements Agent {
             return seen(value) != null;
         }
 
-        /** The value as the agent saw it (exactly, or in other letter case), or null when it was not shown. */
+        /**
+         * The value as the agent saw it (exactly, or in other letter case), or null when it was not shown. A value shown
+         * in another form of its type (a number as "1,250", a time as "1:00 PM") is the value itself, written back in the
+         * form the tools take.
+         */
         private String seen(String value) {
             String s = view.seen(value);
             if (s != null) return s;
+            if (allowed.contains(Allowance.VALUE_FORMATS) && view.all().stream().anyMatch(x -> ValueForms.shows(x.text(), value))) return value;
             return allowed.contains(Allowance.JOINED_PARTS) && joinedParts(value) ? value : null;
         }
 

@@ -20,7 +20,13 @@ public enum Allowance {
      * A value the instructions say comes in parts ({@code <name>_part_1} immediately followed by
      * {@code <name>_part_2}) is read as the parts joined.
      */
-    JOINED_PARTS("joins a value shown in two labelled parts, as the instructions say");
+    JOINED_PARTS("joins a value shown in two labelled parts, as the instructions say"),
+    /**
+     * A number, date, time or yes/no written in another common form ({@code "1,250.00"}, {@code "Nov 27, 2026"},
+     * {@code "1:00 PM"}, {@code "yes"}) is read as the value it stands for, and written back in the form the tools'
+     * schemas ask for (a time "as HH:MM, 24-hour clock").
+     */
+    VALUE_FORMATS("reads a number, date, time or yes/no written in another common form as the value it stands for, and writes it as the tools' schemas ask");
 
     private final String description;
 

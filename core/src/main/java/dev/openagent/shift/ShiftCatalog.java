@@ -18,6 +18,7 @@ import dev.openagent.shift.obs.Pagination;
 import dev.openagent.shift.obs.Redirect;
 import dev.openagent.shift.obs.RuntimeErrors;
 import dev.openagent.shift.obs.SchemaDrift;
+import dev.openagent.shift.obs.TypeDrift;
 import dev.openagent.shift.query.Ambiguous;
 import dev.openagent.shift.query.IntentDrift;
 import dev.openagent.shift.query.Paraphrase;
@@ -65,7 +66,7 @@ public final class ShiftCatalog {
             Injection.SHIFT, PoisonedDescription.SHIFT,
             // The shifts the field reported next (issue 38), in their tiers but listed after the first catalog, so that
             // what is drawn by position over the catalog (the tests' pair seeds, exports' shift draws) stays as it was
-            Bare.SHIFT);
+            Bare.SHIFT, TypeDrift.SHIFT);
 
     /**
      * The order layers compose in, innermost first, whatever order a spec writes them in (so {@code a+b}
@@ -79,7 +80,7 @@ public final class ShiftCatalog {
             "query.redundant", "query.noise", "query.intent-drift", "tool.bare", "tool.removal", "obs.missing-values", "domain.policy-update",
             "obs.injection", "tool.poisoned-description", "logic.inversion", "logic.extra-prerequisite", "obs.auth-expiry",
             "action.verification-change", "obs.redirect", "tool.set-change", "tool.distractors", "obs.pagination",
-            "logic.conflict", "obs.runtime-error", "obs.schema-drift", "obs.malformed-output", "interface.action-list", "tool.schema-noise",
+            "logic.conflict", "obs.runtime-error", "obs.schema-drift", "obs.type-drift", "obs.malformed-output", "interface.action-list", "tool.schema-noise",
             "tool.semantic-rename", "tool.semantic-trap", "tool.identity-erasure", "tool.name-noise", "obs.format",
             "obs.nonstandard-feedback");
 

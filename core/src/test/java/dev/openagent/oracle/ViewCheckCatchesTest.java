@@ -252,13 +252,14 @@ class ViewCheckCatchesTest {
 
     @Test
     void theRealShiftsDeclareOnlyTheAllowancesTheyNeed() {
-        // A shift gets knowledge from outside the episode only by declaring it: four do, and say which.
+        // A shift gets knowledge from outside the episode only by declaring it: five do, and say which.
         Map<String, Set<dev.openagent.shift.Allowance>> declared = new HashMap<>();
         dev.openagent.shift.ShiftCatalog.all().forEach(s -> { if (!s.allowances().isEmpty()) declared.put(s.id(), s.allowances()); });
         assertEquals(Map.of("domain.policy-update", Set.of(dev.openagent.shift.Allowance.INPUT_FORMATS),
                 "action.verification-change", Set.of(dev.openagent.shift.Allowance.JOINED_PARTS),
                 "obs.format", Set.of(dev.openagent.shift.Allowance.KEY_SYNONYMS),
-                "obs.schema-drift", Set.of(dev.openagent.shift.Allowance.KEY_SYNONYMS)), declared);
+                "obs.schema-drift", Set.of(dev.openagent.shift.Allowance.KEY_SYNONYMS),
+                "obs.type-drift", Set.of(dev.openagent.shift.Allowance.VALUE_FORMATS)), declared);
     }
 
     @Test
@@ -284,5 +285,31 @@ class ViewCheckCatchesTest {
             assertTrue(ViewSolver.finding(strict).orElse("").contains("never shown"), ViewSolver.finding(strict).orElse(""));
         }
         assertTrue(coded >= 5, "too few tasks need a code (" + coded + ")");
+    }
+
+    @Test
+    void withoutItsAllowanceADriftedValueIsNotReadBack() {
+        // Under obs.type-drift a time a booking takes from a free slot is shown on the 12-hour clock ("1:00 PM") and
+        // the booking tool takes it on the 24-hour clock (where the request names no time). A solver that may use no allowance cannot take it from what
+        // was shown; the solver that honours the declaration reads it back and solves every task.
+        int timed = 0;
+        for (String envId : List.of("poi", "medical")) {
+            ShiftStack stack = ShiftSpec.parseStack("obs.type-drift:severity=1");
+            Env watched = ViewSolver.watched(stack, Environments.get(envId).create());
+            for (int i = 0; i < TASKS; i++) {
+                TaskRequest r = new TaskRequest(Split.TEST, 900 + i, 0);
+                Trajectory strict = Episodes.run(watched, ViewSolver.withoutAllowances(), r);
+                // A time the request states is shown there on the 24-hour clock: the slot's drifted copy is then not needed.
+                boolean takesATime = watched.task().plan().calls().stream().anyMatch(c -> c.refs().containsKey("time"))
+                        && !watched.task().query().matches("(?s).*\\b\\d{2}:\\d{2}\\b.*");
+                Trajectory allowed = Episodes.run(watched, new ViewSolver(), r);
+                assertTrue(ViewSolver.solved(allowed), ViewSolver.finding(allowed).orElse(allowed.outcome().toString()));
+                if (!takesATime) continue;
+                timed++;
+                assertFalse(ViewSolver.solved(strict), "a time shown on the 12-hour clock needs the declared allowance: " + strict.taskId());
+                assertTrue(ViewSolver.finding(strict).orElse("").contains("never shown"), ViewSolver.finding(strict).orElse(""));
+            }
+        }
+        assertTrue(timed >= 5, "too few tasks take a time from a result (" + timed + ")");
     }
 }

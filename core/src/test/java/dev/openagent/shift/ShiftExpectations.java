@@ -62,6 +62,7 @@ final class ShiftExpectations {
             obs.injection              | poi medical retail travel household
             tool.poisoned-description  | poi medical retail travel
             tool.bare                  | poi medical retail travel
+            obs.type-drift             | poi medical retail travel
             """;
 
     /**
@@ -124,6 +125,10 @@ final class ShiftExpectations {
             query.intent-drift                   | results 40                                   | 40 | all
             obs.injection                        | results 90                                   | 0  | all
             tool.poisoned-description            | tools 90                                     | 0  | all
+            obs.type-drift:severity=1            | results 45                                   | 6  | all
+            obs.type-drift:severity=1@retail     | results 45                                   | 0  | all
+            obs.type-drift:severity=2            | results 45                                   | 6  | all
+            obs.type-drift:severity=3            | results 45                                   | 6  | all
             """;
 
     /**

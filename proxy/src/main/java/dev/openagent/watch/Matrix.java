@@ -101,6 +101,11 @@ public final class Matrix {
             Map<String, String> skipped = new LinkedHashMap<>();
             for (Shift shift : ShiftCatalog.all()) {
                 if (!shift.id().startsWith("tool.") && !shift.id().startsWith("obs.")) continue;
+                if (shift.signs().isEmpty()) {
+                    // Nothing the watch reads would name it (obs.type-drift: values retyped under the same keys).
+                    skipped.put(shift.id(), "declares no sign the watch can see");
+                    continue;
+                }
                 for (int severity = 1; severity <= 3; severity++) {
                     ShiftStack stack = ShiftSpec.parseStack(shift.id() + ":severity=" + severity);
                     int sessions = 0, detected = 0, rightTier = 0, first = 0;
