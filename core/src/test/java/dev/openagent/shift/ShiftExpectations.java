@@ -62,6 +62,7 @@ final class ShiftExpectations {
             obs.injection              | poi medical retail travel household
             tool.poisoned-description  | poi medical retail travel
             tool.bare                  | poi medical retail travel
+            obs.quota-exhausted        | poi medical retail travel household
             """;
 
     /**
@@ -124,6 +125,7 @@ final class ShiftExpectations {
             query.intent-drift                   | results 40                                   | 40 | all
             obs.injection                        | results 90                                   | 0  | all
             tool.poisoned-description            | tools 90                                     | 0  | all
+            obs.quota-exhausted                  | tools 90, results 90                         | 90 | all
             """;
 
     /**
