@@ -39,9 +39,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * 1-3), and fails the same way on every immediate retry; waiting less keeps it failing with the seconds that remain;
  * waiting the rest gets the static result. Severity 1 limits only that call's tool, 2 and 3 every tool, and 3 runs
  * out once more two calls after the quota is restored. That the static plan fails under it is ShiftsBiteTest's
- * (ShiftExpectations' line), that the oracle and the view check solve it ShiftOracleTest's. (Mutations tried: the
- * quota restored by an immediate retry, 8 failures; Retry-After 30 at severity 1; severity 1 limiting every tool;
- * the second window at severity 2; a wait forwarded to the service, the idle-wait tests fail.)
+ * (ShiftExpectations' line), that the oracle and the view check solve it ShiftOracleTest's. (Mutations tried: an
+ * immediate retry getting through, as under obs.runtime-error, at least 12 failures; severity 1 limiting every tool,
+ * 4; the wait forwarded to the service instead of answered here, at least 12; no second window at severity 3, 5;
+ * Retry-After 30 at severity 1, 5.)
  */
 class QuotaExhaustedTest {
     static final int EPISODES = 30;
