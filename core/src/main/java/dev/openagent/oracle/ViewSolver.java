@@ -196,6 +196,8 @@ public final class ViewSolver implements Agent {
     private static final Pattern SOURCE = Pattern.compile("(?i)\\bsource\\b[\"']?\\s*(?:[:=>]|is)\\s*[\"']?([A-Za-z_][\\w-]*)");
     /** "the 'registry' source is authoritative" in the instructions. */
     private static final Pattern AUTHORITY = Pattern.compile("(?i)'([A-Za-z_][\\w-]*)' source is authoritative");
+    /** "Write 'wait 30', then ...": a command an answer says to write first. */
+    private static final Pattern WRITE_FIRST = Pattern.compile("(?i)\\bwrite '([^'\\n]+)',? then\\b");
     private static final Pattern CALL = Pattern.compile("(?i)\\bcall '?([A-Za-z_][\\w-]*)'?");
     /** What a transient failure says; a bare 503 or 429 is a street number or a price as often as a status. */
     private static final Pattern TRANSIENT = Pattern.compile("(?i)try (the same \\w+ )?again|\\bretry|temporar|timed? ?out|\\b503 service|\\b429 too many|(?:http|status|error)\\W{0,3}(?:503|429)\\b|rate limit|busy|overloaded");
@@ -230,6 +232,8 @@ public final class ViewSolver implements Agent {
         private final List<String> forStep = new ArrayList<>();
         /** The latest helper call an answer asked for (a renewal, a token, a completion), or null. */
         private String lastHelper;
+        /** The latest command an answer said to write before the awaited one again (a wait), or null. */
+        private String helperCommand;
         /** The latest call that fetched a record by its id to see a value not shown, or null. */
         private String lastLookup;
         /** Unawaited calls whose answer's helper was called. */
@@ -324,9 +328,25 @@ public final class ViewSolver implements Agent {
                                 + clip(answerTo(awaiting), 240));
                     }
                 } else {
+                    // The command an answer said to write first (a wait) answered "try again" (a busy system): it goes again.
+                    if (helperCommand != null && awaiting.tries() < MAX_TRIES && TRANSIENT.matcher(lastCommandAnswer).find()) {
+                        awaiting = awaiting.again(awaiting.id(), awaiting.tool(), awaiting.args(), awaiting.mark());
+                        return sendCommand(helperCommand, false);
+                    }
+                    helperCommand = null;
                     // The helper (a renewal, a token) answered "try again": it goes again before the call it serves.
                     if (lastHelper != null && awaiting.tries() < MAX_TRIES && TRANSIENT.matcher(textOf(lastHelper)).find()) {
                         String again = lastHelper;
+                        // "try again" after a tool it names (429 ... "Call wait with seconds=30"): that tool first; the
+                        // call it serves goes again after it, and asks for the helper again if it still needs it.
+                        String said = textOf(again);
+                        ToolSpec first = oneToolNamed(said, calledTool.get(again));
+                        ObjectNode firstArgs = first == null ? null : argsFor(first, said, null, Json.object());
+                        if (firstArgs != null) {
+                            awaiting = awaiting.again(awaiting.id(), awaiting.tool(), awaiting.args(), awaiting.mark());
+                            lastHelper = nextId();
+                            return send(replaced(first.name()), firstArgs, lastHelper, false);
+                        }
                         awaiting = awaiting.again(awaiting.id(), awaiting.tool(), awaiting.args(), awaiting.mark());
                         lastHelper = nextId();
                         return send(calledTool.get(again), sentArgs.get(again), lastHelper, false);
@@ -550,6 +570,14 @@ public final class ViewSolver implements Agent {
                 replacedBy.put(a.tool(), m.group(1));
                 return resend(a);
             }
+            String first = a.call().isCommand() ? commandToWriteFirst(said) : null;
+            if (first != null && a.tries() < MAX_TRIES) {
+                // "Write 'wait 30', then the same command again": that command, then this one again.
+                awaiting = a.again(a.id(), a.tool(), a.args(), a.mark());
+                lastHelper = null;
+                helperCommand = first;
+                return sendCommand(first, false);
+            }
             ToolSpec named = oneToolNamed(said, a.tool());
             if (named != null && a.tries() < MAX_TRIES) {
                 ObjectNode args = argsFor(named, said, a.target(), a.args());
@@ -692,6 +720,20 @@ public final class ViewSolver implements Agent {
         private boolean mentioned(String description, String key) {
             for (String w : description.split("[^A-Za-z0-9_]+")) if (!w.isEmpty() && names.same(key, w)) return true;
             return false;
+        }
+
+        /**
+         * The command an answer says to write before the command again ("Write 'wait 30', then the same command
+         * again"): a quoted command the shown help lists and the world's does not (a shift's own command), or null.
+         */
+        private String commandToWriteFirst(String said) {
+            if (shownHelp == null) return null;
+            Matcher m = WRITE_FIRST.matcher(said);
+            while (m.find()) {
+                String c = m.group(1).strip();
+                if (HelpLines.use(shownHelp, c).isPresent() && (worldHelp == null || HelpLines.use(worldHelp, c).isEmpty())) return c;
+            }
+            return null;
         }
 
         /** The one shown tool (other than {@code except}) whose name the text mentions; null when none or several. */

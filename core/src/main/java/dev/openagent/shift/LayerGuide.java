@@ -7,6 +7,7 @@ import dev.openagent.sandbox.Step;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -62,6 +63,33 @@ public class LayerGuide implements Guide {
             @Override
             public Action next(Step last) {
                 if (failed.getAsBoolean() && lastAction != null) return lastAction;
+                lastAction = innerNext();
+                return lastAction;
+            }
+        };
+    }
+
+    /**
+     * The guide of a layer that refuses a turn until the agent does something else first (renews a session, waits
+     * out a rate limit): after a refused turn {@code recovery} gives that action (null when the latest turn was not
+     * refused), and the refused action follows again.
+     */
+    public static LayerGuide recovering(Guide inner, ShiftEnv<?> layer, Supplier<Action> recovery) {
+        return new LayerGuide(inner, layer) {
+            private Action lastAction;
+            private boolean recovered;
+
+            @Override
+            public Action next(Step last) {
+                if (recovered) {
+                    recovered = false;
+                    return lastAction;   // recovered: the refused action again
+                }
+                Action r = lastAction == null ? null : recovery.get();
+                if (r != null) {
+                    recovered = true;
+                    return r;
+                }
                 lastAction = innerNext();
                 return lastAction;
             }

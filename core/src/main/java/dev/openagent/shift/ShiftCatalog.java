@@ -15,6 +15,7 @@ import dev.openagent.shift.obs.MalformedOutput;
 import dev.openagent.shift.obs.MissingValues;
 import dev.openagent.shift.obs.NonstandardFeedback;
 import dev.openagent.shift.obs.Pagination;
+import dev.openagent.shift.obs.QuotaExhausted;
 import dev.openagent.shift.obs.Redirect;
 import dev.openagent.shift.obs.RuntimeErrors;
 import dev.openagent.shift.obs.SchemaDrift;
@@ -66,7 +67,7 @@ public final class ShiftCatalog {
             Injection.SHIFT, PoisonedDescription.SHIFT,
             // The shifts the field reported next (issue 38), in their tiers but listed after the first catalog, so that
             // what is drawn by position over the catalog (the tests' pair seeds, exports' shift draws) stays as it was
-            Bare.SHIFT, TypeDrift.SHIFT);
+            Bare.SHIFT, TypeDrift.SHIFT, QuotaExhausted.SHIFT);
 
     /**
      * The order layers compose in, innermost first, whatever order a spec writes them in (so {@code a+b}
@@ -78,7 +79,7 @@ public final class ShiftCatalog {
     private static final List<String> COMPOSITION = List.of(
             "domain.transfer", "task.unsolvable", "logic.longer-chain", "query.underspecified", "query.ambiguous", "query.paraphrase",
             "query.redundant", "query.noise", "query.intent-drift", "tool.bare", "tool.removal", "obs.missing-values", "domain.policy-update",
-            "obs.injection", "tool.poisoned-description", "logic.inversion", "logic.extra-prerequisite", "obs.auth-expiry",
+            "obs.injection", "tool.poisoned-description", "logic.inversion", "logic.extra-prerequisite", "obs.auth-expiry", "obs.quota-exhausted",
             "action.verification-change", "obs.redirect", "tool.set-change", "tool.distractors", "obs.pagination",
             "logic.conflict", "obs.runtime-error", "obs.schema-drift", "obs.type-drift", "obs.malformed-output", "interface.action-list", "tool.schema-noise",
             "tool.semantic-rename", "tool.semantic-trap", "tool.identity-erasure", "tool.name-noise", "obs.format",

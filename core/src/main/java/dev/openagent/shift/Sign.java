@@ -16,6 +16,8 @@ public enum Sign {
     TOOL_VERSION_ADDED("a new version of a tool"),
     /** A new tool renews access or a session. */
     RENEWAL_TOOL_ADDED("a tool that renews access"),
+    /** A new tool waits: it lets time pass before the next call (after a rate limit). */
+    WAIT_TOOL_ADDED("a tool that waits"),
     /** A tool's name changed by a few characters: a typo, a dropped or swapped letter, another separator. */
     TOOL_RENAMED_BY_LETTERS("a tool's name changed by a few letters"),
     /** A tool's name changed to other words. */
@@ -58,6 +60,8 @@ public enum Sign {
     WITHDRAWAL_NOTICE("a notice that tools were withdrawn"),
     /** Calls fail with authentication errors. */
     AUTH_ERRORS("authentication errors"),
+    /** Calls fail with a rate limit that says how long to wait first (a Retry-After, a quota used up). */
+    RATE_LIMITED("rate-limit errors naming a Retry-After"),
     /** Results come a page at a time, with a token for the next. */
     PAGED_RESULTS("results come in pages"),
     /** Results carry an instruction to the agent. */

@@ -57,7 +57,8 @@ class ShiftCatalogTest {
             Map.entry("interface.action-list", "interaction A"), Map.entry("query.intent-drift", "reasoning Q"),
             Map.entry("obs.injection", "security O"), Map.entry("tool.poisoned-description", "security A"),
             // issue 38: the shifts the field reports next
-            Map.entry("tool.bare", "perception A"), Map.entry("obs.type-drift", "interaction O"));
+            Map.entry("tool.bare", "perception A"), Map.entry("obs.type-drift", "interaction O"),
+            Map.entry("obs.quota-exhausted", "interaction O"));
 
     @Test
     void theCatalogIsTheDesignTable() {

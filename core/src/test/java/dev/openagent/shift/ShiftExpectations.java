@@ -63,6 +63,7 @@ final class ShiftExpectations {
             tool.poisoned-description  | poi medical retail travel
             tool.bare                  | poi medical retail travel
             obs.type-drift             | poi medical retail travel
+            obs.quota-exhausted        | poi medical retail travel household
             """;
 
     /**
@@ -129,6 +130,7 @@ final class ShiftExpectations {
             obs.type-drift:severity=1@retail     | results 45                                   | 0  | all
             obs.type-drift:severity=2            | results 45                                   | 6  | all
             obs.type-drift:severity=3            | results 45                                   | 6  | all
+            obs.quota-exhausted                  | tools 90, results 90                         | 90 | all
             """;
 
     /**

@@ -27,6 +27,8 @@ public record Reading(Format format, Set<String> keys, int largest, boolean malf
         PLAIN,
         /** a timeout, an overload, a rate limit, a reset connection: try again */
         TRANSIENT,
+        /** a rate limit that says how long to wait first (a Retry-After, a quota used up): retrying at once will not do */
+        QUOTA,
         /** the session or token expired, 401 */
         AUTH,
         /** the tool is retired, gone, deprecated; use another */
@@ -38,6 +40,7 @@ public record Reading(Format format, Set<String> keys, int largest, boolean malf
     }
 
     private static final Pattern TRANSIENT = Pattern.compile("(?i)(\\b50[234]\\b|\\b429\\b|timed? ?out|temporarily|rate limit|too many requests|connection reset|please retry|try again)");
+    private static final Pattern QUOTA = Pattern.compile("(?i)(\\bretry-after\\s*[:=]?\\s*\\d+|\\bquota\\b.{0,40}\\b(exceeded|exhausted|used up|reached)|rate limit.{0,40}\\bused up)");
     private static final Pattern AUTH = Pattern.compile("(?i)(\\b401\\b|unauthori[sz]ed|session expired|token expired|expired token|re-?authenticate)");
     private static final Pattern RETIRED = Pattern.compile("(?i)(\\b410\\b|was retired|is retired|no longer answers|deprecated|has been removed|moved permanently)");
     private static final Pattern WITHDRAWN = Pattern.compile("(?i)('[^']+' (is|was|has been) withdrawn|the tool set changed)");
@@ -91,6 +94,7 @@ public record Reading(Format format, Set<String> keys, int largest, boolean malf
         if (AUTH.matcher(t).find()) kind = Kind.AUTH;
         else if (WITHDRAWN.matcher(t).find()) kind = Kind.WITHDRAWN;
         else if (error && RETIRED.matcher(t).find()) kind = Kind.RETIRED;
+        else if (error && QUOTA.matcher(t).find()) kind = Kind.QUOTA;
         else if (error && TRANSIENT.matcher(t).find()) kind = Kind.TRANSIENT;
         else if (SUCCESS_SHAPED.matcher(t).find() || !error && FAILED_WORDS.matcher(t).find()) kind = Kind.FAILURE_AS_SUCCESS;
         else kind = Kind.PLAIN;

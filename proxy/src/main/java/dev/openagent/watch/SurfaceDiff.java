@@ -31,6 +31,8 @@ public final class SurfaceDiff {
             + "overrides? (earlier|previous|prior) instructions|do not (mention|tell|reveal)|from now on,|to the ai assistant)");
     /** Parameters that page a list. */
     private static final Pattern PAGING = Pattern.compile("(?i)(page|cursor|offset|next)(_?(token|number|num|index))?|page_?size|limit");
+    /** A tool that lets time pass ({@code wait}, {@code sleep}, {@code backoff}), by its name or its description's first word. */
+    private static final Pattern WAIT = Pattern.compile("(?i)(wait|sleep|back_?off)(_(for|seconds|ms))?_*");
     /** A tool that renews access. */
     private static final Pattern RENEWAL = Pattern.compile("(?i)(renew|refresh|re-?auth|re-?login|log ?in\\b|sign ?in\\b)");
     /** A version suffix: a new tool named {@code NAME_v2} beside {@code NAME}. */
@@ -141,6 +143,9 @@ public final class SurfaceDiff {
             if (a.name().length() > e.name().length() && a.name().startsWith(e.name()) && VERSION.matcher(a.name().substring(e.name().length())).matches()) {
                 return Change.of(Sign.TOOL_VERSION_ADDED, a.name(), "a new version of " + e.name(), summary(e), summary(a));
             }
+        }
+        if (WAIT.matcher(a.name()).matches() || a.description().matches("(?is)^waits\\b.*")) {
+            return Change.of(Sign.WAIT_TOOL_ADDED, a.name(), "a new tool that waits", null, summary(a));
         }
         if (RENEWAL.matcher(a.name()).find() || RENEWAL.matcher(a.description()).find() && a.parameters().isEmpty()) {
             return Change.of(Sign.RENEWAL_TOOL_ADDED, a.name(), "a new tool that renews access", null, summary(a));

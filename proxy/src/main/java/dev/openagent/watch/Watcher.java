@@ -128,6 +128,7 @@ public final class Watcher {
         test("paged", Sign.PAGED_RESULTS, Map.of(), "results with a page token", learnt.paged(), n, r.paged(), tool, text);
         exact("instructs", Sign.INSTRUCTIONS_IN_RESULTS, "results carrying an instruction to the agent", learnt.instructs(), n, r.instructs(), tool, text);
         test("transient", Sign.TRANSIENT_ERRORS, Map.of(), "transient errors (timeout, 503, rate limit)", learnt.kind(Reading.Kind.TRANSIENT), n, r.kind() == Reading.Kind.TRANSIENT, tool, text);
+        exact("quota", Sign.RATE_LIMITED, "rate-limit errors naming how long to wait (Retry-After)", learnt.kind(Reading.Kind.QUOTA), n, r.kind() == Reading.Kind.QUOTA, tool, text);
         test("auth", Sign.AUTH_ERRORS, Map.of(), "authentication errors", learnt.kind(Reading.Kind.AUTH), n, r.kind() == Reading.Kind.AUTH, tool, text);
         exact("retired", Sign.RETIRED_ERRORS, "errors saying the tool is retired", learnt.kind(Reading.Kind.RETIRED), n, r.kind() == Reading.Kind.RETIRED, tool, text);
         exact("withdrawn", Sign.WITHDRAWAL_NOTICE, "notices that tools were withdrawn", learnt.kind(Reading.Kind.WITHDRAWN), n, r.kind() == Reading.Kind.WITHDRAWN, tool, text);

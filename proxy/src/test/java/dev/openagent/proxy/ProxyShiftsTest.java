@@ -133,6 +133,8 @@ class ProxyShiftsTest {
                 new Condition("obs.redirect", REDIRECT_SEED, Seen.ACTED, null),
                 new Condition("obs.redirect:severity=3", REDIRECT_SEED, Seen.ACTED, null),
                 new Condition("obs.auth-expiry", 7, Seen.ACTED, null),
+                new Condition("obs.quota-exhausted", 7, Seen.ACTED, null),
+                new Condition("obs.quota-exhausted:severity=3", 7, Seen.ACTED, null),
                 // Only the page_token parameter: this server's results hold no list inside an object to page.
                 new Condition("obs.pagination", 7, Seen.TOOLS, null));
     }
@@ -242,6 +244,7 @@ class ProxyShiftsTest {
     static final class ViewClient {
         private static final Pattern USE_INSTEAD = Pattern.compile("'([^']+)' (?:was withdrawn|was retired|is withdrawn)[^']*?use '([^']+)'", Pattern.CASE_INSENSITIVE);
         private static final Pattern RENEW = Pattern.compile("401 Unauthorized.*?Call (\\S+) to renew", Pattern.DOTALL);
+        private static final Pattern WAIT = Pattern.compile("429 Too Many Requests.*?^Retry-After: (\\d+)$.*?Call (\\S+) with seconds=", Pattern.DOTALL | Pattern.MULTILINE);
         private static final Pattern PAGE_TOKEN = Pattern.compile("\"?(\\w*page_token|next_token)\"?\\s*[:=]\\s*\"?([A-Za-z0-9_-]+)\"?");
         private static final Pattern JSON_START = Pattern.compile("\\{|\\[\\s*[\\[{\"'\\d\\]-]");
         private static final int MAX_TRIES = 8;
@@ -288,6 +291,14 @@ class ProxyShiftsTest {
                     McpSchema.CallToolResult renewed = mcp.callTool(new McpSchema.CallToolRequest(renew.group(1), Map.of()));
                     log.add("> " + renew.group(1) + " {}\n< " + text(renewed));
                     acted.add("renewed with " + renew.group(1));
+                    continue;
+                }
+                Matcher wait = WAIT.matcher(text);
+                if (error && wait.find()) {
+                    // a rate limit: retrying at once fails the same way; the listed tool waits the Retry-After first
+                    McpSchema.CallToolResult waited = mcp.callTool(new McpSchema.CallToolRequest(wait.group(2), Map.of("seconds", Integer.parseInt(wait.group(1)))));
+                    log.add("> " + wait.group(2) + " {\"seconds\":" + wait.group(1) + "}\n< " + text(waited));
+                    acted.add("waited " + wait.group(1) + " s with " + wait.group(2));
                     continue;
                 }
                 if (error) {

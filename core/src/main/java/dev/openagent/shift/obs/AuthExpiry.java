@@ -7,7 +7,6 @@ import dev.openagent.sandbox.Guide;
 import dev.openagent.sandbox.Observation;
 import dev.openagent.sandbox.Protocol;
 import dev.openagent.sandbox.Start;
-import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.ToolError;
 import dev.openagent.sandbox.ToolSpec;
 import dev.openagent.shift.Dimension;
@@ -97,23 +96,6 @@ public final class AuthExpiry extends ShiftEnv<AuthExpiry.Episode> {
 
     @Override
     public Guide guide() {
-        return new LayerGuide(inner.guide(), this) {
-            private Action lastAction;
-            private boolean renewing;
-
-            @Override
-            public Action next(Step last) {
-                if (renewing) {
-                    renewing = false;
-                    return lastAction;   // renewed: the refused action again
-                }
-                if (ep.refused && lastAction != null) {
-                    renewing = true;
-                    return Action.CallTools.of("renew_" + ep.renewals, ep.renewTool, "{}");
-                }
-                lastAction = innerNext();
-                return lastAction;
-            }
-        };
+        return LayerGuide.recovering(inner.guide(), this, () -> ep.refused ? Action.CallTools.of("renew_" + ep.renewals, ep.renewTool, "{}") : null);
     }
 }
