@@ -286,6 +286,20 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
     /** These episodes by id, in the order given; ids the store does not hold are left out. */
     public List<EpisodeResult> episodes(List<String> ids) { return runs.episodes(ids); }
 
+    /** The ids of the run's episodes that pass the filter, in plan order: {@code limit} of them from {@code offset} (paged in SQL). */
+    public List<String> episodeIds(String runId, EpisodeFilter filter, int offset, int limit) {
+        return runs.episodeIds(runId, filter, offset, limit);
+    }
+
+    /** How many of the run's episodes pass the filter. */
+    public int countEpisodes(String runId, EpisodeFilter filter) { return runs.count(runId, filter); }
+
+    /** The agents, environments, tiers and shifts the run's episodes hold. */
+    public RunFacets facets(String runId) { return runs.facets(runId); }
+
+    /** The id of the static episode of the same configuration, agent, environment, task seed and trial, if stored. */
+    public Optional<String> staticTwin(dev.openagent.run.EpisodeKey key) { return runs.staticTwin(key); }
+
     // ---- the response cache ----
 
     @Override

@@ -239,6 +239,73 @@ record Runs(StoreWriter writer, StoreReader reader) {
         });
     }
 
+    /** A run's episodes in plan order (the order {@link #episodes(String)} reads them in). */
+    private static final String RUN_EPISODES = " FROM run_episodes r JOIN episodes e ON e.id = r.episode_id WHERE r.run_id = ?";
+    private static final String PLAN_ORDER = " ORDER BY e.task_index, e.trial, e.agent, e.env, e.shift";
+
+    /** The ids of the run's episodes that pass the filter, in plan order, {@code limit} of them from {@code offset}. */
+    List<String> episodeIds(String runId, EpisodeFilter filter, int offset, int limit) {
+        EpisodeFilter.Sql f = filter.sql();
+        return reader.read(c -> {
+            List<String> out = new ArrayList<>();
+            try (PreparedStatement p = c.prepareStatement("SELECT e.id" + RUN_EPISODES + f.where() + PLAN_ORDER + " LIMIT ? OFFSET ?")) {
+                int i = bind(p, runId, f);
+                p.setInt(i++, limit);
+                p.setInt(i, offset);
+                try (ResultSet rs = p.executeQuery()) {
+                    while (rs.next()) out.add(rs.getString(1));
+                }
+            }
+            return out;
+        });
+    }
+
+    /** How many of the run's episodes pass the filter. */
+    int count(String runId, EpisodeFilter filter) {
+        EpisodeFilter.Sql f = filter.sql();
+        return reader.read(c -> {
+            try (PreparedStatement p = c.prepareStatement("SELECT count(*)" + RUN_EPISODES + f.where())) {
+                bind(p, runId, f);
+                try (ResultSet rs = p.executeQuery()) {
+                    rs.next();
+                    return rs.getInt(1);
+                }
+            }
+        });
+    }
+
+    private static int bind(PreparedStatement p, String runId, EpisodeFilter.Sql f) throws java.sql.SQLException {
+        int i = 1;
+        p.setString(i++, runId);
+        for (String v : f.params()) p.setString(i++, v);
+        return i;
+    }
+
+    RunFacets facets(String runId) {
+        List<List<String>> columns = new ArrayList<>();
+        for (String column : List.of("agent", "env", "tier", "shift")) {
+            columns.add(reader.strings("SELECT DISTINCT e." + column + RUN_EPISODES + " ORDER BY 1", runId));
+        }
+        return new RunFacets(columns.get(0), columns.get(1), columns.get(2), columns.get(3));
+    }
+
+    /** The static episode of the same configuration, agent, environment, task and trial, when the store holds one. */
+    Optional<String> staticTwin(EpisodeKey key) {
+        return reader.read(c -> {
+            try (PreparedStatement p = c.prepareStatement("""
+                    SELECT id FROM episodes WHERE config_hash = ? AND agent = ? AND env = ? AND task_seed = ? AND trial = ? AND shift = 'none'""")) {
+                p.setString(1, key.configHash());
+                p.setString(2, key.agent());
+                p.setString(3, key.env());
+                p.setLong(4, key.taskSeed());
+                p.setInt(5, key.trial());
+                try (ResultSet rs = p.executeQuery()) {
+                    return rs.next() ? Optional.of(rs.getString(1)) : Optional.<String>empty();
+                }
+            }
+        });
+    }
+
     /** The columns {@link #episode} reads, from {@code episodes e}. */
     private static final String EPISODE_ROW = """
             SELECT e.config_hash, e.agent, e.env, e.shift, e.task_seed, e.trial, e.tier, e.task_index, e.success, e.end_reason,
@@ -250,7 +317,7 @@ record Runs(StoreWriter writer, StoreReader reader) {
             try (PreparedStatement p = c.prepareStatement(EPISODE_ROW + """
 
                     FROM run_episodes r JOIN episodes e ON e.id = r.episode_id
-                    WHERE r.run_id = ? ORDER BY e.task_index, e.trial, e.agent, e.env, e.shift""")) {
+                    WHERE r.run_id = ?""" + PLAN_ORDER)) {
                 p.setString(1, runId);
                 try (ResultSet rs = p.executeQuery()) {
                     while (rs.next()) out.add(episode(rs));
