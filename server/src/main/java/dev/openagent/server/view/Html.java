@@ -13,7 +13,7 @@ final class Html {
     /** Starts a page with this title. */
     static Html page(String title) {
         Html h = new Html();
-        h.sb.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>").append(esc(title))
+        h.sb.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><link rel=\"icon\" href=\"data:,\"><title>").append(esc(title))
                 .append(" · openagent view</title><style>").append(STYLE).append("</style></head><body>")
                 .append("<header><a class=\"home\" href=\"/\">openagent view</a></header><main><h1>").append(esc(title)).append("</h1>");
         return h;

@@ -88,6 +88,7 @@ final class Pages {
                 es.onmessage=function(m){const p=JSON.parse(m.data);set('finished',p.finished);set('scored',p.scored);set('planned',p.planned);
                 set('status',p.status);set('eta',p.eta);document.getElementById('bar').style.width=(p.planned?Math.min(100,100*p.finished/p.planned):0)+'%';
                 set('live',p.status==='running'?'live · updated '+new Date().toLocaleTimeString():'');};
+                es.addEventListener('failure',function(m){es.close();set('live','stopped: '+JSON.parse(m.data).error);});
                 es.onerror=function(){set('live','reconnecting');};})();</script>""");
     }
 

@@ -46,6 +46,7 @@ public final class ViewServer implements AutoCloseable {
     private final ResultStore store;
     private final ViewAccess access;
     private final HttpService http;
+    private volatile boolean closed;
 
     private ViewServer(ResultStore store, ViewAccess access, String host, int port) throws IOException {
         this.store = store;
@@ -66,8 +67,12 @@ public final class ViewServer implements AutoCloseable {
 
     public int port() { return http.port(); }
 
+    /** Stops serving; open event streams end at their next poll. */
     @Override
-    public void close() { http.close(); }
+    public void close() {
+        closed = true;
+        http.close();
+    }
 
     private void handle(HttpCall call) throws IOException {
         call.setHeader("Content-Security-Policy",
@@ -198,12 +203,22 @@ public final class ViewServer implements AutoCloseable {
     /** Sends the run's progress whenever it changes, until the client goes away or {@link #STREAM_LIMIT} passes. */
     private void events(HttpCall call, RunInfo run) throws IOException {
         call.startStream(200, "text/event-stream; charset=utf-8");
+        try {
+            stream(call, run);
+        } catch (IllegalArgumentException | IllegalStateException | ApiError e) {
+            // the store cannot be read any more: the page says so instead of going quiet
+            call.send(("event: failure\ndata: " + Json.write(Json.object().put("error", String.valueOf(e.getMessage()))) + "\n\n").getBytes(StandardCharsets.UTF_8));
+        }
+        call.finish(new byte[0]);
+    }
+
+    private void stream(HttpCall call, RunInfo run) throws IOException {
         Instant start = Instant.now();
         RunProgress first = store.progress(run.id());
-        String last = null;
         long deadline = System.nanoTime() + STREAM_LIMIT.toNanos();
+        String last = null;
         int quiet = 0;
-        while (System.nanoTime() < deadline) {
+        while (!closed && System.nanoTime() < deadline) {
             RunInfo now = run(run.id());
             RunProgress p = store.progress(run.id());
             Duration eta = now.status().equals("running")
@@ -226,7 +241,6 @@ public final class ViewServer implements AutoCloseable {
                 break;
             }
         }
-        call.finish(new byte[0]);
     }
 
     private RunInfo run(String id) {
