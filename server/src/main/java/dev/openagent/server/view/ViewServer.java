@@ -11,6 +11,8 @@ import dev.openagent.server.http.BearerAuth;
 import dev.openagent.server.http.HttpCall;
 import dev.openagent.server.http.HttpService;
 import dev.openagent.store.EpisodeFilter;
+import dev.openagent.store.EpisodePage;
+import dev.openagent.store.RunFacets;
 import dev.openagent.store.ResultStore;
 import dev.openagent.store.RunInfo;
 import dev.openagent.store.RunProgress;
@@ -47,6 +49,7 @@ public final class ViewServer implements AutoCloseable {
     private final ViewAccess access;
     private final HttpService http;
     private volatile boolean closed;
+    private final Map<String, Facets> facets = new java.util.concurrent.ConcurrentHashMap<>();
 
     private ViewServer(ResultStore store, ViewAccess access, String host, int port) throws IOException {
         this.store = store;
@@ -162,16 +165,25 @@ public final class ViewServer implements AutoCloseable {
         List<Pages.Listed> rows = new ArrayList<>();
         int total;
         if (failure == null) {
-            total = store.countEpisodes(run.id(), filter);
-            for (EpisodeResult e : store.episodes(store.episodeIds(run.id(), filter, page * PAGE_SIZE, PAGE_SIZE))) {
+            EpisodePage found = store.episodePage(run.id(), filter, page * PAGE_SIZE, PAGE_SIZE);
+            total = found.total();
+            for (EpisodeResult e : store.episodes(found.ids())) {
                 rows.add(new Pages.Listed(e, Taxonomy.classify(e)));
             }
         } else {
             // The category is computed from the trajectory: scan the rows SQL selected, in order, a batch at a time.
+            // SQL narrows them first: a success is a success, any other category but the unscored ones a failure.
+            EpisodeFilter.Result implied = switch (failure) {
+                case SUCCESS -> EpisodeFilter.Result.SUCCESS;
+                case INFRA_ERROR, UNSCORED -> null;
+                default -> EpisodeFilter.Result.FAILURE;
+            };
+            EpisodeFilter scan = filter.outcome() == null && implied != null
+                    ? new EpisodeFilter(filter.agent(), filter.env(), filter.tier(), filter.shift(), implied) : filter;
             total = 0;
             int skip = page * PAGE_SIZE;
             for (int offset = 0; ; offset += SCAN_BATCH) {
-                List<String> ids = store.episodeIds(run.id(), filter, offset, SCAN_BATCH);
+                List<String> ids = store.episodeIds(run.id(), scan, offset, SCAN_BATCH);
                 for (EpisodeResult e : store.episodes(ids)) {
                     if (Taxonomy.classify(e) != failure) continue;
                     if (total >= skip && rows.size() < PAGE_SIZE) rows.add(new Pages.Listed(e, failure));
@@ -180,8 +192,21 @@ public final class ViewServer implements AutoCloseable {
                 if (ids.size() < SCAN_BATCH) break;
             }
         }
-        return Pages.episodes(run, store.facets(run.id()), new Pages.Listing(filter, failure == null ? null : failure.id(), page), rows, total, PAGE_SIZE);
+        return Pages.episodes(run, facets(run.id()), new Pages.Listing(filter, failure == null ? null : failure.id(), page), rows, total, PAGE_SIZE);
     }
+
+    /** A run's facets (what its filters offer), read again only when episodes were linked to it since. */
+    private RunFacets facets(String runId) {
+        int linked = store.linkedEpisodes(runId);
+        Facets known = facets.get(runId);
+        if (known != null && known.linked() == linked) return known.facets();
+        RunFacets read = store.facets(runId);
+        facets.put(runId, new Facets(linked, read));
+        return read;
+    }
+
+    /** Facets as read when the run had {@code linked} episodes (an episode run again keeps its agent, environment and shift). */
+    private record Facets(int linked, RunFacets facets) {}
 
     private static Failure failure(String id) {
         if (id == null || id.isEmpty()) return null;
@@ -217,10 +242,13 @@ public final class ViewServer implements AutoCloseable {
         RunProgress first = store.progress(run.id());
         long deadline = System.nanoTime() + STREAM_LIMIT.toNanos();
         String last = null;
-        int quiet = 0;
+        int quiet = 0;   // milliseconds since the last message
         while (!closed && System.nanoTime() < deadline) {
+            long read = System.nanoTime();
             RunInfo now = run(run.id());
             RunProgress p = store.progress(run.id());
+            // a large run's progress takes a while to count: poll it at most a fifth of the time
+            Duration pause = Duration.ofNanos(Math.max(POLL.toNanos(), 4 * (System.nanoTime() - read)));
             Duration eta = now.status().equals("running")
                     ? Eta.estimate(start, first.finished(), Instant.now(), p.finished(), now.planned() - p.finished()) : null;
             ObjectNode event = Json.object().put("status", now.status()).put("planned", now.planned()).put("stored", p.stored())
@@ -230,12 +258,12 @@ public final class ViewServer implements AutoCloseable {
                 call.send(("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
                 last = data;
                 quiet = 0;
-            } else if (++quiet * POLL.toMillis() >= 15_000) {
+            } else if ((quiet += (int) pause.toMillis()) >= 15_000) {
                 call.send(": still here\n\n".getBytes(StandardCharsets.UTF_8));   // keeps proxies from closing an idle stream
                 quiet = 0;
             }
             try {
-                Thread.sleep(POLL);
+                Thread.sleep(pause);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;

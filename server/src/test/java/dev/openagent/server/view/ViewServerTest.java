@@ -118,7 +118,7 @@ class ViewServerTest {
 
     @Test
     void anEpisodeShowsItsTranscriptShiftRecordAndALinkToItsDiff() throws Exception {
-        String id = store.episodeIds(runId, new EpisodeFilter("oracle", null, null, ViewFixtures.SHIFT, null), 0, 1).getFirst();
+        String id = store.episodePage(runId, new EpisodeFilter("oracle", null, null, ViewFixtures.SHIFT, null), 0, 1).ids().getFirst();
         HttpResponse<String> r = get(open, "/episodes/" + id);
         assertEquals(200, r.statusCode());
         assertTrue(r.body().contains("<b>" + ViewFixtures.SHIFT + "</b>"), "the shift record");
@@ -137,7 +137,7 @@ class ViewServerTest {
             noStackTrace(r);
             assertTrue(r.body().contains("id=\"error\""), path);
         }
-        HttpResponse<String> staticDiff = get(open, "/episodes/" + store.episodeIds(runId, new EpisodeFilter(null, null, null, "none", null), 0, 1).getFirst() + "/diff");
+        HttpResponse<String> staticDiff = get(open, "/episodes/" + store.episodePage(runId, new EpisodeFilter(null, null, null, "none", null), 0, 1).ids().getFirst() + "/diff");
         assertEquals(404, staticDiff.statusCode());
         assertTrue(staticDiff.body().contains("is static"));
         for (String q : List.of("outcome=maybe", "failure=nope", "page=-1", "page=x")) {
