@@ -50,6 +50,7 @@ public final class ViewServer implements AutoCloseable {
     private final HttpService http;
     private volatile boolean closed;
     private final Map<String, Facets> facets = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Results> results = new java.util.concurrent.ConcurrentHashMap<>();
 
     private ViewServer(ResultStore store, ViewAccess access, String host, int port) throws IOException {
         this.store = store;
@@ -127,7 +128,10 @@ public final class ViewServer implements AutoCloseable {
         String id = parts.size() > 1 ? parts.get(1) : null;
         switch (shape) {
             case "" -> html(call, runsPage());
-            case "runs/*" -> html(call, Pages.run(run(id), store.progress(id), ReportData.build(run(id), store.episodes(id), 0)));
+            case "runs/*" -> {
+                RunInfo run = run(id);
+                html(call, Pages.run(run, store.progress(id), results(run)));
+            }
             case "runs/*/episodes" -> html(call, episodesPage(run(id), q));
             case "runs/*/events" -> events(call, run(id));
             case "episodes/*" -> {
@@ -194,6 +198,21 @@ public final class ViewServer implements AutoCloseable {
         }
         return Pages.episodes(run, facets(run.id()), new Pages.Listing(filter, failure == null ? null : failure.id(), page), rows, total, PAGE_SIZE);
     }
+
+    /**
+     * A run's results (ReportData over every episode: the trajectories are read, so a large run takes long), computed
+     * again only when the run changed: another status, another update, or episodes linked since.
+     */
+    private ObjectNode results(RunInfo run) {
+        String state = run.status() + " " + run.updatedAt() + " " + store.linkedEpisodes(run.id());
+        Results known = results.get(run.id());
+        if (known != null && known.state().equals(state)) return known.data();
+        ObjectNode data = ReportData.build(run, store.episodes(run.id()), 0);
+        results.put(run.id(), new Results(state, data));
+        return data;
+    }
+
+    private record Results(String state, ObjectNode data) {}
 
     /** A run's facets (what its filters offer), read again only when episodes were linked to it since. */
     private RunFacets facets(String runId) {

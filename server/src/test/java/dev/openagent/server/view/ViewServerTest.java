@@ -217,6 +217,27 @@ class ViewServerTest {
         }
     }
 
+    @Test
+    void theResultsOfARunAreReadAgainOnceItChanged() throws Exception {
+        Path file = dir.resolve("growing.db");
+        List<EpisodeResult> done;
+        try (ResultStore s = ResultStore.open(dir.resolve("runs.db"))) {
+            done = s.episodes(runId).stream().filter(e -> e.shift().equals("none")).toList();
+        }
+        try (ResultStore writer = ResultStore.open(file); ResultStore reader = ResultStore.openReadOnly(new StoreLocation.SqliteFile(file));
+             ViewServer v = ViewServer.start(reader, "127.0.0.1", 0, null)) {
+            writer.beginRun("g", "g", "{\"envs\":[\"poi\"]}", 3);
+            writer.saveEpisode("g", done.get(0));
+            writer.flush();
+            String row = "<td>static</td><td><a href=\"/runs/g/episodes?shift=none\">none</a></td><td class=\"n\">";
+            assertTrue(get(v, "/runs/g").body().contains(row + "1</td>"));
+            assertTrue(get(v, "/runs/g").body().contains(row + "1</td>"), "the same from the cache");
+            writer.saveEpisode("g", done.get(1));
+            writer.flush();
+            assertTrue(get(v, "/runs/g").body().contains(row + "2</td>"), "an episode linked since is counted");
+        }
+    }
+
     private static String nextEvent(BufferedReader lines) throws Exception {
         for (String line; (line = lines.readLine()) != null; ) if (line.startsWith("data: ")) return line;
         throw new AssertionError("the stream ended");
