@@ -20,6 +20,8 @@ import java.util.regex.Pattern;
  */
 public final class HtmlReport {
     private static final String TEMPLATE = "dev/openagent/report/report.html";
+    /** The heatmap and bar charts, shared with {@code openagent view}: {@link #chartsScript()}. */
+    private static final String CHARTS = "dev/openagent/report/charts.js";
     private static final String ECHARTS_POM = "META-INF/maven/org.webjars/echarts/pom.properties";
 
     private HtmlReport() {}
@@ -30,6 +32,7 @@ public final class HtmlReport {
                 "@@TITLE@@", escapeHtml(title),
                 "@@ECHARTS_VERSION@@", echartsVersion(),
                 "@@ECHARTS@@", scriptSafe(echarts()),
+                "@@CHARTS@@", scriptSafe(resource(CHARTS)),
                 "@@DATA@@", jsonInScript(data)));
     }
 
@@ -56,6 +59,11 @@ public final class HtmlReport {
     public static String echartsScript() {
         return "<!-- Apache ECharts " + echartsVersion() + " (Apache License 2.0), inlined from its WebJar so the page works offline. -->\n<script>"
                 + scriptSafe(echarts()) + "</script>\n";
+    }
+
+    /** The report's chart functions ({@code OpenAgentCharts.heatmap}, {@code .bars}) as a script element; needs {@link #echartsScript()} first. */
+    public static String chartsScript() {
+        return "<script>" + scriptSafe(resource(CHARTS)) + "</script>\n";
     }
 
     /** JSON that cannot end its script element: '<' only occurs inside strings, where \u003c means the same. */

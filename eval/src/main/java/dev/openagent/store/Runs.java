@@ -123,7 +123,7 @@ record Runs(StoreWriter writer, StoreReader reader) {
             try (PreparedStatement p = c.prepareStatement("""
                     SELECT count(*), coalesce(sum(CASE WHEN e.end_reason <> 'INFRA_ERROR' THEN 1 ELSE 0 END), 0),
                       coalesce(sum(CASE WHEN e.end_reason NOT IN ('INFRA_ERROR', 'UNSCORED') THEN 1 ELSE 0 END), 0)
-                    FROM run_episodes r JOIN episodes e ON e.id = r.episode_id WHERE r.run_id = ?""")) {
+                    """ + RUN_EPISODES)) {
                 p.setString(1, runId);
                 try (ResultSet rs = p.executeQuery()) {
                     rs.next();
@@ -239,6 +239,105 @@ record Runs(StoreWriter writer, StoreReader reader) {
         });
     }
 
+    /**
+     * A run's episodes, for queries that read only the columns of the listing index ({@link ResultStore#LISTING_INDEX}).
+     * {@code e.agent >= ''} always holds; it makes SQLite's planner look the episode up in that index (id and agent)
+     * instead of the primary key's, which leads to the row.
+     */
+    private static final String RUN_EPISODES = " FROM run_episodes r JOIN episodes e ON e.id = r.episode_id AND e.agent >= '' WHERE r.run_id = ?";
+    private static final String PLAN_ORDER = " ORDER BY e.task_index, e.trial, e.agent, e.env, e.shift";
+
+    /**
+     * The ids of the run's episodes that pass the filter, in plan order, {@code limit} of them from {@code offset}, and
+     * how many pass it. Two queries: one with a window count ({@code count(*) OVER ()}) was slower on 100,000 episodes,
+     * since it keeps every row for the sort instead of the page's (docs/view.md).
+     */
+    EpisodePage episodePage(String runId, EpisodeFilter filter, int offset, int limit) {
+        return new EpisodePage(episodeIds(runId, filter, offset, limit), count(runId, filter));
+    }
+
+    /** As {@link #episodePage} without the count. */
+    List<String> episodeIds(String runId, EpisodeFilter filter, int offset, int limit) {
+        EpisodeFilter.Sql f = filter.sql();
+        return reader.read(c -> {
+            List<String> out = new ArrayList<>();
+            try (PreparedStatement p = c.prepareStatement("SELECT e.id" + RUN_EPISODES + f.where() + PLAN_ORDER + " LIMIT ? OFFSET ?")) {
+                int i = bind(p, runId, f);
+                p.setInt(i++, limit);
+                p.setInt(i, offset);
+                try (ResultSet rs = p.executeQuery()) {
+                    while (rs.next()) out.add(rs.getString(1));
+                }
+            }
+            return out;
+        });
+    }
+
+    /** How many of the run's episodes pass the filter. */
+    int count(String runId, EpisodeFilter filter) {
+        EpisodeFilter.Sql f = filter.sql();
+        return reader.read(c -> {
+            try (PreparedStatement p = c.prepareStatement("SELECT count(*)" + RUN_EPISODES + f.where())) {
+                bind(p, runId, f);
+                try (ResultSet rs = p.executeQuery()) {
+                    rs.next();
+                    return rs.getInt(1);
+                }
+            }
+        });
+    }
+
+    private static int bind(PreparedStatement p, String runId, EpisodeFilter.Sql f) throws java.sql.SQLException {
+        int i = 1;
+        p.setString(i++, runId);
+        for (String v : f.params()) p.setString(i++, v);
+        return i;
+    }
+
+    RunFacets facets(String runId) {
+        List<java.util.SortedSet<String>> columns = List.of(new java.util.TreeSet<>(), new java.util.TreeSet<>(), new java.util.TreeSet<>(), new java.util.TreeSet<>());
+        reader.read(c -> {
+            try (PreparedStatement p = c.prepareStatement("SELECT DISTINCT e.agent, e.env, e.tier, e.shift" + RUN_EPISODES)) {
+                p.setString(1, runId);
+                try (ResultSet rs = p.executeQuery()) {
+                    while (rs.next()) for (int i = 0; i < 4; i++) columns.get(i).add(rs.getString(i + 1));
+                }
+            }
+            return null;
+        });
+        return new RunFacets(List.copyOf(columns.get(0)), List.copyOf(columns.get(1)), List.copyOf(columns.get(2)), List.copyOf(columns.get(3)));
+    }
+
+    /** How many episodes are linked to the run (read from the links alone: cheap). */
+    int linked(String runId) {
+        return reader.read(c -> {
+            try (PreparedStatement p = c.prepareStatement("SELECT count(*) FROM run_episodes WHERE run_id = ?")) {
+                p.setString(1, runId);
+                try (ResultSet rs = p.executeQuery()) {
+                    rs.next();
+                    return rs.getInt(1);
+                }
+            }
+        });
+    }
+
+    /** The static episode of the same configuration, agent, environment, task and trial, when the store holds one. */
+    Optional<String> staticTwin(EpisodeKey key) {
+        return reader.read(c -> {
+            try (PreparedStatement p = c.prepareStatement("""
+                    SELECT id FROM episodes WHERE config_hash = ? AND agent = ? AND env = ? AND task_seed = ? AND trial = ? AND shift = 'none'""")) {
+                p.setString(1, key.configHash());
+                p.setString(2, key.agent());
+                p.setString(3, key.env());
+                p.setLong(4, key.taskSeed());
+                p.setInt(5, key.trial());
+                try (ResultSet rs = p.executeQuery()) {
+                    return rs.next() ? Optional.of(rs.getString(1)) : Optional.<String>empty();
+                }
+            }
+        });
+    }
+
     /** The columns {@link #episode} reads, from {@code episodes e}. */
     private static final String EPISODE_ROW = """
             SELECT e.config_hash, e.agent, e.env, e.shift, e.task_seed, e.trial, e.tier, e.task_index, e.success, e.end_reason,
@@ -250,7 +349,7 @@ record Runs(StoreWriter writer, StoreReader reader) {
             try (PreparedStatement p = c.prepareStatement(EPISODE_ROW + """
 
                     FROM run_episodes r JOIN episodes e ON e.id = r.episode_id
-                    WHERE r.run_id = ? ORDER BY e.task_index, e.trial, e.agent, e.env, e.shift""")) {
+                    WHERE r.run_id = ?""" + PLAN_ORDER)) {
                 p.setString(1, runId);
                 try (ResultSet rs = p.executeQuery()) {
                     while (rs.next()) out.add(episode(rs));

@@ -53,6 +53,9 @@ public final class HttpCall {
         return p == null || p.isEmpty() ? "/" : p;
     }
 
+    /** The raw query string (after '?', not decoded), or null. */
+    public String query() { return request.getHttpURI().getQuery(); }
+
     /** A request header's first value, or null. */
     public String header(String name) { return request.getHeaders().get(name); }
 

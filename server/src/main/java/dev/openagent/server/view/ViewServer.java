@@ -1,0 +1,348 @@
+package dev.openagent.server.view;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.json.Json;
+import dev.openagent.metrics.Failure;
+import dev.openagent.metrics.Taxonomy;
+import dev.openagent.report.ReportData;
+import dev.openagent.run.EpisodeResult;
+import dev.openagent.server.http.ApiError;
+import dev.openagent.server.http.BearerAuth;
+import dev.openagent.server.http.HttpCall;
+import dev.openagent.server.http.HttpService;
+import dev.openagent.store.EpisodeFilter;
+import dev.openagent.store.EpisodePage;
+import dev.openagent.store.RunFacets;
+import dev.openagent.store.ResultStore;
+import dev.openagent.store.RunInfo;
+import dev.openagent.store.RunProgress;
+
+import java.io.IOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code openagent view}: a read-only web app over a results store. Pages are rendered here from the store's read
+ * queries ({@link ResultStore}); a running run's page follows it through server-sent events. Only GET and HEAD are
+ * answered; the Host and Origin checks are {@link HttpService}'s, the token check is {@link ViewAccess}. Every
+ * failure is a page with one line saying what went wrong, never a stack trace.
+ */
+public final class ViewServer implements AutoCloseable {
+    /** Episodes per page of a listing. */
+    public static final int PAGE_SIZE = 50;
+    /** How often an event stream reads the run's progress. */
+    static final Duration POLL = Duration.ofMillis(500);
+    /** An event stream ends after this long; the browser's EventSource reconnects on its own. */
+    static final Duration STREAM_LIMIT = Duration.ofMinutes(10);
+    /** Rows read at a time when the failure category (which needs the trajectory) filters a listing. */
+    private static final int SCAN_BATCH = 500;
+
+    private final ResultStore store;
+    private final ViewAccess access;
+    private final HttpService http;
+    private volatile boolean closed;
+    private final Map<String, Facets> facets = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Results> results = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private ViewServer(ResultStore store, ViewAccess access, String host, int port) throws IOException {
+        this.store = store;
+        this.access = access;
+        this.http = HttpService.start(host, port, BearerAuth.NONE, Set.of(), "view", this::handle, null);
+    }
+
+    /**
+     * Serves {@code store} (opened read-only by the caller, who closes it after this server).
+     *
+     * @param token the token a reader must hold, or null for none
+     */
+    public static ViewServer start(ResultStore store, String host, int port, String token) throws IOException {
+        return new ViewServer(store, new ViewAccess(token == null ? BearerAuth.NONE : BearerAuth.of(token)), host, port);
+    }
+
+    public String baseUrl() { return http.baseUrl(); }
+
+    public int port() { return http.port(); }
+
+    /** Stops serving; open event streams end at their next poll. */
+    @Override
+    public void close() {
+        closed = true;
+        http.close();
+    }
+
+    private void handle(HttpCall call) throws IOException {
+        call.setHeader("Content-Security-Policy",
+                "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:; form-action 'self'; frame-ancestors 'none'");
+        call.setHeader("X-Content-Type-Options", "nosniff");
+        call.setHeader("Referrer-Policy", "no-referrer");
+        try {
+            if (!call.method().equals("GET") && !call.method().equals("HEAD")) {
+                call.setHeader("Allow", "GET, HEAD");
+                throw new ApiError(405, "method_not_allowed", "this viewer is read-only: " + call.method() + " is not allowed");
+            }
+            Map<String, String> q = query(call.query());
+            try {
+                access.check(call.header("Authorization"), call.header("Cookie"), q.get("token"));
+            } catch (ApiError e) {
+                call.setHeader("WWW-Authenticate", "Bearer");
+                throw e;
+            }
+            if (q.containsKey("token")) {
+                // keep the token in a cookie and take it out of the address
+                call.setHeader("Set-Cookie", ViewAccess.setCookie(q.get("token")));
+                q.remove("token");
+                call.setHeader("Location", call.path() + queryString(q));
+                call.respond(303, new byte[0], null);
+                return;
+            }
+            route(call, q);
+        } catch (ApiError e) {
+            page(call, e.status(), title(e.status()), e.getMessage());
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            // the store could not be read (damaged, gone, a server that went away): one line, no stack trace
+            page(call, 503, "The store cannot be read", e.getMessage());
+        }
+    }
+
+    private static String title(int status) {
+        return switch (status) {
+            case 401 -> "A token is needed";
+            case 404 -> "Not found";
+            case 405 -> "Read-only";
+            default -> "Bad request";
+        };
+    }
+
+    private void route(HttpCall call, Map<String, String> q) throws IOException {
+        List<String> parts = segments(call.path());
+        // the route's shape, the id left out: "", "runs/*", "runs/*/episodes", "runs/*/events", "episodes/*", "episodes/*/diff"
+        String shape = parts.isEmpty() ? "" : parts.size() > 3 ? "?" : parts.get(0) + (parts.size() > 1 ? "/*" : "") + (parts.size() > 2 ? "/" + parts.get(2) : "");
+        String id = parts.size() > 1 ? parts.get(1) : null;
+        switch (shape) {
+            case "" -> html(call, runsPage());
+            case "runs/*" -> {
+                RunInfo run = run(id);
+                html(call, Pages.run(run, store.progress(id), results(run)));
+            }
+            case "runs/*/episodes" -> html(call, episodesPage(run(id), q));
+            case "runs/*/events" -> events(call, run(id));
+            case "episodes/*" -> {
+                EpisodeResult e = episode(id);
+                html(call, Pages.episode(e, Taxonomy.classify(e), e.shift().equals("none") ? null : store.staticTwin(e.key()).orElse(null)));
+            }
+            case "episodes/*/diff" -> html(call, diffPage(episode(id)));
+            default -> throw new ApiError(404, "not_found", "no page at " + call.path());
+        }
+    }
+
+    String runsPage() {
+        Instant now = Instant.now();
+        List<Pages.RunRow> rows = new ArrayList<>();
+        for (RunInfo r : store.runs()) {
+            RunProgress p = store.progress(r.id());
+            rows.add(new Pages.RunRow(r, p, r.status().equals("running")
+                    ? Eta.estimate(instant(r.createdAt(), now), 0, now, p.finished(), r.planned() - p.finished()) : null));
+        }
+        return Pages.runs(store.location().toString(), rows);
+    }
+
+    String episodesPage(RunInfo run, Map<String, String> q) {
+        EpisodeFilter filter;
+        Failure failure;
+        int page;
+        try {
+            filter = new EpisodeFilter(q.get("agent"), q.get("env"), q.get("tier"), q.get("shift"), EpisodeFilter.Result.parse(q.get("outcome")));
+            failure = failure(q.get("failure"));
+            page = q.containsKey("page") ? Integer.parseInt(q.get("page")) : 0;
+        } catch (IllegalArgumentException e) {
+            throw new ApiError(400, "bad_request", e.getMessage());
+        }
+        if (page < 0) throw new ApiError(400, "bad_request", "page must be 0 or more, not " + page);
+        List<Pages.Listed> rows = new ArrayList<>();
+        int total;
+        if (failure == null) {
+            EpisodePage found = store.episodePage(run.id(), filter, page * PAGE_SIZE, PAGE_SIZE);
+            total = found.total();
+            for (EpisodeResult e : store.episodes(found.ids())) {
+                rows.add(new Pages.Listed(e, Taxonomy.classify(e)));
+            }
+        } else {
+            // The category is computed from the trajectory: scan the rows SQL selected, in order, a batch at a time.
+            // SQL narrows them first: a success is a success, any other category but the unscored ones a failure.
+            EpisodeFilter.Result implied = switch (failure) {
+                case SUCCESS -> EpisodeFilter.Result.SUCCESS;
+                case INFRA_ERROR, UNSCORED -> null;
+                default -> EpisodeFilter.Result.FAILURE;
+            };
+            EpisodeFilter scan = filter.outcome() == null && implied != null
+                    ? new EpisodeFilter(filter.agent(), filter.env(), filter.tier(), filter.shift(), implied) : filter;
+            total = 0;
+            int skip = page * PAGE_SIZE;
+            for (int offset = 0; ; offset += SCAN_BATCH) {
+                List<String> ids = store.episodeIds(run.id(), scan, offset, SCAN_BATCH);
+                for (EpisodeResult e : store.episodes(ids)) {
+                    if (Taxonomy.classify(e) != failure) continue;
+                    if (total >= skip && rows.size() < PAGE_SIZE) rows.add(new Pages.Listed(e, failure));
+                    total++;
+                }
+                if (ids.size() < SCAN_BATCH) break;
+            }
+        }
+        return Pages.episodes(run, facets(run.id()), new Pages.Listing(filter, failure == null ? null : failure.id(), page), rows, total, PAGE_SIZE);
+    }
+
+    /**
+     * A run's results (ReportData over every episode: the trajectories are read, so a large run takes long), computed
+     * again only when the run changed: another status, another update, or episodes linked since.
+     */
+    private ObjectNode results(RunInfo run) {
+        String state = run.status() + " " + run.updatedAt() + " " + store.linkedEpisodes(run.id());
+        Results known = results.get(run.id());
+        if (known != null && known.state().equals(state)) return known.data();
+        ObjectNode data = ReportData.build(run, store.episodes(run.id()), 0);
+        results.put(run.id(), new Results(state, data));
+        return data;
+    }
+
+    private record Results(String state, ObjectNode data) {}
+
+    /** A run's facets (what its filters offer), read again only when episodes were linked to it since. */
+    private RunFacets facets(String runId) {
+        int linked = store.linkedEpisodes(runId);
+        Facets known = facets.get(runId);
+        if (known != null && known.linked() == linked) return known.facets();
+        RunFacets read = store.facets(runId);
+        facets.put(runId, new Facets(linked, read));
+        return read;
+    }
+
+    /** Facets as read when the run had {@code linked} episodes (an episode run again keeps its agent, environment and shift). */
+    private record Facets(int linked, RunFacets facets) {}
+
+    private static Failure failure(String id) {
+        if (id == null || id.isEmpty()) return null;
+        for (Failure f : Failure.values()) if (f.id().equals(id)) return f;
+        throw new IllegalArgumentException("unknown failure category '" + id + "'");
+    }
+
+    String diffPage(EpisodeResult shifted) {
+        if (shifted.shift().equals("none")) throw new ApiError(404, "not_found", "episode " + shifted.id() + " is static: it has no static twin to compare");
+        String twin = store.staticTwin(shifted.key()).orElseThrow(() -> new ApiError(404, "not_found",
+                "the store holds no static episode of the same task, seed, trial and agent as " + shifted.id()));
+        EpisodeResult fixed = episode(twin);
+        if (fixed.trajectory() == null || shifted.trajectory() == null) {
+            throw new ApiError(404, "not_found", "one of the two episodes could not start: there is nothing to compare");
+        }
+        return Pages.diff(fixed, shifted, EpisodeDiff.of(fixed.trajectory(), shifted.trajectory()));
+    }
+
+    /** Sends the run's progress whenever it changes, until the client goes away or {@link #STREAM_LIMIT} passes. */
+    private void events(HttpCall call, RunInfo run) throws IOException {
+        call.startStream(200, "text/event-stream; charset=utf-8");
+        try {
+            stream(call, run);
+        } catch (IllegalArgumentException | IllegalStateException | ApiError e) {
+            // the store cannot be read any more: the page says so instead of going quiet
+            call.send(("event: failure\ndata: " + Json.write(Json.object().put("error", String.valueOf(e.getMessage()))) + "\n\n").getBytes(StandardCharsets.UTF_8));
+        }
+        call.finish(new byte[0]);
+    }
+
+    private void stream(HttpCall call, RunInfo run) throws IOException {
+        Instant start = Instant.now();
+        RunProgress first = store.progress(run.id());
+        long deadline = System.nanoTime() + STREAM_LIMIT.toNanos();
+        String last = null;
+        int quiet = 0;   // milliseconds since the last message
+        while (!closed && System.nanoTime() < deadline) {
+            long read = System.nanoTime();
+            RunInfo now = run(run.id());
+            RunProgress p = store.progress(run.id());
+            // a large run's progress takes a while to count: poll it at most a fifth of the time
+            Duration pause = Duration.ofNanos(Math.max(POLL.toNanos(), 4 * (System.nanoTime() - read)));
+            Duration eta = now.status().equals("running")
+                    ? Eta.estimate(start, first.finished(), Instant.now(), p.finished(), now.planned() - p.finished()) : null;
+            ObjectNode event = Json.object().put("status", now.status()).put("planned", now.planned()).put("stored", p.stored())
+                    .put("finished", p.finished()).put("scored", p.scored()).put("eta", Eta.text(eta));
+            String data = Json.write(event);
+            if (!data.equals(last)) {
+                call.send(("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
+                last = data;
+                quiet = 0;
+            } else if ((quiet += (int) pause.toMillis()) >= 15_000) {
+                call.send(": still here\n\n".getBytes(StandardCharsets.UTF_8));   // keeps proxies from closing an idle stream
+                quiet = 0;
+            }
+            try {
+                Thread.sleep(pause);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+    }
+
+    private RunInfo run(String id) {
+        return store.run(id).orElseThrow(() -> new ApiError(404, "not_found", "no run '" + id + "' in " + store.location()));
+    }
+
+    private EpisodeResult episode(String id) {
+        List<EpisodeResult> found = store.episodes(List.of(id));
+        if (found.isEmpty()) throw new ApiError(404, "not_found", "no episode '" + id + "' in " + store.location());
+        return found.getFirst();
+    }
+
+    private static Instant instant(String text, Instant fallback) {
+        try {
+            return Instant.parse(text);
+        } catch (DateTimeParseException | NullPointerException e) {
+            return fallback;
+        }
+    }
+
+    private static void html(HttpCall call, String page) {
+        call.respond(200, page.getBytes(StandardCharsets.UTF_8), "text/html; charset=utf-8");
+    }
+
+    private static void page(HttpCall call, int status, String title, String message) {
+        call.respond(status, Pages.error(status, title, message).getBytes(StandardCharsets.UTF_8), "text/html; charset=utf-8");
+    }
+
+    /** The path's segments, decoded ({@code /runs/a%20b} is {@code [runs, a b]}). */
+    static List<String> segments(String path) {
+        List<String> out = new ArrayList<>();
+        for (String s : path.split("/")) if (!s.isEmpty()) out.add(URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8));
+        return out;
+    }
+
+    static Map<String, String> query(String raw) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (raw == null || raw.isEmpty()) return out;
+        for (String kv : raw.split("&")) {
+            if (kv.isEmpty()) continue;
+            int eq = kv.indexOf('=');
+            try {
+                out.put(URLDecoder.decode(eq < 0 ? kv : kv.substring(0, eq), StandardCharsets.UTF_8),
+                        eq < 0 ? "" : URLDecoder.decode(kv.substring(eq + 1), StandardCharsets.UTF_8));
+            } catch (IllegalArgumentException e) {
+                throw new ApiError(400, "bad_request", "the query string is not well formed");
+            }
+        }
+        return out;
+    }
+
+    private static String queryString(Map<String, String> q) {
+        StringBuilder sb = new StringBuilder();
+        q.forEach((k, v) -> sb.append(sb.isEmpty() ? '?' : '&').append(Pages.enc(k)).append('=').append(Pages.enc(v)));
+        return sb.toString();
+    }
+
+}

@@ -1,0 +1,161 @@
+package dev.openagent.server.view;
+
+import dev.openagent.run.EpisodeResult;
+import dev.openagent.store.ResultStore;
+import dev.openagent.store.StoreLocation;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.logging.Level;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The viewer in headless Chromium (Debian's chromium and chromedriver, both named explicitly so Selenium Manager
+ * never downloads anything): every page loads without a console error, a run written during the test advances on
+ * its page without a reload, and filtering to failures and opening the diff of a tool.semantic-rename episode shows
+ * the renamed tools highlighted and the divergence marked. With -Dview.screenshots=DIR it saves the pages as PNGs
+ * (docs/img holds the ones docs/view.md shows). Skipped where there is no chromium or chromedriver, except under CI.
+ */
+@Timeout(300)
+class ViewBrowserTest {
+    @TempDir
+    Path dir;
+
+    static Path executable(String... names) {
+        for (String name : names) {
+            for (String p : (System.getenv().getOrDefault("PATH", "") + File.pathSeparator + "/usr/bin").split(File.pathSeparator)) {
+                Path c = Path.of(p, name);
+                if (Files.isExecutable(c)) return c;
+            }
+        }
+        return null;
+    }
+
+    @Test
+    void pagesLoadCleanlyARunningRunAdvancesLiveAndTheDiffMarksTheRenameAndTheDivergence() throws Exception {
+        Path browser = executable("chromium", "chromium-browser");
+        Path driverBinary = executable("chromedriver");
+        // CI installs Debian's chromium and chromium-driver (.ci/run), so there the check is mandatory.
+        if (System.getenv("CI") != null) {
+            assertTrue(browser != null && driverBinary != null, "CI=true but chromium or chromedriver is missing: .ci/run installs chromium and chromium-driver");
+        }
+        assumeTrue(browser != null && driverBinary != null, "no chromium and chromedriver on PATH");
+
+        Path file = dir.resolve("runs.db");
+        String runId = ViewFixtures.evalInto(file, 6);
+        try (ResultStore writer = ResultStore.open(file);
+             ResultStore reader = ResultStore.openReadOnly(new StoreLocation.SqliteFile(file));
+             ViewServer view = ViewServer.start(reader, "127.0.0.1", 0, null)) {
+            ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(driverBinary.toFile()).usingAnyFreePort().build();
+            ChromeOptions options = new ChromeOptions();
+            options.setBinary(browser.toFile());
+            options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,800",
+                    "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+                    "--user-data-dir=" + dir.resolve("profile"));
+            LoggingPreferences logs = new LoggingPreferences();
+            logs.enable(LogType.BROWSER, Level.ALL);
+            options.setCapability("goog:loggingPrefs", logs);
+            WebDriver driver = new ChromeDriver(service, options);
+            try {
+                WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(60));
+                String base = view.baseUrl();
+
+                driver.get(base + "/");
+                assertTrue(driver.findElement(By.id("runs")).getText().contains(runId));
+                clean(driver, "runs page");
+                shot(driver, "view-runs.png");
+
+                driver.get(base + "/runs/" + runId);
+                // the report's heatmap and bars, drawn into canvases by the shared chart code
+                wait.until(d -> d.findElements(By.cssSelector("#heatmap canvas")).size() == 1 && d.findElements(By.cssSelector("#bars canvas")).size() == 1);
+                assertTrue(driver.findElement(By.id("by-shift")).getText().contains(ViewFixtures.SHIFT));
+                clean(driver, "results page");
+                shot(driver, "view-results.png");
+
+                // a run started now, written as an eval writes it, advances on its page without a reload
+                List<EpisodeResult> episodes = writer.episodes(runId);
+                writer.beginRun("live-run", "a run in progress", "{\"envs\":[\"poi\"],\"shifts\":[\"" + ViewFixtures.SHIFT + "\"]}", episodes.size());
+                writer.saveEpisode("live-run", episodes.get(0));
+                writer.flush();
+                driver.get(base + "/runs/live-run");
+                wait.until(d -> d.findElement(By.id("live")).getText().startsWith("live"));
+                String before = driver.findElement(By.id("finished")).getText();
+                ((JavascriptExecutor) driver).executeScript("window.notReloaded = true;");
+                for (int i = 1; i < 5; i++) writer.saveEpisode("live-run", episodes.get(i));
+                writer.flush();
+                wait.until(d -> d.findElement(By.id("finished")).getText().equals("5"));
+                assertEquals("1", before);
+                assertEquals(Boolean.TRUE, ((JavascriptExecutor) driver).executeScript("return window.notReloaded === true;"), "no reload");
+                assertNotEquals("–", driver.findElement(By.id("eta")).getText(), "an ETA once episodes finish");
+                clean(driver, "a running run's page");
+                shot(driver, "view-live.png");
+
+                // failures of the shifted condition, through the filter form
+                driver.get(base + "/runs/" + runId + "/episodes");
+                new Select(driver.findElement(By.id("f-outcome"))).selectByValue("failure");
+                new Select(driver.findElement(By.id("f-shift"))).selectByValue(ViewFixtures.SHIFT);
+                driver.findElement(By.id("apply")).click();
+                wait.until(d -> d.getCurrentUrl().contains("outcome=failure"));
+                List<WebElement> rows = driver.findElements(By.cssSelector("#episodes tr"));
+                assertTrue(rows.size() > 1, "failures are listed");
+                assertFalse(driver.findElement(By.id("episodes")).getText().contains(" success "), "only failures");
+                clean(driver, "episodes page");
+                shot(driver, "view-episodes.png");
+
+                driver.findElement(By.linkText("diff vs static")).click();
+                wait.until(d -> d.findElements(By.id("tools")).size() == 1);
+                List<WebElement> renamed = driver.findElements(By.cssSelector("#tools tr[data-renamed='true']"));
+                assertFalse(renamed.isEmpty(), "renamed tools are marked");
+                String highlight = renamed.getFirst().findElement(By.tagName("td")).getCssValue("background-color");
+                assertEquals("rgba(255, 242, 168, 1)", highlight, "and highlighted");
+                WebElement diverged = driver.findElement(By.id("diverged"));
+                assertTrue(diverged.getText().contains("the actions diverge here"));
+                assertTrue(driver.findElement(By.id("divergence")).getText().startsWith("The actions diverged at step"));
+                clean(driver, "diff page");
+                shot(driver, "view-diff.png");
+            } finally {
+                driver.quit();
+            }
+        }
+    }
+
+    /** No console error (a script error, a failed load) on the page. */
+    static void clean(WebDriver driver, String page) {
+        List<String> errors = new ArrayList<>();
+        for (LogEntry e : driver.manage().logs().get(LogType.BROWSER)) if (e.getLevel().intValue() >= Level.SEVERE.intValue()) errors.add(e.getMessage());
+        assertTrue(errors.isEmpty(), page + ": console errors " + errors);
+    }
+
+    static void shot(WebDriver driver, String name) throws Exception {
+        String to = System.getProperty("view.screenshots");
+        if (to == null) return;
+        Files.createDirectories(Path.of(to));
+        Files.write(Path.of(to, name), ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
+    }
+}

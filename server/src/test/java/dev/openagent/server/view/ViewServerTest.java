@@ -1,0 +1,261 @@
+package dev.openagent.server.view;
+
+import dev.openagent.run.EpisodeResult;
+import dev.openagent.store.EpisodeFilter;
+import dev.openagent.store.ResultStore;
+import dev.openagent.store.StoreLocation;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The viewer over a store an evaluation wrote: every page, the filters and paging, the live stream, and each error. */
+@Timeout(120)
+class ViewServerTest {
+    static final int TASKS = 6;
+    static final String TOKEN = "s3cret-Token";
+
+    @TempDir
+    static Path dir;
+    static String runId;
+    static ResultStore store;
+    static ViewServer open;
+    static ViewServer locked;
+    static final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build();
+
+    @BeforeAll
+    static void serve() throws Exception {
+        runId = ViewFixtures.evalInto(dir.resolve("runs.db"), TASKS);
+        store = ResultStore.openReadOnly(new StoreLocation.SqliteFile(dir.resolve("runs.db")));
+        open = ViewServer.start(store, "127.0.0.1", 0, null);
+        locked = ViewServer.start(store, "127.0.0.1", 0, TOKEN);
+    }
+
+    @AfterAll
+    static void stop() {
+        open.close();
+        locked.close();
+        store.close();
+    }
+
+    static HttpResponse<String> get(ViewServer s, String path, String... headers) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(s.baseUrl() + path)).timeout(Duration.ofSeconds(60));
+        for (int i = 0; i < headers.length; i += 2) b.header(headers[i], headers[i + 1]);
+        return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    static void noStackTrace(HttpResponse<String> r) {
+        assertFalse(r.body().contains("Exception") || r.body().contains("\tat "), "no stack trace:\n" + r.body());
+        assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("text/html"), "an HTML page");
+    }
+
+    @Test
+    void theRunsPageListsTheRunWithItsCounts() throws Exception {
+        HttpResponse<String> r = get(open, "/");
+        assertEquals(200, r.statusCode());
+        assertTrue(r.body().contains("/runs/" + runId), r.body());
+        // 6 tasks x 2 agents x (static + shifted) = 24 episodes, all finished
+        assertTrue(r.body().contains("<td class=\"n\">24</td>"), "finished and planned counts");
+        assertTrue(r.body().contains(">complete<"), "the status");
+    }
+
+    @Test
+    void theResultsPageHasTheTierByShiftTableAndTheSharedCharts() throws Exception {
+        HttpResponse<String> r = get(open, "/runs/" + runId);
+        assertEquals(200, r.statusCode());
+        assertTrue(r.body().contains("id=\"by-shift\""));
+        assertTrue(r.body().contains(">perception<") && r.body().contains(">static<"), "both tiers in the table");
+        assertTrue(r.body().contains("OpenAgentCharts.heatmap"), "the report's chart code");
+        assertTrue(r.body().matches("(?s).*\\[\\d+\\.\\d%, \\d+\\.\\d%\\].*"), "95% intervals");
+        assertFalse(r.body().contains("<script src"), "self-contained: no script is fetched");
+    }
+
+    @Test
+    void filtersSelectInSqlAndTheFailureCategoryOnTopAndPagesAreBounded() throws Exception {
+        HttpResponse<String> failures = get(open, "/runs/" + runId + "/episodes?outcome=failure&shift=" + ViewFixtures.SHIFT);
+        assertEquals(200, failures.statusCode());
+        int expected = store.countEpisodes(runId, new EpisodeFilter(null, null, null, ViewFixtures.SHIFT, EpisodeFilter.Result.FAILURE));
+        assertTrue(expected > 0, "the random agent fails some shifted tasks");
+        assertEquals(expected, rows(failures.body()), failures.body());
+        assertFalse(failures.body().contains("badge ok"), "no success is listed among failures");
+        assertTrue(failures.body().contains(expected + " episode(s)"));
+
+        HttpResponse<String> oracle = get(open, "/runs/" + runId + "/episodes?agent=oracle");
+        assertEquals(TASKS * 2, rows(oracle.body()));
+        assertFalse(oracle.body().contains("<td>random</td>"));
+
+        // the failure category, from the trajectory: every listed row carries it
+        String category = firstCategory(failures.body());
+        HttpResponse<String> byCategory = get(open, "/runs/" + runId + "/episodes?failure=" + category);
+        assertTrue(rows(byCategory.body()) > 0);
+        assertEquals(rows(byCategory.body()), count(byCategory.body(), "badge bad\">" + category + "<"), byCategory.body());
+
+        HttpResponse<String> beyond = get(open, "/runs/" + runId + "/episodes?page=7");
+        assertEquals(200, beyond.statusCode());
+        assertTrue(beyond.body().contains("No episodes match."));
+    }
+
+    @Test
+    void anEpisodeShowsItsTranscriptShiftRecordAndALinkToItsDiff() throws Exception {
+        String id = store.episodePage(runId, new EpisodeFilter("oracle", null, null, ViewFixtures.SHIFT, null), 0, 1).ids().getFirst();
+        HttpResponse<String> r = get(open, "/episodes/" + id);
+        assertEquals(200, r.statusCode());
+        assertTrue(r.body().contains("<b>" + ViewFixtures.SHIFT + "</b>"), "the shift record");
+        assertTrue(r.body().contains("assistant → tool call(s)") && r.body().contains("msg tool"), "calls and results");
+        assertTrue(r.body().contains("/episodes/" + id + "/diff"));
+        HttpResponse<String> d = get(open, "/episodes/" + id + "/diff");
+        assertEquals(200, d.statusCode());
+        assertTrue(d.body().contains("data-renamed=\"true\""), "renamed tools are marked");
+    }
+
+    @Test
+    void unknownIdsAndBadParametersAreClearPages() throws Exception {
+        for (String path : List.of("/runs/no-such-run", "/runs/no-such-run/episodes", "/episodes/no-such-episode", "/episodes/x/diff", "/nothing/here/at/all")) {
+            HttpResponse<String> r = get(open, path);
+            assertEquals(404, r.statusCode(), path);
+            noStackTrace(r);
+            assertTrue(r.body().contains("id=\"error\""), path);
+        }
+        HttpResponse<String> staticDiff = get(open, "/episodes/" + store.episodePage(runId, new EpisodeFilter(null, null, null, "none", null), 0, 1).ids().getFirst() + "/diff");
+        assertEquals(404, staticDiff.statusCode());
+        assertTrue(staticDiff.body().contains("is static"));
+        for (String q : List.of("outcome=maybe", "failure=nope", "page=-1", "page=x")) {
+            HttpResponse<String> r = get(open, "/runs/" + runId + "/episodes?" + q);
+            assertEquals(400, r.statusCode(), q);
+            noStackTrace(r);
+        }
+    }
+
+    @Test
+    void nothingIsWritable() throws Exception {
+        for (String method : List.of("POST", "PUT", "DELETE", "PATCH")) {
+            HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(open.baseUrl() + "/")).method(method, HttpRequest.BodyPublishers.ofString("x"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(405, r.statusCode(), method);
+            assertEquals("GET, HEAD", r.headers().firstValue("Allow").orElse(""));
+        }
+    }
+
+    @Test
+    void aTokenIsNeededAndABrowserKeepsItInACookie() throws Exception {
+        HttpResponse<String> none = get(locked, "/");
+        assertEquals(401, none.statusCode());
+        noStackTrace(none);
+        assertEquals(401, get(locked, "/?token=wrong").statusCode());
+        assertEquals(401, get(locked, "/", "Cookie", ViewAccess.COOKIE + "=wrong").statusCode());
+        assertEquals(401, get(locked, "/", "Authorization", "Bearer wrong").statusCode());
+        assertEquals(200, get(locked, "/", "Authorization", "Bearer " + TOKEN).statusCode());
+
+        HttpResponse<String> first = get(locked, "/runs/" + runId + "?token=" + TOKEN);
+        assertEquals(303, first.statusCode());
+        assertEquals("/runs/" + runId, first.headers().firstValue("Location").orElse(""), "the token leaves the address");
+        String cookie = first.headers().firstValue("Set-Cookie").orElse("");
+        assertTrue(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), cookie);
+        assertEquals(200, get(locked, "/runs/" + runId, "Cookie", cookie.split(";")[0]).statusCode());
+    }
+
+    @Test
+    void aRequestForAnotherHostOrFromAnotherOriginIsRefused() throws Exception {
+        assertEquals(403, get(open, "/", "Origin", "http://evil.example").statusCode());
+        try (Socket s = new Socket("127.0.0.1", open.port())) {
+            s.setSoTimeout(30_000);
+            OutputStream out = s.getOutputStream();
+            out.write("GET / HTTP/1.1\r\nHost: rebound.example:8780\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            String status = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII)).readLine();
+            assertTrue(status.contains(" 403 "), status);
+        }
+    }
+
+    @Test
+    void theEventStreamFollowsARunningRun() throws Exception {
+        Path file = dir.resolve("live.db");
+        List<EpisodeResult> done;
+        try (ResultStore s = ResultStore.open(dir.resolve("runs.db"))) {
+            done = s.episodes(runId);
+        }
+        try (ResultStore writer = ResultStore.open(file); ResultStore reader = ResultStore.openReadOnly(new StoreLocation.SqliteFile(file))) {
+            writer.beginRun("live", "live", "{\"envs\":[\"poi\"]}", done.size());
+            writer.saveEpisode("live", done.get(0));
+            writer.flush();
+            try (ViewServer v = ViewServer.start(reader, "127.0.0.1", 0, null)) {
+                HttpResponse<InputStream> r = client.send(HttpRequest.newBuilder(URI.create(v.baseUrl() + "/runs/live/events")).build(),
+                        HttpResponse.BodyHandlers.ofInputStream());
+                assertEquals("text/event-stream; charset=utf-8", r.headers().firstValue("Content-Type").orElse(""));
+                try (BufferedReader lines = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
+                    assertTrue(nextEvent(lines).contains("\"finished\":1"));
+                    writer.saveEpisode("live", done.get(1));
+                    writer.saveEpisode("live", done.get(2));
+                    writer.flush();
+                    String event = nextEvent(lines);
+                    // the writer's two episodes may land in one event or two
+                    if (!event.contains("\"finished\":3")) event = nextEvent(lines);
+                    assertTrue(event.contains("\"finished\":3") && event.contains("\"status\":\"running\""), event);
+                }
+            }
+        }
+    }
+
+    @Test
+    void theResultsOfARunAreReadAgainOnceItChanged() throws Exception {
+        Path file = dir.resolve("growing.db");
+        List<EpisodeResult> done;
+        try (ResultStore s = ResultStore.open(dir.resolve("runs.db"))) {
+            done = s.episodes(runId).stream().filter(e -> e.shift().equals("none")).toList();
+        }
+        try (ResultStore writer = ResultStore.open(file); ResultStore reader = ResultStore.openReadOnly(new StoreLocation.SqliteFile(file));
+             ViewServer v = ViewServer.start(reader, "127.0.0.1", 0, null)) {
+            writer.beginRun("g", "g", "{\"envs\":[\"poi\"]}", 3);
+            writer.saveEpisode("g", done.get(0));
+            writer.flush();
+            String row = "<td>static</td><td><a href=\"/runs/g/episodes?shift=none\">none</a></td><td class=\"n\">";
+            assertTrue(get(v, "/runs/g").body().contains(row + "1</td>"));
+            assertTrue(get(v, "/runs/g").body().contains(row + "1</td>"), "the same from the cache");
+            writer.saveEpisode("g", done.get(1));
+            writer.flush();
+            assertTrue(get(v, "/runs/g").body().contains(row + "2</td>"), "an episode linked since is counted");
+        }
+    }
+
+    private static String nextEvent(BufferedReader lines) throws Exception {
+        for (String line; (line = lines.readLine()) != null; ) if (line.startsWith("data: ")) return line;
+        throw new AssertionError("the stream ended");
+    }
+
+    static int rows(String page) {
+        return count(page, "<tr><td><a href=\"/episodes/");
+    }
+
+    static int count(String page, String needle) {
+        int n = 0;
+        for (int i = page.indexOf(needle); i >= 0; i = page.indexOf(needle, i + 1)) n++;
+        return n;
+    }
+
+    static String firstCategory(String page) {
+        Matcher m = Pattern.compile("badge bad\">([a-z_]+)<").matcher(page);
+        assertTrue(m.find(), "a failure is listed");
+        return m.group(1);
+    }
+}
