@@ -91,6 +91,13 @@ public final class StatelessHttpTransport implements McpStatelessServerTransport
                 }
                 if (response != null && response.error() != null && response.error().code() == McpSchema.ErrorCodes.INTERNAL_ERROR) {
                     response = internalError(request.id(), new IllegalStateException(response.error().message()));
+                } else if (response != null && response.error() != null) {
+                    // The SDK quotes what it was sent ("Method not found: " and the method) as it is: one line, as ours.
+                    McpSchema.JSONRPCResponse.JSONRPCError e = response.error();
+                    String line = JsonHttp.oneLine(e.message());
+                    if (!line.equals(e.message())) {
+                        response = McpSchema.JSONRPCResponse.error(request.id(), new McpSchema.JSONRPCResponse.JSONRPCError(e.code(), line, e.data()));
+                    }
                 }
                 JsonHttp.sendJson(ex, 200, mapper.writeValueAsBytes(response));
             }

@@ -1,6 +1,9 @@
 package dev.openagent.server.mcp;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.json.Json;
+import dev.openagent.server.http.JsonHttp;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -102,6 +105,26 @@ public final class StdioGate {
         return true;
     }
 
+    /**
+     * An answer line whose error message quotes what the client sent as it is (the SDK's "Method not found: " and the
+     * method, line breaks included), with the message made one line, as every message of ours is; other lines as they are.
+     */
+    static byte[] oneLineError(byte[] line) {
+        String text = new String(line, StandardCharsets.UTF_8);
+        if (!text.contains("\"error\"")) return line;
+        try {
+            JsonNode answer = Json.MAPPER.readTree(text);
+            JsonNode message = answer.path("error").path("message");
+            if (!message.isTextual()) return line;
+            String fixed = JsonHttp.oneLine(message.asText());
+            if (fixed.equals(message.asText())) return line;
+            ((ObjectNode) answer.get("error")).put("message", fixed);
+            return (Json.write(answer) + "\n").getBytes(StandardCharsets.UTF_8);
+        } catch (IOException | RuntimeException e) {
+            return line;
+        }
+    }
+
     /** The SDK's output, written out a whole line at a time. */
     private final class WholeLines extends OutputStream {
         private final ByteArrayOutputStream buffer = new ByteArrayOutputStream();
@@ -126,12 +149,16 @@ public final class StdioGate {
         /** Writes every complete line buffered so far. */
         private void drain() throws IOException {
             byte[] all = buffer.toByteArray();
-            int end = all.length;
-            while (end > 0 && all[end - 1] != '\n') end--;
-            if (end == 0) return;
-            writeLine(all, end);
+            int start = 0;
+            for (int i = 0; i < all.length; i++) {
+                if (all[i] != '\n') continue;
+                byte[] line = oneLineError(Arrays.copyOfRange(all, start, i + 1));
+                writeLine(line, line.length);
+                start = i + 1;
+            }
+            if (start == 0) return;
             buffer.reset();
-            buffer.write(all, end, all.length - end);
+            buffer.write(all, start, all.length - start);
         }
 
         @Override
