@@ -6,6 +6,8 @@ const OpenAgentCharts = (function () {
   const num = (v, d) => v == null ? '–' : Number(v).toFixed(d == null ? 2 : d);
   const signed = v => v == null ? '–' : (v >= 0 ? '+' : '') + (100 * v).toFixed(1) + ' pp';
   const ci = c => c ? '[' + pct(c[0]) + ', ' + pct(c[1]) + ']' : '–';
+  // ECharts inserts a tooltip formatter's string as HTML: names from the store (an agent's, a shift's) are text.
+  const esc = t => String(t).replace(/[&<>"']/g, c => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'}[c]));
 
   /**
    * The tier × shift heatmap. shifts: [{label, tier}]; tiers: the rows; metricsFor(label): a shift's metrics or null;
@@ -26,7 +28,7 @@ const OpenAgentCharts = (function () {
       animation: false,
       tooltip: {formatter: p => {
         const m = p.data.m, s = shifts[p.data.value[0]];
-        return [s.label + ' (' + s.tier + ')', 'success ' + pct(m.success_rate) + ' ' + ci(m.success_ci) + ', n=' + m.scored,
+        return [esc(s.label) + ' (' + esc(s.tier) + ')', 'success ' + pct(m.success_rate) + ' ' + ci(m.success_ci) + ', n=' + m.scored,
           m.delta ? 'Δ ' + signed(m.delta.absolute) + ' vs static ' + pct(m.delta.static_rate) + ', p=' + num(m.delta.p_value, 4) : 'baseline',
           'tool errors ' + pct(m.tool_error_rate)].join('<br>');
       }},
@@ -55,8 +57,8 @@ const OpenAgentCharts = (function () {
       animation: false,
       legend: {top: 0},
       tooltip: {trigger: 'item', formatter: p => p.data && p.data.m
-        ? p.seriesName + ' · ' + p.name + '<br>success ' + pct(p.data.m.success_rate) + ' ' + ci(p.data.m.success_ci) + ', n=' + p.data.m.scored
-        + (p.data.m.delta ? '<br>Δ ' + signed(p.data.m.delta.absolute) : '') : p.name},
+        ? esc(p.seriesName) + ' · ' + esc(p.name) + '<br>success ' + pct(p.data.m.success_rate) + ' ' + ci(p.data.m.success_ci) + ', n=' + p.data.m.scored
+        + (p.data.m.delta ? '<br>Δ ' + signed(p.data.m.delta.absolute) : '') : esc(p.name)},
       grid: {left: 60, right: 20, top: 40, bottom: byTier ? 40 : 150},
       xAxis: {type: 'category', data: cats, axisLabel: {rotate: byTier ? 0 : 35, interval: 0}},
       yAxis: {type: 'value', min: 0, max: 1, axisLabel: {formatter: v => (100 * v) + '%'}},

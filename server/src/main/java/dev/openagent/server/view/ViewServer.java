@@ -38,6 +38,8 @@ import java.util.Set;
 public final class ViewServer implements AutoCloseable {
     /** Episodes per page of a listing. */
     public static final int PAGE_SIZE = 50;
+    /** The last page an address may ask for: its first row still fits an int offset. */
+    static final int MAX_PAGE = Integer.MAX_VALUE / PAGE_SIZE - 1;
     /** How often an event stream reads the run's progress. */
     static final Duration POLL = Duration.ofMillis(500);
     /** An event stream ends after this long; the browser's EventSource reconnects on its own. */
@@ -95,11 +97,12 @@ public final class ViewServer implements AutoCloseable {
                 call.setHeader("WWW-Authenticate", "Bearer");
                 throw e;
             }
-            if (q.containsKey("token")) {
-                // keep the token in a cookie and take it out of the address
+            if (access.enabled() && q.containsKey("token")) {
+                // keep the token (checked above) in a cookie and take it out of the address; the redirect stays on this
+                // server ("//host/..." would be another site's address)
                 call.setHeader("Set-Cookie", ViewAccess.setCookie(q.get("token")));
                 q.remove("token");
-                call.setHeader("Location", call.path() + queryString(q));
+                call.setHeader("Location", "/" + call.path().replaceFirst("^/+", "") + queryString(q));
                 call.respond(303, new byte[0], null);
                 return;
             }
@@ -165,7 +168,7 @@ public final class ViewServer implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw new ApiError(400, "bad_request", e.getMessage());
         }
-        if (page < 0) throw new ApiError(400, "bad_request", "page must be 0 or more, not " + page);
+        if (page < 0 || page > MAX_PAGE) throw new ApiError(400, "bad_request", "page must be 0 to " + MAX_PAGE + ", not " + page);
         List<Pages.Listed> rows = new ArrayList<>();
         int total;
         if (failure == null) {
@@ -319,7 +322,11 @@ public final class ViewServer implements AutoCloseable {
     /** The path's segments, decoded ({@code /runs/a%20b} is {@code [runs, a b]}). */
     static List<String> segments(String path) {
         List<String> out = new ArrayList<>();
-        for (String s : path.split("/")) if (!s.isEmpty()) out.add(URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8));
+        try {
+            for (String s : path.split("/")) if (!s.isEmpty()) out.add(URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8));
+        } catch (IllegalArgumentException e) {
+            throw new ApiError(400, "bad_request", "the address is not well formed (a '%' must start an escape such as %20)");
+        }
         return out;
     }
 

@@ -1,5 +1,6 @@
 package dev.openagent.server.view;
 
+import dev.openagent.server.http.ApiError;
 import dev.openagent.run.EpisodeResult;
 import dev.openagent.store.EpisodeFilter;
 import dev.openagent.store.ResultStore;
@@ -140,7 +141,11 @@ class ViewServerTest {
         HttpResponse<String> staticDiff = get(open, "/episodes/" + store.episodePage(runId, new EpisodeFilter(null, null, null, "none", null), 0, 1).ids().getFirst() + "/diff");
         assertEquals(404, staticDiff.statusCode());
         assertTrue(staticDiff.body().contains("is static"));
-        for (String q : List.of("outcome=maybe", "failure=nope", "page=-1", "page=x")) {
+        // A bad escape in the path is the address's fault, not the store's (Java's client will not send one).
+        ApiError badEscape = org.junit.jupiter.api.Assertions.assertThrows(ApiError.class, () -> ViewServer.segments("/runs/%zz"));
+        assertEquals(400, badEscape.status());
+        // page 50,000,000 would overflow an int offset (negative: the first page again, or PostgreSQL's error)
+        for (String q : List.of("outcome=maybe", "failure=nope", "page=-1", "page=x", "page=50000000")) {
             HttpResponse<String> r = get(open, "/runs/" + runId + "/episodes?" + q);
             assertEquals(400, r.statusCode(), q);
             noStackTrace(r);
@@ -173,6 +178,16 @@ class ViewServerTest {
         String cookie = first.headers().firstValue("Set-Cookie").orElse("");
         assertTrue(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), cookie);
         assertEquals(200, get(locked, "/runs/" + runId, "Cookie", cookie.split(";")[0]).statusCode());
+        HttpResponse<String> twoSlashes = get(locked, "//evil.example/?token=" + TOKEN);
+        assertTrue(twoSlashes.headers().firstValue("Location").orElse("/").matches("/[^/].*|/"), "the redirect stays on this server: "
+                + twoSlashes.headers().firstValue("Location").orElse(""));
+    }
+
+    @Test
+    void withoutATokenATokenParameterSetsNoCookieAndRedirectsNowhere() throws Exception {
+        HttpResponse<String> r = get(open, "//evil.example/?token=x");
+        assertTrue(r.headers().firstValue("Set-Cookie").isEmpty(), "no cookie of the address's choosing");
+        assertTrue(r.headers().firstValue("Location").isEmpty(), "no redirect off this server");
     }
 
     @Test
