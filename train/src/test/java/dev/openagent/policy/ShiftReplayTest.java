@@ -49,6 +49,7 @@ class ShiftReplayTest {
             action.verification-change:severity=3 | FAILED           | the code comes in two parts the answer must join; an answer points at words read, and the joined code is none
             tool.set-change                       | NOT_EXPRESSIBLE  | the replacement tool is named in the notice only: the tool list shown at the start does not change mid-episode, and a call points at a listed tool
             domain.policy-update                  | DIVERGED         | a date, time or person name must be written in the new format (13.12.2026, 2 PM, 'Haddad, Wei'), which no context holds
+            obs.type-drift                        | DIVERGED, FAILED | a time read on a 12-hour clock ('11:00 PM') must be written back as the 24-hour one ('23:00') in an answer or a booking, which no context holds
             tool.removal                          | DIVERGED, FAILED | the other path needs a constant no context holds (find_nearby's radius_km 20 for a distance) or an answer that splits the weekly hours read ('12:00-00:00') into opening and closing times
             """;
 
