@@ -118,17 +118,22 @@ public final class DomainEnv<W> implements Env {
             case Action.Answer a -> finish(a);
             case Action.Refuse r -> finish(r);
         };
-        if (!result.done() && steps >= maxSteps + granted) {
-            outcome = new Outcome(false, Outcome.End.STEP_LIMIT, "step limit of " + (maxSteps + granted) + " reached");
+        if (!result.done() && steps >= limit()) {
+            outcome = new Outcome(false, Outcome.End.STEP_LIMIT, "step limit of " + limit() + " reached");
             return Step.end(result.observations(), outcome);
         }
         return result;
     }
 
+    /** This episode's step limit: the environment's and the turns granted, saturating (the proxy's is Integer.MAX_VALUE). */
+    private int limit() {
+        return (int) Math.min(Integer.MAX_VALUE, (long) maxSteps + granted);
+    }
+
     @Override
     public void grantTurns(int turns) {
         if (turns < 0) throw new IllegalArgumentException("turns must not be negative: " + turns);
-        granted += turns;
+        granted = (int) Math.min(Integer.MAX_VALUE, (long) granted + turns);
     }
 
     private Step finish(Action ending) {

@@ -162,6 +162,16 @@ class DomainEnvBadInputTest {
     }
 
     @Test
+    void aGrantOnAnEnvironmentWithoutALimitKeepsItWithout() {
+        // The shift proxy serves a session with no step limit (Integer.MAX_VALUE): a grant must not wrap it negative.
+        var unlimited = new DomainEnv<>(PoiDomain.DOMAIN, Integer.MAX_VALUE);
+        unlimited.reset(new TaskRequest(Split.TRAIN, 5, 1));
+        unlimited.grantTurns(1);
+        unlimited.grantTurns(Integer.MAX_VALUE);
+        for (int i = 0; i < 5; i++) assertFalse(unlimited.step(Action.CallTools.of("c" + i, "nope", "{")).done(), "turn " + (i + 1));
+    }
+
+    @Test
     void stepBeforeResetIsAProgrammingError() {
         var fresh = new DomainEnv<>(PoiDomain.DOMAIN);
         assertThrows(IllegalStateException.class, () -> fresh.step(new Action.Answer("x")));
