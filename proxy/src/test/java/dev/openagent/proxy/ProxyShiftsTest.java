@@ -128,7 +128,7 @@ class ProxyShiftsTest {
                 new Condition("obs.nonstandard-feedback", 7, Seen.RESULTS, null),
                 new Condition("obs.schema-drift", 7, Seen.RESULTS, null),
                 new Condition("obs.injection", 7, Seen.RESULTS, null),
-                new Condition("obs.malformed-output:severity=3", 7, Seen.RESULTS, null),
+                new Condition("obs.malformed-output:severity=3", 1, Seen.RESULTS, null),
                 new Condition("obs.runtime-error", 7, Seen.ACTED, null),
                 new Condition("obs.redirect", REDIRECT_SEED, Seen.ACTED, null),
                 new Condition("obs.redirect:severity=3", REDIRECT_SEED, Seen.ACTED, null),
