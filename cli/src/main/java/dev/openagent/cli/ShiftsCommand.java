@@ -50,7 +50,7 @@ final class ShiftsCommand implements Runnable {
         }
         if (json.on) {
             ArrayNode out = Json.array();
-            for (Shift s : ShiftCatalog.byTier()) {
+            for (Shift s : ShiftCatalog.all()) {
                 ObjectNode o = out.addObject();
                 o.put("id", s.id());
                 o.put("tier", s.tier().id());
