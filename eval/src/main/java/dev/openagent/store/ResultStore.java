@@ -168,8 +168,10 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
                 throw new IllegalArgumentException(location + " has results store schema " + v + (v < SCHEMA_VERSION ? " (from an older openagent)"
                         : " (from a newer openagent)") + "; this openagent reads schema " + SCHEMA_VERSION);
             }
-            // indexes added since the schema was created, built once by the first process that opens the store to write
-            if (!readOnly) {
+            // indexes added since the schema was created, built once by the first process that opens the store to write;
+            // looked up first, because CREATE INDEX locks the table against writes before it sees the index exists, and a
+            // process opening a store another holds mid-write (a shard beside other shards) would wait for that write
+            if (!readOnly && !hasIndex(c, "episodes", "episodes_listing")) {
                 try (Statement s = c.createStatement()) {
                     s.execute(LISTING_INDEX);
                 }
@@ -192,6 +194,13 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
             s.execute("INSERT INTO meta(key, value) VALUES ('schema_version', '" + SCHEMA_VERSION + "')");
         }
         c.commit();
+    }
+
+    private static boolean hasIndex(Connection c, String table, String index) throws SQLException {
+        try (ResultSet rs = c.getMetaData().getIndexInfo(null, null, table, false, true)) {
+            while (rs.next()) if (index.equalsIgnoreCase(rs.getString("INDEX_NAME"))) return true;
+        }
+        return false;
     }
 
     /**
