@@ -13,6 +13,7 @@ import dev.openagent.shift.Tier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 
 /**
  * obs.malformed-output: a result arrives truncated or as invalid JSON (single quotes, a trailing comma,
@@ -50,7 +51,7 @@ public final class MalformedOutput extends RetryableShift {
         if (!ep.strikes(broken.tool(), rnd, severity())) return s;
         hit(broken.tool());
         List<Observation> out = new ArrayList<>(s.observations());
-        out.set(target, new Observation(broken.source(), broken.callId(), broken.tool(), corrupt(broken.text()), null, null));
+        out.set(target, new Observation(broken.source(), broken.callId(), broken.tool(), corrupt(broken.text(), rnd), null, null));
         return s.withObservations(out);
     }
 
@@ -61,16 +62,25 @@ public final class MalformedOutput extends RetryableShift {
                 && (!writes || facts().tool(x.name()).map(f -> f.readOnly()).orElse(false)));
     }
 
-    /** The JSON text broken one of the ways real transports and serializers break it. */
-    private String corrupt(String json) {
-        int form = rnd.nextInt(4);
-        return switch (form) {
-            case 0 -> json.substring(0, Math.max(1, json.length() * (40 + rnd.nextInt(30)) / 100));   // truncated mid-document
+    /**
+     * The JSON text broken one of the ways real transports and serializers break it. A form that would leave this text
+     * as it was (single quotes on a text without any, unquoted keys on an array of numbers) falls back to cutting it
+     * short, so a hit is always an answer the agent can see is broken.
+     */
+    static String corrupt(String json, SplittableRandom rnd) {
+        String broken = switch (rnd.nextInt(4)) {
+            case 0 -> truncated(json, rnd);
             case 1 -> json.replace('"', '\'');                                                          // single quotes
             case 2 -> json.replaceAll("\"([A-Za-z_][A-Za-z0-9_]*)\":", "$1:");                          // unquoted keys
             default -> json.length() > 1 && (json.endsWith("}") || json.endsWith("]"))
                     ? json.substring(0, json.length() - 1) + "," + json.charAt(json.length() - 1) + "\n" + json.substring(0, Math.min(json.length(), 12))
                     : json + "}";                                                                        // trailing comma and a stray fragment
         };
+        return broken.equals(json) ? truncated(json, rnd) : broken;
+    }
+
+    /** Cut mid-document (a container's text is at least two characters, so at least its last one goes). */
+    private static String truncated(String json, SplittableRandom rnd) {
+        return json.substring(0, Math.max(1, json.length() * (40 + rnd.nextInt(30)) / 100));
     }
 }
