@@ -96,6 +96,10 @@ public final class ShiftAliases {
             new Alias("auth_expiry", "obs.auth-expiry", ADB, ADB_SRC, "ours names the tool that renews the session"),
             new Alias("http_401", "obs.auth-expiry", ADB, ADB_SRC,
                     "AgentDisruptBench answers 401 at random; ours expires the session mid-episode until the agent renews it"),
+            new Alias("type_mismatch", "obs.type-drift", ADB, ADB_SRC,
+                    "ours also writes times on the 12-hour clock and dates in another form, and at severity 3 flattens nested objects"),
+            new Alias("quota_exhausted", "obs.quota-exhausted", ADB, ADB_SRC,
+                    "ours lifts once the agent waits out the Retry-After with the listed wait tool; retrying at once keeps failing"),
             // RobustBench-TC: perturbation splits
             new Alias("realistic_typos", "query.noise", RBTC, RBTC_SRC, "ours also changes casing, spacing and abbreviations"),
             new Alias("query_paraphrase", "query.paraphrase", RBTC, RBTC_SRC, ""),
