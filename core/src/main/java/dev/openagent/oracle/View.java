@@ -18,7 +18,10 @@ import java.util.Map;
  */
 final class View {
 
-    /** One thing shown: its text (escapes of the rendering decoded), as sent, and the call it answers (null for others). */
+    /**
+     * One thing shown: its text (escapes of the rendering decoded; the user's self-corrections applied, {@link Corrections}),
+     * as sent, and the call it answers (null for others).
+     */
     record Shown(String text, String raw, String callId, Observation.Source source, int turn) {}
 
     private final List<Shown> shown = new ArrayList<>();
@@ -26,7 +29,7 @@ final class View {
 
     View(Start start) {
         shown.add(new Shown(decode(start.systemPrompt()), start.systemPrompt(), null, Observation.Source.ENV, 0));
-        shown.add(new Shown(decode(start.query()), start.query(), null, Observation.Source.USER, 0));
+        shown.add(new Shown(Corrections.read(decode(start.query())), start.query(), null, Observation.Source.USER, 0));
         for (ToolSpec t : start.tools()) shown.add(new Shown(describe(t), describe(t), null, Observation.Source.ENV, 0));
     }
 
@@ -34,7 +37,10 @@ final class View {
     void absorb(Step step) {
         turn++;
         if (step == null) return;
-        for (Observation o : step.observations()) shown.add(new Shown(decode(o.text()), o.text(), o.callId(), o.source(), turn));
+        for (Observation o : step.observations()) {
+            // Any text may hold the user's words (a support ticket quotes the request).
+            shown.add(new Shown(Corrections.read(decode(o.text())), o.text(), o.callId(), o.source(), turn));
+        }
     }
 
     int turn() { return turn; }

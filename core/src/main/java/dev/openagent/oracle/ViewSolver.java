@@ -200,7 +200,7 @@ public final class ViewSolver implements Agent {
     private static final Pattern WRITE_FIRST = Pattern.compile("(?i)\\bwrite '([^'\\n]+)',? then\\b");
     private static final Pattern CALL = Pattern.compile("(?i)\\bcall '?([A-Za-z_][\\w-]*)'?");
     /** What a transient failure says; a bare 503 or 429 is a street number or a price as often as a status. */
-    private static final Pattern TRANSIENT = Pattern.compile("(?i)try (the same \\w+ )?again|\\bretry|temporar|timed? ?out|\\b503 service|\\b429 too many|(?:http|status|error)\\W{0,3}(?:503|429)\\b|rate limit|busy|overloaded");
+    private static final Pattern TRANSIENT = Pattern.compile("(?i)try (the same \\w+ )?again|\\bretry|temporar|timed? ?out|\\b503 service|\\b429 too many|(?:http|status|error)\\W{0,3}(?:503|429)\\b|rate limit|busy|overloaded|\\bask me again\\b");
 
     private final class Session implements AgentSession {
         private final Watched env;
@@ -917,24 +917,35 @@ public final class ViewSolver implements Agent {
             return missingOfPath(path.substring(0, slash));
         }
 
+        /** A name for what is asked about, in words the user's facts know it by: the name, or else the first of the keywords. */
+        private static String spoken(String name, String keywords) {
+            String phrase = name.replace('_', ' ');
+            String normalized = dev.openagent.sandbox.Checks.normalize(phrase);
+            boolean known = !phrase.isBlank() && java.util.Arrays.stream(keywords.split("\\|"))
+                    .anyMatch(k -> !k.isBlank() && normalized.contains(dev.openagent.sandbox.Checks.normalize(k)));
+            return known ? phrase : keywords.split("\\|")[0];
+        }
+
         /** Asks the user for a value of the request that was not shown: once, again only while the reply says "try again". */
         private Action ask(String value, String param) {
             if (!asked.add(value) && !(askedLast != null && askedLast.equals(value) && transientReply() && bounded("ask " + value))) return null;
             askedLast = value;
-            Detail d = null;
-            for (Detail x : tap.task().details()) {
-                String v = value.toLowerCase(java.util.Locale.ROOT);
-                if (x.span().toLowerCase(java.util.Locale.ROOT).contains(v) || x.reply().toLowerCase(java.util.Locale.ROOT).contains(v)) {
-                    d = x;
-                    break;
+            // About what the user knows the value by: a fact of the request as the user means it (the one carried out),
+            // else a detail of the request the world posed.
+            String phrase = null;
+            for (var f : task.userFacts().entrySet()) {
+                if (phrase == null && View.contains(f.getValue().toLowerCase(java.util.Locale.ROOT), value.toLowerCase(java.util.Locale.ROOT))) {
+                    phrase = spoken(param, f.getKey());
                 }
             }
-            if (d == null) return null;
-            // About the detail, in words the user's facts know it by: its name, or else the first of its keywords.
-            String phrase = d.key().replace('_', ' ');
-            String normalized = dev.openagent.sandbox.Checks.normalize(phrase);
-            boolean known = java.util.Arrays.stream(d.keywords().split("\\|")).anyMatch(k -> !k.isBlank() && normalized.contains(dev.openagent.sandbox.Checks.normalize(k)));
-            if (!known) phrase = d.keywords().split("\\|")[0];
+            for (Detail x : tap.task().details()) {
+                if (phrase != null) break;
+                if (View.contains(x.span().toLowerCase(java.util.Locale.ROOT), value.toLowerCase(java.util.Locale.ROOT))
+                        || View.contains(x.reply().toLowerCase(java.util.Locale.ROOT), value.toLowerCase(java.util.Locale.ROOT))) {
+                    phrase = spoken(x.key(), x.keywords());
+                }
+            }
+            if (phrase == null) return null;
             String question = "Could you tell me the " + phrase + " you have in mind?";
             if (commands) return sendCommand(Protocol.ASK_COMMAND + " " + question, false);
             lastWasAwaited = false;

@@ -50,7 +50,7 @@ public abstract class QueryShift extends ShiftEnv<Void> {
             }
             default -> null;
         };
-        if (addedFacts && question != null) {
+        if (answersUser() && question != null) {
             var s = forward(action);
             return s.withObservations(s.observations().stream()
                     .map(o -> o.source() == Observation.Source.USER ? o.withText(reply(question)) : o).toList());
@@ -60,7 +60,7 @@ public abstract class QueryShift extends ShiftEnv<Void> {
 
     @Override
     protected Route route(Action.ToolCall call) {
-        if (addedFacts && Protocol.ASK_USER.equals(call.name())) {
+        if (answersUser() && Protocol.ASK_USER.equals(call.name())) {
             ObjectNode args = Texts.argsObject(call.arguments());
             String question = args != null && args.hasNonNull("question") ? args.get("question").asText() : call.arguments();
             return new Forward(call, o -> o.isError() ? o : o.withText(reply(question)));
@@ -68,7 +68,13 @@ public abstract class QueryShift extends ShiftEnv<Void> {
         return super.route(call);
     }
 
-    private String reply(String question) {
+    /** Whether this layer answers {@code ask_user} itself: by default when it added facts the user knows. */
+    protected boolean answersUser() {
+        return addedFacts;
+    }
+
+    /** The user's reply to a question, from the facts of the task as this layer states it. */
+    protected String reply(String question) {
         return SimulatedUser.reply(shiftedTask.userFacts(), question);
     }
 

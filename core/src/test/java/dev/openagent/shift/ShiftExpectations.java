@@ -64,6 +64,7 @@ final class ShiftExpectations {
             tool.bare                  | poi medical retail travel
             obs.type-drift             | poi medical retail travel
             obs.quota-exhausted        | poi medical retail travel household
+            query.noisy-user           | poi medical retail travel household
             """;
 
     /**
@@ -131,6 +132,9 @@ final class ShiftExpectations {
             obs.type-drift:severity=2            | results 45                                   | 6  | all
             obs.type-drift:severity=3            | results 45                                   | 6  | all
             obs.quota-exhausted                  | tools 90, results 90                         | 90 | all
+            query.noisy-user:severity=1          | query 90                                     | 0  | all
+            query.noisy-user:severity=2          | query 90                                     | 0  | all
+            query.noisy-user:severity=3          | query 90                                     | 0  | all
             """;
 
     /**

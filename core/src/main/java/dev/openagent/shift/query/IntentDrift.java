@@ -4,12 +4,10 @@ import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Guide;
 import dev.openagent.sandbox.Observation;
-import dev.openagent.sandbox.Outcome;
 import dev.openagent.sandbox.PlanGuide;
 import dev.openagent.sandbox.Protocol;
 import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.Step;
-import dev.openagent.sandbox.Task;
 import dev.openagent.shift.Dimension;
 import dev.openagent.shift.LayerGuide;
 import dev.openagent.shift.Shift;
@@ -41,10 +39,8 @@ public final class IntentDrift extends ShiftEnv<IntentDrift.Episode> {
     static final class Episode {
         boolean committed;
         boolean decided;
-        /** The revised request as the environment posed it: its own id, by which the environment knows its checks. */
-        Task posed;
-        /** The same request under the original's id and seed, as the episode records it. */
-        Task revised;
+        /** The revised request, once the user revised it. */
+        Revision revision;
     }
 
     private IntentDrift(Env inner, Map<String, String> params) {
@@ -66,15 +62,12 @@ public final class IntentDrift extends ShiftEnv<IntentDrift.Episode> {
         }
         if (!result || ep.decided) return s;
         ep.decided = true;
-        Task before = inner.task();
-        if (!before.solvable() || ep.committed) return s;
-        Task next = facts().revised(before, seed()).orElse(null);
-        if (next == null) return s;
-        ep.posed = next;
-        ep.revised = keepIdentity(before, next);
-        shiftedTask = ep.revised;
+        if (ep.committed) return s;
+        ep.revision = Revision.of(facts(), inner.task(), seed()).orElse(null);
+        if (ep.revision == null) return s;
+        shiftedTask = ep.revision.revised();
         List<Observation> out = new ArrayList<>(s.observations());
-        out.add(Observation.user(announce(ep.revised.query())));
+        out.add(Observation.user(announce(shiftedTask.query())));
         return s.withObservations(out);
     }
 
@@ -86,24 +79,9 @@ public final class IntentDrift extends ShiftEnv<IntentDrift.Episode> {
         };
     }
 
-    /**
-     * The ending judged against the revised request, once there is one. An ending the environment decided (tau2's
-     * transfer to a human agent, on a tool call) is judged as an answer with no text of its own.
-     */
+    /** The ending judged against the revised request, once there is one. */
     private Step judged(Action action, Step s) {
-        if (ep.revised == null) return s;
-        Outcome.End end = s.outcome().end();
-        if (end != Outcome.End.ANSWERED && end != Outcome.End.REFUSED) return s;
-        Action ending = action instanceof Action.Answer || action instanceof Action.Refuse ? action
-                : end == Outcome.End.REFUSED ? new Action.Refuse("") : new Action.Answer("");
-        // Judged by the revised request's own answer and state checks (an environment file finds them by its task id).
-        return s.withOutcome(Outcome.judge(ep.posed, ending, answer -> facts().check(ep.posed, answer)));
-    }
-
-    /** The revised request under the original's id and seed, so the episode still pairs with its static run. */
-    private static Task keepIdentity(Task original, Task t) {
-        return new Task(original.id(), t.env(), t.split(), original.seed(), t.kind(), t.difficulty(), t.query(), t.plan(), t.solvable(),
-                t.mustContain(), t.mustNotContain(), t.expect(), t.details(), t.userFacts(), t.writes());
+        return ep.revision == null ? s : ep.revision.judged(facts(), action, s);
     }
 
     @Override
@@ -113,10 +91,10 @@ public final class IntentDrift extends ShiftEnv<IntentDrift.Episode> {
 
             @Override
             public Action next(Step last) {
-                if (ep.revised == null) return innerNext();
+                if (ep.revision == null) return innerNext();
                 if (again == null) {
                     // Start over on the revised request.
-                    again = new PlanGuide(ep.revised);
+                    again = new PlanGuide(ep.revision.revised());
                     return again.next(null);
                 }
                 return again.next(innerStep);
