@@ -96,6 +96,10 @@ public final class ShiftAliases {
             new Alias("auth_expiry", "obs.auth-expiry", ADB, ADB_SRC, "ours names the tool that renews the session"),
             new Alias("http_401", "obs.auth-expiry", ADB, ADB_SRC,
                     "AgentDisruptBench answers 401 at random; ours expires the session mid-episode until the agent renews it"),
+            new Alias("wrong_data", "obs.stale-data", ADB, ADB_SRC,
+                    "AgentDisruptBench perturbs every value of a result (numbers by up to 1000, booleans flipped, texts marked, "
+                            + "lists shuffled) with nothing to tell it by; ours keeps ids, texts and the values asked about, puts "
+                            + "numbers and times out of date in an answer stamped with an old as_of, and documents fresh=true for the live answer"),
             // RobustBench-TC: perturbation splits
             new Alias("realistic_typos", "query.noise", RBTC, RBTC_SRC, "ours also changes casing, spacing and abbreviations"),
             new Alias("query_paraphrase", "query.paraphrase", RBTC, RBTC_SRC, ""),

@@ -64,6 +64,7 @@ final class ShiftExpectations {
             tool.bare                  | poi medical retail travel
             obs.type-drift             | poi medical retail travel
             obs.quota-exhausted        | poi medical retail travel household
+            obs.stale-data             | poi medical retail travel
             """;
 
     /**
@@ -131,6 +132,10 @@ final class ShiftExpectations {
             obs.type-drift:severity=2            | results 45                                   | 6  | all
             obs.type-drift:severity=3            | results 45                                   | 6  | all
             obs.quota-exhausted                  | tools 90, results 90                         | 90 | all
+            obs.stale-data                       | prompt 90, tools 90, results 90              | 0  | all
+            obs.stale-data:severity=3@poi        | prompt 90, tools 90, results 90              | 15 | all
+            obs.stale-data:severity=3@medical    | prompt 90, tools 90, results 90              | 25 | all
+            obs.stale-data:severity=3@travel     | prompt 90, tools 90, results 90              | 20 | all
             """;
 
     /**
