@@ -214,6 +214,8 @@ public final class ViewSolver implements Agent {
         private final Names names;
         /** The source the instructions call authoritative, where they name one. */
         private final String authority;
+        /** The time before which data is stale, where the instructions give a freshness rule (else null). */
+        private final java.time.Instant staleBefore;
         private final List<ToolSpec> shown;
         /** Shown names that an error or a notice said are replaced by another name. */
         private final Map<String, String> replacedBy = new HashMap<>();
@@ -257,6 +259,7 @@ public final class ViewSolver implements Agent {
             this.facts = env.facts();
             Matcher auth = AUTHORITY.matcher(start.systemPrompt());
             this.authority = auth.find() ? auth.group(1) : null;
+            this.staleBefore = Freshness.cutoff(start.systemPrompt()).orElse(null);
             this.names = new Names(allowed.contains(Allowance.KEY_SYNONYMS) ? dev.openagent.shift.Words.table(facts.synonyms()) : Map.of());
             this.shown = new ArrayList<>(start.tools());
             for (ToolSpec t : tap.start().tools()) worldTools.put(t.name(), t);
@@ -968,6 +971,10 @@ public final class ViewSolver implements Agent {
             // The step's latest call answered broken or "try again" (a page fetch that hit a busy service): again.
             if (broken(latestRawAnswer(s)) || TRANSIENT.matcher(answer).find() && !answer.isEmpty()) return again(s, lastSent);
             ToolSpec tool = shownTool(s.tool());
+            // The step's latest answer is out of date by the instructions' freshness rule (its as_of before the limit): the
+            // step's call again, with the flag the tool documents for live data.
+            String live = tool == null || !outOfDate(answer) ? null : Freshness.liveParam(tool);
+            if (live != null) return again(s, s.args().deepCopy().put(live, true));
             if (tool != null) {
                 for (var p : Descriptions.descriptions(tool.parameters()).entrySet()) {
                     // The page parameter by its description (a name can lie); by its name only when it has none.
@@ -1015,6 +1022,11 @@ public final class ViewSolver implements Agent {
             return null;
         }
 
+        /** Whether an answer's data is older than the instructions' freshness rule allows (never, where they give none). */
+        private boolean outOfDate(String answer) {
+            return staleBefore != null && Freshness.stale(answer, staleBefore, names);
+        }
+
         /** The record of the entity whose field was not shown, fetched by its id with the tool that returns it. */
         private Action lookup(Frame f, int step, String value) {
             JsonNode result = f.results.get(step);
@@ -1035,8 +1047,13 @@ public final class ViewSolver implements Agent {
                     if (helper != null) return helper;
                     ObjectNode worldArgs = Json.object();
                     worldArgs.set(r.param(), id);
+                    String name = replaced(to.get().name());
+                    ObjectNode args = translate(world, to.get(), worldArgs);
+                    // The look-up before, of this tool, answered out of date by the freshness rule: this one asks for live data.
+                    String live = lastLookup != null && name.equals(calledTool.get(lastLookup)) && outOfDate(textOf(lastLookup)) ? Freshness.liveParam(to.get()) : null;
+                    if (live != null) args.put(live, true);
                     lastLookup = nextId();
-                    return send(replaced(to.get().name()), translate(world, to.get(), worldArgs), lastLookup, false);
+                    return send(name, args, lastLookup, false);
                 }
             }
             return null;

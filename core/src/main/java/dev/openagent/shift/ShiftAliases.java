@@ -100,6 +100,10 @@ public final class ShiftAliases {
                     "ours also writes times on the 12-hour clock and dates in another form, and at severity 3 flattens nested objects"),
             new Alias("quota_exhausted", "obs.quota-exhausted", ADB, ADB_SRC,
                     "ours lifts once the agent waits out the Retry-After with the listed wait tool; retrying at once keeps failing"),
+            new Alias("wrong_data", "obs.stale-data", ADB, ADB_SRC,
+                    "AgentDisruptBench perturbs every value of a result (numbers by up to 1000, booleans flipped, texts marked, "
+                            + "lists shuffled) with nothing to tell it by; ours keeps ids, texts and the values asked about, puts "
+                            + "numbers and times out of date in an answer stamped with an old as_of, and documents fresh=true for the live answer"),
             // RobustBench-TC: perturbation splits
             new Alias("realistic_typos", "query.noise", RBTC, RBTC_SRC, "ours also changes casing, spacing and abbreviations"),
             new Alias("query_paraphrase", "query.paraphrase", RBTC, RBTC_SRC, ""),

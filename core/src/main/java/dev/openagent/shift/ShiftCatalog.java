@@ -19,6 +19,7 @@ import dev.openagent.shift.obs.QuotaExhausted;
 import dev.openagent.shift.obs.Redirect;
 import dev.openagent.shift.obs.RuntimeErrors;
 import dev.openagent.shift.obs.SchemaDrift;
+import dev.openagent.shift.obs.StaleData;
 import dev.openagent.shift.obs.TypeDrift;
 import dev.openagent.shift.query.Ambiguous;
 import dev.openagent.shift.query.IntentDrift;
@@ -68,7 +69,7 @@ public final class ShiftCatalog {
             Injection.SHIFT, PoisonedDescription.SHIFT,
             // The shifts the field reported next (issue 38), in their tiers but listed after the first catalog, so that
             // what is drawn by position over the catalog (the tests' pair seeds, exports' shift draws) stays as it was
-            Bare.SHIFT, TypeDrift.SHIFT, QuotaExhausted.SHIFT, NoisyUser.SHIFT);
+            Bare.SHIFT, TypeDrift.SHIFT, QuotaExhausted.SHIFT, NoisyUser.SHIFT, StaleData.SHIFT);
 
     /**
      * The order layers compose in, innermost first, whatever order a spec writes them in (so {@code a+b}
@@ -79,7 +80,7 @@ public final class ShiftCatalog {
      */
     private static final List<String> COMPOSITION = List.of(
             "domain.transfer", "task.unsolvable", "query.noisy-user", "logic.longer-chain", "query.underspecified", "query.ambiguous", "query.paraphrase",
-            "query.redundant", "query.noise", "query.intent-drift", "tool.bare", "tool.removal", "obs.missing-values", "domain.policy-update",
+            "query.redundant", "query.noise", "query.intent-drift", "tool.bare", "tool.removal", "obs.missing-values", "obs.stale-data", "domain.policy-update",
             "obs.injection", "tool.poisoned-description", "logic.inversion", "logic.extra-prerequisite", "obs.auth-expiry", "obs.quota-exhausted",
             "action.verification-change", "obs.redirect", "tool.set-change", "tool.distractors", "obs.pagination",
             "logic.conflict", "obs.runtime-error", "obs.schema-drift", "obs.type-drift", "obs.malformed-output", "interface.action-list", "tool.schema-noise",

@@ -38,6 +38,8 @@ public enum Sign {
     DESCRIPTION_INSTRUCTS("a tool's description carries an instruction"),
     /** A tool takes a page token or cursor it did not take. */
     PAGING_PARAMETER_ADDED("a tool takes a page token"),
+    /** A tool takes a flag that reads live data instead of a cache ({@code fresh}, {@code no_cache}) it did not take. */
+    FRESHNESS_PARAMETER_ADDED("a tool takes a freshness flag"),
     /** A tool's declared output schema changed. */
     OUTPUT_SCHEMA_CHANGED("a tool's output schema changed"),
 

@@ -287,6 +287,46 @@ class ViewCheckCatchesTest {
         assertTrue(coded >= 5, "too few tasks need a code (" + coded + ")");
     }
 
+    /** Takes the freshness rule out of the instructions (obs.stale-data's paragraph), leaving the answers' stamps. */
+    static final class NoFreshnessRule extends ShiftEnv<Void> {
+        static final Shift SHIFT = brokenShift("broken.no-freshness-rule", NoFreshnessRule::new);
+
+        NoFreshnessRule(Env inner, Map<String, String> params) { super(inner, SHIFT, params); }
+
+        @Override
+        protected dev.openagent.sandbox.Start begin(dev.openagent.sandbox.Start in) {
+            return in.withSystemPrompt(in.systemPrompt().replaceAll("(?m)^Data freshness:.*$", ""));
+        }
+    }
+
+    @Test
+    void withoutTheFreshnessRuleShownAStaleValueIsNotAskedForAgain() {
+        // Under obs.stale-data:3 every read answer with a number or time is stale. The view check tells so from the
+        // stamp and the rule the instructions state, never from the shift: with the rule out of the instructions (an
+        // outer test layer; the stamps and the fresh flag stay) it must fail every task that needed an out-of-date value.
+        Map<String, Integer> failures = new HashMap<>();
+        for (String envId : List.of("poi", "medical")) {
+            Shift stale = dev.openagent.shift.ShiftCatalog.get("obs.stale-data");
+            ShiftStack withRule = new ShiftStack(List.of(new ShiftStack.Layer(stale, Map.of("severity", "3"))));
+            ShiftStack without = new ShiftStack(List.of(new ShiftStack.Layer(stale, Map.of("severity", "3")), new ShiftStack.Layer(NoFreshnessRule.SHIFT, Map.of())));
+            Env ruled = ViewSolver.watched(withRule, Environments.get(envId).create());
+            Env unruled = ViewSolver.watched(without, Environments.get(envId).create());
+            int failed = 0;
+            for (int i = 0; i < TASKS; i++) {
+                TaskRequest r = new TaskRequest(Split.TEST, 900 + i, 0);
+                Trajectory allowed = Episodes.run(ruled, new ViewSolver(), r);
+                assertTrue(ViewSolver.solved(allowed), ViewSolver.finding(allowed).orElse(allowed.outcome().toString()));
+                Trajectory blind = Episodes.run(unruled, new ViewSolver(), r);
+                if (ViewSolver.solved(blind)) continue;
+                failed++;
+                assertTrue(ViewSolver.finding(blind).orElse("").contains("never shown"), ViewSolver.finding(blind).orElse(""));
+            }
+            failures.put(envId, failed);
+        }
+        // Measured: poi 4 of 40 (its answers are mostly texts, and a number it needs is often shown elsewhere), medical more.
+        assertTrue(failures.get("poi") >= 2 && failures.get("medical") >= 5, "too few tasks needed an out-of-date value: " + failures);
+    }
+
     @Test
     void withoutItsAllowanceADriftedValueIsNotReadBack() {
         // Under obs.type-drift a time a booking takes from a free slot is shown on the 12-hour clock ("1:00 PM") and

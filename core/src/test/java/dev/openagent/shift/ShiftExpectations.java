@@ -65,6 +65,7 @@ final class ShiftExpectations {
             obs.type-drift             | poi medical retail travel
             obs.quota-exhausted        | poi medical retail travel household
             query.noisy-user           | poi medical retail travel household
+            obs.stale-data             | poi medical retail travel
             """;
 
     /**
@@ -135,6 +136,10 @@ final class ShiftExpectations {
             query.noisy-user:severity=1          | query 90                                     | 0  | all
             query.noisy-user:severity=2          | query 90                                     | 0  | all
             query.noisy-user:severity=3          | query 90                                     | 0  | all
+            obs.stale-data                       | prompt 90, tools 90, results 90              | 0  | all
+            obs.stale-data:severity=3@poi        | prompt 90, tools 90, results 90              | 15 | all
+            obs.stale-data:severity=3@medical    | prompt 90, tools 90, results 90              | 25 | all
+            obs.stale-data:severity=3@travel     | prompt 90, tools 90, results 90              | 20 | all
             """;
 
     /**

@@ -31,6 +31,8 @@ public final class SurfaceDiff {
             + "overrides? (earlier|previous|prior) instructions|do not (mention|tell|reveal)|from now on,|to the ai assistant)");
     /** Parameters that page a list. */
     private static final Pattern PAGING = Pattern.compile("(?i)(page|cursor|offset|next)(_?(token|number|num|index))?|page_?size|limit");
+    /** A flag that reads live data instead of a cache. */
+    private static final Pattern FRESHNESS = Pattern.compile("(?i)fresh|live|no_?cache|bypass_?cache|skip_?cache|max_?age|refresh");
     /** A tool that lets time pass ({@code wait}, {@code sleep}, {@code backoff}), by its name or its description's first word. */
     private static final Pattern WAIT = Pattern.compile("(?i)(wait|sleep|back_?off)(_(for|seconds|ms))?_*");
     /** A tool that renews access. */
@@ -124,10 +126,13 @@ public final class SurfaceDiff {
         if (!sameSchema(b.inputSchema(), a.inputSchema())) {
             Map<String, JsonNode> p = b.parameters(), q = a.parameters();
             List<String> gained = q.keySet().stream().filter(k -> !p.containsKey(k)).toList();
-            boolean onlyPaging = !gained.isEmpty() && gained.stream().allMatch(k -> PAGING.matcher(k).matches())
-                    && p.keySet().stream().allMatch(q::containsKey) && p.entrySet().stream().allMatch(e -> e.getValue().equals(q.get(e.getKey())));
-            out.add(Change.of(onlyPaging ? Sign.PAGING_PARAMETER_ADDED : Sign.PARAMETERS_CHANGED, b.name(),
-                    onlyPaging ? "it takes " + String.join(", ", gained) + " now" : "parameters: " + paramsDetail(b, a), b.inputSchema(), a.inputSchema()));
+            boolean kept = !gained.isEmpty() && p.keySet().stream().allMatch(q::containsKey) && p.entrySet().stream().allMatch(e -> e.getValue().equals(q.get(e.getKey())));
+            // Only a paging or a freshness parameter gained, the others as they were: the sign of that alone.
+            Sign sign = kept && gained.stream().allMatch(k -> PAGING.matcher(k).matches()) ? Sign.PAGING_PARAMETER_ADDED
+                    : kept && gained.stream().allMatch(k -> FRESHNESS.matcher(k).matches()) ? Sign.FRESHNESS_PARAMETER_ADDED
+                    : Sign.PARAMETERS_CHANGED;
+            out.add(Change.of(sign, b.name(), sign == Sign.PARAMETERS_CHANGED ? "parameters: " + paramsDetail(b, a) : "it takes " + String.join(", ", gained) + " now",
+                    b.inputSchema(), a.inputSchema()));
         }
         if (!Objects.equals(b.outputSchema(), a.outputSchema())) {
             String detail = b.outputSchema() == null ? "it declares an output schema now" : a.outputSchema() == null ? "it no longer declares an output schema"
