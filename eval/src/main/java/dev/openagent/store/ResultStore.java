@@ -349,6 +349,9 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
     /** The run's episodes for its scorecard, without their trajectories; see {@link EpisodeSummaries}. */
     public EpisodeSummaries episodeSummaries(String runId) { return runs.summaries(runId); }
 
+    /** These episodes without their trajectories, in the order given (ids the store does not hold are left out). */
+    public EpisodeSummaries episodeSummaries(List<String> ids) { return runs.summaries(ids); }
+
     /** These episodes by id, in the order given; ids the store does not hold are left out. */
     public List<EpisodeResult> episodes(List<String> ids) { return runs.episodes(ids); }
 

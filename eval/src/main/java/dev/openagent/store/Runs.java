@@ -470,45 +470,79 @@ record Runs(StoreWriter writer, StoreReader reader, boolean listed) {
      * episodes whole.
      */
     EpisodeSummaries summaries(String runId) {
-        if (!listed) {
-            List<EpisodeResult> whole = episodes(runId);
-            Map<String, Failure> failures = new HashMap<>();
-            for (EpisodeResult e : whole) failures.put(e.id(), Taxonomy.classify(e));
-            return new EpisodeSummaries(whole, failures);
-        }
+        if (!listed) return classified(episodes(runId));
         return reader.read(c -> {
-            List<EpisodeResult> out = new ArrayList<>();
-            Map<String, Failure> failures = new HashMap<>();
-            Map<String, List<String>> goldTools = new HashMap<>();
-            try (PreparedStatement p = c.prepareStatement("""
-                    SELECT e.config_hash, e.agent, e.env, e.shift, e.task_seed, e.trial, e.tier, e.task_index, e.success, e.end_reason,
-                           e.detail, e.task_id, e.gold_calls, e.gold_tools, e.duration_ms, e.kind, e.difficulty, e.solvable, e.turns,
-                           e.tool_calls, e.tool_errors, e.prompt_tokens, e.completion_tokens, r.failure, e.attacked
-                    FROM run_episodes r JOIN episodes e ON e.id = r.episode_id WHERE r.run_id = ?""" + PLAN_ORDER)) {
+            Summaries out = new Summaries();
+            try (PreparedStatement p = c.prepareStatement(SUMMARY + " FROM run_episodes r JOIN episodes e ON e.id = r.episode_id WHERE r.run_id = ?"
+                    + PLAN_ORDER)) {
                 p.setString(1, runId);
-                try (ResultSet rs = p.executeQuery()) {
-                    while (rs.next()) {
-                        EpisodeKey key = new EpisodeKey(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getLong(5), rs.getInt(6));
-                        int attackedColumn = rs.getInt(25);
-                        Boolean attacked = rs.wasNull() ? null : attackedColumn == 1;
-                        Outcome outcome = new Outcome(rs.getInt(9) == 1, Outcome.End.valueOf(rs.getString(10)), rs.getString(11), attacked);
-                        String taskId = rs.getString(12);
-                        // an episode that could not start has no trajectory, and no task id
-                        Trajectory summary = taskId == null ? null : new Trajectory(key.env(), taskId, null, key.taskSeed(), rs.getInt(17),
-                                rs.getString(16), rs.getInt(18) == 1, List.of(), key.agent(), List.of(), List.of(), outcome,
-                                new dev.openagent.episode.Stats(rs.getInt(19), rs.getInt(20), rs.getInt(21), Map.of(), rs.getLong(22), rs.getLong(23)));
-                        // the same few tool lists over and over: each parsed once
-                        List<String> gold = goldTools.computeIfAbsent(rs.getString(14), g -> List.of(Json.read(g, String[].class)));
-                        EpisodeResult e = new EpisodeResult(key, rs.getString(7), rs.getInt(8), outcome, summary, new GoldFacts(rs.getInt(13), gold),
-                                rs.getLong(15));
-                        out.add(e);
-                        String failure = rs.getString(24);
-                        if (failure != null) failures.put(e.id(), Failure.valueOf(failure.toUpperCase(java.util.Locale.ROOT)));
-                    }
+                out.add(p);
+            }
+            return out.done();
+        });
+    }
+
+    /** As {@link #summaries(String)}, of these episodes in the order given (ids the store does not hold are left out). */
+    EpisodeSummaries summaries(List<String> ids) {
+        if (!listed) return classified(episodes(ids));
+        return reader.read(c -> {
+            Summaries out = new Summaries();
+            try (PreparedStatement p = c.prepareStatement(SUMMARY + " FROM episodes e WHERE e.id = ?")) {
+                for (String id : ids) {
+                    p.setString(1, id);
+                    out.add(p);
                 }
             }
-            return new EpisodeSummaries(out, failures);
+            return out.done();
         });
+    }
+
+    /** Whole episodes with their failure categories classified here (a store of schema 1 holds none). */
+    private static EpisodeSummaries classified(List<EpisodeResult> whole) {
+        Map<String, Failure> failures = new HashMap<>();
+        for (EpisodeResult e : whole) failures.put(e.id(), Taxonomy.classify(e));
+        return new EpisodeSummaries(whole, failures);
+    }
+
+    /** The columns {@link Summaries#add} reads, from {@code episodes e}. */
+    private static final String SUMMARY = """
+            SELECT e.config_hash, e.agent, e.env, e.shift, e.task_seed, e.trial, e.tier, e.task_index, e.success, e.end_reason,
+                   e.detail, e.task_id, e.gold_calls, e.gold_tools, e.duration_ms, e.kind, e.difficulty, e.solvable, e.turns,
+                   e.tool_calls, e.tool_errors, e.prompt_tokens, e.completion_tokens, e.failure, e.attacked""";
+
+    /** Episode summaries as read, and their failure categories. */
+    private static final class Summaries {
+        final List<EpisodeResult> episodes = new ArrayList<>();
+        final Map<String, Failure> failures = new HashMap<>();
+        /** The same few tool lists over and over: each parsed once. */
+        final Map<String, List<String>> goldTools = new HashMap<>();
+
+        /** Adds the rows of this query of {@link #SUMMARY}. */
+        void add(PreparedStatement p) throws java.sql.SQLException {
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    EpisodeKey key = new EpisodeKey(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getLong(5), rs.getInt(6));
+                    int attackedColumn = rs.getInt(25);
+                    Boolean attacked = rs.wasNull() ? null : attackedColumn == 1;
+                    Outcome outcome = new Outcome(rs.getInt(9) == 1, Outcome.End.valueOf(rs.getString(10)), rs.getString(11), attacked);
+                    String taskId = rs.getString(12);
+                    // an episode that could not start has no trajectory, and no task id
+                    Trajectory summary = taskId == null ? null : new Trajectory(key.env(), taskId, null, key.taskSeed(), rs.getInt(17),
+                            rs.getString(16), rs.getInt(18) == 1, List.of(), key.agent(), List.of(), List.of(), outcome,
+                            new dev.openagent.episode.Stats(rs.getInt(19), rs.getInt(20), rs.getInt(21), Map.of(), rs.getLong(22), rs.getLong(23)));
+                    List<String> gold = goldTools.computeIfAbsent(rs.getString(14), g -> List.of(Json.read(g, String[].class)));
+                    EpisodeResult e = new EpisodeResult(key, rs.getString(7), rs.getInt(8), outcome, summary, new GoldFacts(rs.getInt(13), gold),
+                            rs.getLong(15));
+                    episodes.add(e);
+                    String failure = rs.getString(24);
+                    if (failure != null) failures.put(e.id(), Failure.valueOf(failure.toUpperCase(java.util.Locale.ROOT)));
+                }
+            }
+        }
+
+        EpisodeSummaries done() {
+            return new EpisodeSummaries(episodes, failures);
+        }
     }
 
     /** These episodes, in the order given (ids the store does not hold are left out). */

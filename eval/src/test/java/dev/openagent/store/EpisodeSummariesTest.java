@@ -40,6 +40,16 @@ class EpisodeSummariesTest {
             summarised.remove("generated_at");
             assertEquals(whole, summarised);
             assertTrue(whole.path("summary").path("by_shift").path("sec.injection").path("attack_success_rate").isNumber(), whole.toString());
+
+            // a page of a listing: these episodes, in this order, with their categories
+            EpisodeResult wrong = Results.answered("a", "tool.semantic-rename", "perception", 1, false);
+            EpisodeResult fine = Results.answered("a", "none", "static", 0, true);
+            EpisodeSummaries page = s.episodeSummaries(java.util.List.of(wrong.id(), "no-such-episode", fine.id()));
+            assertEquals(java.util.List.of(wrong.id(), fine.id()), page.episodes().stream().map(EpisodeResult::id).toList());
+            assertEquals(java.util.Map.of(wrong.id(), dev.openagent.metrics.Failure.WRONG_ANSWER, fine.id(), dev.openagent.metrics.Failure.SUCCESS),
+                    page.failures());
+            assertEquals(wrong.trajectory().stats().turns(), page.episodes().getFirst().trajectory().stats().turns());
+            assertEquals(wrong.trajectory().taskId(), page.episodes().getFirst().trajectory().taskId());
         }
     }
 }

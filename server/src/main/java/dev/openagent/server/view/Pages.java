@@ -33,7 +33,10 @@ final class Pages {
     /** A run as the runs page lists it. */
     record RunRow(RunInfo run, RunProgress progress, Duration eta) {}
 
-    /** An episode in a listing, with its failure category (read from its trajectory). */
+    /**
+     * An episode in a listing (a summary: {@link dev.openagent.store.EpisodeSummaries}), with its failure category as
+     * stored (null when its trajectory could not be read).
+     */
     record Listed(EpisodeResult episode, Failure failure) {}
 
     static String runs(String store, List<RunRow> runs) {
@@ -228,6 +231,7 @@ final class Pages {
     }
 
     private static String badge(Failure f) {
+        if (f == null) return "<span class=\"badge\">unknown</span>";
         String cls = switch (f) {
             case SUCCESS -> "ok";
             case INFRA_ERROR, UNSCORED -> "warn";

@@ -11,6 +11,7 @@ import dev.openagent.server.http.HttpCall;
 import dev.openagent.server.http.HttpService;
 import dev.openagent.store.EpisodeFilter;
 import dev.openagent.store.EpisodePage;
+import dev.openagent.store.EpisodeSummaries;
 import dev.openagent.store.RunFacets;
 import dev.openagent.store.ResultStore;
 import dev.openagent.store.RunInfo;
@@ -198,7 +199,9 @@ public final class ViewServer implements AutoCloseable {
         if (page < 0 || page > MAX_PAGE) throw new ApiError(400, "bad_request", "page must be 0 to " + MAX_PAGE + ", not " + page);
         EpisodePage found = store.episodePage(run.id(), filter, page * PAGE_SIZE, PAGE_SIZE);
         List<Pages.Listed> rows = new ArrayList<>();
-        for (EpisodeResult e : store.episodes(found.ids())) rows.add(new Pages.Listed(e, Taxonomy.classify(e)));
+        // a listing shows what the stored columns hold: the trajectories are not read
+        EpisodeSummaries listed = store.episodeSummaries(found.ids());
+        for (EpisodeResult e : listed.episodes()) rows.add(new Pages.Listed(e, listed.failures().get(e.id())));
         int total = found.total();
         return Pages.episodes(run, facets(run), new Pages.Listing(filter, filter.failure() == null ? null : filter.failure().id(), page), rows, total, PAGE_SIZE);
     }

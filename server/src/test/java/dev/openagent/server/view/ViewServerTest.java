@@ -126,6 +126,14 @@ class ViewServerTest {
     }
 
     @Test
+    void aRunWhoseResultsAreStillBeingComputedSaysSoAndLoadsItselfAgain() {
+        String page = Pages.run(store.run(runId).orElseThrow(), store.progress(runId), null);
+        assertTrue(page.contains("id=\"computing\"") && page.contains("<meta http-equiv=\"refresh\" content=\"2\">"), page);
+        assertTrue(page.contains("id=\"finished\""), "the progress is there meanwhile");
+        assertFalse(page.contains("OpenAgentCharts.heatmap"));
+    }
+
+    @Test
     void filtersSelectInSqlAndTheFailureCategoryOnTopAndPagesAreBounded() throws Exception {
         HttpResponse<String> failures = get(open, "/runs/" + runId + "/episodes?outcome=failure&shift=" + ViewFixtures.SHIFT);
         assertEquals(200, failures.statusCode());
