@@ -207,30 +207,38 @@ public final class ViewServer implements AutoCloseable {
     }
 
     /**
-     * A run's results, or null while they are computed. They are computed again only when the run changed
-     * ({@link #state}), on a thread and a read connection of their own, so the other
-     * pages are served meanwhile; a request waits for them up to {@link #RESULTS_WAIT}, and a page without them says they
-     * are coming and loads itself again.
+     * A run's results, or null while they are first computed. They are computed again when the run changed
+     * ({@link #state}), on a thread and a read connection of their own, so the other pages are served meanwhile; one
+     * computation per run at a time (a large running run changes faster than its results are computed: they follow it
+     * as fast as they can, never queueing). A request waits for them up to {@link #RESULTS_WAIT}; meanwhile it is
+     * shown the results computed before, if any, or a page that says they are coming and loads itself again.
      */
     private Pages.Computed results(RunInfo run) {
         String state = state(run);
-        Results r = results.compute(run.id(), (id, known) -> known != null && known.state().equals(state) ? known
-                : new Results(state, CompletableFuture.supplyAsync(() -> compute(run), computing)));
+        Results r = results.compute(run.id(), (id, known) -> {
+            if (known == null) return new Results(state, CompletableFuture.supplyAsync(() -> compute(run), computing), null);
+            if (known.state().equals(state) || !known.data().isDone()) return known;
+            Pages.Computed before = known.data().isCompletedExceptionally() ? known.previous() : known.data().join();
+            return new Results(state, CompletableFuture.supplyAsync(() -> compute(run), computing), before);
+        });
         try {
             return r.data().get(RESULTS_WAIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            return null;
+            return r.previous();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return null;
+            return r.previous();
         } catch (ExecutionException e) {
             results.remove(run.id(), r);   // computed again on the next request
             throw e.getCause() instanceof RuntimeException x ? x : new IllegalStateException(e.getCause());
         }
     }
 
-    /** A run's results as computed (or being computed) when the run was in {@code state}. */
-    private record Results(String state, CompletableFuture<Pages.Computed> data) {}
+    /**
+     * A run's results as computed (or being computed) when the run was in {@code state}, and those computed before
+     * (shown while these are computed), or null.
+     */
+    private record Results(String state, CompletableFuture<Pages.Computed> data, Pages.Computed previous) {}
 
     /**
      * The scorecard of the run's episodes, read without their trajectories ({@link ResultStore#episodeSummaries}); and
