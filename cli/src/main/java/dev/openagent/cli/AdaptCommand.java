@@ -50,8 +50,8 @@ final class AdaptCommand implements Runnable {
     @Option(names = "--tasks", paramLabel = "N", description = "Test tasks per condition, before and after (default: " + Adaptation.DEFAULT_TASKS + ").")
     Integer tasks;
 
-    @Option(names = "--lr", paramLabel = "LR", description = "Peak learning rate (default: the checkpoint's own, from its training.json, when it was "
-            + "trained by sft or paft; else 2e-3).")
+    @Option(names = "--lr", paramLabel = "LR", description = "Peak learning rate (default: a quarter of the checkpoint's own, from its training.json, "
+            + "when sft or paft trained it; else a quarter of 2e-3).")
     Float lr;
 
     @Mixin

@@ -68,9 +68,10 @@ class AdaptCommandTest {
         assertEquals("paft", training.path("method").asText());
         assertEquals(TinyPolicy.checkpoint().toString(), training.path("init").asText());
         assertTrue(training.path("episodes").asInt() > 0);
-        assertEquals(training.path("episodes").asInt(), training.path("shifted_episodes").asInt(), training.toString());
+        assertEquals(training.path("episodes").asInt(), training.path("shifted_episodes").asInt(), "every episode shifted at replay 0");
         assertEquals(List.of("obs.redirect:severity=2", "tool.name-noise:severity=2"), names(training.path("shift_weights")));
         assertEquals(16, training.path("batch").asInt(), "the checkpoint's own batch");
+        assertEquals(0.001, training.path("lr").asDouble(), 1e-7, "a quarter of the checkpoint's peak learning rate (4e-3)");
         assertEquals(2, training.path("adaptation").path("targets").size());
 
         // Not a terminal: plain progress lines, the last at 100%.

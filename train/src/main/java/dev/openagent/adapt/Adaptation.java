@@ -41,6 +41,12 @@ import java.util.Map;
 public final class Adaptation {
     /** The replay share unless one is given (measured: docs/adaptation.md). */
     public static final double DEFAULT_REPLAY = 0.3;
+    /**
+     * The peak learning rate unless one is given, as a share of the one the checkpoint was trained with: at the
+     * checkpoint's own (2e-3) a short adaptation cost 4-7 points of static success whatever the replay share; at a
+     * quarter, with replay 0.3, one (docs/adaptation.md).
+     */
+    public static final double LR_SHARE = 0.25;
     /** Demonstrated episodes trained on unless a number is given. */
     public static final int DEFAULT_EPISODES = 2000;
     /** Test tasks per condition, before and after, unless a number is given. */
@@ -57,7 +63,8 @@ public final class Adaptation {
      * @param replay   the share of those episodes drawn static, in [0, 1)
      * @param seed     training and test tasks
      * @param tasks    test tasks per condition, before and after
-     * @param lr       the peak learning rate; null: the checkpoint's own when it was cloned (sft, paft), else the trainer's default
+     * @param lr       the peak learning rate; null: {@link #LR_SHARE} of the checkpoint's own when it was cloned (sft, paft),
+     *                 else of the trainer's default
      * @param threads  training and evaluation threads
      */
     public record Settings(Path policy, String env, Focus targets, String source, int episodes, double replay, long seed, int tasks,
@@ -145,15 +152,15 @@ public final class Adaptation {
 
     /**
      * The trainer's options: PAFT from the checkpoint (its vocabulary grown with the new data's words), a fraction
-     * 1 - replay of the episodes under the targets at their weights, the rest static; the batch and peak learning rate
-     * the checkpoint was cloned with where it records them, for about {@code episodes} episodes.
+     * 1 - replay of the episodes under the targets at their weights, the rest static; the batch the checkpoint was
+     * cloned with and a share of its peak learning rate where it records them, for about {@code episodes} episodes.
      */
     static Trainer.Options options(Settings s, Focus targets, Policy start) {
         JsonNode made = Checkpoint.training(s.policy());
         boolean cloned = made.path("method").asText("").equals("sft") || made.path("method").asText("").equals("paft");
         Trainer.Options defaults = Trainer.Options.of(Trainer.Method.PAFT, s.env(), 1, s.seed());
         int batch = cloned ? made.path("batch").asInt(defaults.batch()) : defaults.batch();
-        float lr = s.lr() != null ? s.lr() : cloned ? (float) made.path("lr").asDouble(defaults.lr()) : defaults.lr();
+        float lr = s.lr() != null ? s.lr() : (float) (LR_SHARE * (cloned ? made.path("lr").asDouble(defaults.lr()) : defaults.lr()));
         ShiftSampler sampler = FocusedShifts.sampler(targets, s.env());
         Trainer.Options probe = options(s, 1, start, sampler, batch, lr);
         return options(s, Trainer.stepsFor(probe, s.episodes()), start, sampler, batch, lr);
