@@ -215,6 +215,8 @@ public final class ViewSolver implements Agent {
         /** The source the instructions call authoritative, where they name one. */
         private final String authority;
         private final List<ToolSpec> shown;
+        /** What answers said to send a shown tool with every call (a longer timeout), by its name. */
+        private final Map<String, ObjectNode> passAlso = new HashMap<>();
         /** Shown names that an error or a notice said are replaced by another name. */
         private final Map<String, String> replacedBy = new HashMap<>();
         private final Set<String> asked = new HashSet<>();
@@ -462,7 +464,7 @@ public final class ViewSolver implements Agent {
             }
             String name = replaced(target.get().name());
             ToolSpec to = listed(name).orElse(target.get());
-            ObjectNode args = translate(world, to, seenArgs);
+            ObjectNode args = withSettings(name, translate(world, to, seenArgs));
             String id = nextId();
             awaiting = new Awaiting(frame, call, worldArgs, to, name, args, id, tap.size(), 0);
             forStep.clear();
@@ -497,7 +499,7 @@ public final class ViewSolver implements Agent {
             // Arguments again, as the tool now takes them (a listed replacement by its own schema; one only a reply
             // named takes the same parameters), with a token an answer since gave filling its parameter.
             String name = replaced(a.tool());
-            ObjectNode args = translate(worldTools.get(a.call().tool()), listed(name).orElse(a.target()), asSeen(a.worldArgs()));
+            ObjectNode args = withSettings(name, translate(worldTools.get(a.call().tool()), listed(name).orElse(a.target()), asSeen(a.worldArgs())));
             awaiting = a.again(id, name, args, tap.size());
             return send(awaiting.tool(), awaiting.args(), id, true);
         }
@@ -578,6 +580,10 @@ public final class ViewSolver implements Agent {
                 helperCommand = first;
                 return sendCommand(first, false);
             }
+            if (!a.call().isCommand() && a.tries() < MAX_TRIES && learnSettings(a, said)) {
+                // "Call it again with a longer timeout: timeout_seconds=60": this call, and the tool's later ones, with it.
+                return resend(a);
+            }
             ToolSpec named = oneToolNamed(said, a.tool());
             if (named != null && a.tries() < MAX_TRIES) {
                 ObjectNode args = argsFor(named, said, a.target(), a.args());
@@ -591,6 +597,47 @@ public final class ViewSolver implements Agent {
             }
             if (TRANSIENT.matcher(said).find()) return resend(a);
             return null;
+        }
+
+        /**
+         * Learns from an answer to a call the values it labels for optional parameters of the tool called that the call
+         * did not send so (a longer {@code timeout_seconds}, {@code async=true}), read as the schema types them: the tool
+         * is sent them from now on. Whether it learned any.
+         */
+        private boolean learnSettings(Awaiting a, String said) {
+            String name = replaced(a.tool());
+            ToolSpec tool = listed(name).orElse(a.target());
+            if (tool == null) return false;
+            List<String> required = Descriptions.required(tool.parameters());
+            ObjectNode sent = sentArgs.getOrDefault(a.id(), a.args());
+            boolean learnt = false;
+            for (var p : Descriptions.descriptions(tool.parameters()).entrySet()) {
+                if (required.contains(p.getKey())) continue;
+                String v = labelFor(said, p.getKey(), p.getValue());
+                if (v == null) continue;
+                JsonNode typed = typed(v, tool.parameters().path("properties").path(p.getKey()).path("type").asText(""));
+                if (typed == null || typed.equals(sent.get(p.getKey()))) continue;
+                passAlso.computeIfAbsent(name, k -> Json.object()).set(p.getKey(), typed);
+                learnt = true;
+            }
+            return learnt;
+        }
+
+        /** A labelled value as a parameter of this JSON type takes it, or null when it is not one. */
+        private static JsonNode typed(String v, String type) {
+            String s = v.strip();
+            return switch (type) {
+                case "integer" -> s.matches("-?\\d{1,9}") ? com.fasterxml.jackson.databind.node.IntNode.valueOf(Integer.parseInt(s)) : null;
+                case "boolean" -> s.equalsIgnoreCase("true") || s.equalsIgnoreCase("false") ? com.fasterxml.jackson.databind.node.BooleanNode.valueOf(Boolean.parseBoolean(s.toLowerCase(java.util.Locale.ROOT))) : null;
+                default -> null;
+            };
+        }
+
+        /** The arguments with what answers said to send the tool also (a longer timeout). */
+        private ObjectNode withSettings(String tool, ObjectNode args) {
+            ObjectNode also = passAlso.get(tool);
+            if (also != null) args.setAll(also.deepCopy());
+            return args;
         }
 
         /**

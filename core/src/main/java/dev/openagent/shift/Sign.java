@@ -60,6 +60,10 @@ public enum Sign {
     WITHDRAWAL_NOTICE("a notice that tools were withdrawn"),
     /** Calls fail with authentication errors. */
     AUTH_ERRORS("authentication errors"),
+    /** A tool fails and works by turns: errors that say it is flapping, down and up again. */
+    FLAPPING("errors saying a tool is flapping"),
+    /** Calls time out with errors that name a longer timeout or a job to run instead. */
+    TIMEOUTS("time-outs naming a longer timeout or a job"),
     /** Calls fail with a rate limit that says how long to wait first (a Retry-After, a quota used up). */
     RATE_LIMITED("rate-limit errors naming a Retry-After"),
     /** Results come a page at a time, with a token for the next. */

@@ -64,6 +64,8 @@ final class ShiftExpectations {
             tool.bare                  | poi medical retail travel
             obs.type-drift             | poi medical retail travel
             obs.quota-exhausted        | poi medical retail travel household
+            obs.flapping               | poi medical retail travel household
+            obs.latency                | poi medical retail travel
             """;
 
     /**
@@ -131,6 +133,8 @@ final class ShiftExpectations {
             obs.type-drift:severity=2            | results 45                                   | 6  | all
             obs.type-drift:severity=3            | results 45                                   | 6  | all
             obs.quota-exhausted                  | tools 90, results 90                         | 90 | all
+            obs.flapping                         | results 90                                   | 90 | all
+            obs.latency                          | tools 90, results 90                         | 90 | all
             """;
 
     /**
