@@ -1032,20 +1032,37 @@ public final class ViewSolver implements Agent {
                     String v = labelFor(answer, r, descriptions.getOrDefault(r, ""));
                     if (v != null) args.put(r, v);
                 }
-                if (args.size() == Descriptions.required(t.parameters()).size()) {
+                if (!args.isEmpty()) {
+                    // The answer labels what the helper is about (a job_id); the rest it requires of every call (a token
+                    // another shift asks for) from the latest labels anywhere, as any call takes it.
+                    for (String r : Descriptions.required(t.parameters())) {
+                        String v = args.has(r) ? null : labeled(r);
+                        if (v != null) args.put(r, v);
+                    }
+                }
+                // With all it requires; or with what the answer labels for it only, when the rest is nowhere to be read
+                // (a token not asked for yet): the helper's answer then says what it needs first.
+                if (!args.isEmpty()) {
                     String key = t.name() + "\u0000" + value;
                     String tried = helperCalls.get(key);
                     if (tried != null) {
-                        // Asked and answered "try again": again. Answered without showing the value: of no help.
+                        // Asked and answered "try again": again. Answered with a tool to call first (a token): that, then
+                        // again. Answered without showing the value: of no help.
                         String said = view.answers(tried).stream().map(View.Shown::text).reduce("", String::concat);
-                        if (!(TRANSIENT.matcher(said).find() && bounded("again " + key))) {
+                        boolean again = TRANSIENT.matcher(said).find();
+                        if (!again) {
+                            Action first = helperFor(tried);
+                            if (first != null) return first;
+                            again = helpedFor.contains(tried) && oneToolNamed(said, t.name()) != null;
+                        }
+                        if (!(again && bounded("again " + key))) {
                             useless.add(t.name());
                             continue;
                         }
                     }
                     String id = nextId();
                     helperCalls.put(key, id);
-                    return send(t.name(), tried != null ? sentArgs.get(tried) : args, id, false);
+                    return send(t.name(), args, id, false);
                 }
             }
             return null;

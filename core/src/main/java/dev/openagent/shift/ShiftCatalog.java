@@ -81,9 +81,9 @@ public final class ShiftCatalog {
     private static final List<String> COMPOSITION = List.of(
             "domain.transfer", "task.unsolvable", "logic.longer-chain", "query.underspecified", "query.ambiguous", "query.paraphrase",
             "query.redundant", "query.noise", "query.intent-drift", "tool.bare", "tool.removal", "obs.missing-values", "domain.policy-update",
-            "obs.injection", "tool.poisoned-description", "logic.inversion", "logic.extra-prerequisite", "obs.auth-expiry", "obs.quota-exhausted",
+            "obs.injection", "tool.poisoned-description", "obs.latency", "logic.inversion", "logic.extra-prerequisite", "obs.auth-expiry", "obs.quota-exhausted",
             "action.verification-change", "obs.redirect", "tool.set-change", "tool.distractors", "obs.pagination",
-            "logic.conflict", "obs.runtime-error", "obs.flapping", "obs.latency", "obs.schema-drift", "obs.type-drift", "obs.malformed-output", "interface.action-list", "tool.schema-noise",
+            "logic.conflict", "obs.runtime-error", "obs.flapping", "obs.schema-drift", "obs.type-drift", "obs.malformed-output", "interface.action-list", "tool.schema-noise",
             "tool.semantic-rename", "tool.semantic-trap", "tool.identity-erasure", "tool.name-noise", "obs.format",
             "obs.nonstandard-feedback");
 

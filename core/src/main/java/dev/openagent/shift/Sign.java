@@ -36,6 +36,10 @@ public enum Sign {
     DESCRIPTION_RETIRED("a tool's description says it is retired"),
     /** A tool's description now carries an instruction to the agent. */
     DESCRIPTION_INSTRUCTS("a tool's description carries an instruction"),
+    /** A tool takes a timeout, or an option to run as a job, it did not take. */
+    TIMEOUT_PARAMETER_ADDED("a tool takes a timeout"),
+    /** A new tool returns the result of a job started earlier (a poll). */
+    JOB_TOOL_ADDED("a tool that polls a job"),
     /** A tool takes a page token or cursor it did not take. */
     PAGING_PARAMETER_ADDED("a tool takes a page token"),
     /** A tool's declared output schema changed. */

@@ -31,6 +31,10 @@ public final class SurfaceDiff {
             + "overrides? (earlier|previous|prior) instructions|do not (mention|tell|reveal)|from now on,|to the ai assistant)");
     /** Parameters that page a list. */
     private static final Pattern PAGING = Pattern.compile("(?i)(page|cursor|offset|next)(_?(token|number|num|index))?|page_?size|limit");
+    /** Parameters that set how long a call may take, or run it as a job instead. */
+    private static final Pattern TIMEOUT = Pattern.compile("(?i)(request_?)?time_?out(_?(seconds|secs|s|ms|millis))?|(run_?)?async|background|as_?job");
+    /** A tool that returns a job's result (or its status) by the job's id. */
+    private static final Pattern JOB = Pattern.compile("(?i)(get_?|poll_?|fetch_?)?job_?(result|status|output)s?_*|poll(_?job)?_*");
     /** A tool that lets time pass ({@code wait}, {@code sleep}, {@code backoff}), by its name or its description's first word. */
     private static final Pattern WAIT = Pattern.compile("(?i)(wait|sleep|back_?off)(_(for|seconds|ms))?_*");
     /** A tool that renews access. */
@@ -124,10 +128,12 @@ public final class SurfaceDiff {
         if (!sameSchema(b.inputSchema(), a.inputSchema())) {
             Map<String, JsonNode> p = b.parameters(), q = a.parameters();
             List<String> gained = q.keySet().stream().filter(k -> !p.containsKey(k)).toList();
-            boolean onlyPaging = !gained.isEmpty() && gained.stream().allMatch(k -> PAGING.matcher(k).matches())
-                    && p.keySet().stream().allMatch(q::containsKey) && p.entrySet().stream().allMatch(e -> e.getValue().equals(q.get(e.getKey())));
-            out.add(Change.of(onlyPaging ? Sign.PAGING_PARAMETER_ADDED : Sign.PARAMETERS_CHANGED, b.name(),
-                    onlyPaging ? "it takes " + String.join(", ", gained) + " now" : "parameters: " + paramsDetail(b, a), b.inputSchema(), a.inputSchema()));
+            boolean kept = p.keySet().stream().allMatch(q::containsKey) && p.entrySet().stream().allMatch(e -> e.getValue().equals(q.get(e.getKey())));
+            boolean onlyPaging = !gained.isEmpty() && gained.stream().allMatch(k -> PAGING.matcher(k).matches()) && kept;
+            boolean onlyTimeout = !gained.isEmpty() && gained.stream().allMatch(k -> TIMEOUT.matcher(k).matches()) && kept;
+            Sign sign = onlyPaging ? Sign.PAGING_PARAMETER_ADDED : onlyTimeout ? Sign.TIMEOUT_PARAMETER_ADDED : Sign.PARAMETERS_CHANGED;
+            out.add(Change.of(sign, b.name(), onlyPaging || onlyTimeout ? "it takes " + String.join(", ", gained) + " now" : "parameters: " + paramsDetail(b, a),
+                    b.inputSchema(), a.inputSchema()));
         }
         if (!Objects.equals(b.outputSchema(), a.outputSchema())) {
             String detail = b.outputSchema() == null ? "it declares an output schema now" : a.outputSchema() == null ? "it no longer declares an output schema"
@@ -146,6 +152,9 @@ public final class SurfaceDiff {
         }
         if (WAIT.matcher(a.name()).matches() || a.description().matches("(?is)^waits\\b.*")) {
             return Change.of(Sign.WAIT_TOOL_ADDED, a.name(), "a new tool that waits", null, summary(a));
+        }
+        if (JOB.matcher(a.name()).matches()) {
+            return Change.of(Sign.JOB_TOOL_ADDED, a.name(), "a new tool that returns a job's result", null, summary(a));
         }
         if (RENEWAL.matcher(a.name()).find() || RENEWAL.matcher(a.description()).find() && a.parameters().isEmpty()) {
             return Change.of(Sign.RENEWAL_TOOL_ADDED, a.name(), "a new tool that renews access", null, summary(a));

@@ -40,7 +40,7 @@ import java.util.Set;
 public final class Flapping extends ShiftEnv<Flapping.Episode> {
     public static final Shift SHIFT = new Shift("obs.flapping", Tier.INTERACTION, Dimension.O,
             "A tool alternates failure and success over calls (down k calls, up k calls, for the whole episode); a success does not mean the next call works, and a retry gets through.",
-            List.of(Shift.SEVERITY), Flapping::new).seenAs(Sign.FLAPPING, Sign.TRANSIENT_ERRORS);
+            List.of(Shift.SEVERITY), Flapping::new).seenAs(Sign.FLAPPING);
 
     /** What this layer keeps during one episode (made afresh at every reset). */
     static final class Episode {

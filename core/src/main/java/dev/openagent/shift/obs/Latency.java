@@ -46,7 +46,7 @@ public final class Latency extends ShiftEnv<Latency.Episode> {
     public static final Shift SHIFT = new Shift("obs.latency", Tier.INTERACTION, Dimension.O,
             "Slow tools time out with the default timeout, also when retried at once; a longer documented timeout_seconds gets the result, and at severity 3 only the documented asynchronous pattern does (async=true, then poll get_job_result).",
             List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "a command takes no timeout parameter; its answer is its result"),
-            Latency::new).seenAs(Sign.TIMEOUTS, Sign.PARAMETERS_CHANGED);
+            Latency::new).seenAs(Sign.TIMEOUT_PARAMETER_ADDED, Sign.TIMEOUTS, Sign.JOB_TOOL_ADDED);
 
     /** The timeout a call gets when it gives none, and the longest one it may ask for, in seconds. */
     static final int DEFAULT_TIMEOUT = 10;
