@@ -331,13 +331,13 @@ public final class ViewSolver implements Agent {
                     }
                 } else {
                     // The command an answer said to write first (a wait) answered "try again" (a busy system): it goes again.
-                    if (helperCommand != null && awaiting.tries() < MAX_TRIES && TRANSIENT.matcher(lastCommandAnswer).find()) {
+                    if (helperCommand != null && awaiting.tries() < MAX_RETRIES && TRANSIENT.matcher(lastCommandAnswer).find()) {
                         awaiting = awaiting.again(awaiting.id(), awaiting.tool(), awaiting.args(), awaiting.mark());
                         return sendCommand(helperCommand, false);
                     }
                     helperCommand = null;
                     // The helper (a renewal, a token) answered "try again": it goes again before the call it serves.
-                    if (lastHelper != null && awaiting.tries() < MAX_TRIES && TRANSIENT.matcher(textOf(lastHelper)).find()) {
+                    if (lastHelper != null && awaiting.tries() < MAX_RETRIES && TRANSIENT.matcher(textOf(lastHelper)).find()) {
                         String again = lastHelper;
                         // "try again" after a tool it names (429 ... "Call wait with seconds=30"): that tool first; the
                         // call it serves goes again after it, and asks for the helper again if it still needs it.
@@ -567,25 +567,28 @@ public final class ViewSolver implements Agent {
         /** What to do about the answer to a plan call that did not reach the world, or null when nothing it says helps. */
         private Action react(Awaiting a) {
             String said = answerTo(a);
+            // An answer that says "try again" may come after many retries of layers that compose (a flapping tool, busy
+            // servers, broken answers): what it asks first (a wait, a longer timeout) is bounded as retries are.
+            int cap = TRANSIENT.matcher(said).find() ? MAX_RETRIES : MAX_TRIES;
             Matcher m = REPLACEMENT.matcher(said);
             if (m.find() && !m.group(1).equals(a.tool())) {
                 replacedBy.put(a.tool(), m.group(1));
                 return resend(a);
             }
             String first = a.call().isCommand() ? commandToWriteFirst(said) : null;
-            if (first != null && a.tries() < MAX_TRIES) {
+            if (first != null && a.tries() < cap) {
                 // "Write 'wait 30', then the same command again": that command, then this one again.
                 awaiting = a.again(a.id(), a.tool(), a.args(), a.mark());
                 lastHelper = null;
                 helperCommand = first;
                 return sendCommand(first, false);
             }
-            if (!a.call().isCommand() && a.tries() < MAX_TRIES && learnSettings(a, said)) {
+            if (!a.call().isCommand() && a.tries() < cap && learnSettings(a, said)) {
                 // "Call it again with a longer timeout: timeout_seconds=60": this call, and the tool's later ones, with it.
                 return resend(a);
             }
             ToolSpec named = oneToolNamed(said, a.tool());
-            if (named != null && a.tries() < MAX_TRIES) {
+            if (named != null && a.tries() < cap) {
                 ObjectNode args = argsFor(named, said, a.target(), a.args());
                 if (args != null) {
                     // The plan call goes again after the helper (unless the helper completed it: a hold).

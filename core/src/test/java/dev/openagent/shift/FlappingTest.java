@@ -23,8 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * flaps, from 2 every tool. A call of a tool that is down answers a transient 503 that says the tool is flapping and
  * to retry, and never reaches the service; the call that gets through answers as the static one did. That the static
  * plan fails under it is ShiftsBiteTest's (ShiftExpectations' line), that the oracle and the view check solve it
- * ShiftOracleTest's. (Mutations tried: every tool starting up, 24 failures here and the bite lines fail; k = 1 at
- * severity 3, the 3 severity-3 cases fail; severity 1 flapping every tool, the severity-1 cases fail.)
+ * ShiftOracleTest's. (Mutations tried: every tool starting up, all 24 cases fail; k = 1 at severity 3, the 4
+ * severity-3 cases of the schedule test fail; severity 1 flapping every tool, the 4 severity-1 cases fail.)
  */
 class FlappingTest {
     static final int EPISODES = 15;

@@ -25,9 +25,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * same way when sent again as it was. Severity 1: only the first tool the episode calls is slow (about 40 s); 2: every
  * tool; 3: every tool takes about 300 s, so no timeout will do and the 504 names async=true: the call then answers a
  * job_id, and get_job_result answers "running" once, then the call's static result. That the static plan fails under
- * it is ShiftsBiteTest's, that the oracle and the view check solve it ShiftOracleTest's. (Mutations tried: a retry at
- * once getting through, every case fails; the poll giving the result at once, the 3 severity-3 cases fail; severity 1
- * slowing every tool, the 3 severity-1 cases fail.)
+ * it is ShiftsBiteTest's, that the oracle and the view check solve it ShiftOracleTest's. (Mutations tried: a call
+ * of a tool that timed out before getting through whatever its timeout, all 12 cases fail; the poll giving the result
+ * at once, the 4 severity-3 cases fail; severity 1 slowing every tool, the 4 severity-1 cases fail.)
  */
 class LatencyTest {
     static final int EPISODES = 12;

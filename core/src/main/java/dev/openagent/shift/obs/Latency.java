@@ -41,6 +41,7 @@ import java.util.Set;
  * then). The turns the protocol costs are the layer's: the first time-out of each tool (until it answers), a job's
  * "still running" and the poll that delivers its result are granted back to the episode, never more than that, so a
  * looping agent still meets the step limit. Text commands take no parameters, so the shift needs a tool list.
+ * The oracle learns as an agent does: it passes a timeout (or runs a job) for a tool only once that tool has timed out.
  */
 public final class Latency extends ShiftEnv<Latency.Episode> {
     public static final Shift SHIFT = new Shift("obs.latency", Tier.INTERACTION, Dimension.O,
@@ -69,6 +70,10 @@ public final class Latency extends ShiftEnv<Latency.Episode> {
         String slowTool;
         /** Tools whose time-out was granted back and that have not answered since. */
         final Set<String> timedOut = new HashSet<>();
+        /** Tools that have timed out in this episode (the oracle passes what their error named from then on). */
+        final Set<String> told = new HashSet<>();
+        /** Ids of the latest turn's calls that timed out. */
+        final Set<String> timedOutNow = new HashSet<>();
         final Map<String, Job> jobs = new LinkedHashMap<>();
         final Map<String, Integer> polls = new HashMap<>();
         /** Jobs started and not yet delivered, in order (what the guide polls). */
@@ -150,6 +155,8 @@ public final class Latency extends ShiftEnv<Latency.Episode> {
         }
         // Timed out: the call never reached the service. The first time-out of a tool is the layer's turn to give back.
         if (ep.timedOut.add(call.name())) inner.grantTurns(1);
+        ep.told.add(call.name());
+        ep.timedOutNow.add(call.id());
         String how = severity() >= 3
                 ? "it takes about " + takes() + " s, longer than the longest timeout (" + MAX_TIMEOUT + " s), so no timeout will do. Run it as a job: call "
                         + call.name() + " again with\n" + ep.asyncParam + "=true\n(it answers a job_id at once), then call " + ep.pollTool + " with that job_id until it gives the result."
@@ -192,21 +199,32 @@ public final class Latency extends ShiftEnv<Latency.Episode> {
         return s.matches("\\d{1,4}") ? Integer.parseInt(s) : -1;
     }
 
+    @Override
+    protected void newTurn() { ep.timedOutNow.clear(); }
+
     /**
-     * The oracle passes a long enough timeout with every call (at severity 3: runs every call as a job), and polls
-     * each job it started until it gives the result before the inner guide's next action.
+     * The oracle calls as an agent learns to: a tool with the default timeout until it has timed out, then the call
+     * again and every later call of that tool with what the error named (a longer timeout; at severity 3 as a job);
+     * it polls each job it started until it gives the result before the inner guide's next action.
      */
     @Override
     public Guide guide() {
         return new LayerGuide(inner.guide(), this) {
             private int polls;
+            private Action.CallTools lastInner;
 
             @Override
             public Action next(Step last) {
                 if (!ep.undelivered.isEmpty()) {
                     return Action.CallTools.of("poll_" + (polls++), ep.pollTool, Json.write(Json.object("job_id", ep.undelivered.getFirst())));
                 }
-                return outward(innerNext());
+                if (!ep.timedOutNow.isEmpty() && lastInner != null) {
+                    // The calls that timed out, again, as the error said.
+                    return outward(new Action.CallTools(lastInner.calls().stream().filter(x -> ep.timedOutNow.contains(x.id())).toList()));
+                }
+                Action a = innerNext();
+                lastInner = a instanceof Action.CallTools c ? c : null;
+                return outward(a);
             }
 
             @Override
@@ -214,7 +232,7 @@ public final class Latency extends ShiftEnv<Latency.Episode> {
                 if (!(a instanceof Action.CallTools c)) return a;
                 return new Action.CallTools(c.calls().stream().map(x -> {
                     ObjectNode args = Texts.argsObject(x.arguments());
-                    if (Protocol.ASK_USER.equals(x.name()) || args == null) return x;
+                    if (!ep.told.contains(x.name()) || args == null) return x;
                     if (severity() >= 3) args.put(ep.asyncParam, true);
                     else args.put(ep.timeoutParam, takes() + 20);
                     return new Action.ToolCall(x.id(), x.name(), Json.write(args));
