@@ -217,6 +217,8 @@ public final class ViewSolver implements Agent {
         /** The time before which data is stale, where the instructions give a freshness rule (else null). */
         private final java.time.Instant staleBefore;
         private final List<ToolSpec> shown;
+        /** What answers said to send a shown tool with every call (a longer timeout), by its name. */
+        private final Map<String, ObjectNode> passAlso = new HashMap<>();
         /** Shown names that an error or a notice said are replaced by another name. */
         private final Map<String, String> replacedBy = new HashMap<>();
         private final Set<String> asked = new HashSet<>();
@@ -332,13 +334,13 @@ public final class ViewSolver implements Agent {
                     }
                 } else {
                     // The command an answer said to write first (a wait) answered "try again" (a busy system): it goes again.
-                    if (helperCommand != null && awaiting.tries() < MAX_TRIES && TRANSIENT.matcher(lastCommandAnswer).find()) {
+                    if (helperCommand != null && awaiting.tries() < MAX_RETRIES && TRANSIENT.matcher(lastCommandAnswer).find()) {
                         awaiting = awaiting.again(awaiting.id(), awaiting.tool(), awaiting.args(), awaiting.mark());
                         return sendCommand(helperCommand, false);
                     }
                     helperCommand = null;
                     // The helper (a renewal, a token) answered "try again": it goes again before the call it serves.
-                    if (lastHelper != null && awaiting.tries() < MAX_TRIES && TRANSIENT.matcher(textOf(lastHelper)).find()) {
+                    if (lastHelper != null && awaiting.tries() < MAX_RETRIES && TRANSIENT.matcher(textOf(lastHelper)).find()) {
                         String again = lastHelper;
                         // "try again" after a tool it names (429 ... "Call wait with seconds=30"): that tool first; the
                         // call it serves goes again after it, and asks for the helper again if it still needs it.
@@ -465,7 +467,7 @@ public final class ViewSolver implements Agent {
             }
             String name = replaced(target.get().name());
             ToolSpec to = listed(name).orElse(target.get());
-            ObjectNode args = translate(world, to, seenArgs);
+            ObjectNode args = withSettings(name, translate(world, to, seenArgs));
             String id = nextId();
             awaiting = new Awaiting(frame, call, worldArgs, to, name, args, id, tap.size(), 0);
             forStep.clear();
@@ -500,7 +502,7 @@ public final class ViewSolver implements Agent {
             // Arguments again, as the tool now takes them (a listed replacement by its own schema; one only a reply
             // named takes the same parameters), with a token an answer since gave filling its parameter.
             String name = replaced(a.tool());
-            ObjectNode args = translate(worldTools.get(a.call().tool()), listed(name).orElse(a.target()), asSeen(a.worldArgs()));
+            ObjectNode args = withSettings(name, translate(worldTools.get(a.call().tool()), listed(name).orElse(a.target()), asSeen(a.worldArgs())));
             awaiting = a.again(id, name, args, tap.size());
             return send(awaiting.tool(), awaiting.args(), id, true);
         }
@@ -568,21 +570,28 @@ public final class ViewSolver implements Agent {
         /** What to do about the answer to a plan call that did not reach the world, or null when nothing it says helps. */
         private Action react(Awaiting a) {
             String said = answerTo(a);
+            // An answer that says "try again" may come after many retries of layers that compose (a flapping tool, busy
+            // servers, broken answers): what it asks first (a wait, a longer timeout) is bounded as retries are.
+            int cap = TRANSIENT.matcher(said).find() ? MAX_RETRIES : MAX_TRIES;
             Matcher m = REPLACEMENT.matcher(said);
             if (m.find() && !m.group(1).equals(a.tool())) {
                 replacedBy.put(a.tool(), m.group(1));
                 return resend(a);
             }
             String first = a.call().isCommand() ? commandToWriteFirst(said) : null;
-            if (first != null && a.tries() < MAX_TRIES) {
+            if (first != null && a.tries() < cap) {
                 // "Write 'wait 30', then the same command again": that command, then this one again.
                 awaiting = a.again(a.id(), a.tool(), a.args(), a.mark());
                 lastHelper = null;
                 helperCommand = first;
                 return sendCommand(first, false);
             }
+            if (!a.call().isCommand() && a.tries() < cap && learnSettings(a, said)) {
+                // "Call it again with a longer timeout: timeout_seconds=60": this call, and the tool's later ones, with it.
+                return resend(a);
+            }
             ToolSpec named = oneToolNamed(said, a.tool());
-            if (named != null && a.tries() < MAX_TRIES) {
+            if (named != null && a.tries() < cap) {
                 ObjectNode args = argsFor(named, said, a.target(), a.args());
                 if (args != null) {
                     // The plan call goes again after the helper (unless the helper completed it: a hold).
@@ -594,6 +603,47 @@ public final class ViewSolver implements Agent {
             }
             if (TRANSIENT.matcher(said).find()) return resend(a);
             return null;
+        }
+
+        /**
+         * Learns from an answer to a call the values it labels for optional parameters of the tool called that the call
+         * did not send so (a longer {@code timeout_seconds}, {@code async=true}), read as the schema types them: the tool
+         * is sent them from now on. Whether it learned any.
+         */
+        private boolean learnSettings(Awaiting a, String said) {
+            String name = replaced(a.tool());
+            ToolSpec tool = listed(name).orElse(a.target());
+            if (tool == null) return false;
+            List<String> required = Descriptions.required(tool.parameters());
+            ObjectNode sent = sentArgs.getOrDefault(a.id(), a.args());
+            boolean learnt = false;
+            for (var p : Descriptions.descriptions(tool.parameters()).entrySet()) {
+                if (required.contains(p.getKey())) continue;
+                String v = labelFor(said, p.getKey(), p.getValue());
+                if (v == null) continue;
+                JsonNode typed = typed(v, tool.parameters().path("properties").path(p.getKey()).path("type").asText(""));
+                if (typed == null || typed.equals(sent.get(p.getKey()))) continue;
+                passAlso.computeIfAbsent(name, k -> Json.object()).set(p.getKey(), typed);
+                learnt = true;
+            }
+            return learnt;
+        }
+
+        /** A labelled value as a parameter of this JSON type takes it, or null when it is not one. */
+        private static JsonNode typed(String v, String type) {
+            String s = v.strip();
+            return switch (type) {
+                case "integer" -> s.matches("-?\\d{1,9}") ? com.fasterxml.jackson.databind.node.IntNode.valueOf(Integer.parseInt(s)) : null;
+                case "boolean" -> s.equalsIgnoreCase("true") || s.equalsIgnoreCase("false") ? com.fasterxml.jackson.databind.node.BooleanNode.valueOf(Boolean.parseBoolean(s.toLowerCase(java.util.Locale.ROOT))) : null;
+                default -> null;
+            };
+        }
+
+        /** The arguments with what answers said to send the tool also (a longer timeout). */
+        private ObjectNode withSettings(String tool, ObjectNode args) {
+            ObjectNode also = passAlso.get(tool);
+            if (also != null) args.setAll(also.deepCopy());
+            return args;
         }
 
         /**
@@ -1003,20 +1053,37 @@ public final class ViewSolver implements Agent {
                     String v = labelFor(answer, r, descriptions.getOrDefault(r, ""));
                     if (v != null) args.put(r, v);
                 }
-                if (args.size() == Descriptions.required(t.parameters()).size()) {
+                if (!args.isEmpty()) {
+                    // The answer labels what the helper is about (a job_id); the rest it requires of every call (a token
+                    // another shift asks for) from the latest labels anywhere, as any call takes it.
+                    for (String r : Descriptions.required(t.parameters())) {
+                        String v = args.has(r) ? null : labeled(r);
+                        if (v != null) args.put(r, v);
+                    }
+                }
+                // With all it requires; or with what the answer labels for it only, when the rest is nowhere to be read
+                // (a token not asked for yet): the helper's answer then says what it needs first.
+                if (!args.isEmpty()) {
                     String key = t.name() + "\u0000" + value;
                     String tried = helperCalls.get(key);
                     if (tried != null) {
-                        // Asked and answered "try again": again. Answered without showing the value: of no help.
+                        // Asked and answered "try again": again. Answered with a tool to call first (a token): that, then
+                        // again. Answered without showing the value: of no help.
                         String said = view.answers(tried).stream().map(View.Shown::text).reduce("", String::concat);
-                        if (!(TRANSIENT.matcher(said).find() && bounded("again " + key))) {
+                        boolean again = TRANSIENT.matcher(said).find();
+                        if (!again) {
+                            Action first = helperFor(tried);
+                            if (first != null) return first;
+                            again = helpedFor.contains(tried) && oneToolNamed(said, t.name()) != null;
+                        }
+                        if (!(again && bounded("again " + key))) {
                             useless.add(t.name());
                             continue;
                         }
                     }
                     String id = nextId();
                     helperCalls.put(key, id);
-                    return send(t.name(), tried != null ? sentArgs.get(tried) : args, id, false);
+                    return send(t.name(), args, id, false);
                 }
             }
             return null;

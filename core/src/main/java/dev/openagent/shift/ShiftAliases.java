@@ -87,6 +87,12 @@ public final class ShiftAliases {
             new Alias("http_503", "obs.runtime-error", ADB, ADB_SRC, "ours mixes 503s with timeouts, 429s and resets"),
             new Alias("intermittent", "obs.runtime-error", ADB, ADB_SRC,
                     "AgentDisruptBench fails every n-th call; ours fails calls at random, at most severity-many times in a row"),
+            new Alias("flapping", "obs.flapping", ADB, ADB_SRC,
+                    "AgentDisruptBench's tool fails and recovers on a schedule of its own; ours is down k calls, up k calls, "
+                            + "per tool from its first call (k and how many tools flap by severity), and says it is flapping"),
+            new Alias("latency", "obs.latency", ADB, ADB_SRC,
+                    "AgentDisruptBench delays the right result (nothing the agent sees changes); ours times a slow call out "
+                            + "until the agent passes a longer documented timeout or, at severity 3, runs it as a job and polls"),
             new Alias("malformed_json", "obs.malformed-output", ADB, ADB_SRC, "ours reaches look-ups only, and a retry succeeds"),
             new Alias("truncated", "obs.malformed-output", ADB, ADB_SRC, "ours cuts results or breaks their syntax; a retry succeeds"),
             new Alias("missing_fields", "obs.missing-values", ADB, ADB_SRC,

@@ -36,6 +36,10 @@ public enum Sign {
     DESCRIPTION_RETIRED("a tool's description says it is retired"),
     /** A tool's description now carries an instruction to the agent. */
     DESCRIPTION_INSTRUCTS("a tool's description carries an instruction"),
+    /** A tool takes a timeout, or an option to run as a job, it did not take. */
+    TIMEOUT_PARAMETER_ADDED("a tool takes a timeout"),
+    /** A new tool returns the result of a job started earlier (a poll). */
+    JOB_TOOL_ADDED("a tool that polls a job"),
     /** A tool takes a page token or cursor it did not take. */
     PAGING_PARAMETER_ADDED("a tool takes a page token"),
     /** A tool takes a flag that reads live data instead of a cache ({@code fresh}, {@code no_cache}) it did not take. */
@@ -62,6 +66,10 @@ public enum Sign {
     WITHDRAWAL_NOTICE("a notice that tools were withdrawn"),
     /** Calls fail with authentication errors. */
     AUTH_ERRORS("authentication errors"),
+    /** A tool fails and works by turns: errors that say it is flapping, down and up again. */
+    FLAPPING("errors saying a tool is flapping"),
+    /** Calls time out with errors that name a longer timeout or a job to run instead. */
+    TIMEOUTS("time-outs naming a longer timeout or a job"),
     /** Calls fail with a rate limit that says how long to wait first (a Retry-After, a quota used up). */
     RATE_LIMITED("rate-limit errors naming a Retry-After"),
     /** Results come a page at a time, with a token for the next. */

@@ -66,6 +66,8 @@ final class ShiftExpectations {
             obs.quota-exhausted        | poi medical retail travel household
             query.noisy-user           | poi medical retail travel household
             obs.stale-data             | poi medical retail travel
+            obs.flapping               | poi medical retail travel household
+            obs.latency                | poi medical retail travel
             """;
 
     /**
@@ -140,6 +142,8 @@ final class ShiftExpectations {
             obs.stale-data:severity=3@poi        | prompt 90, tools 90, results 90              | 15 | all
             obs.stale-data:severity=3@medical    | prompt 90, tools 90, results 90              | 25 | all
             obs.stale-data:severity=3@travel     | prompt 90, tools 90, results 90              | 20 | all
+            obs.flapping                         | results 90                                   | 90 | all
+            obs.latency                          | tools 90, results 90                         | 90 | all
             """;
 
     /**

@@ -27,6 +27,10 @@ public record Reading(Format format, Set<String> keys, int largest, boolean malf
         PLAIN,
         /** a timeout, an overload, a rate limit, a reset connection: try again */
         TRANSIENT,
+        /** a tool that goes down and comes back by turns ("flapping"): retrying works, and the next call may fail again */
+        FLAPPING,
+        /** a time-out that names a longer timeout to pass, or a job to run instead: retrying as before will not do */
+        TIMEOUT,
         /** a rate limit that says how long to wait first (a Retry-After, a quota used up): retrying at once will not do */
         QUOTA,
         /** the session or token expired, 401 */
@@ -41,6 +45,8 @@ public record Reading(Format format, Set<String> keys, int largest, boolean malf
 
     private static final Pattern TRANSIENT = Pattern.compile("(?i)(\\b50[234]\\b|\\b429\\b|timed? ?out|temporarily|rate limit|too many requests|connection reset|please retry|try again)");
     private static final Pattern QUOTA = Pattern.compile("(?i)(\\bretry-after\\s*[:=]?\\s*\\d+|\\bquota\\b.{0,40}\\b(exceeded|exhausted|used up|reached)|rate limit.{0,40}\\bused up)");
+    private static final Pattern FLAPPING = Pattern.compile("(?i)(\\bflapping\\b|goes down and comes back|down and up by turns|intermittently (down|unavailable))");
+    private static final Pattern TIMEOUT = Pattern.compile("(?i)(\\blonger timeout\\b|\\btimeout_?s(econds)?\\s*[=:]\\s*\\d+|\\brun (it|the call) as a job\\b|\\basync\\s*[=:]\\s*true\\b)");
     private static final Pattern AUTH = Pattern.compile("(?i)(\\b401\\b|unauthori[sz]ed|session expired|token expired|expired token|re-?authenticate)");
     private static final Pattern RETIRED = Pattern.compile("(?i)(\\b410\\b|was retired|is retired|no longer answers|deprecated|has been removed|moved permanently)");
     private static final Pattern WITHDRAWN = Pattern.compile("(?i)('[^']+' (is|was|has been) withdrawn|the tool set changed)");
@@ -95,6 +101,8 @@ public record Reading(Format format, Set<String> keys, int largest, boolean malf
         else if (WITHDRAWN.matcher(t).find()) kind = Kind.WITHDRAWN;
         else if (error && RETIRED.matcher(t).find()) kind = Kind.RETIRED;
         else if (error && QUOTA.matcher(t).find()) kind = Kind.QUOTA;
+        else if (error && FLAPPING.matcher(t).find()) kind = Kind.FLAPPING;
+        else if (error && TIMEOUT.matcher(t).find()) kind = Kind.TIMEOUT;
         else if (error && TRANSIENT.matcher(t).find()) kind = Kind.TRANSIENT;
         else if (SUCCESS_SHAPED.matcher(t).find() || !error && FAILED_WORDS.matcher(t).find()) kind = Kind.FAILURE_AS_SUCCESS;
         else kind = Kind.PLAIN;

@@ -33,6 +33,10 @@ public final class SurfaceDiff {
     private static final Pattern PAGING = Pattern.compile("(?i)(page|cursor|offset|next)(_?(token|number|num|index))?|page_?size|limit");
     /** A flag that reads live data instead of a cache. */
     private static final Pattern FRESHNESS = Pattern.compile("(?i)fresh|live|no_?cache|bypass_?cache|skip_?cache|max_?age|refresh");
+    /** Parameters that set how long a call may take, or run it as a job instead. */
+    private static final Pattern TIMEOUT = Pattern.compile("(?i)(request_?)?time_?out(_?(seconds|secs|s|ms|millis))?|(run_?)?async|background|as_?job");
+    /** A tool that returns a job's result (or its status) by the job's id. */
+    private static final Pattern JOB = Pattern.compile("(?i)(get_?|poll_?|fetch_?)?job_?(result|status|output)s?_*|poll(_?job)?_*");
     /** A tool that lets time pass ({@code wait}, {@code sleep}, {@code backoff}), by its name or its description's first word. */
     private static final Pattern WAIT = Pattern.compile("(?i)(wait|sleep|back_?off)(_(for|seconds|ms))?_*");
     /** A tool that renews access. */
@@ -127,9 +131,10 @@ public final class SurfaceDiff {
             Map<String, JsonNode> p = b.parameters(), q = a.parameters();
             List<String> gained = q.keySet().stream().filter(k -> !p.containsKey(k)).toList();
             boolean kept = !gained.isEmpty() && p.keySet().stream().allMatch(q::containsKey) && p.entrySet().stream().allMatch(e -> e.getValue().equals(q.get(e.getKey())));
-            // Only a paging or a freshness parameter gained, the others as they were: the sign of that alone.
+            // Only a paging, a freshness or a timeout parameter gained, the others as they were: the sign of that alone.
             Sign sign = kept && gained.stream().allMatch(k -> PAGING.matcher(k).matches()) ? Sign.PAGING_PARAMETER_ADDED
                     : kept && gained.stream().allMatch(k -> FRESHNESS.matcher(k).matches()) ? Sign.FRESHNESS_PARAMETER_ADDED
+                    : kept && gained.stream().allMatch(k -> TIMEOUT.matcher(k).matches()) ? Sign.TIMEOUT_PARAMETER_ADDED
                     : Sign.PARAMETERS_CHANGED;
             out.add(Change.of(sign, b.name(), sign == Sign.PARAMETERS_CHANGED ? "parameters: " + paramsDetail(b, a) : "it takes " + String.join(", ", gained) + " now",
                     b.inputSchema(), a.inputSchema()));
@@ -151,6 +156,9 @@ public final class SurfaceDiff {
         }
         if (WAIT.matcher(a.name()).matches() || a.description().matches("(?is)^waits\\b.*")) {
             return Change.of(Sign.WAIT_TOOL_ADDED, a.name(), "a new tool that waits", null, summary(a));
+        }
+        if (JOB.matcher(a.name()).matches()) {
+            return Change.of(Sign.JOB_TOOL_ADDED, a.name(), "a new tool that returns a job's result", null, summary(a));
         }
         if (RENEWAL.matcher(a.name()).find() || RENEWAL.matcher(a.description()).find() && a.parameters().isEmpty()) {
             return Change.of(Sign.RENEWAL_TOOL_ADDED, a.name(), "a new tool that renews access", null, summary(a));

@@ -135,6 +135,10 @@ class ProxyShiftsTest {
                 new Condition("obs.auth-expiry", 7, Seen.ACTED, null),
                 new Condition("obs.quota-exhausted", 7, Seen.ACTED, null),
                 new Condition("obs.quota-exhausted:severity=3", 7, Seen.ACTED, null),
+                new Condition("obs.flapping", 7, Seen.ACTED, null),
+                new Condition("obs.flapping:severity=3", 7, Seen.ACTED, null),
+                new Condition("obs.latency", 7, Seen.ACTED, null),
+                new Condition("obs.latency:severity=3", 7, Seen.ACTED, null),
                 // Only the page_token parameter: this server's results hold no list inside an object to page.
                 new Condition("obs.pagination", 7, Seen.TOOLS, null));
     }
@@ -245,6 +249,10 @@ class ProxyShiftsTest {
         private static final Pattern USE_INSTEAD = Pattern.compile("'([^']+)' (?:was withdrawn|was retired|is withdrawn)[^']*?use '([^']+)'", Pattern.CASE_INSENSITIVE);
         private static final Pattern RENEW = Pattern.compile("401 Unauthorized.*?Call (\\S+) to renew", Pattern.DOTALL);
         private static final Pattern WAIT = Pattern.compile("429 Too Many Requests.*?^Retry-After: (\\d+)$.*?Call (\\S+) with seconds=", Pattern.DOTALL | Pattern.MULTILINE);
+        /** A time-out that names the value to pass: "504 Gateway Timeout ... \ntimeout_seconds=60" or "\nasync=true". */
+        private static final Pattern LONGER = Pattern.compile("504 Gateway Timeout.*?^(\\w+)=(\\w+)$", Pattern.DOTALL | Pattern.MULTILINE);
+        /** A job's ticket: its id, and the tool that returns its result. */
+        private static final Pattern JOB = Pattern.compile("\"job_id\"\\s*:\\s*\"([^\"]+)\".*?\"status\"\\s*:\\s*\"running\".*?call (\\w+) with", Pattern.DOTALL);
         private static final Pattern PAGE_TOKEN = Pattern.compile("\"?(\\w*page_token|next_token)\"?\\s*[:=]\\s*\"?([A-Za-z0-9_-]+)\"?");
         private static final Pattern JSON_START = Pattern.compile("\\{|\\[\\s*[\\[{\"'\\d\\]-]");
         private static final int MAX_TRIES = 8;
@@ -300,6 +308,27 @@ class ProxyShiftsTest {
                     log.add("> " + wait.group(2) + " {\"seconds\":" + wait.group(1) + "}\n< " + text(waited));
                     acted.add("waited " + wait.group(1) + " s with " + wait.group(2));
                     continue;
+                }
+                Matcher longer = LONGER.matcher(text);
+                if (error && longer.find()) {
+                    // timed out: the error names the parameter to pass (a longer timeout, or to run the call as a job)
+                    Map<String, Object> next = new LinkedHashMap<>(args);
+                    String v = longer.group(2);
+                    next.put(longer.group(1), v.matches("\\d+") ? (Object) Integer.parseInt(v) : v.equals("true") ? (Object) Boolean.TRUE : v);
+                    args = next;
+                    acted.add("passed " + longer.group(1) + "=" + v + " after a time-out");
+                    continue;
+                }
+                Matcher job = JOB.matcher(text);
+                for (int poll = 0; !error && job.find() && poll < MAX_TRIES; poll++) {
+                    // a job: its result comes from the tool the ticket names, "running" until it is done
+                    McpSchema.CallToolResult polled = mcp.callTool(new McpSchema.CallToolRequest(job.group(2), Map.of("job_id", job.group(1))));
+                    error = Boolean.TRUE.equals(polled.isError());
+                    String was = text;
+                    text = text(polled);
+                    log.add("> " + job.group(2) + " {\"job_id\":\"" + job.group(1) + "\"}\n< " + (error ? "ERROR " : "") + text);
+                    acted.add("polled job " + job.group(1) + " after: " + was);
+                    job = JOB.matcher(text);
                 }
                 if (error) {
                     if (!transientError(text)) throw new NotFromView(s.purpose() + ": the server answered an error the client cannot act on: " + text);
