@@ -778,10 +778,12 @@ public final class ViewSolver implements Agent {
             for (var e : sentArgs.entrySet()) {
                 if (!replaced(calledTool.get(e.getKey())).equals(replaced(name)) || !e.getKey().startsWith("view_")) continue;
                 List<String> have = leaves(e.getValue());
-                // The earlier call holding most of the quoted values, one holding exactly them before others; among equals, the latest.
-                int held = 2 * (int) wanted.stream().filter(have::contains).count() + (have.size() == wanted.size() ? 1 : 0);
+                // The earlier call holding most of the quoted values; among equals the latest (it carries what other
+                // layers asked of that tool since, a token).
+                int held = (int) wanted.stream().filter(have::contains).count();
                 int n = Integer.parseInt(e.getKey().substring("view_".length()));
-                if (held > 1 && (held > best || held == best && n > latest)) {
+                // (a call quoted without arguments is the latest call of that tool).
+                if ((held > 0 || wanted.isEmpty()) && (held > best || held == best && n > latest)) {
                     best = held;
                     latest = n;
                     args = e.getValue().deepCopy();

@@ -96,6 +96,10 @@ public final class ShiftAliases {
             new Alias("auth_expiry", "obs.auth-expiry", ADB, ADB_SRC, "ours names the tool that renews the session"),
             new Alias("http_401", "obs.auth-expiry", ADB, ADB_SRC,
                     "AgentDisruptBench answers 401 at random; ours expires the session mid-episode until the agent renews it"),
+            new Alias("cascading", "obs.cascading-failure", ADB, ADB_SRC,
+                    "read from the disruption's name (a failure that carries over to the calls after it); ours invalidates a look-up's "
+                            + "result mid-episode so the calls that use it fail with an error naming the look-up to redo, and after the "
+                            + "redo they succeed"),
             // RobustBench-TC: perturbation splits
             new Alias("realistic_typos", "query.noise", RBTC, RBTC_SRC, "ours also changes casing, spacing and abbreviations"),
             new Alias("query_paraphrase", "query.paraphrase", RBTC, RBTC_SRC, ""),
