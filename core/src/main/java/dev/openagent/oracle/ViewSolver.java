@@ -199,6 +199,8 @@ public final class ViewSolver implements Agent {
     /** "Write 'wait 30', then ...": a command an answer says to write first. */
     private static final Pattern WRITE_FIRST = Pattern.compile("(?i)\\bwrite '([^'\\n]+)',? then\\b");
     private static final Pattern CALL = Pattern.compile("(?i)\\bcall '?([A-Za-z_][\\w-]*)'?");
+    /** "Call search_places again with the same arguments as before ({...})": an earlier call to redo, named with its arguments. */
+    private static final Pattern REDO = Pattern.compile("(?i)\\bcall '?([A-Za-z_][\\w-]*)'? again with the same arguments as before \\((?=\\{)");
     /** What a transient failure says; a bare 503 or 429 is a street number or a price as often as a status. */
     private static final Pattern TRANSIENT = Pattern.compile("(?i)try (the same \\w+ )?again|\\bretry|temporar|timed? ?out|\\b503 service|\\b429 too many|(?:http|status|error)\\W{0,3}(?:503|429)\\b|rate limit|busy|overloaded|\\bask me again\\b");
 
@@ -339,6 +341,15 @@ public final class ViewSolver implements Agent {
                         return sendCommand(helperCommand, false);
                     }
                     helperCommand = null;
+                    // The redone call failed in turn, naming its own upstream call to redo: that first (a chain); the
+                    // call it serves goes again after it, and names what it still needs.
+                    if (lastHelper != null && awaiting.tries() < MAX_TRIES) {
+                        Action first = redo(textOf(lastHelper));
+                        if (first != null) {
+                            awaiting = awaiting.again(awaiting.id(), awaiting.tool(), awaiting.args(), awaiting.mark());
+                            return first;
+                        }
+                    }
                     // The helper (a renewal, a token) answered "try again": it goes again before the call it serves.
                     if (lastHelper != null && awaiting.tries() < MAX_RETRIES && TRANSIENT.matcher(textOf(lastHelper)).find()) {
                         String again = lastHelper;
@@ -590,6 +601,12 @@ public final class ViewSolver implements Agent {
                 // "Call it again with a longer timeout: timeout_seconds=60": this call, and the tool's later ones, with it.
                 return resend(a);
             }
+            Action redo = a.tries() < MAX_TRIES ? redo(said) : null;
+            if (redo != null) {
+                // An earlier call to redo first (a result it gave went stale); the plan call goes again after it.
+                awaiting = a.again(a.id(), a.tool(), a.args(), a.mark());
+                return redo;
+            }
             ToolSpec named = oneToolNamed(said, a.tool());
             if (named != null && a.tries() < cap) {
                 ObjectNode args = argsFor(named, said, a.target(), a.args());
@@ -787,6 +804,48 @@ public final class ViewSolver implements Agent {
                 if (HelpLines.use(shownHelp, c).isPresent() && (worldHelp == null || HelpLines.use(worldHelp, c).isEmpty())) return c;
             }
             return null;
+        }
+
+        /**
+         * The call an answer says to redo ("Call X again with the same arguments as before ({...})"), sent as a helper:
+         * the earlier call to X whose values the quoted arguments hold (as it was sent, in the names this tool shows),
+         * else the quoted arguments themselves; null when the answer names no such call.
+         */
+        private Action redo(String said) {
+            Matcher m = REDO.matcher(said);
+            if (!m.find()) return null;
+            String name = m.group(1);
+            // The same tool as the call it serves may be named: an earlier call of it, with other arguments.
+            if (listed(name).isEmpty() && shownTool(name) == null) return null;
+            ObjectNode quoted;
+            try (var parser = Json.MAPPER.createParser(said.substring(m.end()))) {
+                quoted = parser.readValueAsTree() instanceof ObjectNode o ? o : null;
+            } catch (java.io.IOException notJson) {
+                return null;
+            }
+            if (quoted == null) return null;
+            List<String> wanted = leaves(quoted);
+            ObjectNode args = null;
+            int best = 0;
+            int latest = -1;
+            for (var e : sentArgs.entrySet()) {
+                if (!replaced(calledTool.get(e.getKey())).equals(replaced(name)) || !e.getKey().startsWith("view_")) continue;
+                List<String> have = leaves(e.getValue());
+                // The earlier call holding most of the quoted values; among equals the latest (it carries what other
+                // layers asked of that tool since, a token).
+                int held = (int) wanted.stream().filter(have::contains).count();
+                int n = Integer.parseInt(e.getKey().substring("view_".length()));
+                // (a call quoted without arguments is the latest call of that tool).
+                if ((held > 0 || wanted.isEmpty()) && (held > best || held == best && n > latest)) {
+                    best = held;
+                    latest = n;
+                    args = e.getValue().deepCopy();
+                }
+            }
+            if (args == null) args = quoted;
+            String id = nextId();
+            lastHelper = id;
+            return send(replaced(name), args, id, false);
         }
 
         /** The one shown tool (other than {@code except}) whose name the text mentions; null when none or several. */

@@ -110,6 +110,10 @@ public final class ShiftAliases {
                     "AgentDisruptBench perturbs every value of a result (numbers by up to 1000, booleans flipped, texts marked, "
                             + "lists shuffled) with nothing to tell it by; ours keeps ids, texts and the values asked about, puts "
                             + "numbers and times out of date in an answer stamped with an old as_of, and documents fresh=true for the live answer"),
+            new Alias("cascading", "obs.cascading-failure", ADB, ADB_SRC,
+                    "read from the disruption's name (a failure that carries over to the calls after it); ours invalidates a look-up's "
+                            + "result mid-episode so the calls that use it fail with an error naming the look-up to redo, and after the "
+                            + "redo they succeed"),
             // RobustBench-TC: perturbation splits
             new Alias("realistic_typos", "query.noise", RBTC, RBTC_SRC, "ours also changes casing, spacing and abbreviations"),
             new Alias("query_paraphrase", "query.paraphrase", RBTC, RBTC_SRC, ""),

@@ -10,6 +10,7 @@ import dev.openagent.shift.iface.ActionList;
 import dev.openagent.shift.logic.LongerChain;
 import dev.openagent.shift.obs.AuthExpiry;
 import dev.openagent.shift.obs.Flapping;
+import dev.openagent.shift.obs.CascadingFailure;
 import dev.openagent.shift.obs.FormatChange;
 import dev.openagent.shift.obs.Injection;
 import dev.openagent.shift.obs.Latency;
@@ -71,7 +72,8 @@ public final class ShiftCatalog {
             Injection.SHIFT, PoisonedDescription.SHIFT,
             // The shifts the field reported next (issue 38), in their tiers but listed after the first catalog, so that
             // what is drawn by position over the catalog (the tests' pair seeds, exports' shift draws) stays as it was
-            Bare.SHIFT, TypeDrift.SHIFT, QuotaExhausted.SHIFT, NoisyUser.SHIFT, StaleData.SHIFT, Flapping.SHIFT, Latency.SHIFT);
+            Bare.SHIFT, TypeDrift.SHIFT, QuotaExhausted.SHIFT, NoisyUser.SHIFT, StaleData.SHIFT, Flapping.SHIFT, Latency.SHIFT,
+            CascadingFailure.SHIFT);
 
     /**
      * The order layers compose in, innermost first, whatever order a spec writes them in (so {@code a+b}
@@ -83,7 +85,7 @@ public final class ShiftCatalog {
     private static final List<String> COMPOSITION = List.of(
             "domain.transfer", "task.unsolvable", "query.noisy-user", "logic.longer-chain", "query.underspecified", "query.ambiguous", "query.paraphrase",
             "query.redundant", "query.noise", "query.intent-drift", "tool.bare", "tool.removal", "obs.missing-values", "obs.stale-data", "domain.policy-update",
-            "obs.injection", "tool.poisoned-description", "obs.latency", "logic.inversion", "logic.extra-prerequisite", "obs.auth-expiry", "obs.quota-exhausted",
+            "obs.injection", "tool.poisoned-description", "obs.latency", "obs.cascading-failure", "logic.inversion", "logic.extra-prerequisite", "obs.auth-expiry", "obs.quota-exhausted",
             "action.verification-change", "obs.redirect", "tool.set-change", "tool.distractors", "obs.pagination",
             "logic.conflict", "obs.runtime-error", "obs.flapping", "obs.schema-drift", "obs.type-drift", "obs.malformed-output", "interface.action-list", "tool.schema-noise",
             "tool.semantic-rename", "tool.semantic-trap", "tool.identity-erasure", "tool.name-noise", "obs.format",

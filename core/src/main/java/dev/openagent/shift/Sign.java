@@ -72,6 +72,8 @@ public enum Sign {
     TIMEOUTS("time-outs naming a longer timeout or a job"),
     /** Calls fail with a rate limit that says how long to wait first (a Retry-After, a quota used up). */
     RATE_LIMITED("rate-limit errors naming a Retry-After"),
+    /** Calls fail because an earlier result they use is no longer valid, naming the earlier call to redo. */
+    DEPENDENCY_ERRORS("errors naming an earlier call to redo"),
     /** Results come a page at a time, with a token for the next. */
     PAGED_RESULTS("results come in pages"),
     /** Results carry an instruction to the agent. */

@@ -56,6 +56,7 @@ class ShiftAliasesTest {
         means("schema_drift", "obs.schema-drift");
         means("auth_expiry", "obs.auth-expiry");
         means("http_401", "obs.auth-expiry");
+        means("cascading", "obs.cascading-failure");
     }
 
     @Test

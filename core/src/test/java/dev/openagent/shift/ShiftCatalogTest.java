@@ -60,7 +60,8 @@ class ShiftCatalogTest {
             Map.entry("tool.bare", "perception A"), Map.entry("obs.type-drift", "interaction O"),
             Map.entry("obs.quota-exhausted", "interaction O"), Map.entry("query.noisy-user", "reasoning Q"),
             Map.entry("obs.stale-data", "interaction O"),
-            Map.entry("obs.flapping", "interaction O"), Map.entry("obs.latency", "interaction O"));
+            Map.entry("obs.flapping", "interaction O"), Map.entry("obs.latency", "interaction O"),
+            Map.entry("obs.cascading-failure", "interaction O"));
 
     @Test
     void theCatalogIsTheDesignTable() {

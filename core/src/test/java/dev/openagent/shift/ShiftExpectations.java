@@ -68,6 +68,7 @@ final class ShiftExpectations {
             obs.stale-data             | poi medical retail travel
             obs.flapping               | poi medical retail travel household
             obs.latency                | poi medical retail travel
+            obs.cascading-failure      | poi medical retail travel
             """;
 
     /**
@@ -87,7 +88,8 @@ final class ShiftExpectations {
      * replay still succeeds when what it needs is on the first page, as in every poi episode), a result that
      * issues a code ({@code codes}: action.verification-change; the static replay then lacks the code), a call
      * passing a value a rule in force governs ({@code formats}: domain.policy-update; the static replay's old
-     * form is refused). Over all episodes these shifts changed the results of only 3-5% (a task that issues no
+     * form is refused), a call taking a value an earlier look-up returned ({@code chains}: obs.cascading-failure,
+     * which invalidates such a look-up's result). Over all episodes these shifts changed the results of only 3-5% (a task that issues no
      * code is untouched), too few for the line to say anything.
      */
     private static final String BITES = """
@@ -144,6 +146,7 @@ final class ShiftExpectations {
             obs.stale-data:severity=3@travel     | prompt 90, tools 90, results 90              | 20 | all
             obs.flapping                         | results 90                                   | 90 | all
             obs.latency                          | tools 90, results 90                         | 90 | all
+            obs.cascading-failure                | results 90                                   | 90 | chains
             """;
 
     /**
@@ -238,7 +241,9 @@ final class ShiftExpectations {
         /** A result issues a code: a top-level text field whose name ends in "code". */
         CODES,
         /** A call passes a value a rule in force governs, in the old form (the rules drawn are in the shifted prompt). */
-        FORMATS;
+        FORMATS,
+        /** A call of the plan takes a value from the result of an earlier call of a tool declared read-only. */
+        CHAINS;
 
         boolean holds(dev.openagent.sandbox.Env base, StaticCalls s, Start shifted) {
             return switch (this) {
@@ -251,6 +256,11 @@ final class ShiftExpectations {
                 }
                 case CODES -> s.calls().stream().anyMatch(c -> !c.result().isError() && c.payload() != null && c.payload().properties().stream()
                         .anyMatch(e -> e.getKey().toLowerCase(java.util.Locale.ROOT).endsWith("code") && e.getValue().isTextual()));
+                case CHAINS -> {
+                    List<dev.openagent.sandbox.GoldPlan.Call> plan = s.task().plan().calls();
+                    java.util.Set<String> readOnly = base.facts().readOnlyTools();
+                    yield plan.stream().anyMatch(c -> c.dependsOn().stream().anyMatch(i -> readOnly.contains(plan.get(i).tool())));
+                }
                 case FORMATS -> {
                     Map<String, Rule> governed = Rule.governed(shifted);
                     yield s.calls().stream().anyMatch(c -> StaticCalls.args(c).properties().stream().anyMatch(e -> {
