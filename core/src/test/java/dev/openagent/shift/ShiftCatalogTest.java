@@ -58,7 +58,7 @@ class ShiftCatalogTest {
             Map.entry("obs.injection", "security O"), Map.entry("tool.poisoned-description", "security A"),
             // issue 38: the shifts the field reports next
             Map.entry("tool.bare", "perception A"), Map.entry("obs.type-drift", "interaction O"),
-            Map.entry("obs.quota-exhausted", "interaction O"));
+            Map.entry("obs.quota-exhausted", "interaction O"), Map.entry("tool.crowded", "perception A"));
 
     @Test
     void theCatalogIsTheDesignTable() {

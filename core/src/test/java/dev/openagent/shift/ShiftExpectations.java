@@ -64,6 +64,7 @@ final class ShiftExpectations {
             tool.bare                  | poi medical retail travel
             obs.type-drift             | poi medical retail travel
             obs.quota-exhausted        | poi medical retail travel household
+            tool.crowded               | poi medical retail travel
             """;
 
     /**
@@ -131,6 +132,7 @@ final class ShiftExpectations {
             obs.type-drift:severity=2            | results 45                                   | 6  | all
             obs.type-drift:severity=3            | results 45                                   | 6  | all
             obs.quota-exhausted                  | tools 90, results 90                         | 90 | all
+            tool.crowded                         | tools 90                                     | 0  | all
             """;
 
     /**

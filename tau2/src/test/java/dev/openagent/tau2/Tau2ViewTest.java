@@ -84,7 +84,7 @@ class Tau2ViewTest {
                 }
             }
         }
-        assertEquals(34, c.stacks().size());
+        assertEquals(35, c.stacks().size());
         assertTrue(failures.isEmpty(), failures.size() + " conditions failed the view check:\n" + String.join("\n", failures));
     }
 
