@@ -1,19 +1,13 @@
 package dev.openagent.shift;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.episode.Agent;
-import dev.openagent.episode.AgentSession;
 import dev.openagent.episode.Episodes;
-import dev.openagent.json.Json;
 import dev.openagent.registry.Environments;
-import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.GoldPlan;
-import dev.openagent.sandbox.Observation;
 import dev.openagent.sandbox.Protocol;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Start;
-import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.sandbox.ToolSpec;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -112,8 +106,8 @@ class CrowdedToolsTest {
         int shiftedOk = 0;
         for (int i = 0; i < EPISODES; i++) {
             List<String> staticNames = plain.reset(request(i)).tools().stream().map(ToolSpec::name).toList();
-            if (Episodes.run(plain, new ByPosition(staticNames), request(i)).success()) staticOk++;
-            if (Episodes.run(crowded, new ByPosition(staticNames), request(i)).success()) shiftedOk++;
+            if (Episodes.run(plain, byPosition(staticNames), request(i)).success()) staticOk++;
+            if (Episodes.run(crowded, byPosition(staticNames), request(i)).success()) shiftedOk++;
         }
         assertEquals(EPISODES, staticOk, "by position is by name on the static list");
         assertTrue(shiftedOk <= EPISODES / 10, "by position under the shift: " + shiftedOk + " of " + EPISODES);
@@ -177,43 +171,7 @@ class CrowdedToolsTest {
     }
 
     /** The static replay with each tool taken by its position in the static tool list. */
-    private record ByPosition(List<String> staticNames) implements Agent {
-        @Override
-        public String name() { return "by-position"; }
-
-        @Override
-        public AgentSession begin(Start start, Env env) {
-            GoldPlan plan = env.task().plan();
-            List<String> shown = start.tools().stream().map(ToolSpec::name).toList();
-            List<JsonNode> results = new ArrayList<>();
-            return new AgentSession() {
-                private int issued;
-
-                @Override
-                public Action act(Step last) {
-                    if (issued > 0) {
-                        String id = "c" + (issued - 1);
-                        Observation o = last.observations().stream().filter(x -> id.equals(x.callId())).findFirst().orElse(null);
-                        if (o == null || o.isError()) return new Action.Answer("I could not do it.");
-                        try {
-                            results.add(Json.parse(o.text()));
-                        } catch (RuntimeException notJson) {
-                            return new Action.Answer("I could not read the result.");
-                        }
-                    }
-                    try {
-                        if (issued < plan.calls().size()) {
-                            GoldPlan.Call c = plan.calls().get(issued);
-                            JsonNode args = c.resolve(results);
-                            String tool = shown.get(staticNames.indexOf(c.tool()));
-                            return Action.CallTools.of("c" + (issued++), tool, Json.write(args));
-                        }
-                        return new Action.Answer(plan.renderAnswer(results));
-                    } catch (IllegalStateException missing) {
-                        return new Action.Answer("The result did not have what I expected.");
-                    }
-                }
-            };
-        }
+    private static Agent byPosition(List<String> staticNames) {
+        return new StaticReplayAgent((start, tool) -> start.tools().get(staticNames.indexOf(tool)).name());
     }
 }

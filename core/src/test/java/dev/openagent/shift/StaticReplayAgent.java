@@ -27,6 +27,14 @@ import java.util.regex.Pattern;
 final class StaticReplayAgent implements Agent {
     private static final Pattern CODE = Pattern.compile("Completion code: ([A-Z]+-[A-Z0-9]+)");
 
+    /** The tool it calls for a tool of the plan, given what it is shown (by default the plan's own name). */
+    private final java.util.function.BiFunction<Start, String, String> toolFor;
+
+    StaticReplayAgent() { this((start, tool) -> tool); }
+
+    /** The static replay with each tool chosen otherwise (by its static place in the list: CrowdedToolsTest). */
+    StaticReplayAgent(java.util.function.BiFunction<Start, String, String> toolFor) { this.toolFor = toolFor; }
+
     @Override
     public String name() { return "static-replay"; }
 
@@ -61,7 +69,7 @@ final class StaticReplayAgent implements Agent {
                         GoldPlan.Call c = plan.calls().get(issued);
                         JsonNode args = c.resolve(results);
                         String id = "c" + (issued++);
-                        return text ? new Action.Command(args.path("text").asText()) : Action.CallTools.of(id, c.tool(), Json.write(args));
+                        return text ? new Action.Command(args.path("text").asText()) : Action.CallTools.of(id, toolFor.apply(start, c.tool()), Json.write(args));
                     }
                     return new Action.Answer(plan.renderAnswer(results));
                 } catch (IllegalStateException missing) {
