@@ -233,16 +233,20 @@ final class EvalCommand implements Callable<Integer> {
                 totals.modelRequests(), totals.modelTokens(), control.requests(), control.tokens());
         if (run.stopReason() != null) System.out.println("stopped early: " + run.stopReason() + " (rerun the same command to continue)");
         run.notApplicable().forEach(s -> System.out.println("not applicable: " + s));
-        System.out.printf(Locale.ROOT, "%-36s %-15s %6s %8s %17s %9s %8s%n", "shift", "tier", "n", "success", "95% CI", "delta", "p");
+        // "tools/turn": what the tool list costs in tokens each turn (o200k_base, docs/evaluation.md), whatever the agent.
+        System.out.printf(Locale.ROOT, "%-36s %-15s %6s %8s %17s %9s %8s %11s%n", "shift", "tier", "n", "success", "95% CI", "delta", "p", "tools/turn");
         Map<String, String> tiers = card.tiers();
-        card.byShift().forEach((label, m) -> System.out.printf(Locale.ROOT, "%-36s %-15s %6d %8s %17s %9s %8s%n",
+        card.byShift().forEach((label, m) -> System.out.printf(Locale.ROOT, "%-36s %-15s %6d %8s %17s %9s %8s %11s%n",
                 label, tiers.get(label), m.scored(), fmt(m.successRate()),
                 m.successCi() == null ? "-" : String.format(Locale.ROOT, "[%.3f, %.3f]", m.successCi()[0], m.successCi()[1]),
                 m.delta() == null ? "-" : String.format(Locale.ROOT, "%+.3f", m.delta().absolute()),
-                m.delta() == null ? "-" : String.format(Locale.ROOT, "%.3g", m.delta().pValue())));
+                m.delta() == null ? "-" : String.format(Locale.ROOT, "%.3g", m.delta().pValue()),
+                m.toolListTokens() == null ? "-" : String.format(Locale.ROOT, "%.0f", m.toolListTokens())));
         System.out.printf(Locale.ROOT, "overall: success %s, tool error rate %s, refusal %s, false refusal %s, %.1f turns and %.0f tokens per episode%n",
                 fmt(all.successRate()), fmt(all.toolErrorRate()), fmt(all.refusalRate()), fmt(all.falseRefusalRate()),
                 all.avgTurns() == null ? 0 : all.avgTurns(), all.avgTokens() == null ? 0 : all.avgTokens());
+        System.out.printf(Locale.ROOT, "tool list: %.0f tokens a turn, %.0f per episode (sent with every model request; o200k_base)%n",
+                all.toolListTokens() == null ? 0 : all.toolListTokens(), all.toolListTokensPerEpisode() == null ? 0 : all.toolListTokensPerEpisode());
         System.out.println("failures: " + all.failures());
         System.out.println("report: openagent report --store " + store.location() + " --run " + run.runId() + " --out DIR");
     }

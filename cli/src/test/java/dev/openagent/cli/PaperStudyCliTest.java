@@ -25,7 +25,7 @@ class PaperStudyCliTest {
     private static final List<String> AGENTS = List.of("sft", "rl", "paft-0.1", "paft-0.3", "paft-0.5");
     private static final List<String> TIERS = List.of("static", "perception", "interaction", "reasoning", "internalization", "security");
     /** The catalog's shifts that apply to poi: all but interface.action-list (text commands only). */
-    private static final int POI_SHIFTS = 38;
+    private static final int POI_SHIFTS = 42;
     private static final int TASKS = 2;
 
     @TempDir

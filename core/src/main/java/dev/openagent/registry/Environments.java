@@ -2,6 +2,8 @@ package dev.openagent.registry;
 
 import dev.openagent.domain.Domain;
 import dev.openagent.domain.DomainEnv;
+import dev.openagent.domain.Surface;
+import dev.openagent.domain.Tool;
 import dev.openagent.envs.household.HouseholdDomain;
 import dev.openagent.envs.medical.MedicalDomain;
 import dev.openagent.envs.poi.PoiDomain;
@@ -10,6 +12,7 @@ import dev.openagent.envs.travel.TravelDomain;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.sandbox.EnvironmentInfo;
+import dev.openagent.sandbox.ToolSpec;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,12 +24,18 @@ public final class Environments {
     /** Environments loaded from files at run time: reachable by id, but not part of the built-in catalog {@link #all} lists. */
     private static final Map<String, Environment> LOADED = new java.util.concurrent.ConcurrentHashMap<>();
 
+    /** The built-in environments, in the order they are listed. */
+    private static final List<Domain<?>> BUILT_IN = List.of(PoiDomain.DOMAIN, MedicalDomain.DOMAIN, RetailDomain.DOMAIN, TravelDomain.DOMAIN,
+            HouseholdDomain.DOMAIN);
+
+    /** The tools each built-in function-call environment declares, by environment id (tool.crowded borrows them). */
+    private static final Map<String, List<ToolSpec>> DECLARED_TOOLS = new LinkedHashMap<>();
+
     static {
-        register(of(PoiDomain.DOMAIN));
-        register(of(MedicalDomain.DOMAIN));
-        register(of(RetailDomain.DOMAIN));
-        register(of(TravelDomain.DOMAIN));
-        register(of(HouseholdDomain.DOMAIN));
+        for (Domain<?> d : BUILT_IN) {
+            register(of(d));
+            if (d.surface() instanceof Surface.FunctionCalls<?> f) DECLARED_TOOLS.put(d.id(), f.tools().stream().map(Tool::spec).toList());
+        }
     }
 
     private Environments() {}
@@ -59,6 +68,13 @@ public final class Environments {
             public Env create() { return new DomainEnv<>(domain); }
         };
     }
+
+    /**
+     * The tools each built-in function-call environment declares (names, descriptions, schemas), by environment id in
+     * the order they are listed: what another environment's tool list looks like, for shifts that crowd a tool list
+     * with them.
+     */
+    public static Map<String, List<ToolSpec>> declaredTools() { return java.util.Collections.unmodifiableMap(DECLARED_TOOLS); }
 
     public static List<Environment> all() { return List.copyOf(ALL.values()); }
 

@@ -78,6 +78,9 @@ public final class ShiftAliases {
                             + "with near-duplicates (dry runs, queued variants)"),
             new Alias("10_distraction_tools", "tool.distractors:severity=3", TOOLSANDBOX, TOOLSANDBOX_SRC,
                     "ToolSandbox adds 10 similar real tools; ours shadows every tool with a near-duplicate"),
+            new Alias("all_tools", "tool.crowded:severity=1", TOOLSANDBOX, TOOLSANDBOX_SRC,
+                    "ToolSandbox offers every tool of its sandbox (a few dozen, of all its domains); ours adds 100 tools of the other "
+                            + "environments and of generated services (250 and 500 at severity 2 and 3)"),
             // AgentDisruptBench: disruption types
             new Alias("timeout", "obs.runtime-error", ADB, ADB_SRC,
                     "a call fails now and then and succeeds when retried; ours mixes timeouts with 503s, 429s and resets"),

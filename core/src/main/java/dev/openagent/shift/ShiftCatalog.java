@@ -33,6 +33,7 @@ import dev.openagent.shift.query.Redundant;
 import dev.openagent.shift.query.Underspecified;
 import dev.openagent.shift.task.Unsolvable;
 import dev.openagent.shift.tool.Bare;
+import dev.openagent.shift.tool.Crowded;
 import dev.openagent.shift.tool.Distractors;
 import dev.openagent.shift.tool.IdentityErasure;
 import dev.openagent.shift.tool.NameNoise;
@@ -73,7 +74,7 @@ public final class ShiftCatalog {
             // The shifts the field reported next (issue 38), in their tiers but listed after the first catalog, so that
             // what is drawn by position over the catalog (the tests' pair seeds, exports' shift draws) stays as it was
             Bare.SHIFT, TypeDrift.SHIFT, QuotaExhausted.SHIFT, NoisyUser.SHIFT, StaleData.SHIFT, Flapping.SHIFT, Latency.SHIFT,
-            CascadingFailure.SHIFT);
+            CascadingFailure.SHIFT, Crowded.SHIFT);
 
     /**
      * The order layers compose in, innermost first, whatever order a spec writes them in (so {@code a+b}
@@ -84,7 +85,7 @@ public final class ShiftCatalog {
      */
     private static final List<String> COMPOSITION = List.of(
             "domain.transfer", "task.unsolvable", "query.noisy-user", "logic.longer-chain", "query.underspecified", "query.ambiguous", "query.paraphrase",
-            "query.redundant", "query.noise", "query.intent-drift", "tool.bare", "tool.removal", "obs.missing-values", "obs.stale-data", "domain.policy-update",
+            "query.redundant", "query.noise", "query.intent-drift", "tool.crowded", "tool.bare", "tool.removal", "obs.missing-values", "obs.stale-data", "domain.policy-update",
             "obs.injection", "tool.poisoned-description", "obs.latency", "obs.cascading-failure", "logic.inversion", "logic.extra-prerequisite", "obs.auth-expiry", "obs.quota-exhausted",
             "action.verification-change", "obs.redirect", "tool.set-change", "tool.distractors", "obs.pagination",
             "logic.conflict", "obs.runtime-error", "obs.flapping", "obs.schema-drift", "obs.type-drift", "obs.malformed-output", "interface.action-list", "tool.schema-noise",

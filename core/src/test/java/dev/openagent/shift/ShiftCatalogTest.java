@@ -61,7 +61,7 @@ class ShiftCatalogTest {
             Map.entry("obs.quota-exhausted", "interaction O"), Map.entry("query.noisy-user", "reasoning Q"),
             Map.entry("obs.stale-data", "interaction O"),
             Map.entry("obs.flapping", "interaction O"), Map.entry("obs.latency", "interaction O"),
-            Map.entry("obs.cascading-failure", "interaction O"));
+            Map.entry("obs.cascading-failure", "interaction O"), Map.entry("tool.crowded", "perception A"));
 
     @Test
     void theCatalogIsTheDesignTable() {

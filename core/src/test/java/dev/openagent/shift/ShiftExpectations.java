@@ -69,6 +69,7 @@ final class ShiftExpectations {
             obs.flapping               | poi medical retail travel household
             obs.latency                | poi medical retail travel
             obs.cascading-failure      | poi medical retail travel
+            tool.crowded               | poi medical retail travel
             """;
 
     /**
@@ -147,6 +148,7 @@ final class ShiftExpectations {
             obs.flapping                         | results 90                                   | 90 | all
             obs.latency                          | tools 90, results 90                         | 90 | all
             obs.cascading-failure                | results 90                                   | 90 | chains
+            tool.crowded                         | tools 90                                     | 0  | all
             """;
 
     /**

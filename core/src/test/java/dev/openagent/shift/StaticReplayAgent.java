@@ -29,14 +29,26 @@ final class StaticReplayAgent implements Agent {
 
     /** The plan to replay, or null: the task's as the environment states it at the start. */
     private final GoldPlan fixed;
+    /** The tool it calls for a tool of the plan, given what it is shown (by default the plan's own name). */
+    private final java.util.function.BiFunction<Start, String, String> toolFor;
 
     StaticReplayAgent() {
-        this(null);
+        this(null, (start, tool) -> tool);
     }
 
     /** Replays this plan (the static task's) whatever the environment states. */
     StaticReplayAgent(GoldPlan plan) {
+        this(plan, (start, tool) -> tool);
+    }
+
+    /** The static replay with each tool chosen otherwise (by its static place in the list: CrowdedToolsTest). */
+    StaticReplayAgent(java.util.function.BiFunction<Start, String, String> toolFor) {
+        this(null, toolFor);
+    }
+
+    private StaticReplayAgent(GoldPlan plan, java.util.function.BiFunction<Start, String, String> toolFor) {
         this.fixed = plan;
+        this.toolFor = toolFor;
     }
 
     @Override
@@ -73,7 +85,7 @@ final class StaticReplayAgent implements Agent {
                         GoldPlan.Call c = plan.calls().get(issued);
                         JsonNode args = c.resolve(results);
                         String id = "c" + (issued++);
-                        return text ? new Action.Command(args.path("text").asText()) : Action.CallTools.of(id, c.tool(), Json.write(args));
+                        return text ? new Action.Command(args.path("text").asText()) : Action.CallTools.of(id, toolFor.apply(start, c.tool()), Json.write(args));
                     }
                     return new Action.Answer(plan.renderAnswer(results));
                 } catch (IllegalStateException missing) {

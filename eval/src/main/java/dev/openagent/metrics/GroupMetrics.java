@@ -16,6 +16,10 @@ import java.util.Map;
  * @param falseRefusalRate refusals among solvable tasks (null when there were none)
  * @param attackSuccessRate attacked episodes (security shifts) in which the attacker's action happened (null when none was attacked);
  *                         {@code success_rate} is then the utility
+ * @param toolListTokens   what the tool list shown at the start costs in tokens, sent once a turn (a mean over finished
+ *                         episodes; {@link ToolListTokens}: o200k_base, each tool as a chat request's tools field sends it)
+ * @param toolListTokensPerEpisode that list's tokens times the episode's turns (a mean): what sending the list every
+ *                         turn costs an episode
  * @param passK            pass^k for k = 1..trials (tau-bench)
  * @param failures         episodes per failure category, successes and errors included
  * @param delta            against the static condition on the same tasks (null for the static group itself)
@@ -36,6 +40,8 @@ public record GroupMetrics(int episodes,
                            @JsonProperty("tool_error_rate") Double toolErrorRate,
                            @JsonProperty("avg_turns") Double avgTurns,
                            @JsonProperty("avg_tokens") Double avgTokens,
+                           @JsonProperty("tool_list_tokens") Double toolListTokens,
+                           @JsonProperty("tool_list_tokens_per_episode") Double toolListTokensPerEpisode,
                            @JsonProperty("pass_k") Map<String, Double> passK,
                            Map<String, Integer> failures,
                            Delta delta) {

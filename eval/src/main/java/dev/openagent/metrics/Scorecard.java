@@ -29,6 +29,9 @@ public final class Scorecard {
     private final Map<String, EpisodeResult> staticByPair = new HashMap<>();
     /** By the episode itself: an episode's id is a hash, computed anew each time, and a scorecard asks for every group. */
     private final Map<EpisodeResult, Failure> failures = new java.util.IdentityHashMap<>();
+    private final ToolListTokens toolTokens = new ToolListTokens();
+    /** Each episode's tool-list tokens, counted when a group first needs them. */
+    private final Map<String, Integer> listTokens = new java.util.concurrent.ConcurrentHashMap<>();
     private final int maxTrials;
 
     public Scorecard(List<EpisodeResult> episodes) {
@@ -129,7 +132,15 @@ public final class Scorecard {
                 toolErrorRate(finished.size(), calls, errs),
                 finished.isEmpty() ? null : round(finished.stream().mapToInt(r -> r.stats().turns()).average().orElse(0)),
                 finished.isEmpty() ? null : round(finished.stream().mapToLong(EpisodeResult::tokens).average().orElse(0)),
+                finished.isEmpty() ? null : round(finished.stream().mapToLong(this::toolListTokens).average().orElse(0)),
+                finished.isEmpty() ? null : round(finished.stream().mapToLong(r -> toolListTokens(r) * r.stats().turns()).average().orElse(0)),
                 passK(scored), failures, delta ? delta(scored) : null);
+    }
+
+    /** What the tool list the episode started with costs in tokens, each turn ({@link ToolListTokens}); 0 without a trajectory. */
+    public int toolListTokens(EpisodeResult r) {
+        if (r.trajectory() == null) return 0;
+        return listTokens.computeIfAbsent(r.id(), id -> toolTokens.of(r.trajectory().tools()));
     }
 
     /** The share of attacked episodes (security shifts) in which the attacker's action happened; null when none was attacked. */

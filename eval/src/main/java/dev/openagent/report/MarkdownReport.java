@@ -35,6 +35,8 @@ public final class MarkdownReport {
         row(sb, "attack success rate (attacked episodes)", pct(s.get("attack_success_rate")));
         row(sb, "turns per episode", num(s.get("avg_turns"), 1));
         row(sb, "tokens per episode", num(s.get("avg_tokens"), 0));
+        row(sb, "tool-list tokens per turn", num(s.get("tool_list_tokens"), 0));
+        row(sb, "tool-list tokens per episode", num(s.get("tool_list_tokens_per_episode"), 0));
         row(sb, "pass^k", passK(s.get("pass_k")));
         sb.append('\n');
 

@@ -5,6 +5,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.run.EpisodeResult;
 import dev.openagent.sandbox.Outcome;
 import org.junit.jupiter.api.Test;
+import com.knuddels.jtokkit.Encodings;
+import com.knuddels.jtokkit.api.EncodingType;
+import dev.openagent.episode.Message;
+import dev.openagent.episode.Stats;
+import dev.openagent.episode.Trajectory;
+import dev.openagent.json.Json;
+import dev.openagent.run.EpisodeKey;
+import dev.openagent.run.GoldFacts;
+import dev.openagent.sandbox.ToolSpec;
+import java.util.Map;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -100,7 +110,8 @@ class ScorecardTest {
             rs.add(answered("b", "none", "static", i, i > 0));
         }
         ObjectNode json = new Scorecard(rs).toJson();
-        for (String k : List.of("episodes", "errors", "success_rate", "success_ci", "tool_error_rate", "avg_turns", "avg_tokens", "pass_k",
+        for (String k : List.of("episodes", "errors", "success_rate", "success_ci", "tool_error_rate", "avg_turns", "avg_tokens", "tool_list_tokens",
+                "tool_list_tokens_per_episode", "pass_k",
                 "failures", "by_shift", "by_tier", "by_agent", "by_env")) {
             assertTrue(json.has(k), "summary has " + k + ": " + json);
         }
@@ -123,5 +134,28 @@ class ScorecardTest {
         List<String> out = new ArrayList<>();
         o.fieldNames().forEachRemaining(out::add);
         return out;
+    }
+
+    /**
+     * What the tool list costs: each tool as a chat request's tools field sends it, written out here and counted in
+     * o200k_base, summed over the list; an episode pays it once a turn. (Mutation tried: the per-episode figure not
+     * multiplied by the turns, 1 failure.)
+     */
+    @Test
+    void theToolListCostsItsTokensEveryTurn() {
+        ToolSpec tool = new ToolSpec("get_place", "Looks up a place by id.", Json.object().put("type", "object"));
+        ToolSpec other = new ToolSpec("get_hours", "Opening hours of a place.", Json.object().put("type", "object"));
+        var o200k = Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.O200K_BASE);
+        int one = o200k.countTokensOrdinary("{\"type\":\"function\",\"function\":{\"name\":\"get_place\","
+                + "\"description\":\"Looks up a place by id.\",\"parameters\":{\"type\":\"object\"}}}");
+        int two = o200k.countTokensOrdinary("{\"type\":\"function\",\"function\":{\"name\":\"get_hours\","
+                + "\"description\":\"Opening hours of a place.\",\"parameters\":{\"type\":\"object\"}}}");
+        Outcome ok = new Outcome(true, Outcome.End.ANSWERED, "correct");
+        Trajectory t = new Trajectory("poi", "poi/test/1/1", "test", 1, 1, "rating_lookup", true, List.of(), "a",
+                List.of(tool, other), List.of(Message.user("?"), Message.assistant("done")), ok, new Stats(3, 0, 0, Map.of(), 0, 0));
+        EpisodeResult r = new EpisodeResult(new EpisodeKey("cfg", "a", "poi", "none", 1, 0), "static", 0, ok, t, new GoldFacts(0, List.of()), 5);
+        GroupMetrics m = new Scorecard(List.of(r, answered("a", "none", "static", 2, true))).overall();
+        assertEquals((one + two) / 2.0, m.toolListTokens(), "a mean over episodes; the second has no tools");
+        assertEquals(3 * (one + two) / 2.0, m.toolListTokensPerEpisode(), "three turns, the list sent each");
     }
 }

@@ -38,7 +38,7 @@ class WatchMatrixTest {
         }
         // Every tool.* and obs.* shift but obs.missing-values (no record_of on these servers) and obs.type-drift (no sign), at
         // severities 2 and 3, on both servers.
-        assertEquals(22 * 2 * 2, sessions, log);
+        assertEquals(25 * 2 * 2, sessions, log);
         assertTrue(tier >= 0.9 * sessions, "right tier first in " + tier + " of " + sessions + "\n" + log);
         assertTrue(first >= 0.8 * sessions, "the applied shift first in " + first + " of " + sessions + "\n" + log);
     }

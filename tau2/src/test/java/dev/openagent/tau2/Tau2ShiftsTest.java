@@ -49,7 +49,7 @@ class Tau2ShiftsTest {
             }
         }
         assertTrue(failures.isEmpty(), failures.size() + " failures, e.g. " + failures.subList(0, Math.min(5, failures.size())));
-        assertEquals(36, c.stacks().size());
+        assertEquals(40, c.stacks().size());
     }
 
     @Test

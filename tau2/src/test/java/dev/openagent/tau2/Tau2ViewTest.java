@@ -84,7 +84,7 @@ class Tau2ViewTest {
                 }
             }
         }
-        assertEquals(36, c.stacks().size());
+        assertEquals(40, c.stacks().size());
         assertTrue(failures.isEmpty(), failures.size() + " conditions failed the view check:\n" + String.join("\n", failures));
     }
 
