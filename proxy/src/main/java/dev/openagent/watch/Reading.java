@@ -31,6 +31,8 @@ public record Reading(Format format, Set<String> keys, int largest, boolean malf
         FLAPPING,
         /** a time-out that names a longer timeout to pass, or a job to run instead: retrying as before will not do */
         TIMEOUT,
+        /** a call refused because an earlier result it depends on went stale, naming the earlier call to redo first */
+        DEPENDENCY,
         /** a rate limit that says how long to wait first (a Retry-After, a quota used up): retrying at once will not do */
         QUOTA,
         /** the session or token expired, 401 */
@@ -47,6 +49,7 @@ public record Reading(Format format, Set<String> keys, int largest, boolean malf
     private static final Pattern QUOTA = Pattern.compile("(?i)(\\bretry-after\\s*[:=]?\\s*\\d+|\\bquota\\b.{0,40}\\b(exceeded|exhausted|used up|reached)|rate limit.{0,40}\\bused up)");
     private static final Pattern FLAPPING = Pattern.compile("(?i)(\\bflapping\\b|goes down and comes back|down and up by turns|intermittently (down|unavailable))");
     private static final Pattern TIMEOUT = Pattern.compile("(?i)(\\blonger timeout\\b|\\btimeout_?s(econds)?\\s*[=:]\\s*\\d+|\\brun (it|the call) as a job\\b|\\basync\\s*[=:]\\s*true\\b)");
+    private static final Pattern DEPENDENCY = Pattern.compile("(?i)(depends on an earlier (result|call)|\\bupstream\\b.{0,40}\\b(failed|stale|invalidated)|again with the same arguments.{0,60}\\bthen repeat this call)");
     private static final Pattern AUTH = Pattern.compile("(?i)(\\b401\\b|unauthori[sz]ed|session expired|token expired|expired token|re-?authenticate)");
     private static final Pattern RETIRED = Pattern.compile("(?i)(\\b410\\b|was retired|is retired|no longer answers|deprecated|has been removed|moved permanently)");
     private static final Pattern WITHDRAWN = Pattern.compile("(?i)('[^']+' (is|was|has been) withdrawn|the tool set changed)");
@@ -103,6 +106,7 @@ public record Reading(Format format, Set<String> keys, int largest, boolean malf
         else if (error && QUOTA.matcher(t).find()) kind = Kind.QUOTA;
         else if (error && FLAPPING.matcher(t).find()) kind = Kind.FLAPPING;
         else if (error && TIMEOUT.matcher(t).find()) kind = Kind.TIMEOUT;
+        else if (error && DEPENDENCY.matcher(t).find()) kind = Kind.DEPENDENCY;
         else if (error && TRANSIENT.matcher(t).find()) kind = Kind.TRANSIENT;
         else if (SUCCESS_SHAPED.matcher(t).find() || !error && FAILED_WORDS.matcher(t).find()) kind = Kind.FAILURE_AS_SUCCESS;
         else kind = Kind.PLAIN;

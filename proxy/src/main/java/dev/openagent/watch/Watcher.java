@@ -130,6 +130,7 @@ public final class Watcher {
         test("transient", Sign.TRANSIENT_ERRORS, Map.of(), "transient errors (timeout, 503, rate limit)", learnt.kind(Reading.Kind.TRANSIENT), n, r.kind() == Reading.Kind.TRANSIENT, tool, text);
         exact("flapping", Sign.FLAPPING, "errors saying the tool is flapping (down and up by turns)", learnt.kind(Reading.Kind.FLAPPING), n, r.kind() == Reading.Kind.FLAPPING, tool, text);
         exact("timeout", Sign.TIMEOUTS, "time-outs naming a longer timeout or a job to run", learnt.kind(Reading.Kind.TIMEOUT), n, r.kind() == Reading.Kind.TIMEOUT, tool, text);
+        exact("dependency", Sign.DEPENDENCY_ERRORS, "errors naming an earlier call to redo first", learnt.kind(Reading.Kind.DEPENDENCY), n, r.kind() == Reading.Kind.DEPENDENCY, tool, text);
         exact("quota", Sign.RATE_LIMITED, "rate-limit errors naming how long to wait (Retry-After)", learnt.kind(Reading.Kind.QUOTA), n, r.kind() == Reading.Kind.QUOTA, tool, text);
         test("auth", Sign.AUTH_ERRORS, Map.of(), "authentication errors", learnt.kind(Reading.Kind.AUTH), n, r.kind() == Reading.Kind.AUTH, tool, text);
         exact("retired", Sign.RETIRED_ERRORS, "errors saying the tool is retired", learnt.kind(Reading.Kind.RETIRED), n, r.kind() == Reading.Kind.RETIRED, tool, text);
