@@ -1158,7 +1158,8 @@ public final class ViewSolver implements Agent {
             JsonNode result = f.results.get(step);
             if (result == null) return null;
             String pointer = pointerOf(result, value);
-            if (pointer == null) return null;
+            // The whole result is the value (a job's answer is the bare value): no record around it to look up.
+            if (pointer == null || pointer.isEmpty()) return null;
             String field = pointer.substring(pointer.lastIndexOf('/') + 1);
             JsonNode record = result.at(pointer.substring(0, pointer.lastIndexOf('/')));
             for (ToolFacts t : facts.tools()) {
