@@ -1103,7 +1103,8 @@ public final class ViewSolver implements Agent {
             }
             Action lookup = lookup(f, step, value);
             if (lookup != null) return lookup;
-            List<ToolSpec> helpers = shown.stream().filter(t -> !worldMatched().contains(t.name()) && !t.name().equals(Protocol.ASK_USER)
+            Set<String> matched = worldMatched();   // once: it compares every world tool with every tool shown (hundreds when crowded)
+            List<ToolSpec> helpers = shown.stream().filter(t -> !matched.contains(t.name()) && !t.name().equals(Protocol.ASK_USER)
                     && !Descriptions.required(t.parameters()).isEmpty()).toList();
             for (ToolSpec t : plainest(helpers)) {
                 ObjectNode args = Json.object();
