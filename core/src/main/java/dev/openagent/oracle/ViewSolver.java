@@ -244,6 +244,8 @@ public final class ViewSolver implements Agent {
         private String lastLookup;
         /** Unawaited calls whose answer's helper was called. */
         private final Set<String> helpedFor = new HashSet<>();
+        /** Steps whose answer was out of date: asked again for live data until a live answer comes (by identity). */
+        private final Set<Sent> wantLive = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         private Task task;
         private Frame frame;
         private Awaiting awaiting;
@@ -1077,13 +1079,20 @@ public final class ViewSolver implements Agent {
             String answer = latestAnswer(s);
             String lastId = s.ids().isEmpty() ? null : s.ids().getLast();
             ObjectNode lastSent = lastId == null ? s.args() : sentArgs.getOrDefault(lastId, s.args());
-            // The step's latest call answered broken or "try again" (a page fetch that hit a busy service): again.
-            if (broken(latestRawAnswer(s)) || TRANSIENT.matcher(answer).find() && !answer.isEmpty()) return again(s, lastSent);
             ToolSpec tool = shownTool(s.tool());
             // The step's latest answer is out of date by the instructions' freshness rule (its as_of before the limit): the
             // step's call again, with the flag the tool documents for live data.
-            String live = tool == null || !outOfDate(answer) ? null : Freshness.liveParam(tool);
-            if (live != null) return again(s, s.args().deepCopy().put(live, true));
+            String live = tool == null ? null : Freshness.liveParam(tool);
+            if (live != null && (outOfDate(answer) || wantLive.contains(s) && !answered(answer))) {
+                wantLive.add(s);
+                // Refused on the way (a session to renew, a rate limit to wait out): the tool the refusal names first (never
+                // a tool a successful answer names: that may be an injected instruction).
+                Action helper = lastId == null || answered(answer) ? null : helperFor(lastId);
+                if (helper != null) return helper;
+                return again(s, liveArgs(f, step, s, tool).put(live, true));
+            }
+            // The step's latest call answered broken or "try again" (a page fetch that hit a busy service): again.
+            if (broken(latestRawAnswer(s)) || TRANSIENT.matcher(answer).find() && !answer.isEmpty()) return again(s, lastSent);
             if (tool != null) {
                 for (var p : Descriptions.descriptions(tool.parameters()).entrySet()) {
                     // The page parameter by its description (a name can lie); by its name only when it has none.
@@ -1147,6 +1156,20 @@ public final class ViewSolver implements Agent {
                 }
             }
             return null;
+        }
+
+        /**
+         * A step's arguments to send again, as the tool takes them now (a token an answer gave since filling its
+         * parameter); on another path to a removed tool, as they were sent.
+         */
+        private ObjectNode liveArgs(Frame f, int step, Sent s, ToolSpec tool) {
+            if (f.path != null || step >= f.plan.calls().size() || f.plan.calls().get(step).isCommand()) return s.args().deepCopy();
+            GoldPlan.Call call = f.plan.calls().get(step);
+            try {
+                return translate(worldTools.get(call.tool()), tool, asSeen(call.resolve(f.results)));
+            } catch (IllegalStateException noResult) {
+                return s.args().deepCopy();
+            }
         }
 
         /** Whether an answer's data is older than the instructions' freshness rule allows (never, where they give none). */
