@@ -202,6 +202,8 @@ public final class ViewSolver implements Agent {
     /** "Call search_places again with the same arguments as before ({...})": an earlier call to redo, named with its arguments. */
     private static final Pattern REDO = Pattern.compile("(?i)\\bcall '?([A-Za-z_][\\w-]*)'? again with the same arguments as before \\((?=\\{)");
     /** What a transient failure says; a bare 503 or 429 is a street number or a price as often as a status. */
+    /** An answer saying the call runs on as a job: its result comes later, from the tool that takes the job's id. */
+    private static final Pattern RUNNING_JOB = Pattern.compile("(?i)job.{0,80}\\b(running|pending|queued|in progress)\\b|\\b(running|pending|queued|in progress)\\b.{0,80}\\bjob");
     private static final Pattern TRANSIENT = Pattern.compile("(?i)try (the same \\w+ )?again|\\bretry|temporar|timed? ?out|\\b503 service|\\b429 too many|(?:http|status|error)\\W{0,3}(?:503|429)\\b|rate limit|busy|overloaded|\\bask me again\\b");
 
     private final class Session implements AgentSession {
@@ -385,6 +387,8 @@ public final class ViewSolver implements Agent {
         // ------------------------------------------------------------ the plan
 
         private Action advance() {
+            Action poll = pendingJob();
+            if (poll != null) return poll;
             while (true) {
                 GoldPlan.Call call = frame.current();
                 if (call == null) {
@@ -408,6 +412,30 @@ public final class ViewSolver implements Agent {
                 if (needed != null) return needed;
                 return call.isCommand() ? command(call, worldArgs) : toolCall(call, worldArgs, asSeen(worldArgs));
             }
+        }
+
+        /**
+         * A job the latest answers say is still running, asked for its result with the listed tool that takes only a
+         * job's id (by its parameter's name or description), as long as it runs (bounded); null when none runs. A tool
+         * that also needs a token is left to the recovery that reads what the answers name.
+         */
+        private Action pendingJob() {
+            for (View.Shown s : view.latest()) {
+                if (s.source() != Observation.Source.TOOL || !RUNNING_JOB.matcher(s.text()).find()) continue;
+                for (ToolSpec t : shown) {
+                    List<String> required = Descriptions.required(t.parameters());
+                    if (required.size() != 1) continue;
+                    String param = required.getFirst();
+                    String about = Descriptions.descriptions(t.parameters()).getOrDefault(param, "");
+                    if (!(param + " " + about).toLowerCase(java.util.Locale.ROOT).contains("job")) continue;
+                    String job = labelFor(s.text(), param, about);
+                    if (job == null || !boundedRetry("poll " + job)) continue;
+                    ObjectNode args = Json.object();
+                    args.put(param, job);
+                    return send(t.name(), args, nextId(), false);
+                }
+            }
+            return null;
         }
 
         /** Null when every value the call needs was shown; else what to do to see the missing one. */
@@ -1473,6 +1501,11 @@ public final class ViewSolver implements Agent {
 
         private boolean bounded(String what) {
             return recoveries.merge(what, 1, Integer::sum) <= MAX_RECOVERIES;
+        }
+
+        /** As {@link #bounded}, for what retry layers multiply (a poll of a job under flapping and busy servers). */
+        private boolean boundedRetry(String what) {
+            return recoveries.merge(what, 1, Integer::sum) <= MAX_RETRIES;
         }
 
         private String describe(GoldPlan.Call call, ObjectNode args) {
