@@ -234,7 +234,7 @@ final class ProxyMcpCommand implements Runnable {
      * it opened, and gets each new one while it is open.
      */
     private static void noteWatchEvents(dev.openagent.watch.ProxyWatch watching, SessionPool pool) {
-        java.util.function.Function<dev.openagent.watch.Watcher.Event, String> note = e -> "watch: " + dev.openagent.json.Json.write(e.toJson());
+        java.util.function.Function<dev.openagent.watch.Watcher.Event, String> note = e -> dev.openagent.run.WatchNote.of(e.toJson());
         pool.onOpen(s -> watching.watcher().events().forEach(e -> s.note(note.apply(e))));
         watching.onEvent(e -> pool.sessions().forEach(s -> s.note(note.apply(e))));
     }

@@ -27,14 +27,21 @@ public final class Scorecard {
 
     private final List<EpisodeResult> episodes;
     private final Map<String, EpisodeResult> staticByPair = new HashMap<>();
-    private final Map<String, Failure> failures = new HashMap<>();
+    /** By the episode itself: an episode's id is a hash, computed anew each time, and a scorecard asks for every group. */
+    private final Map<EpisodeResult, Failure> failures = new java.util.IdentityHashMap<>();
     private final int maxTrials;
 
     public Scorecard(List<EpisodeResult> episodes) {
+        this(episodes, Map.of());
+    }
+
+    /** @param known failure categories already known (stored), by episode id; the others are classified here */
+    public Scorecard(List<EpisodeResult> episodes, Map<String, Failure> known) {
         this.episodes = List.copyOf(episodes);
         for (EpisodeResult r : episodes) {
             if (r.isStatic()) staticByPair.put(pairKey(r), r);
-            failures.put(r.id(), Taxonomy.classify(r));
+            Failure f = known.isEmpty() ? null : known.get(r.id());
+            failures.put(r, f != null ? f : Taxonomy.classify(r));
         }
         this.maxTrials = episodes.stream().mapToInt(r -> r.key().trial() + 1).max().orElse(1);
     }
@@ -43,7 +50,7 @@ public final class Scorecard {
 
     /** The failure category of an episode of this scorecard. */
     public Failure failure(EpisodeResult r) {
-        Failure f = failures.get(r.id());
+        Failure f = failures.get(r);
         return f != null ? f : Taxonomy.classify(r);
     }
 

@@ -15,6 +15,7 @@ import dev.openagent.metrics.Failure;
 import dev.openagent.metrics.Scorecard;
 import dev.openagent.run.EpisodeResult;
 import dev.openagent.sandbox.ToolSpec;
+import dev.openagent.store.EpisodeSummaries;
 import dev.openagent.store.RunInfo;
 
 import java.time.Instant;
@@ -45,7 +46,16 @@ public final class ReportData {
      * sent to its model and got back) by episode id, shown beside the trajectories that carry one.
      */
     public static ObjectNode build(RunInfo run, List<EpisodeResult> episodes, int maxTranscripts, Map<String, AgentTranscript> agentTranscripts) {
-        Scorecard card = new Scorecard(episodes);
+        return build(run, new Scorecard(episodes), maxTranscripts, agentTranscripts);
+    }
+
+    /** The results without transcripts, from episodes read without their trajectories ({@link EpisodeSummaries}). */
+    public static ObjectNode build(RunInfo run, EpisodeSummaries summaries) {
+        return build(run, new Scorecard(summaries.episodes(), summaries.failures()), 0, Map.of());
+    }
+
+    private static ObjectNode build(RunInfo run, Scorecard card, int maxTranscripts, Map<String, AgentTranscript> agentTranscripts) {
+        List<EpisodeResult> episodes = card.episodes();
         ObjectNode root = Json.object();
         int scored = (int) episodes.stream().filter(e -> !e.infraError()).count();
         // Partial while shards are still running (or some stopped): the numbers cover only what is scored so far.

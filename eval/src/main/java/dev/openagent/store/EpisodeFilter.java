@@ -1,18 +1,27 @@
 package dev.openagent.store;
 
+import dev.openagent.metrics.Failure;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * Which of a run's episodes to list, as SQL can select them from the {@code episodes} columns (the failure category
- * needs the trajectory, so it is not here). A null field selects everything.
+ * Which of a run's episodes to list, as SQL selects them from the columns of a run's links (schema 2) or of the
+ * episodes (schema 1, which does not hold the failure category: the store reads it from the trajectories). A null
+ * field selects everything.
  *
  * @param outcome {@link Result}: succeeded, failed (scored and not a success) or an infrastructure error
+ * @param failure the failure category ({@link Failure}, docs/evaluation.md)
  */
-public record EpisodeFilter(String agent, String env, String tier, String shift, Result outcome) {
+public record EpisodeFilter(String agent, String env, String tier, String shift, Result outcome, Failure failure) {
     /** Everything. */
-    public static final EpisodeFilter ALL = new EpisodeFilter(null, null, null, null, null);
+    public static final EpisodeFilter ALL = new EpisodeFilter(null, null, null, null, null, null);
+
+    /** No failure category. */
+    public EpisodeFilter(String agent, String env, String tier, String shift, Result outcome) {
+        this(agent, env, tier, shift, outcome, null);
+    }
 
     /** An episode's result as a filter sees it. */
     public enum Result {
@@ -36,6 +45,13 @@ public record EpisodeFilter(String agent, String env, String tier, String shift,
         }
     }
 
+    /** The failure category of this id ({@code hallucinated_tool}, ...); null or empty is no filter. */
+    public static Failure failure(String id) {
+        if (id == null || id.isEmpty()) return null;
+        for (Failure f : Failure.values()) if (f.id().equals(id)) return f;
+        throw new IllegalArgumentException("unknown failure category '" + id + "'");
+    }
+
     /** The WHERE conditions after {@code r.run_id = ?} (each starting with AND), and their parameters in order. */
     record Sql(String where, List<String> params) {}
 
@@ -47,6 +63,7 @@ public record EpisodeFilter(String agent, String env, String tier, String shift,
         column(w, params, "e.tier", tier);
         column(w, params, "e.shift", shift);
         if (outcome != null) w.append(" AND ").append(outcome.sql);
+        if (failure != null) column(w, params, "e.failure", failure.id());
         return new Sql(w.toString(), List.copyOf(params));
     }
 

@@ -29,7 +29,7 @@ import java.util.Set;
  */
 public final class ResultStore implements ResponseCache, AutoCloseable {
     public static final Path DEFAULT = Path.of("runs", "openagent.db");
-    static final int SCHEMA_VERSION = 1;
+    static final int SCHEMA_VERSION = 2;
     private static final Set<String> TABLES = Set.of("meta", "runs", "episodes", "run_episodes", "responses");
 
     private final StoreLocation location;
@@ -42,9 +42,10 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
     private ResultStore(StoreLocation location, boolean readOnly) throws SQLException {
         this.location = location;
         Connection w = readOnly ? location.connectReadOnly() : location.connect();
+        boolean listed;
         try {
             w.setAutoCommit(false);
-            prepareSchema(location, w, readOnly);
+            listed = prepareSchema(location, w, readOnly);
         } catch (SQLException | RuntimeException e) {
             w.close();
             throw e;
@@ -58,7 +59,7 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
         }
         this.reader = new StoreReader(location, r);
         this.writer = new StoreWriter(location, w);
-        this.runs = new Runs(writer, reader);
+        this.runs = new Runs(writer, reader, listed);
         this.responses = new Responses(writer, reader);
     }
 
@@ -144,9 +145,13 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
     /**
      * Checks the schema and creates it in a store that has none, in one transaction. A store of
      * another schema version, or a database that holds tables of these names without a version
-     * (not a results store), is refused with one line rather than failing later mid-run.
+     * (not a results store), is refused with one line rather than failing later mid-run. A store of
+     * schema 1 is upgraded by the first process that opens it to write ({@link SchemaUpgrade}), and read as it is
+     * by one that opens it read-only.
+     *
+     * @return whether the store holds the listing columns (schema 2)
      */
-    private static void prepareSchema(StoreLocation location, Connection c, boolean readOnly) throws SQLException {
+    private static boolean prepareSchema(StoreLocation location, Connection c, boolean readOnly) throws SQLException {
         if (!readOnly) location.lockSchema(c);
         Set<String> present = new HashSet<>();
         try (ResultSet rs = c.getMetaData().getTables(null, c.getSchema(), "%", new String[]{"TABLE"})) {
@@ -162,11 +167,18 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
             } catch (NumberFormatException e) {
                 v = null;
             }
-            if (v == null || v != SCHEMA_VERSION) c.rollback();
-            if (v == null) throw new IllegalArgumentException(location + " has a meta table without a results store schema version: not an openagent results store");
-            if (v != SCHEMA_VERSION) {
+            if (v == null) {
+                c.rollback();
+                throw new IllegalArgumentException(location + " has a meta table without a results store schema version: not an openagent results store");
+            }
+            if (v < 1 || v > SCHEMA_VERSION) {
+                c.rollback();
                 throw new IllegalArgumentException(location + " has results store schema " + v + (v < SCHEMA_VERSION ? " (from an older openagent)"
-                        : " (from a newer openagent)") + "; this openagent reads schema " + SCHEMA_VERSION);
+                        : " (from a newer openagent)") + "; this openagent reads schema " + SCHEMA_VERSION + " (and upgrades schema 1)");
+            }
+            if (v == 1 && readOnly) {
+                c.rollback();
+                return false;
             }
             // indexes added since the schema was created, built once by the first process that opens the store to write;
             // looked up first, because CREATE INDEX locks the table against writes before it sees the index exists, and a
@@ -176,8 +188,9 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
                     s.execute(LISTING_INDEX);
                 }
             }
+            if (v == 1) SchemaUpgrade.toListing(location, c);
             c.commit();
-            return;
+            return true;
         }
         if (readOnly) {
             c.rollback();
@@ -194,6 +207,7 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
             s.execute("INSERT INTO meta(key, value) VALUES ('schema_version', '" + SCHEMA_VERSION + "')");
         }
         c.commit();
+        return true;
     }
 
     private static boolean hasIndex(Connection c, String table, String index) throws SQLException {
@@ -209,6 +223,19 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
      */
     static final String LISTING_INDEX =
             "CREATE INDEX IF NOT EXISTS episodes_listing ON episodes(id, agent, env, tier, shift, success, end_reason, task_index, trial)";
+
+    /**
+     * What a listing reads of an episode, copied to each run's link to it (schema 2), in plan order first: a run's
+     * filtered, ordered page is then read from the index {@link #RUN_LISTING_INDEX} alone, without joining the episodes.
+     * The agent, environment, shift, tier, task and trial never change; the outcome and the failure category change when
+     * an infrastructure error is run again ({@link Runs#REFRESH_LINKS}).
+     */
+    static final String LISTING_COLUMNS = "task_index, trial, agent, env, shift, tier, success, end_reason, failure";
+    /** The listing columns' types, in the order of {@link #LISTING_COLUMNS}. */
+    static final List<String> LISTING_TYPES = List.of("INTEGER", "INTEGER", "TEXT", "TEXT", "TEXT", "TEXT", "INTEGER", "TEXT", "TEXT");
+    static final String RUN_LISTING_INDEX = "CREATE INDEX IF NOT EXISTS run_episodes_listing ON run_episodes(run_id, " + LISTING_COLUMNS + ", episode_id)";
+    /** The links of one episode, for {@link Runs#REFRESH_LINKS}. */
+    static final String LINKS_OF_EPISODE_INDEX = "CREATE INDEX IF NOT EXISTS run_episodes_episode ON run_episodes(episode_id)";
 
     /** The one schema, for either engine: integer columns that hold seeds, tokens or durations are 64-bit. */
     private static List<String> schema(StoreLocation location) {
@@ -226,11 +253,23 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
                   task_id TEXT, kind TEXT, difficulty INTEGER, solvable INTEGER,
                   success INTEGER NOT NULL, end_reason TEXT NOT NULL, detail TEXT,
                   turns INTEGER, tool_calls INTEGER, tool_errors INTEGER, prompt_tokens BIGINT, completion_tokens BIGINT,
-                  gold_calls INTEGER NOT NULL, gold_tools TEXT NOT NULL, trajectory TEXT, duration_ms BIGINT, finished_at TEXT NOT NULL)""",
+                  gold_calls INTEGER NOT NULL, gold_tools TEXT NOT NULL, trajectory TEXT, duration_ms BIGINT, finished_at TEXT NOT NULL,
+                  failure TEXT, attacked INTEGER)""",
                 "CREATE INDEX IF NOT EXISTS episodes_config ON episodes(config_hash, end_reason)",
                 LISTING_INDEX,
-                "CREATE TABLE IF NOT EXISTS run_episodes (run_id TEXT NOT NULL, episode_id TEXT NOT NULL, PRIMARY KEY (run_id, episode_id))" + keyed,
+                "CREATE TABLE IF NOT EXISTS run_episodes (run_id TEXT NOT NULL, episode_id TEXT NOT NULL, " + listingColumns()
+                        + ", PRIMARY KEY (run_id, episode_id))" + keyed,
+                RUN_LISTING_INDEX,
+                LINKS_OF_EPISODE_INDEX,
                 "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, model TEXT, body TEXT NOT NULL, created_at TEXT NOT NULL)" + keyed);
+    }
+
+    /** The listing columns with their types, as a table declares them. */
+    static String listingColumns() {
+        List<String> names = List.of(LISTING_COLUMNS.split(", "));
+        List<String> out = new java.util.ArrayList<>();
+        for (int i = 0; i < names.size(); i++) out.add(names.get(i) + " " + LISTING_TYPES.get(i));
+        return String.join(", ", out);
     }
 
     /** The driver's message on one line (PostgreSQL's carry a "Detail:" or "Hint:" on further lines). */
@@ -306,6 +345,12 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
 
     /** The episodes of a run, in plan order. */
     public List<EpisodeResult> episodes(String runId) { return runs.episodes(runId); }
+
+    /** The run's episodes for its scorecard, without their trajectories; see {@link EpisodeSummaries}. */
+    public EpisodeSummaries episodeSummaries(String runId) { return runs.summaries(runId); }
+
+    /** These episodes without their trajectories, in the order given (ids the store does not hold are left out). */
+    public EpisodeSummaries episodeSummaries(List<String> ids) { return runs.summaries(ids); }
 
     /** These episodes by id, in the order given; ids the store does not hold are left out. */
     public List<EpisodeResult> episodes(List<String> ids) { return runs.episodes(ids); }

@@ -2,6 +2,8 @@ package dev.openagent.store;
 
 import dev.openagent.episode.Trajectory;
 import dev.openagent.json.Json;
+import dev.openagent.metrics.Failure;
+import dev.openagent.metrics.Taxonomy;
 import dev.openagent.run.EpisodeKey;
 import dev.openagent.run.EpisodeResult;
 import dev.openagent.run.GoldFacts;
@@ -20,8 +22,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-/** Runs and their episodes in the results store (tables {@code runs}, {@code episodes}, {@code run_episodes}). */
-record Runs(StoreWriter writer, StoreReader reader) {
+/**
+ * Runs and their episodes in the results store (tables {@code runs}, {@code episodes}, {@code run_episodes}).
+ *
+ * @param listed whether the run's links carry the listing columns ({@link ResultStore#LISTING_COLUMNS}: schema 2); a
+ *               store of schema 1 opened read-only has only the links, and its listings join the episodes
+ */
+record Runs(StoreWriter writer, StoreReader reader, boolean listed) {
     /**
      * Creates or updates a run. A shard that finished its part ("partial") never overwrites
      * "complete": another shard may have completed the run after this one counted its episodes.
@@ -36,7 +43,21 @@ record Runs(StoreWriter writer, StoreReader reader) {
             INSERT INTO runs(id, name, config, created_at, updated_at, planned, status, note) VALUES (?,?,?,?,?,?,'running',NULL)
             ON CONFLICT(id) DO NOTHING""";
     private static final String JOIN_RUN = "UPDATE runs SET name=?, updated_at=?, planned=?, status='running', note=NULL WHERE id=?";
-    private static final String LINK = "INSERT INTO run_episodes(run_id, episode_id) VALUES (?, ?) ON CONFLICT DO NOTHING";
+    /** Links an episode to a run, copying what a listing reads of it from its row (a run may link an episode another run wrote). */
+    private static final String LINK = "INSERT INTO run_episodes(run_id, episode_id, " + ResultStore.LISTING_COLUMNS + ") SELECT ?, id, "
+            + ResultStore.LISTING_COLUMNS + " FROM episodes WHERE id = ? ON CONFLICT DO NOTHING";
+    /**
+     * Copies an episode's outcome to every run's link to it: an infrastructure error run again is replaced in the
+     * episodes, and the runs that linked the failed attempt list the new outcome.
+     */
+    static final String REFRESH_LINKS = """
+            UPDATE run_episodes SET (success, end_reason, failure) = (SELECT e.success, e.end_reason, e.failure FROM episodes e WHERE e.id = ?)
+            WHERE episode_id = ?""";
+    /**
+     * What is kept of an episode's trajectory in columns of its own, so that listings and scorecards need not read it
+     * (schema 2), bound after {@link #EPISODE_COLUMNS} by {@link Derived#bind}.
+     */
+    static final String DERIVED_COLUMNS = "failure, attacked";
     /** The episode table's columns, in the order {@link #bindEpisode} binds them. */
     static final String EPISODE_COLUMNS = """
             id, config_hash, agent, env, shift, tier, task_index, task_seed, trial, task_id, kind, difficulty, solvable, success,
@@ -46,11 +67,43 @@ record Runs(StoreWriter writer, StoreReader reader) {
      * Saves an episode; a stored one is replaced only when it ended in an infrastructure error, so
      * a finished episode is never overwritten by a process that ran it again at the same time.
      */
-    static final String SAVE_EPISODE = "INSERT INTO episodes(" + EPISODE_COLUMNS + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
-            + " ON CONFLICT(id) DO UPDATE SET "
-            + String.join(", ", java.util.Arrays.stream(EPISODE_COLUMNS.split(",")).map(String::strip).filter(c -> !c.equals("id"))
-                    .map(c -> c + "=excluded." + c).toList())
+    static final String SAVE_EPISODE = "INSERT INTO episodes(" + EPISODE_COLUMNS + ", " + DERIVED_COLUMNS + ") VALUES "
+            + "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(id) DO UPDATE SET "
+            + String.join(", ", java.util.Arrays.stream((EPISODE_COLUMNS + ", " + DERIVED_COLUMNS).split(",")).map(String::strip)
+                    .filter(c -> !c.equals("id")).map(c -> c + "=excluded." + c).toList())
             + " WHERE episodes.end_reason = 'INFRA_ERROR'";
+
+
+
+    /**
+     * @param failure  the failure category ({@link Taxonomy}); null when the trajectory cannot be read (such an episode is
+     *                 listed, and no category filter selects it)
+     * @param attacked under a security shift, whether the attacker's action happened; null when nobody attacked
+     */
+    record Derived(String failure, Boolean attacked) {
+        static Derived of(EpisodeResult r) {
+            return new Derived(Taxonomy.classify(r).id(), r.attacked());
+        }
+
+        /** From a stored row's columns and its trajectory's JSON. */
+        static Derived of(boolean success, String endReason, String detail, String trajectory, int goldCalls, String goldTools) {
+            try {
+                Trajectory t = trajectory == null ? null : Trajectory.fromJson(trajectory);
+                GoldFacts gold = new GoldFacts(goldCalls, List.of(Json.read(goldTools, String[].class)));
+                Outcome outcome = new Outcome(success, Outcome.End.valueOf(endReason), detail);
+                return new Derived(Taxonomy.classify(outcome, t, gold).id(), t == null ? null : t.outcome().attacked());
+            } catch (RuntimeException e) {
+                return new Derived(null, null);
+            }
+        }
+
+        /** Binds the two columns from parameter {@code i} on. */
+        void bind(PreparedStatement p, int i) throws java.sql.SQLException {
+            p.setString(i, failure);
+            if (attacked == null) p.setNull(i + 1, java.sql.Types.INTEGER);
+            else p.setInt(i + 1, attacked ? 1 : 0);
+        }
+    }
 
     void save(String id, String name, String config, int planned, String status, String note) {
         String now = Instant.now().toString();
@@ -123,7 +176,7 @@ record Runs(StoreWriter writer, StoreReader reader) {
             try (PreparedStatement p = c.prepareStatement("""
                     SELECT count(*), coalesce(sum(CASE WHEN e.end_reason <> 'INFRA_ERROR' THEN 1 ELSE 0 END), 0),
                       coalesce(sum(CASE WHEN e.end_reason NOT IN ('INFRA_ERROR', 'UNSCORED') THEN 1 ELSE 0 END), 0)
-                    """ + RUN_EPISODES)) {
+                    """ + runEpisodes())) {
                 p.setString(1, runId);
                 try (ResultSet rs = p.executeQuery()) {
                     rs.next();
@@ -173,10 +226,18 @@ record Runs(StoreWriter writer, StoreReader reader) {
         String trajectory = r.trajectory() == null ? null : r.trajectory().toJson();
         String goldTools = Json.write(r.gold().tools());
         String now = Instant.now().toString();
+        Derived derived = Derived.of(r);
         writer.submit(s -> {
-            s.update(SAVE_EPISODE, p -> bindEpisode(p, r, goldTools, trajectory, now));
+            s.update(SAVE_EPISODE, p -> {
+                bindEpisode(p, r, goldTools, trajectory, now);
+                derived.bind(p, 27);
+            });
             s.update(LINK, p -> {
                 p.setString(1, runId);
+                p.setString(2, r.id());
+            });
+            s.update(REFRESH_LINKS, p -> {
+                p.setString(1, r.id());
                 p.setString(2, r.id());
             });
         }, false);
@@ -240,12 +301,24 @@ record Runs(StoreWriter writer, StoreReader reader) {
     }
 
     /**
-     * A run's episodes, for queries that read only the columns of the listing index ({@link ResultStore#LISTING_INDEX}).
-     * {@code e.agent >= ''} always holds; it makes SQLite's planner look the episode up in that index (id and agent)
-     * instead of the primary key's, which leads to the row.
+     * A run's episodes as {@code e}, with the columns a listing reads. In schema 2 these are the run's links, which carry
+     * them ({@link ResultStore#LISTING_COLUMNS}), read from the index {@code run_episodes_listing} alone. In schema 1 the
+     * links are joined to the episodes' index {@code episodes_listing}: {@code e.agent >= ''} always holds, and makes
+     * SQLite's planner look the episode up in that index (id and agent) instead of the primary key's, which leads to the row.
      */
-    private static final String RUN_EPISODES = " FROM run_episodes r JOIN episodes e ON e.id = r.episode_id AND e.agent >= '' WHERE r.run_id = ?";
+    private String runEpisodes() {
+        return listed ? " FROM run_episodes e WHERE e.run_id = ?"
+                : " FROM run_episodes r JOIN episodes e ON e.id = r.episode_id AND e.agent >= '' WHERE r.run_id = ?";
+    }
+
+    /** The episode's id in {@link #runEpisodes()}. */
+    private String episodeId() {
+        return listed ? "e.episode_id" : "e.id";
+    }
+
     private static final String PLAN_ORDER = " ORDER BY e.task_index, e.trial, e.agent, e.env, e.shift";
+    /** Rows read at a time when a store of schema 1 filters by the failure category, which it reads from each trajectory. */
+    private static final int SCAN_BATCH = 500;
 
     /**
      * The ids of the run's episodes that pass the filter, in plan order, {@code limit} of them from {@code offset}, and
@@ -253,15 +326,17 @@ record Runs(StoreWriter writer, StoreReader reader) {
      * since it keeps every row for the sort instead of the page's (docs/view.md).
      */
     EpisodePage episodePage(String runId, EpisodeFilter filter, int offset, int limit) {
+        if (filter.failure() != null && !listed) return scan(runId, filter, offset, limit);
         return new EpisodePage(episodeIds(runId, filter, offset, limit), count(runId, filter));
     }
 
     /** As {@link #episodePage} without the count. */
     List<String> episodeIds(String runId, EpisodeFilter filter, int offset, int limit) {
+        if (filter.failure() != null && !listed) return scan(runId, filter, offset, limit).ids();
         EpisodeFilter.Sql f = filter.sql();
         return reader.read(c -> {
             List<String> out = new ArrayList<>();
-            try (PreparedStatement p = c.prepareStatement("SELECT e.id" + RUN_EPISODES + f.where() + PLAN_ORDER + " LIMIT ? OFFSET ?")) {
+            try (PreparedStatement p = c.prepareStatement("SELECT " + episodeId() + runEpisodes() + f.where() + PLAN_ORDER + " LIMIT ? OFFSET ?")) {
                 int i = bind(p, runId, f);
                 p.setInt(i++, limit);
                 p.setInt(i, offset);
@@ -275,9 +350,10 @@ record Runs(StoreWriter writer, StoreReader reader) {
 
     /** How many of the run's episodes pass the filter. */
     int count(String runId, EpisodeFilter filter) {
+        if (filter.failure() != null && !listed) return scan(runId, filter, 0, 0).total();
         EpisodeFilter.Sql f = filter.sql();
         return reader.read(c -> {
-            try (PreparedStatement p = c.prepareStatement("SELECT count(*)" + RUN_EPISODES + f.where())) {
+            try (PreparedStatement p = c.prepareStatement("SELECT count(*)" + runEpisodes() + f.where())) {
                 bind(p, runId, f);
                 try (ResultSet rs = p.executeQuery()) {
                     rs.next();
@@ -285,6 +361,34 @@ record Runs(StoreWriter writer, StoreReader reader) {
                 }
             }
         });
+    }
+
+    /**
+     * A failure category filter over a store of schema 1, which does not hold the category: the episodes the other
+     * filters select (narrowed in SQL to successes or failures, as the category implies) are read a batch at a time and
+     * classified from their trajectories.
+     */
+    private EpisodePage scan(String runId, EpisodeFilter filter, int offset, int limit) {
+        Failure failure = filter.failure();
+        EpisodeFilter.Result implied = switch (failure) {
+            case SUCCESS -> EpisodeFilter.Result.SUCCESS;
+            case INFRA_ERROR, UNSCORED -> null;
+            default -> EpisodeFilter.Result.FAILURE;
+        };
+        EpisodeFilter sql = new EpisodeFilter(filter.agent(), filter.env(), filter.tier(), filter.shift(),
+                filter.outcome() == null ? implied : filter.outcome(), null);
+        List<String> page = new ArrayList<>();
+        int total = 0;
+        for (int from = 0; ; from += SCAN_BATCH) {
+            List<String> ids = episodeIds(runId, sql, from, SCAN_BATCH);
+            for (EpisodeResult e : episodes(ids)) {
+                if (Taxonomy.classify(e) != failure) continue;
+                if (total >= offset && page.size() < limit) page.add(e.id());
+                total++;
+            }
+            if (ids.size() < SCAN_BATCH) break;
+        }
+        return new EpisodePage(page, total);
     }
 
     private static int bind(PreparedStatement p, String runId, EpisodeFilter.Sql f) throws java.sql.SQLException {
@@ -297,7 +401,7 @@ record Runs(StoreWriter writer, StoreReader reader) {
     RunFacets facets(String runId) {
         List<java.util.SortedSet<String>> columns = List.of(new java.util.TreeSet<>(), new java.util.TreeSet<>(), new java.util.TreeSet<>(), new java.util.TreeSet<>());
         reader.read(c -> {
-            try (PreparedStatement p = c.prepareStatement("SELECT DISTINCT e.agent, e.env, e.tier, e.shift" + RUN_EPISODES)) {
+            try (PreparedStatement p = c.prepareStatement("SELECT DISTINCT e.agent, e.env, e.tier, e.shift" + runEpisodes())) {
                 p.setString(1, runId);
                 try (ResultSet rs = p.executeQuery()) {
                     while (rs.next()) for (int i = 0; i < 4; i++) columns.get(i).add(rs.getString(i + 1));
@@ -357,6 +461,88 @@ record Runs(StoreWriter writer, StoreReader reader) {
             }
             return out;
         });
+    }
+
+    /**
+     * A run's episodes for its scorecard, in plan order, without reading the trajectories (docs/view.md): each carries a
+     * summary in place of its trajectory (task, outcome with the attack's, turns, tool calls and errors, tokens; no
+     * messages, tools or shift records), and its failure category as stored. A store of schema 1, which does not hold the category, reads the
+     * episodes whole.
+     */
+    EpisodeSummaries summaries(String runId) {
+        if (!listed) return classified(episodes(runId));
+        return reader.read(c -> {
+            Summaries out = new Summaries();
+            try (PreparedStatement p = c.prepareStatement(SUMMARY + " FROM run_episodes r JOIN episodes e ON e.id = r.episode_id WHERE r.run_id = ?"
+                    + PLAN_ORDER)) {
+                p.setString(1, runId);
+                out.add(p);
+            }
+            return out.done();
+        });
+    }
+
+    /** As {@link #summaries(String)}, of these episodes in the order given (ids the store does not hold are left out). */
+    EpisodeSummaries summaries(List<String> ids) {
+        if (!listed) return classified(episodes(ids));
+        return reader.read(c -> {
+            Summaries out = new Summaries();
+            try (PreparedStatement p = c.prepareStatement(SUMMARY + " FROM episodes e WHERE e.id = ?")) {
+                for (String id : ids) {
+                    p.setString(1, id);
+                    out.add(p);
+                }
+            }
+            return out.done();
+        });
+    }
+
+    /** Whole episodes with their failure categories classified here (a store of schema 1 holds none). */
+    private static EpisodeSummaries classified(List<EpisodeResult> whole) {
+        Map<String, Failure> failures = new HashMap<>();
+        for (EpisodeResult e : whole) failures.put(e.id(), Taxonomy.classify(e));
+        return new EpisodeSummaries(whole, failures);
+    }
+
+    /** The columns {@link Summaries#add} reads, from {@code episodes e}. */
+    private static final String SUMMARY = """
+            SELECT e.config_hash, e.agent, e.env, e.shift, e.task_seed, e.trial, e.tier, e.task_index, e.success, e.end_reason,
+                   e.detail, e.task_id, e.gold_calls, e.gold_tools, e.duration_ms, e.kind, e.difficulty, e.solvable, e.turns,
+                   e.tool_calls, e.tool_errors, e.prompt_tokens, e.completion_tokens, e.failure, e.attacked""";
+
+    /** Episode summaries as read, and their failure categories. */
+    private static final class Summaries {
+        final List<EpisodeResult> episodes = new ArrayList<>();
+        final Map<String, Failure> failures = new HashMap<>();
+        /** The same few tool lists over and over: each parsed once. */
+        final Map<String, List<String>> goldTools = new HashMap<>();
+
+        /** Adds the rows of this query of {@link #SUMMARY}. */
+        void add(PreparedStatement p) throws java.sql.SQLException {
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    EpisodeKey key = new EpisodeKey(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getLong(5), rs.getInt(6));
+                    int attackedColumn = rs.getInt(25);
+                    Boolean attacked = rs.wasNull() ? null : attackedColumn == 1;
+                    Outcome outcome = new Outcome(rs.getInt(9) == 1, Outcome.End.valueOf(rs.getString(10)), rs.getString(11), attacked);
+                    String taskId = rs.getString(12);
+                    // an episode that could not start has no trajectory, and no task id
+                    Trajectory summary = taskId == null ? null : new Trajectory(key.env(), taskId, null, key.taskSeed(), rs.getInt(17),
+                            rs.getString(16), rs.getInt(18) == 1, List.of(), key.agent(), List.of(), List.of(), outcome,
+                            new dev.openagent.episode.Stats(rs.getInt(19), rs.getInt(20), rs.getInt(21), Map.of(), rs.getLong(22), rs.getLong(23)));
+                    List<String> gold = goldTools.computeIfAbsent(rs.getString(14), g -> List.of(Json.read(g, String[].class)));
+                    EpisodeResult e = new EpisodeResult(key, rs.getString(7), rs.getInt(8), outcome, summary, new GoldFacts(rs.getInt(13), gold),
+                            rs.getLong(15));
+                    episodes.add(e);
+                    String failure = rs.getString(24);
+                    if (failure != null) failures.put(e.id(), Failure.valueOf(failure.toUpperCase(java.util.Locale.ROOT)));
+                }
+            }
+        }
+
+        EpisodeSummaries done() {
+            return new EpisodeSummaries(episodes, failures);
+        }
     }
 
     /** These episodes, in the order given (ids the store does not hold are left out). */

@@ -207,6 +207,11 @@ public final class StoreMerge {
                                 else if (v instanceof Long l) p.setLong(i + 1, l);
                                 else p.setString(i + 1, (String) v);
                             }
+                            derived(r.values()).bind(p, COLUMNS.size() + 1);
+                        });
+                        s.update(Runs.REFRESH_LINKS, p -> {
+                            p.setString(1, r.id());
+                            p.setString(2, r.id());
                         });
                     }
                 }, true);
@@ -228,6 +233,14 @@ public final class StoreMerge {
         }
         String end = (String) values[COLUMNS.indexOf("end_reason")];
         return new Row((String) values[0], values, outcome(values), "INFRA_ERROR".equals(end));
+    }
+
+    /** What a row as read gives the columns derived from its trajectory (a source of schema 1 does not hold them). */
+    private static Runs.Derived derived(Object[] v) {
+        Long goldCalls = (Long) v[COLUMNS.indexOf("gold_calls")];
+        return Runs.Derived.of(Long.valueOf(1).equals(v[COLUMNS.indexOf("success")]), (String) v[COLUMNS.indexOf("end_reason")],
+                (String) v[COLUMNS.indexOf("detail")], (String) v[COLUMNS.indexOf("trajectory")], goldCalls == null ? 0 : goldCalls.intValue(),
+                (String) v[COLUMNS.indexOf("gold_tools")]);
     }
 
     private static String outcome(Object[] values) {

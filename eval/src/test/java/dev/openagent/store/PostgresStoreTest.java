@@ -126,7 +126,7 @@ class PostgresStoreTest {
             st.execute("UPDATE meta SET value = '0' WHERE key = 'schema_version'");
         }
         IllegalArgumentException old = assertThrows(IllegalArgumentException.class, () -> ResultStore.open(pg.location(db)));
-        assertEquals(pg.location(db) + " has results store schema 0 (from an older openagent); this openagent reads schema 1", old.getMessage());
+        assertEquals(pg.location(db) + " has results store schema 0 (from an older openagent); this openagent reads schema 2 (and upgrades schema 1)", old.getMessage());
 
         String foreign = pg.createDatabase();
         try (Connection c = pg.connect(foreign); Statement st = c.createStatement()) {

@@ -81,12 +81,31 @@ public final class HttpService implements AutoCloseable {
      */
     public static HttpService start(String host, int port, BearerAuth auth, Set<String> withoutToken, String name, Endpoint endpoint,
                                     WebSocketRoute socket) throws IOException {
-        return start(host, port, auth, withoutToken, name, endpoint, socket, BODY_TIMEOUT);
+        return start(host, port, auth, withoutToken, name, endpoint, socket, BODY_TIMEOUT, JsonHttp::sendError);
+    }
+
+    /**
+     * How a request refused before any route (its Host or Origin, the token, the method) is answered: a JSON error by
+     * default; a server of pages (the viewer) answers a page a browser shows.
+     */
+    public interface Refusal {
+        void send(HttpCall call, ApiError e) throws IOException;
+    }
+
+    /** As {@link #start(String, int, BearerAuth, Set, String, Endpoint, WebSocketRoute)}, refusing requests with {@code refusal}. */
+    public static HttpService start(String host, int port, BearerAuth auth, Set<String> withoutToken, String name, Endpoint endpoint,
+                                    WebSocketRoute socket, Refusal refusal) throws IOException {
+        return start(host, port, auth, withoutToken, name, endpoint, socket, BODY_TIMEOUT, refusal);
     }
 
     /** As above, with another body timeout (tests). */
     static HttpService start(String host, int port, BearerAuth auth, Set<String> withoutToken, String name, Endpoint endpoint,
                              WebSocketRoute socket, Duration bodyTimeout) throws IOException {
+        return start(host, port, auth, withoutToken, name, endpoint, socket, bodyTimeout, JsonHttp::sendError);
+    }
+
+    private static HttpService start(String host, int port, BearerAuth auth, Set<String> withoutToken, String name, Endpoint endpoint,
+                                     WebSocketRoute socket, Duration bodyTimeout, Refusal refusal) throws IOException {
         resolve(host);
         // Platform threads select and accept; every handler (and WebSocket message) runs on a
         // virtual thread, so a handler may block without holding one of the few platform threads.
@@ -117,7 +136,7 @@ public final class HttpService implements AutoCloseable {
             upgrade.setHandler(routes);
             inner = upgrade;
         }
-        Front front = new Front(auth, Set.copyOf(withoutToken), isLoopback(host), bodyTimeout);
+        Front front = new Front(auth, Set.copyOf(withoutToken), isLoopback(host), bodyTimeout, refusal);
         front.setHandler(inner);
         server.setHandler(front);
         try {
@@ -157,12 +176,14 @@ public final class HttpService implements AutoCloseable {
         private final Set<String> withoutToken;
         private final boolean loopbackOnly;
         private final Duration bodyTimeout;
+        private final Refusal refusal;
 
-        Front(BearerAuth auth, Set<String> withoutToken, boolean loopbackOnly, Duration bodyTimeout) {
+        Front(BearerAuth auth, Set<String> withoutToken, boolean loopbackOnly, Duration bodyTimeout, Refusal refusal) {
             this.auth = auth;
             this.withoutToken = withoutToken;
             this.loopbackOnly = loopbackOnly;
             this.bodyTimeout = bodyTimeout;
+            this.refusal = refusal;
         }
 
         @Override
@@ -175,7 +196,7 @@ public final class HttpService implements AutoCloseable {
                 }
             } catch (ApiError e) {
                 if (e.status() == 401) response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
-                JsonHttp.sendError(new HttpCall(request, response, callback, bodyTimeout), e);
+                refusal.send(new HttpCall(request, response, callback, bodyTimeout), e);
                 return true;
             }
             return super.handle(request, response, callback);

@@ -15,11 +15,12 @@ import java.util.Objects;
 
 /**
  * The same task static and shifted, side by side: which tools the agent was shown differently, whether the request
- * differs, and the two conversations aligned step by step (a step is one action of the agent and what answered it),
- * with the first step where the actions diverged. A call of a renamed tool is the same action as the call of its
+ * differs, and the two conversations aligned step by step (a step is one action of the agent and what answered it;
+ * steps are aligned by their actions, so a step one side took in addition does not offset the steps after it), with
+ * the first step where the actions diverged. A call of a renamed tool is the same action as the call of its
  * static name: the divergence is where the agent did something else, not where a name differs.
  *
- * @param divergence the index of the first step whose actions differ (or that only one side has), or -1
+ * @param divergence the index of the first pair of {@code steps} whose actions differ (or that only one side has), or -1
  */
 public record EpisodeDiff(List<ToolPair> tools, Side<String> request, List<StepPair> steps, int divergence) {
     public EpisodeDiff {
@@ -65,16 +66,67 @@ public record EpisodeDiff(List<ToolPair> tools, Side<String> request, List<StepP
         Map<String, String> staticName = new HashMap<>();
         for (ToolPair p : tools) if (p.fixed() != null && p.shifted() != null) staticName.put(p.shifted().name(), p.fixed().name());
         List<Step> a = steps(fixed.messages()), b = steps(shifted.messages());
+        List<List<String>> sa = a.stream().map(x -> action(x.action(), Map.of())).toList();
+        List<List<String>> sb = b.stream().map(y -> action(y.action(), staticName)).toList();
         List<StepPair> pairs = new ArrayList<>();
-        int divergence = -1;
-        for (int i = 0; i < Math.max(a.size(), b.size()); i++) {
-            Step x = i < a.size() ? a.get(i) : null, y = i < b.size() ? b.get(i) : null;
-            boolean same = x != null && y != null && action(x.action(), Map.of()).equals(action(y.action(), staticName));
+        for (int[] ij : align(sa, sb)) {
+            Step x = ij[0] < 0 ? null : a.get(ij[0]), y = ij[1] < 0 ? null : b.get(ij[1]);
+            boolean same = x != null && y != null && sa.get(ij[0]).equals(sb.get(ij[1]));
             boolean answers = x == null || y == null || !texts(x.answers()).equals(texts(y.answers()));
             pairs.add(new StepPair(x, y, same, answers));
-            if (!same && divergence < 0) divergence = i;
         }
+        int divergence = -1;
+        for (int i = 0; i < pairs.size() && divergence < 0; i++) if (!pairs.get(i).sameAction()) divergence = i;
         return new EpisodeDiff(tools, new Side<>(firstUser(fixed.messages()), firstUser(shifted.messages())), pairs, divergence);
+    }
+
+    /** Above this many cells (steps of one side times the other's) the steps are aligned index to index. */
+    static final int MAX_ALIGNMENT_CELLS = 4_000_000;
+
+    /**
+     * The steps aligned as pairs of indexes (-1: none on that side), by a longest common subsequence of their actions,
+     * so that a step one side took in addition pairs with nothing and the steps after it pair with their equals. Between
+     * two equal actions, the steps of either side left over are paired in order (the agent did something else there),
+     * and those of the longer side stand alone.
+     */
+    static List<int[]> align(List<List<String>> a, List<List<String>> b) {
+        int n = a.size(), m = b.size();
+        List<int[]> out = new ArrayList<>();
+        if ((long) n * m > MAX_ALIGNMENT_CELLS) {
+            for (int i = 0; i < Math.max(n, m); i++) out.add(new int[]{i < n ? i : -1, i < m ? i : -1});
+            return out;
+        }
+        int[][] lcs = new int[n + 1][m + 1];   // lcs[i][j]: of a from i and b from j
+        for (int i = n - 1; i >= 0; i--) {
+            for (int j = m - 1; j >= 0; j--) {
+                lcs[i][j] = a.get(i).equals(b.get(j)) ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+            }
+        }
+        List<Integer> gapA = new ArrayList<>(), gapB = new ArrayList<>();
+        int i = 0, j = 0;
+        while (i < n && j < m) {
+            if (a.get(i).equals(b.get(j))) {
+                flush(out, gapA, gapB);
+                out.add(new int[]{i++, j++});
+            } else if (lcs[i + 1][j] >= lcs[i][j + 1]) {
+                gapA.add(i++);
+            } else {
+                gapB.add(j++);
+            }
+        }
+        while (i < n) gapA.add(i++);
+        while (j < m) gapB.add(j++);
+        flush(out, gapA, gapB);
+        return out;
+    }
+
+    /** The steps between two equal actions: paired in order, the longer side's rest alone. */
+    private static void flush(List<int[]> out, List<Integer> gapA, List<Integer> gapB) {
+        for (int k = 0; k < Math.max(gapA.size(), gapB.size()); k++) {
+            out.add(new int[]{k < gapA.size() ? gapA.get(k) : -1, k < gapB.size() ? gapB.get(k) : -1});
+        }
+        gapA.clear();
+        gapB.clear();
     }
 
     /**

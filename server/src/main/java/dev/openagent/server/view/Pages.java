@@ -24,10 +24,19 @@ import java.util.List;
 final class Pages {
     private Pages() {}
 
+    /** The kind of a run that recorded `openagent proxy mcp` sessions. */
+    static final String PROXY_SESSIONS = "proxy sessions";
+
+    /** A run's results: the report's data (ReportData) and the watch events its sessions carry. */
+    record Computed(ObjectNode data, List<WatchEvent> watch) {}
+
     /** A run as the runs page lists it. */
     record RunRow(RunInfo run, RunProgress progress, Duration eta) {}
 
-    /** An episode in a listing, with its failure category (read from its trajectory). */
+    /**
+     * An episode in a listing (a summary: {@link dev.openagent.store.EpisodeSummaries}), with its failure category as
+     * stored (null when its trajectory could not be read).
+     */
     record Listed(EpisodeResult episode, Failure failure) {}
 
     static String runs(String store, List<RunRow> runs) {
@@ -51,7 +60,7 @@ final class Pages {
     static String kind(RunInfo run) {
         JsonNode cfg = parse(run.config());
         String server = cfg.path("server").asText("");
-        if (!server.isEmpty()) return server.equals("proxy") ? "proxy sessions" : "serve " + server;
+        if (!server.isEmpty()) return server.equals("proxy") ? PROXY_SESSIONS : "serve " + server;
         return cfg.has("kind") ? cfg.path("kind").asText() : "eval";
     }
 
@@ -92,12 +101,22 @@ final class Pages {
                 es.onerror=function(){set('live','reconnecting');};})();</script>""");
     }
 
-    static String run(RunInfo run, RunProgress p, ObjectNode data) {
+    /**
+     * A run's page; {@code data} is null while its results are being computed (in the background: ViewServer), and the
+     * page then says so and loads itself again a little later.
+     */
+    static String run(RunInfo run, RunProgress p, Computed results) {
+        ObjectNode data = results == null ? null : results.data();
         Html h = Html.page(run.name() == null || run.name().isEmpty() ? run.id() : run.name());
+        if (data == null) h.raw("<meta http-equiv=\"refresh\" content=\"2\">");
         h.raw("<p class=\"note\">").text("run " + run.id() + " · " + kind(run) + " · started " + run.createdAt()
                 + (run.note() == null ? "" : " · " + run.note())).raw(" · ").link("/runs/" + enc(run.id()) + "/episodes", "episodes")
                 .raw(" · ").link("/runs/" + enc(run.id()) + "/episodes?outcome=failure", "failures").raw("</p>");
         progress(h, run, p, run.status().equals("running"));
+        if (data == null) {
+            return h.raw("<section id=\"computing\"><h2>Results</h2><p class=\"note\">").text("The results of " + p.stored()
+                    + " episodes are being computed; this page loads again in a moment.").raw("</p></section>").end();
+        }
         JsonNode byShift = data.path("summary").path("by_shift");
         h.raw("<section><h2>Tier × shift</h2><div class=\"note\">Success per shift with its 95% Wilson interval; Δ against the static episodes "
                 + "of the same tasks and trials, p the exact McNemar test. Read " + "from the scored episodes so far.</div>"
@@ -115,6 +134,13 @@ final class Pages {
                     .el("td class=\"n\"", pct(m.path("tool_error_rate"))).raw("</tr>");
         }
         h.raw("</table></section><section><h2>Agents by tier</h2><div class=\"chart\" id=\"bars\"></div></section>");
+        if (kind(run).equals("frontier")) {
+            h.raw("<section id=\"frontier\"><h2>Frontier</h2><p class=\"note\">").text("Each severity the search ran is a shift above. "
+                    + "The frontier's verdicts (the drop per shift and severity with its confidence interval, breaks or holds) are written to "
+                    + "frontier.json and report.html in the search's --out directory (runs/" + run.id() + " by default), not to the store.")
+                    .raw("</p></section>");
+        }
+        if (!results.watch().isEmpty()) watch(h, results.watch());
         // the charts of report.html, from the same script (HtmlReport.chartsScript)
         ObjectNode charts = Json.object();
         charts.set("shifts", data.path("shifts"));
@@ -129,6 +155,20 @@ final class Pages {
                 OpenAgentCharts.heatmap(echarts.init(document.getElementById('heatmap')),D.shifts,D.tiers,l=>D.by_shift[l]||null,'success');
                 OpenAgentCharts.bars(echarts.init(document.getElementById('bars')),D.agents,D.tiers,true,(a,t)=>cell(a,'*',t));})();</script>""");
         return h.end();
+    }
+
+    /** The watch events recorded proxy sessions carry, each once, with the first session that carries it. */
+    private static void watch(Html h, List<WatchEvent> events) {
+        h.raw("<section><h2>Watch events</h2><div class=\"note\">What the proxy's watch saw change in the upstream (docs/watch.md), "
+                + "as its sessions recorded it.</div><table id=\"watch\"><tr><th>first seen</th><th>kind</th><th>tier</th><th>shift</th><th>tool</th>"
+                + "<th>detail</th><th>confidence</th><th>session</th></tr>");
+        for (WatchEvent w : events) {
+            JsonNode e = w.event();
+            h.raw("<tr>").el("td", e.path("first_seen").asText()).el("td", e.path("kind").asText()).el("td", e.path("tier").asText())
+                    .el("td", e.path("shift").asText()).el("td", e.path("tool").asText()).el("td", e.path("detail").asText())
+                    .el("td", e.path("confidence").asText()).raw("<td>").link("/episodes/" + enc(w.episodeId()), w.episodeId()).raw("</td></tr>");
+        }
+        h.raw("</table></section>");
     }
 
     /** The filter and page of an episode listing, as its query string says. */
@@ -191,6 +231,7 @@ final class Pages {
     }
 
     private static String badge(Failure f) {
+        if (f == null) return "<span class=\"badge\">unknown</span>";
         String cls = switch (f) {
             case SUCCESS -> "ok";
             case INFRA_ERROR, UNSCORED -> "warn";

@@ -2,7 +2,6 @@ package dev.openagent.server.view;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.json.Json;
-import dev.openagent.metrics.Failure;
 import dev.openagent.metrics.Taxonomy;
 import dev.openagent.report.ReportData;
 import dev.openagent.run.EpisodeResult;
@@ -12,6 +11,7 @@ import dev.openagent.server.http.HttpCall;
 import dev.openagent.server.http.HttpService;
 import dev.openagent.store.EpisodeFilter;
 import dev.openagent.store.EpisodePage;
+import dev.openagent.store.EpisodeSummaries;
 import dev.openagent.store.RunFacets;
 import dev.openagent.store.ResultStore;
 import dev.openagent.store.RunInfo;
@@ -28,6 +28,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * {@code openagent view}: a read-only web app over a results store. Pages are rendered here from the store's read
@@ -44,8 +50,8 @@ public final class ViewServer implements AutoCloseable {
     static final Duration POLL = Duration.ofMillis(500);
     /** An event stream ends after this long; the browser's EventSource reconnects on its own. */
     static final Duration STREAM_LIMIT = Duration.ofMinutes(10);
-    /** Rows read at a time when the failure category (which needs the trajectory) filters a listing. */
-    private static final int SCAN_BATCH = 500;
+    /** How long a run's page waits for its results before it says they are being computed. */
+    static final Duration RESULTS_WAIT = Duration.ofSeconds(3);
 
     private final ResultStore store;
     private final ViewAccess access;
@@ -53,11 +59,25 @@ public final class ViewServer implements AutoCloseable {
     private volatile boolean closed;
     private final Map<String, Facets> facets = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<String, Results> results = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The store again, for computing results: its own read connection, so the pages' reads never wait for that. */
+    private final ResultStore resultsStore;
+    /** Computes results, one run at a time. */
+    private final ExecutorService computing = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("view-results").daemon(true).factory());
 
     private ViewServer(ResultStore store, ViewAccess access, String host, int port) throws IOException {
         this.store = store;
         this.access = access;
-        this.http = HttpService.start(host, port, BearerAuth.NONE, Set.of(), "view", this::handle, null);
+        this.resultsStore = ResultStore.openReadOnly(store.location());
+        try {
+            // a request refused for its Host or Origin (a DNS-rebinding page, another site) gets a page, as every error here
+            this.http = HttpService.start(host, port, BearerAuth.NONE, Set.of(), "view", this::handle, null, (call, e) -> {
+                headers(call);
+                page(call, e.status(), title(e.status()), e.getMessage());
+            });
+        } catch (IOException | RuntimeException e) {
+            resultsStore.close();
+            throw e;
+        }
     }
 
     /**
@@ -78,13 +98,20 @@ public final class ViewServer implements AutoCloseable {
     public void close() {
         closed = true;
         http.close();
+        computing.shutdownNow();
+        resultsStore.close();
     }
 
-    private void handle(HttpCall call) throws IOException {
+    /** The headers of every answer: nothing from elsewhere, no sniffing, no referrer. */
+    private static void headers(HttpCall call) {
         call.setHeader("Content-Security-Policy",
                 "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:; form-action 'self'; frame-ancestors 'none'");
         call.setHeader("X-Content-Type-Options", "nosniff");
         call.setHeader("Referrer-Policy", "no-referrer");
+    }
+
+    private void handle(HttpCall call) throws IOException {
+        headers(call);
         try {
             if (!call.method().equals("GET") && !call.method().equals("HEAD")) {
                 call.setHeader("Allow", "GET, HEAD");
@@ -118,8 +145,10 @@ public final class ViewServer implements AutoCloseable {
     private static String title(int status) {
         return switch (status) {
             case 401 -> "A token is needed";
+            case 403 -> "Refused";
             case 404 -> "Not found";
             case 405 -> "Read-only";
+            case 501 -> "Not implemented";
             default -> "Bad request";
         };
     }
@@ -159,81 +188,90 @@ public final class ViewServer implements AutoCloseable {
 
     String episodesPage(RunInfo run, Map<String, String> q) {
         EpisodeFilter filter;
-        Failure failure;
         int page;
         try {
-            filter = new EpisodeFilter(q.get("agent"), q.get("env"), q.get("tier"), q.get("shift"), EpisodeFilter.Result.parse(q.get("outcome")));
-            failure = failure(q.get("failure"));
+            filter = new EpisodeFilter(q.get("agent"), q.get("env"), q.get("tier"), q.get("shift"), EpisodeFilter.Result.parse(q.get("outcome")),
+                    EpisodeFilter.failure(q.get("failure")));
             page = q.containsKey("page") ? Integer.parseInt(q.get("page")) : 0;
         } catch (IllegalArgumentException e) {
             throw new ApiError(400, "bad_request", e.getMessage());
         }
         if (page < 0 || page > MAX_PAGE) throw new ApiError(400, "bad_request", "page must be 0 to " + MAX_PAGE + ", not " + page);
+        EpisodePage found = store.episodePage(run.id(), filter, page * PAGE_SIZE, PAGE_SIZE);
         List<Pages.Listed> rows = new ArrayList<>();
-        int total;
-        if (failure == null) {
-            EpisodePage found = store.episodePage(run.id(), filter, page * PAGE_SIZE, PAGE_SIZE);
-            total = found.total();
-            for (EpisodeResult e : store.episodes(found.ids())) {
-                rows.add(new Pages.Listed(e, Taxonomy.classify(e)));
-            }
-        } else {
-            // The category is computed from the trajectory: scan the rows SQL selected, in order, a batch at a time.
-            // SQL narrows them first: a success is a success, any other category but the unscored ones a failure.
-            EpisodeFilter.Result implied = switch (failure) {
-                case SUCCESS -> EpisodeFilter.Result.SUCCESS;
-                case INFRA_ERROR, UNSCORED -> null;
-                default -> EpisodeFilter.Result.FAILURE;
-            };
-            EpisodeFilter scan = filter.outcome() == null && implied != null
-                    ? new EpisodeFilter(filter.agent(), filter.env(), filter.tier(), filter.shift(), implied) : filter;
-            total = 0;
-            int skip = page * PAGE_SIZE;
-            for (int offset = 0; ; offset += SCAN_BATCH) {
-                List<String> ids = store.episodeIds(run.id(), scan, offset, SCAN_BATCH);
-                for (EpisodeResult e : store.episodes(ids)) {
-                    if (Taxonomy.classify(e) != failure) continue;
-                    if (total >= skip && rows.size() < PAGE_SIZE) rows.add(new Pages.Listed(e, failure));
-                    total++;
-                }
-                if (ids.size() < SCAN_BATCH) break;
-            }
-        }
-        return Pages.episodes(run, facets(run.id()), new Pages.Listing(filter, failure == null ? null : failure.id(), page), rows, total, PAGE_SIZE);
+        // a listing shows what the stored columns hold: the trajectories are not read
+        EpisodeSummaries listed = store.episodeSummaries(found.ids());
+        for (EpisodeResult e : listed.episodes()) rows.add(new Pages.Listed(e, listed.failures().get(e.id())));
+        int total = found.total();
+        return Pages.episodes(run, facets(run), new Pages.Listing(filter, filter.failure() == null ? null : filter.failure().id(), page), rows, total, PAGE_SIZE);
     }
 
     /**
-     * A run's results (ReportData over every episode: the trajectories are read, so a large run takes long), computed
-     * again only when the run changed: another status, another update, or episodes linked since.
+     * A run's results, or null while they are first computed. They are computed again when the run changed
+     * ({@link #state}), on a thread and a read connection of their own, so the other pages are served meanwhile; one
+     * computation per run at a time (a large running run changes faster than its results are computed: they follow it
+     * as fast as they can, never queueing). A request waits for them up to {@link #RESULTS_WAIT}; meanwhile it is
+     * shown the results computed before, if any, or a page that says they are coming and loads itself again.
      */
-    private ObjectNode results(RunInfo run) {
-        String state = run.status() + " " + run.updatedAt() + " " + store.linkedEpisodes(run.id());
-        Results known = results.get(run.id());
-        if (known != null && known.state().equals(state)) return known.data();
-        ObjectNode data = ReportData.build(run, store.episodes(run.id()), 0);
-        results.put(run.id(), new Results(state, data));
-        return data;
+    private Pages.Computed results(RunInfo run) {
+        String state = state(run);
+        Results r = results.compute(run.id(), (id, known) -> {
+            if (known == null) return new Results(state, CompletableFuture.supplyAsync(() -> compute(run), computing), null);
+            if (known.state().equals(state) || !known.data().isDone()) return known;
+            Pages.Computed before = known.data().isCompletedExceptionally() ? known.previous() : known.data().join();
+            return new Results(state, CompletableFuture.supplyAsync(() -> compute(run), computing), before);
+        });
+        try {
+            return r.data().get(RESULTS_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            return r.previous();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return r.previous();
+        } catch (ExecutionException e) {
+            results.remove(run.id(), r);   // computed again on the next request
+            throw e.getCause() instanceof RuntimeException x ? x : new IllegalStateException(e.getCause());
+        }
     }
 
-    private record Results(String state, ObjectNode data) {}
+    /**
+     * A run's results as computed (or being computed) when the run was in {@code state}, and those computed before
+     * (shown while these are computed), or null.
+     */
+    private record Results(String state, CompletableFuture<Pages.Computed> data, Pages.Computed previous) {}
 
-    /** A run's facets (what its filters offer), read again only when episodes were linked to it since. */
-    private RunFacets facets(String runId) {
-        int linked = store.linkedEpisodes(runId);
-        Facets known = facets.get(runId);
-        if (known != null && known.linked() == linked) return known.facets();
-        RunFacets read = store.facets(runId);
-        facets.put(runId, new Facets(linked, read));
+    /**
+     * The scorecard of the run's episodes, read without their trajectories ({@link ResultStore#episodeSummaries}); and
+     * for recorded proxy sessions, the watch events they carry (read from their trajectories).
+     */
+    private Pages.Computed compute(RunInfo run) {
+        ObjectNode data = ReportData.build(run, resultsStore.episodeSummaries(run.id()));
+        List<WatchEvent> watch = Pages.kind(run).equals(Pages.PROXY_SESSIONS) ? WatchEvent.of(resultsStore.episodes(run.id())) : List.of();
+        return new Pages.Computed(data, watch);
+    }
+
+    /** A run's facets (what its filters offer), read again only when the run changed ({@link #state}). */
+    private RunFacets facets(RunInfo run) {
+        String state = state(run);
+        Facets known = facets.get(run.id());
+        if (known != null && known.state().equals(state)) return known.facets();
+        RunFacets read = store.facets(run.id());
+        facets.put(run.id(), new Facets(state, read));
         return read;
     }
 
-    /** Facets as read when the run had {@code linked} episodes (an episode run again keeps its agent, environment and shift). */
-    private record Facets(int linked, RunFacets facets) {}
+    /** Facets as read when the run was in {@code state} (an episode run again keeps its agent, environment and shift). */
+    private record Facets(String state, RunFacets facets) {}
 
-    private static Failure failure(String id) {
-        if (id == null || id.isEmpty()) return null;
-        for (Failure f : Failure.values()) if (f.id().equals(id)) return f;
-        throw new IllegalArgumentException("unknown failure category '" + id + "'");
+    /**
+     * What a run's facets and results are kept for. A running run changes with every episode linked to it, so its
+     * links are counted (a scan of its part of the links' index: 100,000 links, tens of milliseconds); any other run
+     * changes only with its row: a process that links episodes to it (a rerun, a shard, a merge) saves the run too,
+     * with another update time.
+     */
+    private String state(RunInfo run) {
+        String row = run.status() + " " + run.updatedAt();
+        return run.status().equals("running") ? row + " " + store.linkedEpisodes(run.id()) : row;
     }
 
     String diffPage(EpisodeResult shifted) {

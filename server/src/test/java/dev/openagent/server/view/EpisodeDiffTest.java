@@ -85,6 +85,39 @@ class EpisodeDiffTest {
     }
 
     @Test
+    void aStepTheShiftedSideTookInAdditionDoesNotOffsetTheStepsAfterIt() {
+        Trajectory fixed = episode(List.of(SEARCH, DETAILS), "q", call("search_places", "{\"query\":\"x\"}"), Message.tool("c", "search_places", "[1]", null),
+                call("get_place_details", "{\"place_id\":\"P1\"}"), Message.tool("c", "get_place_details", "{}", null), Message.assistant("done"));
+        // the shifted agent retried its search once (an error, then the same call again), then went on as the static one did
+        Trajectory shifted = episode(List.of(SEARCH, DETAILS), "q", call("search_places", "{\"query\":\"y\"}"),
+                Message.tool("c", "search_places", "{}", "INVALID_ARGUMENTS"), call("search_places", "{\"query\":\"x\"}"),
+                Message.tool("c", "search_places", "[1]", null), call("get_place_details", "{\"place_id\":\"P1\"}"),
+                Message.tool("c", "get_place_details", "{}", null), Message.assistant("done"));
+        EpisodeDiff d = EpisodeDiff.of(fixed, shifted);
+        assertEquals(4, d.steps().size(), "three pairs and the extra step alone");
+        assertNull(d.steps().getFirst().fixed(), "the extra step pairs with nothing");
+        assertEquals("{\"query\":\"y\"}", d.steps().getFirst().shifted().action().toolCalls().getFirst().function().arguments());
+        assertEquals(0, d.divergence());
+        for (int i = 1; i < 4; i++) {
+            assertTrue(d.steps().get(i).sameAction(), "step " + i + " pairs with its equal");
+            assertFalse(d.steps().get(i).answersDiffer(), "step " + i);
+        }
+    }
+
+    @Test
+    void stepsTakenOnlyAfterTheSameStartDivergeWhereTheyBegin() {
+        Trajectory fixed = episode(List.of(SEARCH, DETAILS), "q", call("search_places", "{}"), Message.tool("c", "search_places", "[]", null),
+                Message.assistant("done"));
+        Trajectory shifted = episode(List.of(SEARCH, DETAILS), "q", call("search_places", "{}"), Message.tool("c", "search_places", "[]", null),
+                call("get_place_details", "{}"), Message.tool("c", "get_place_details", "{}", null), Message.assistant("done"));
+        EpisodeDiff d = EpisodeDiff.of(fixed, shifted);
+        assertEquals(3, d.steps().size());
+        assertEquals(1, d.divergence());
+        assertNull(d.steps().get(1).fixed());
+        assertTrue(d.steps().get(2).sameAction(), "both answered 'done' at the end");
+    }
+
+    @Test
     void schemaDescriptionAndOneSidedToolsAreNamed() {
         ToolSpec reshaped = SEARCH.withParameters(schema("q"));
         ToolSpec reworded = DETAILS.withDescription("Everything about a place.");

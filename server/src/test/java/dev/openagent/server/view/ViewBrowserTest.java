@@ -1,5 +1,6 @@
 package dev.openagent.server.view;
 
+import dev.openagent.run.EpisodeKey;
 import dev.openagent.run.EpisodeResult;
 import dev.openagent.store.ResultStore;
 import dev.openagent.store.StoreLocation;
@@ -57,8 +58,8 @@ class ViewBrowserTest {
         return null;
     }
 
-    @Test
-    void pagesLoadCleanlyARunningRunAdvancesLiveAndTheDiffMarksTheRenameAndTheDivergence() throws Exception {
+    /** Headless Chromium through its chromedriver; the test is skipped without them (but fails under CI=true). */
+    WebDriver chromium() {
         Path browser = executable("chromium", "chromium-browser");
         Path driverBinary = executable("chromedriver");
         // CI installs Debian's chromium and chromium-driver (.ci/run), so there the check is mandatory.
@@ -66,22 +67,26 @@ class ViewBrowserTest {
             assertTrue(browser != null && driverBinary != null, "CI=true but chromium or chromedriver is missing: .ci/run installs chromium and chromium-driver");
         }
         assumeTrue(browser != null && driverBinary != null, "no chromium and chromedriver on PATH");
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(driverBinary.toFile()).usingAnyFreePort().build();
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(browser.toFile());
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,800",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+                "--user-data-dir=" + dir.resolve("profile"));
+        LoggingPreferences logs = new LoggingPreferences();
+        logs.enable(LogType.BROWSER, Level.ALL);
+        options.setCapability("goog:loggingPrefs", logs);
+        return new ChromeDriver(service, options);
+    }
 
+    @Test
+    void pagesLoadCleanlyARunningRunAdvancesLiveAndTheDiffMarksTheRenameAndTheDivergence() throws Exception {
+        WebDriver driver = chromium();
         Path file = dir.resolve("runs.db");
         String runId = ViewFixtures.evalInto(file, 6);
         try (ResultStore writer = ResultStore.open(file);
              ResultStore reader = ResultStore.openReadOnly(new StoreLocation.SqliteFile(file));
              ViewServer view = ViewServer.start(reader, "127.0.0.1", 0, null)) {
-            ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(driverBinary.toFile()).usingAnyFreePort().build();
-            ChromeOptions options = new ChromeOptions();
-            options.setBinary(browser.toFile());
-            options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,800",
-                    "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                    "--user-data-dir=" + dir.resolve("profile"));
-            LoggingPreferences logs = new LoggingPreferences();
-            logs.enable(LogType.BROWSER, Level.ALL);
-            options.setCapability("goog:loggingPrefs", logs);
-            WebDriver driver = new ChromeDriver(service, options);
             try {
                 WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(60));
                 String base = view.baseUrl();
@@ -143,6 +148,64 @@ class ViewBrowserTest {
                 driver.quit();
             }
         }
+    }
+
+    /** What a hostile name would run if a page or a chart inserted it as markup: it sets window.ran. */
+    static final String HOSTILE = "<img src=x onerror=\"window.ran=1\">";
+
+    @Test
+    void namesFromTheStoreAreTextInTheChartsAndTheirTooltipsAndRunNoScript() throws Exception {
+        WebDriver driver = chromium();
+        Path templates = dir.resolve("templates.db");
+        String templateRun = ViewFixtures.evalInto(templates, 2);
+        Path file = dir.resolve("hostile.db");
+        try (ResultStore source = ResultStore.open(templates); ResultStore store = ResultStore.open(file)) {
+            // the same episodes, their agent and shift renamed to markup (names a user or a plug-in chose)
+            List<EpisodeResult> episodes = source.episodes(templateRun);
+            store.beginRun("hostile", HOSTILE, "{\"envs\":[\"poi\"]}", episodes.size());
+            for (EpisodeResult e : episodes) {
+                EpisodeKey k = e.key();
+                EpisodeKey renamed = new EpisodeKey(k.configHash(), k.agent() + HOSTILE, k.env(), k.shift().equals("none") ? "none" : k.shift() + HOSTILE,
+                        k.taskSeed(), k.trial());
+                store.saveEpisode("hostile", new EpisodeResult(renamed, e.tier(), e.taskIndex(), e.outcome(), e.trajectory(), e.gold(), e.durationMs()));
+            }
+        }
+        try (ResultStore reader = ResultStore.openReadOnly(new StoreLocation.SqliteFile(file));
+             ViewServer view = ViewServer.start(reader, "127.0.0.1", 0, null)) {
+            try {
+                WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(60));
+                JavascriptExecutor js = (JavascriptExecutor) driver;
+                driver.get(view.baseUrl() + "/runs/hostile");
+                wait.until(d -> d.findElements(By.cssSelector("#heatmap canvas")).size() == 1 && d.findElements(By.cssSelector("#bars canvas")).size() == 1);
+                assertTrue(driver.findElement(By.id("by-shift")).getText().contains(ViewFixtures.SHIFT + HOSTILE), "the shift's name, as text");
+                // each chart's tooltip on each of its items: a shift's name on the heatmap, an agent's on the bars
+                for (String chart : List.of("heatmap", "bars")) {
+                    Object shown = js.executeScript("""
+                            const c = echarts.getInstanceByDom(document.getElementById(arguments[0]));
+                            const texts = [];
+                            c.getOption().series.forEach((s, si) => s.data.forEach((d, di) => {
+                              if (d == null || d.value == null) return;
+                              c.dispatchAction({type: 'showTip', seriesIndex: si, dataIndex: di});
+                              texts.push(document.getElementById(arguments[0]).innerText);
+                            }));
+                            return texts.join('\\n');""", chart);
+                    assertTrue(String.valueOf(shown).contains(HOSTILE), chart + "'s tooltip shows the name as text: " + shown);
+                }
+                assertEquals(0L, js.executeScript("return document.querySelectorAll('main img').length;"), "no element from a name");
+                driver.get(view.baseUrl() + "/runs/hostile/episodes?agent=" + Pages.enc(episodesAgent(reader)));
+                assertTrue(driver.findElement(By.id("episodes")).getText().contains(HOSTILE), "the listing shows the agent's name as text");
+                driver.get(view.baseUrl() + "/");
+                assertTrue(driver.findElement(By.id("runs")).getText().contains(HOSTILE), "the run's name, as text");
+                assertEquals(Boolean.FALSE, js.executeScript("return window.ran === 1;"), "no script ran");
+                clean(driver, "pages with hostile names");
+            } finally {
+                driver.quit();
+            }
+        }
+    }
+
+    private static String episodesAgent(ResultStore store) {
+        return store.facets("hostile").agents().getFirst();
     }
 
     /** No console error (a script error, a failed load) on the page. */

@@ -93,6 +93,47 @@ class ViewServerTest {
     }
 
     @Test
+    void aRunOfProxySessionsShowsTheWatchEventsTheyCarryOnceAndAFrontierSaysWhereItsVerdictsAre() throws Exception {
+        Path file = dir.resolve("kinds.db");
+        List<EpisodeResult> done = store.episodes(runId);
+        com.fasterxml.jackson.databind.node.ObjectNode event = dev.openagent.json.Json.object().put("kind", "transient-errors").put("tier", "interaction")
+                .put("shift", "obs.runtime-error").put("tool", "<b>search</b>").put("detail", "transient errors (timeout, 503, rate limit)")
+                .put("confidence", "sequential").put("first_seen", "2026-11-27T18:49:12.859Z");
+        try (ResultStore w = ResultStore.open(file)) {
+            w.beginRun("sessions", "sessions", "{\"server\":\"proxy\",\"upstream\":\"x\",\"shift\":\"none\"}", 0);
+            for (EpisodeResult e : done.subList(0, 2)) {
+                // both sessions carry the event: the second opened after it was raised
+                dev.openagent.episode.Trajectory t = e.trajectory();
+                List<dev.openagent.episode.Message> messages = new java.util.ArrayList<>(t.messages());
+                messages.add(2, dev.openagent.episode.Message.system(dev.openagent.run.WatchNote.of(event)));
+                dev.openagent.episode.Trajectory noted = new dev.openagent.episode.Trajectory(t.env(), t.taskId(), t.split(), t.seed(), t.difficulty(),
+                        t.kind(), t.solvable(), t.shifts(), t.agent(), t.tools(), messages, t.outcome(), t.stats(), t.dbChanges());
+                w.saveEpisode("sessions", new EpisodeResult(e.key(), e.tier(), e.taskIndex(), e.outcome(), noted, e.gold(), e.durationMs()));
+            }
+            w.beginRun("frontier-x", "a frontier", "{\"kind\":\"frontier\"}", 1);
+            w.saveEpisode("frontier-x", done.get(2));
+        }
+        try (ResultStore r = ResultStore.openReadOnly(new StoreLocation.SqliteFile(file)); ViewServer v = ViewServer.start(r, "127.0.0.1", 0, null)) {
+            String sessions = get(v, "/runs/sessions").body();
+            String watch = sessions.substring(sessions.indexOf("id=\"watch\""));
+            assertEquals(1, watch.split("transient-errors", -1).length - 1, "one event, once, though two sessions carry it: " + watch);
+            assertTrue(watch.contains("&lt;b&gt;search&lt;/b&gt;"), "as text");
+            assertTrue(watch.contains("/episodes/" + done.getFirst().id()), "with the first session that carries it");
+            assertFalse(get(open, "/runs/" + runId).body().contains("id=\"watch\""), "an eval has no watch");
+            String frontier = get(v, "/runs/frontier-x").body();
+            assertTrue(frontier.contains("id=\"frontier\"") && frontier.contains("frontier.json"), frontier);
+        }
+    }
+
+    @Test
+    void aRunWhoseResultsAreStillBeingComputedSaysSoAndLoadsItselfAgain() {
+        String page = Pages.run(store.run(runId).orElseThrow(), store.progress(runId), null);
+        assertTrue(page.contains("id=\"computing\"") && page.contains("<meta http-equiv=\"refresh\" content=\"2\">"), page);
+        assertTrue(page.contains("id=\"finished\""), "the progress is there meanwhile");
+        assertFalse(page.contains("OpenAgentCharts.heatmap"));
+    }
+
+    @Test
     void filtersSelectInSqlAndTheFailureCategoryOnTopAndPagesAreBounded() throws Exception {
         HttpResponse<String> failures = get(open, "/runs/" + runId + "/episodes?outcome=failure&shift=" + ViewFixtures.SHIFT);
         assertEquals(200, failures.statusCode());
@@ -192,14 +233,20 @@ class ViewServerTest {
 
     @Test
     void aRequestForAnotherHostOrFromAnotherOriginIsRefused() throws Exception {
-        assertEquals(403, get(open, "/", "Origin", "http://evil.example").statusCode());
+        HttpResponse<String> origin = get(open, "/", "Origin", "http://evil.example");
+        assertEquals(403, origin.statusCode());
+        // a page, as every error of the viewer, saying why in one line
+        assertEquals("text/html; charset=utf-8", origin.headers().firstValue("Content-Type").orElse(""));
+        assertTrue(origin.body().contains("<h1>Refused</h1>") && origin.body().contains("evil.example"), origin.body());
+        assertTrue(origin.headers().firstValue("Content-Security-Policy").orElse("").startsWith("default-src 'none'"));
         try (Socket s = new Socket("127.0.0.1", open.port())) {
             s.setSoTimeout(30_000);
             OutputStream out = s.getOutputStream();
             out.write("GET / HTTP/1.1\r\nHost: rebound.example:8780\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            String status = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII)).readLine();
-            assertTrue(status.contains(" 403 "), status);
+            String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(answer.startsWith("HTTP/1.1 403 "), answer);
+            assertTrue(answer.contains("<h1>Refused</h1>") && answer.contains("rebound.example"), answer);
         }
     }
 
