@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
         description = "Test and train tool-use agents under open-world shift.",
         subcommands = {EnvsCommand.class, ShiftsCommand.class, RunCommand.class, ValidateCommand.class, ShowCommand.class,
                 BenchCommand.class, EvalCommand.class, FrontierCommand.class, ReportCommand.class, HarnessBenchCommand.class,
-                TrainCommand.class, ExportCommand.class, StudyCommand.class, PolicyBenchCommand.class, ServeCommand.class, ProxyCommand.class, WatchCommand.class, StoreCommand.class, ViewCommand.class,
+                TrainCommand.class, AdaptCommand.class, ExportCommand.class, StudyCommand.class, PolicyBenchCommand.class, ServeCommand.class, ProxyCommand.class, WatchCommand.class, StoreCommand.class, ViewCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main extends GroupCommand {
     public static void main(String[] args) {

@@ -73,5 +73,5 @@ public final class PolicyEval {
         return new TaskPlan(split, tasks, seed, 0).requests().stream().map(r -> new PolicyRunner.Job(env, shifts, r)).toList();
     }
 
-    static double round(double v) { return Math.round(v * 10000) / 10000.0; }
+    public static double round(double v) { return Math.round(v * 10000) / 10000.0; }
 }

@@ -305,6 +305,23 @@ public final class Trainer {
         return (int) Math.max(50, Math.min(400, (long) o.steps() * o.batch() / 4));
     }
 
+    /**
+     * Optimiser steps (at least one) that read about {@code episodes} demonstrated episodes once: the demonstrated steps
+     * of a sample of the run's own episodes ({@code o}'s mix, shifts and slips; drawn on a seed of their own, so the run's
+     * data is untouched), times {@code episodes}, over the batch. The trainer draws whole pools of batches, so the episodes
+     * it records ({@code training.json}'s {@code episodes}) come out near, not exactly at, the number asked for.
+     */
+    public static int stepsFor(Options o, int episodes) {
+        if (episodes < 1) throw new IllegalArgumentException("episodes must be at least 1");
+        Supplier<Demonstrations.Episode> demos = demonstrations(o, o.method() == Method.PAFT ? o.alpha() : 0, Seeds.mix(o.seed(), 0x57E95));
+        long decisions = 0;
+        for (int i = 0; i < STEPS_SAMPLE; i++) decisions += demos.get().steps().size();
+        return (int) Math.max(1, Math.round((double) episodes * decisions / STEPS_SAMPLE / o.batch()));
+    }
+
+    /** Episodes {@link #stepsFor} reads to estimate the demonstrated steps of one. */
+    static final int STEPS_SAMPLE = 32;
+
     /** Fraction of demonstrated steps whose copied names are replaced by invented ones (see {@link Augment}). */
     static final double NAME_SUBSTITUTION = 0.5;
 

@@ -142,17 +142,22 @@ public abstract class StudyProgress implements AutoCloseable {
 
     /** Log lines to {@code log} and a plain progress line every 15 seconds (no terminal). */
     public static StudyProgress lines(Consumer<String> log) {
-        return new Lines(log, Duration.ofSeconds(15));
+        return new Lines(log, Duration.ofSeconds(15), "the study");
     }
 
     /** For a command: a bar on a terminal (not under CI), else plain lines, on {@code err}. */
     public static StudyProgress console(String title, PrintStream err) {
-        return Progress.isTerminal() ? new Bar(title, err) : lines(err::println);
+        return console(title, err, "the study");
+    }
+
+    /** As {@link #console(String, PrintStream)}, the plain lines saying what the work is ({@code progress: 40% of the adaptation}). */
+    public static StudyProgress console(String title, PrintStream err, String what) {
+        return Progress.isTerminal() ? new Bar(title, err) : new Lines(err::println, Duration.ofSeconds(15), what);
     }
 
     /** Discards everything (tests). */
     public static StudyProgress none() {
-        return new Lines(line -> {}, Duration.ofDays(1));
+        return new Lines(line -> {}, Duration.ofDays(1), "the study");
     }
 
     static String eta(double fraction, long elapsedNanos) {
@@ -166,12 +171,18 @@ public abstract class StudyProgress implements AutoCloseable {
     static final class Lines extends StudyProgress {
         private final Consumer<String> out;
         private final long interval;
+        private final String what;
         private final long start = System.nanoTime();
         private long last = start;
 
         Lines(Consumer<String> out, Duration interval) {
+            this(out, interval, "the study");
+        }
+
+        Lines(Consumer<String> out, Duration interval, String what) {
             this.out = out;
             this.interval = interval.toNanos();
+            this.what = what;
         }
 
         @Override
@@ -188,7 +199,7 @@ public abstract class StudyProgress implements AutoCloseable {
                 last = now;
                 double f = fraction();
                 String doing = active();
-                line = String.format(Locale.ROOT, "progress: %.0f%% of the study, ETA %s%s%s", 100 * f, eta(f, now - start),
+                line = String.format(Locale.ROOT, "progress: %.0f%% of %s, ETA %s%s%s", 100 * f, what, eta(f, now - start),
                         ended == null ? "" : "; done: " + ended.name, doing.isEmpty() ? "" : " (" + doing + ")");
             }
             log(line);
