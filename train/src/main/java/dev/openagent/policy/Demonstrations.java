@@ -97,9 +97,16 @@ public final class Demonstrations {
         return this;
     }
 
+    /** Oracle failures in a row after which the draw gives up: every catalog shift is oracle-valid, so this is a defect. */
+    static final int MAX_FAILURES_IN_A_ROW = 1000;
+
     /** The next training-split episode; oracle failures are skipped (they would teach failure). */
     public Episode next() {
-        while (true) {
+        for (int failures = 0; ; failures++) {
+            if (failures == MAX_FAILURES_IN_A_ROW) {
+                throw new IllegalStateException("the oracle failed " + failures + " training episodes in a row on " + environment.id()
+                        + ": no demonstration can be drawn (a shift that is not oracle-valid here? check it with openagent validate)");
+            }
             long index = count++;
             long taskSeed = Seeds.mix(seed, pool > 0 ? index % pool : index);
             int difficulty = levels.isEmpty() ? 0 : levels.get(Math.floorMod(Seeds.mix(taskSeed, 0xD1FF), levels.size()));
