@@ -230,9 +230,11 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
      * The agent, environment, shift, tier, task and trial never change; the outcome and the failure category change when
      * an infrastructure error is run again ({@link Runs#REFRESH_LINKS}).
      */
-    static final String LISTING_COLUMNS = "task_index, trial, agent, env, shift, tier, success, end_reason, failure";
-    /** The listing columns' types, in the order of {@link #LISTING_COLUMNS}. */
-    static final List<String> LISTING_TYPES = List.of("INTEGER", "INTEGER", "TEXT", "TEXT", "TEXT", "TEXT", "INTEGER", "TEXT", "TEXT");
+    static final java.util.SequencedMap<String, String> LISTING_TYPES = listing(
+            "task_index", "INTEGER", "trial", "INTEGER", "agent", "TEXT", "env", "TEXT", "shift", "TEXT", "tier", "TEXT",
+            "success", "INTEGER", "end_reason", "TEXT", "failure", "TEXT");
+    /** The listing columns' names in their order, as a column list in SQL. */
+    static final String LISTING_COLUMNS = String.join(", ", LISTING_TYPES.keySet());
     static final String RUN_LISTING_INDEX = "CREATE INDEX IF NOT EXISTS run_episodes_listing ON run_episodes(run_id, " + LISTING_COLUMNS + ", episode_id)";
     /** The links of one episode, for {@link Runs#REFRESH_LINKS}. */
     static final String LINKS_OF_EPISODE_INDEX = "CREATE INDEX IF NOT EXISTS run_episodes_episode ON run_episodes(episode_id)";
@@ -266,10 +268,14 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
 
     /** The listing columns with their types, as a table declares them. */
     static String listingColumns() {
-        List<String> names = List.of(LISTING_COLUMNS.split(", "));
-        List<String> out = new java.util.ArrayList<>();
-        for (int i = 0; i < names.size(); i++) out.add(names.get(i) + " " + LISTING_TYPES.get(i));
-        return String.join(", ", out);
+        return String.join(", ", LISTING_TYPES.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).toList());
+    }
+
+    /** Name, type, name, type...: in order. */
+    private static java.util.SequencedMap<String, String> listing(String... namesAndTypes) {
+        java.util.LinkedHashMap<String, String> out = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < namesAndTypes.length; i += 2) out.put(namesAndTypes[i], namesAndTypes[i + 1]);
+        return java.util.Collections.unmodifiableSequencedMap(out);
     }
 
     /** The driver's message on one line (PostgreSQL's carry a "Detail:" or "Hint:" on further lines). */

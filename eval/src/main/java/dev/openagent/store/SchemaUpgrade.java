@@ -6,7 +6,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -31,9 +30,8 @@ final class SchemaUpgrade {
             if (location instanceof StoreLocation.Postgres) s.execute("SET LOCAL lock_timeout = '10s'");
             s.execute("ALTER TABLE episodes ADD COLUMN failure TEXT");
             s.execute("ALTER TABLE episodes ADD COLUMN attacked INTEGER");
-            List<String> names = List.of(ResultStore.LISTING_COLUMNS.split(", "));
-            for (int i = 0; i < names.size(); i++) {
-                s.execute("ALTER TABLE run_episodes ADD COLUMN " + names.get(i) + " " + ResultStore.LISTING_TYPES.get(i));
+            for (var column : ResultStore.LISTING_TYPES.entrySet()) {
+                s.execute("ALTER TABLE run_episodes ADD COLUMN " + column.getKey() + " " + column.getValue());
             }
             classify(c);
             s.execute("UPDATE run_episodes SET (" + ResultStore.LISTING_COLUMNS + ") = (SELECT " + ResultStore.LISTING_COLUMNS
