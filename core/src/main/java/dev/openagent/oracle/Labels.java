@@ -28,9 +28,21 @@ final class Labels {
     private static final Pattern PROSE = Pattern.compile("(?i)\\bThe ([a-z][a-z0-9 ]{0,40}?) is ([^;]+?)(?:\\.(?:\\s|$)|;|$)");
 
     static List<Label> of(String text) {
+        return of(text, true);
+    }
+
+    private static List<Label> of(String text, boolean nested) {
         List<Label> out = new ArrayList<>();
+        List<Label> inStrings = new ArrayList<>();
         Matcher m = JSON.matcher(text);
-        while (m.find()) out.add(new Label(m.group(1), m.group(3) != null ? View.decode(m.group(3)) : m.group(2)));
+        while (m.find()) {
+            String value = m.group(3) != null ? View.decode(m.group(3)) : m.group(2);
+            out.add(new Label(m.group(1), value));
+            // A message in a JSON string ("detail": "... call it again with:\ntimeout_seconds=60") labels values of its
+            // own, one level deep. They come last: the line patterns below read that line with the string's closing
+            // quote and braces in its value ("60\"}}").
+            if (nested && m.group(3) != null && value.indexOf('\n') >= 0) inStrings.addAll(of(value, false));
+        }
         m = XML.matcher(text);
         while (m.find()) out.add(new Label(m.group(1), m.group(2).strip()));
         m = LINE.matcher(text);
@@ -43,6 +55,7 @@ final class Labels {
         tables(text, out);
         m = PROSE.matcher(text);
         while (m.find()) out.add(new Label(m.group(1), m.group(2).strip()));
+        out.addAll(inStrings);
         return out;
     }
 

@@ -659,10 +659,12 @@ public final class ViewSolver implements Agent {
          */
         private boolean learnSettings(Awaiting a, String said) {
             String name = replaced(a.tool());
-            ToolSpec tool = listed(name).orElse(a.target());
-            if (tool == null) return false;
+            return learnSettings(name, listed(name).orElse(a.target()), sentArgs.getOrDefault(a.id(), a.args()), said);
+        }
+
+        private boolean learnSettings(String name, ToolSpec tool, ObjectNode sent, String said) {
+            if (tool == null || sent == null) return false;
             List<String> required = Descriptions.required(tool.parameters());
-            ObjectNode sent = sentArgs.getOrDefault(a.id(), a.args());
             boolean learnt = false;
             for (var p : Descriptions.descriptions(tool.parameters()).entrySet()) {
                 if (required.contains(p.getKey())) continue;
@@ -857,17 +859,24 @@ public final class ViewSolver implements Agent {
             List<String> wanted = leaves(quoted);
             ObjectNode args = null;
             int best = 0;
+            int fewestExtra = Integer.MAX_VALUE;
             int latest = -1;
             for (var e : sentArgs.entrySet()) {
                 if (!replaced(calledTool.get(e.getKey())).equals(replaced(name)) || !e.getKey().startsWith("view_")) continue;
                 List<String> have = leaves(e.getValue());
-                // The earlier call holding most of the quoted values; among equals the latest (it carries what other
+                // The earlier call holding most of the quoted values; among equals the one sending fewest parameters
+                // the quote does not name (not a later page's cursor: the service may serve pages from what it sent
+                // before, so only the first page's call is a call again); then the latest (it carries what other
                 // layers asked of that tool since, a token).
                 int held = (int) wanted.stream().filter(have::contains).count();
+                int extra = 0;
+                for (var f = e.getValue().fieldNames(); f.hasNext(); ) if (!quoted.has(f.next())) extra++;
                 int n = Integer.parseInt(e.getKey().substring("view_".length()));
                 // (a call quoted without arguments is the latest call of that tool).
-                if ((held > 0 || wanted.isEmpty()) && (held > best || held == best && n > latest)) {
+                boolean better = held > best || held == best && (extra < fewestExtra || extra == fewestExtra && n > latest);
+                if ((held > 0 || wanted.isEmpty()) && better) {
                     best = held;
+                    fewestExtra = extra;
                     latest = n;
                     args = e.getValue().deepCopy();
                 }
@@ -1221,13 +1230,17 @@ public final class ViewSolver implements Agent {
                     ToolSpec world = worldTools.get(r.tool());
                     Optional<ToolSpec> to = world == null ? Optional.empty() : Descriptions.tool(world, shown);
                     if (to.isEmpty()) continue;
-                    // The look-up before answered with a tool to call first (a renewal): that first, then the look-up again.
-                    Action helper = helperFor(lastLookup);
+                    String name = replaced(to.get().name());
+                    // The look-up before answered "again, with a longer timeout" or "as a job (async=true)": again, so;
+                    // else with a tool to call first (a renewal): that first, then the look-up again.
+                    String before = lastLookup == null ? "" : textOf(lastLookup);
+                    boolean settings = name.equals(calledTool.get(lastLookup)) && TRANSIENT.matcher(before).find()
+                            && learnSettings(name, to.get(), sentArgs.get(lastLookup), before);
+                    Action helper = settings ? null : helperFor(lastLookup);
                     if (helper != null) return helper;
                     ObjectNode worldArgs = Json.object();
                     worldArgs.set(r.param(), id);
-                    String name = replaced(to.get().name());
-                    ObjectNode args = translate(world, to.get(), worldArgs);
+                    ObjectNode args = withSettings(name, translate(world, to.get(), worldArgs));
                     // The look-up before, of this tool, answered out of date by the freshness rule: this one asks for live data.
                     String live = lastLookup != null && name.equals(calledTool.get(lastLookup)) && outOfDate(textOf(lastLookup)) ? Freshness.liveParam(to.get()) : null;
                     if (live != null) args.put(live, true);
