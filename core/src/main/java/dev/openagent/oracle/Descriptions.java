@@ -33,8 +33,20 @@ final class Descriptions {
 
     /** The words of a text that carry meaning, lower case. */
     static Set<String> words(String text) {
+        // By hand rather than a regex split: the view check reads every shown description for every world tool it
+        // looks for, and a crowded list shows hundreds.
         Set<String> out = new HashSet<>();
-        for (String w : text.toLowerCase(Locale.ROOT).split("[^a-z0-9]+")) if (!w.isEmpty() && !STOP.contains(w)) out.add(w);
+        StringBuilder w = new StringBuilder();
+        for (int i = 0, n = text.length(); i <= n; i++) {
+            char c = i < n ? Character.toLowerCase(text.charAt(i)) : ' ';
+            if (c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+                w.append(c);
+            } else if (!w.isEmpty()) {
+                String word = w.toString();
+                if (!STOP.contains(word)) out.add(word);
+                w.setLength(0);
+            }
+        }
         return out;
     }
 
@@ -53,15 +65,19 @@ final class Descriptions {
     }
 
     static Score score(String world, String shown) {
-        Set<String> w = words(world);
+        return score(world, words(world), shown);
+    }
+
+    /** As {@link #score(String, String)}, with the world text's words read once for many shown texts. */
+    private static Score score(String world, Set<String> w, String shown) {
         Set<String> s = words(shown);
         if (w.isEmpty()) return new Score(false, 0, s.size());
         int held = 0;
         for (String x : w) if (s.contains(x)) held++;
-        Set<String> extra = new HashSet<>(s);
-        extra.removeAll(w);
-        boolean whole = flat(shown).contains(flat(world));
-        return new Score(whole, (double) held / w.size(), extra.size());
+        int extra = s.size() - held;
+        // A text that holds the world text whole holds all its words.
+        boolean whole = held == w.size() && flat(shown).contains(flat(world));
+        return new Score(whole, (double) held / w.size(), extra);
     }
 
     /** Lower case, runs of white space as one space. */
@@ -72,12 +88,13 @@ final class Descriptions {
     /** The shown tool that does what the world tool does, if one is offered ({@code ask_user} aside: never renamed). */
     static Optional<ToolSpec> tool(ToolSpec world, List<ToolSpec> shown) {
         if (Protocol.ASK_USER.equals(world.name())) return shown.stream().filter(t -> t.name().equals(Protocol.ASK_USER)).findFirst();
-        if (words(world.description()).isEmpty()) {
+        Set<String> worldWords = words(world.description());
+        if (worldWords.isEmpty()) {
             // Nothing to read but the name: a tool without a description is known by its name alone.
             return shown.stream().filter(t -> t.name().equals(world.name())).findFirst();
         }
         Optional<ToolSpec> described = shown.stream().filter(t -> !t.name().equals(Protocol.ASK_USER))
-                .map(t -> Map.entry(t, score(world.description(), t.description())))
+                .map(t -> Map.entry(t, score(world.description(), worldWords, t.description())))
                 .filter(e -> e.getValue().held() >= OFFERED)
                 .max(Map.Entry.comparingByValue())
                 .map(Map.Entry::getKey);

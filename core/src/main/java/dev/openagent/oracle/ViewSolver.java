@@ -240,6 +240,13 @@ public final class ViewSolver implements Agent {
         private final List<String> forStep = new ArrayList<>();
         /** The latest helper call an answer asked for (a renewal, a token, a completion), or null. */
         private String lastHelper;
+        /** The latest poll of a running job (its call id) and the job's id. */
+        private String lastPoll;
+        private String lastPollJob;
+        /** The helper a refused poll called first (a token), after whose answer the poll goes again. */
+        private String pollAfter;
+        /** Each job's id -> the latest poll of it (its call id). */
+        private final Map<String, String> polls = new HashMap<>();
         /** The latest command an answer said to write before the awaited one again (a wait), or null. */
         private String helperCommand;
         /** The latest call that fetched a record by its id to see a value not shown, or null. */
@@ -415,27 +422,72 @@ public final class ViewSolver implements Agent {
         }
 
         /**
-         * A job the latest answers say is still running, asked for its result with the listed tool that takes only a
-         * job's id (by its parameter's name or description), as long as it runs (bounded); null when none runs. A tool
-         * that also needs a token is left to the recovery that reads what the answers name.
+         * A job the latest answers say is still running, asked for its result with the listed tool that takes a job's
+         * id (by its parameter's name or description) and otherwise only what answers labelled (a token another shift
+         * asks for), as long as it runs (bounded); null when none runs. A poll answered "try again" (a flapping service)
+         * goes again; one refused for want of something a tool it names gives (a token) goes again after that tool.
          */
         private Action pendingJob() {
+            if (lastPoll != null) {
+                boolean answeredNow = view.latest().stream().anyMatch(s -> lastPoll.equals(s.callId()));
+                String said = textOf(lastPoll);
+                if (answeredNow && (TRANSIENT.matcher(said).find() || RUNNING_JOB.matcher(said).find())) {
+                    if (boundedRetry("poll " + lastPollJob)) return poll(calledTool.get(lastPoll), sentArgs.get(lastPoll).deepCopy(), lastPollJob);
+                } else if (answeredNow && looksLikeError(said)) {
+                    Action first = helperFor(lastPoll);
+                    if (first != null) {
+                        pollAfter = lastHelper;
+                        return first;
+                    }
+                } else if (pollAfter != null && view.latest().stream().anyMatch(s -> pollAfter.equals(s.callId()))) {
+                    pollAfter = null;
+                    ToolSpec t = shownTool(calledTool.get(lastPoll));
+                    ObjectNode args = t == null ? null : pollArgs(t, lastPollJob);
+                    if (args != null && boundedRetry("poll " + lastPollJob)) return poll(t.name(), args, lastPollJob);
+                }
+            }
             for (View.Shown s : view.latest()) {
                 if (s.source() != Observation.Source.TOOL || !RUNNING_JOB.matcher(s.text()).find()) continue;
                 for (ToolSpec t : shown) {
-                    List<String> required = Descriptions.required(t.parameters());
-                    if (required.size() != 1) continue;
-                    String param = required.getFirst();
-                    String about = Descriptions.descriptions(t.parameters()).getOrDefault(param, "");
-                    if (!(param + " " + about).toLowerCase(java.util.Locale.ROOT).contains("job")) continue;
-                    String job = labelFor(s.text(), param, about);
-                    if (job == null || !boundedRetry("poll " + job)) continue;
-                    ObjectNode args = Json.object();
-                    args.put(param, job);
-                    return send(t.name(), args, nextId(), false);
+                    String param = jobParam(t);
+                    if (param == null) continue;
+                    String job = labelFor(s.text(), param, Descriptions.descriptions(t.parameters()).getOrDefault(param, ""));
+                    ObjectNode args = job == null ? null : pollArgs(t, job);
+                    if (args == null || !boundedRetry("poll " + job)) continue;
+                    return poll(t.name(), args, job);
                 }
             }
             return null;
+        }
+
+        /** The one required parameter of a tool that takes a job's id (by its name or description), or null. */
+        private static String jobParam(ToolSpec t) {
+            String found = null;
+            for (String p : Descriptions.required(t.parameters())) {
+                String about = Descriptions.descriptions(t.parameters()).getOrDefault(p, "");
+                if (!(p + " " + about).toLowerCase(java.util.Locale.ROOT).contains("job")) continue;
+                if (found != null) return null;
+                found = p;
+            }
+            return found;
+        }
+
+        /** A poll's arguments: the job's id, and each other parameter it requires as the latest answer labelled it (a token); without one none labelled, for its answer to name the tool that gives it. */
+        private ObjectNode pollArgs(ToolSpec t, String job) {
+            ObjectNode args = Json.object();
+            args.put(jobParam(t), job);
+            for (String r : Descriptions.required(t.parameters())) {
+                String v = args.has(r) ? null : labeled(r);
+                if (v != null) args.put(r, v);
+            }
+            return args;
+        }
+
+        private Action poll(String tool, ObjectNode args, String job) {
+            lastPoll = nextId();
+            lastPollJob = job;
+            polls.put(job, lastPoll);
+            return send(tool, args, lastPoll, false);
         }
 
         /** Null when every value the call needs was shown; else what to do to see the missing one. */
@@ -1110,7 +1162,10 @@ public final class ViewSolver implements Agent {
          * labels fit (a confirmation that releases withheld codes). Null when nothing fits.
          */
         private Action recover(Frame f, int step, String value) {
-            if (step >= f.sent.size() || !bounded("recover " + value)) return null;
+            if (step >= f.sent.size()) return null;
+            // Bounded; as retries are after a "try again" (layers that fail by turns multiply the tries a recovery takes).
+            boolean retrying = view.latest().stream().anyMatch(x -> x.source() == Observation.Source.TOOL && TRANSIENT.matcher(x.text()).find());
+            if (!(retrying ? boundedRetry("recover " + value) : bounded("recover " + value))) return null;
             Sent s = f.sent.get(step);
             if (s.tool().isEmpty()) return null;
             String answer = latestAnswer(s);
@@ -1176,13 +1231,15 @@ public final class ViewSolver implements Agent {
                         // Asked and answered "try again": again. Answered with a tool to call first (a token): that, then
                         // again. Answered without showing the value: of no help.
                         String said = view.answers(tried).stream().map(View.Shown::text).reduce("", String::concat);
-                        boolean again = TRANSIENT.matcher(said).find();
+                        boolean busy = TRANSIENT.matcher(said).find();
+                        boolean again = busy;
                         if (!again) {
                             Action first = helperFor(tried);
                             if (first != null) return first;
                             again = helpedFor.contains(tried) && oneToolNamed(said, t.name()) != null;
                         }
-                        if (!(again && bounded("again " + key))) {
+                        // "Try again" is bounded as retries are (a poll under a flapping service fails by turns).
+                        if (!(again && (busy ? boundedRetry("again " + key) : bounded("again " + key)))) {
                             useless.add(t.name());
                             continue;
                         }
@@ -1272,7 +1329,9 @@ public final class ViewSolver implements Agent {
         private Action again(Sent s, ObjectNode args) {
             String id = nextId();
             s.ids().add(id);
-            return send(replaced(s.tool()), args, id, false);
+            // With what answers said to send that tool every time (a longer timeout), whatever the reason to call again.
+            String tool = replaced(s.tool());
+            return send(tool, withSettings(tool, args), id, false);
         }
 
         private String latestRawAnswer(Sent s) {
@@ -1286,7 +1345,16 @@ public final class ViewSolver implements Agent {
         private String latestAnswer(Sent s) {
             for (int i = s.ids().size() - 1; i >= 0; i--) {
                 List<View.Shown> a = view.answers(s.ids().get(i));
-                if (!a.isEmpty()) return a.getLast().text();
+                if (a.isEmpty()) continue;
+                String text = a.getLast().text();
+                // A job started for the step: its answer is what the latest poll of that job gave.
+                if (RUNNING_JOB.matcher(text).find()) {
+                    for (Labels.Label l : labelsOf(text)) {
+                        List<View.Shown> polled = polls.containsKey(l.value()) ? view.answers(polls.get(l.value())) : List.of();
+                        if (!polled.isEmpty()) return polled.getLast().text();
+                    }
+                }
+                return text;
             }
             return "";
         }

@@ -24,6 +24,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -34,7 +35,7 @@ import java.util.TreeSet;
 /**
  * obs.cascading-failure: mid-episode an upstream result is invalidated, and the call that depends on it fails with an
  * error naming the upstream call to redo. A call depends on an earlier successful call when its arguments pass a value
- * that call's result gave (an id, a code, a path: a value not in the request, the instructions or the tool list, nor
+ * that call's result gave (an id, a code, a path: a value not in the request, the instructions, the tool list or what the user answered, nor
  * in that call's own arguments), or when the environment declares the earlier tool its prerequisite
  * ({@code Tool.after}: poi's check_availability before make_reservation) and the earlier call went with the same
  * shared arguments. At the first such call the closest upstream call (the latest one it depends on) is invalidated:
@@ -60,11 +61,13 @@ public final class CascadingFailure extends ShiftEnv<CascadingFailure.Episode> {
 
     /** What this layer keeps during one episode (made afresh at every reset). */
     static final class Episode {
-        /** What the agent knew before any call: the request, the instructions and the tool list, as one text. */
+        /** What the agent knew from elsewhere than a result: the request, the instructions, the tool list and the user's answers, as one text. */
         String known = "";
         /** The tools declared read-only: only their results are invalidated (redoing another call would do it twice). */
         Set<String> readOnly = Set.of();
         final List<Done> done = new ArrayList<>();
+        /** Values a call sent before any result gave them. */
+        final Set<String> sentFirst = new HashSet<>();
         /** Each value a result gave -> the first call that gave it. */
         final Map<String, Integer> producer = new HashMap<>();
         /** Invalidated calls (index in {@link #done}) -> the values of theirs that were in use (empty: a declared prerequisite). */
@@ -99,10 +102,21 @@ public final class CascadingFailure extends ShiftEnv<CascadingFailure.Episode> {
 
     @Override
     protected Route route(Action.ToolCall call) {
-        if (Protocol.ASK_USER.equals(call.name())) return new Forward(call);
+        if (Protocol.ASK_USER.equals(call.name())) {
+            // What the user says is known as the request is (a zip code given when asked): no result gave it.
+            return new Forward(call, o -> {
+                ep.known += "\n" + o.text();
+                return o;
+            });
+        }
         ObjectNode args = Texts.argsObject(call.arguments());
         if (args == null) return new Forward(call);
         Map<Integer, Set<String>> used = uses(call.name(), args);
+        // A value sent before any result gave it came from elsewhere (the user, answering a layer above this one): a
+        // result that gives it later does not make the calls sending it depend on that result.
+        List<String> sent = new ArrayList<>();
+        leaves(args, sent);
+        for (String v : sent) if (!ep.producer.containsKey(v)) ep.sentFirst.add(v);
         Integer upstream = used.keySet().stream().filter(ep.stale::containsKey).max(Integer::compare).orElse(null);
         if (upstream != null) {
             ep.refused = true;
@@ -154,7 +168,7 @@ public final class CascadingFailure extends ShiftEnv<CascadingFailure.Episode> {
             ep.armed = true;
         }
         Set<String> gave = new LinkedHashSet<>();
-        for (String v : shown) if (!ep.known.contains(v) && !holds(args, v)) gave.add(v);
+        for (String v : shown) if (!ep.known.contains(v) && !ep.sentFirst.contains(v) && !holds(args, v)) gave.add(v);
         int index = ep.done.size();
         ep.done.add(new Done(tool, args.deepCopy(), gave, Set.copyOf(used)));
         for (String v : gave) ep.producer.putIfAbsent(v, index);

@@ -81,7 +81,7 @@ public final class Crowded extends ShiftEnv<Crowded.Episode> {
         int n = count(severity());
         for (Candidate c : pool) {
             if (added.size() == n) break;
-            if (nearDuplicate(words(c.tool().description()), listed)) continue;
+            if (nearDuplicate(c.words(), listed)) continue;
             String name = c.tool().name();
             if (names.contains(name) || Protocol.ASK_USER.equals(name)) name = c.extra().service() + "_" + name;
             if (names.contains(name)) continue;
@@ -103,8 +103,12 @@ public final class Crowded extends ShiftEnv<Crowded.Episode> {
         return in.withTools(out);
     }
 
-    /** A candidate tool and what answers it. */
-    record Candidate(ToolSpec tool, Extra extra) {}
+    /** A candidate tool, what answers it, and the words of its description (read once: every episode draws from hundreds). */
+    record Candidate(ToolSpec tool, Extra extra, Set<String> words) {
+        Candidate(ToolSpec tool, Extra extra) {
+            this(tool, extra, Crowded.words(tool.description()));
+        }
+    }
 
     private void shuffle(List<Candidate> pool) {
         for (int i = pool.size() - 1; i > 0; i--) {
