@@ -364,11 +364,17 @@ public final class ViewSolver implements Agent {
                     // The helper (a renewal, a token) answered "try again": it goes again before the call it serves.
                     if (lastHelper != null && awaiting.tries() < MAX_RETRIES && TRANSIENT.matcher(textOf(lastHelper)).find()) {
                         String again = lastHelper;
+                        String said = textOf(again);
+                        // It reports that the call it serves timed out in turn (a hold completed in vain: "call
+                        // make_reservation again with async=true"): that call again, sent so.
+                        if (mentions(said, replaced(awaiting.tool())) && learnSettings(awaiting, said)) return resend(awaiting);
                         // "try again" after a tool it names (429 ... "Call wait with seconds=30"): that tool first; the
                         // call it serves goes again after it, and asks for the helper again if it still needs it.
-                        String said = textOf(again);
                         ToolSpec first = oneToolNamed(said, calledTool.get(again));
                         ObjectNode firstArgs = first == null ? null : argsFor(first, said, null, Json.object());
+                        // What it says to send that tool with (a longer timeout: a hold's completion reporting that the
+                        // held call timed out) goes with that tool's later calls too.
+                        if (first != null) learnSettings(replaced(first.name()), first, Json.object(), said);
                         if (firstArgs != null) {
                             awaiting = awaiting.again(awaiting.id(), awaiting.tool(), awaiting.args(), awaiting.mark());
                             lastHelper = nextId();
@@ -424,16 +430,28 @@ public final class ViewSolver implements Agent {
         /**
          * A job the latest answers say is still running, asked for its result with the listed tool that takes a job's
          * id (by its parameter's name or description) and otherwise only what answers labelled (a token another shift
-         * asks for), as long as it runs (bounded); null when none runs. A poll answered "try again" (a flapping service)
+         * asks for), as long as it runs (bounded); null when none runs. A poll answered "try again" (a flapping service) or broken
          * goes again; one refused for want of something a tool it names gives (a token) goes again after that tool.
          */
         private Action pendingJob() {
             if (lastPoll != null) {
                 boolean answeredNow = view.latest().stream().anyMatch(s -> lastPoll.equals(s.callId()));
                 String said = textOf(lastPoll);
-                if (answeredNow && (TRANSIENT.matcher(said).find() || RUNNING_JOB.matcher(said).find())) {
+                boolean brokenAnswer = view.answers(lastPoll).stream().anyMatch(x -> broken(x.raw()));
+                if (answeredNow && (TRANSIENT.matcher(said).find() || RUNNING_JOB.matcher(said).find() || brokenAnswer)) {
+                    // "Call wait with seconds=60, then repeat the call" (a rate limit): that tool first, then the poll.
+                    ToolSpec first = oneToolNamed(said, calledTool.get(lastPoll));
+                    ObjectNode firstArgs = first == null ? null : argsFor(first, said, null, Json.object());
+                    if (firstArgs != null && boundedRetry("poll " + lastPollJob)) {
+                        pollAfter = nextId();
+                        return send(replaced(first.name()), firstArgs, pollAfter, false);
+                    }
                     if (boundedRetry("poll " + lastPollJob)) return poll(calledTool.get(lastPoll), sentArgs.get(lastPoll).deepCopy(), lastPollJob);
                 } else if (answeredNow && looksLikeError(said)) {
+                    // The job's start is to be redone (a cascading failure invalidated the job's id): that call again,
+                    // as the error quotes it; its new job is polled when its answer says it runs.
+                    Action redone = redo(said);
+                    if (redone != null && boundedRetry("poll " + lastPollJob)) return redone;
                     Action first = helperFor(lastPoll);
                     if (first != null) {
                         pollAfter = lastHelper;
@@ -448,9 +466,9 @@ public final class ViewSolver implements Agent {
             }
             for (View.Shown s : view.latest()) {
                 if (s.source() != Observation.Source.TOOL || !RUNNING_JOB.matcher(s.text()).find()) continue;
-                for (ToolSpec t : shown) {
+                // Of the tools that take a job's id, those that add nothing of their own (not a queued copy).
+                for (ToolSpec t : plainest(shown.stream().filter(t -> jobParam(t) != null).toList())) {
                     String param = jobParam(t);
-                    if (param == null) continue;
                     String job = labelFor(s.text(), param, Descriptions.descriptions(t.parameters()).getOrDefault(param, ""));
                     ObjectNode args = job == null ? null : pollArgs(t, job);
                     if (args == null || !boundedRetry("poll " + job)) continue;
@@ -766,7 +784,11 @@ public final class ViewSolver implements Agent {
                 // An optional parameter only by a field its description names as a name ("hold_id"), not in passing ("next").
                 String v = required.contains(p.getKey()) ? labelFor(said, p.getKey(), p.getValue()) : labelNamed(said, p.getValue());
                 if (v == null && !args.has(p.getKey()) && Descriptions.required(tool.parameters()).contains(p.getKey())) v = labeled(p.getKey());
-                if (v != null) args.put(p.getKey(), v);
+                // As the schema types it (a timeout an error labels is a number).
+                String type = tool.parameters().path("properties").path(p.getKey()).path("type").asText("");
+                JsonNode typed = v == null ? null : typed(v, type);
+                if (typed != null) args.set(p.getKey(), typed);
+                else if (v != null && !type.equals("boolean") && !type.equals("integer")) args.put(p.getKey(), v);
             }
             for (String r : Descriptions.required(tool.parameters())) if (!args.has(r)) return null;
             return args;
@@ -911,29 +933,45 @@ public final class ViewSolver implements Agent {
             List<String> wanted = leaves(quoted);
             ObjectNode args = null;
             int best = 0;
+            boolean bestAnswered = false;
             int fewestExtra = Integer.MAX_VALUE;
             int latest = -1;
             for (var e : sentArgs.entrySet()) {
                 if (!replaced(calledTool.get(e.getKey())).equals(replaced(name)) || !e.getKey().startsWith("view_")) continue;
                 List<String> have = leaves(e.getValue());
-                // The earlier call holding most of the quoted values; among equals the one sending fewest parameters
-                // the quote does not name (not a later page's cursor: the service may serve pages from what it sent
-                // before, so only the first page's call is a call again); then the latest (it carries what other
-                // layers asked of that tool since, a token).
+                // The earlier call holding most of the quoted values; among equals one that was answered (not refused
+                // for want of a token); then the one sending fewest parameters the quote does not name (not a later
+                // page's cursor: the service may serve pages from what it fetched before, so only the first page's call
+                // is a call again); then the latest (it carries what other layers asked of that tool since, a token).
                 int held = (int) wanted.stream().filter(have::contains).count();
+                String itsAnswer = textOf(e.getKey());
+                boolean answered = !itsAnswer.isBlank() && answered(itsAnswer);
                 int extra = 0;
                 for (var f = e.getValue().fieldNames(); f.hasNext(); ) if (!quoted.has(f.next())) extra++;
                 int n = Integer.parseInt(e.getKey().substring("view_".length()));
                 // (a call quoted without arguments is the latest call of that tool).
-                boolean better = held > best || held == best && (extra < fewestExtra || extra == fewestExtra && n > latest);
+                boolean better = held > best || held == best && (answered && !bestAnswered
+                        || answered == bestAnswered && (extra < fewestExtra || extra == fewestExtra && n > latest));
                 if ((held > 0 || wanted.isEmpty()) && better) {
                     best = held;
+                    bestAnswered = answered;
                     fewestExtra = extra;
                     latest = n;
                     args = e.getValue().deepCopy();
                 }
             }
             if (args == null) args = quoted;
+            // What the quote does not name but the tool requires (a token another shift asks for) as answers label it
+            // now: an earlier call's token may have been renewed since.
+            ToolSpec redone = shownTool(replaced(name));
+            if (redone != null) {
+                for (String r : Descriptions.required(redone.parameters())) {
+                    // Not a parameter carrying a quoted value, whatever its name now (a renamed one).
+                    boolean carries = args.has(r) && wanted.contains(args.get(r).isValueNode() ? args.get(r).asText() : args.get(r).toString());
+                    String now = quoted.has(r) || !args.has(r) || carries ? null : labeled(r);
+                    if (now != null) args.put(r, now);
+                }
+            }
             String id = nextId();
             lastHelper = id;
             return send(replaced(name), args, id, false);

@@ -12,6 +12,7 @@ import dev.openagent.sandbox.TaskRequest;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.ArrayList;
@@ -120,6 +121,26 @@ class ShiftOracleTest {
     @MethodSource("envs")
     void oracleSucceedsUnderHeavyPairs(Environment env) {
         forEachPair(applicable(env), (a, b, i, j) -> check(env, ShiftSpec.parseStack(heavy(a) + "+" + heavy(b)), tasks(env, 6, 4), 50_000L + 97L * i + j));
+    }
+
+    /**
+     * Stacks of wave 3's shifts that the view check once failed on (seed 1, 100 tasks of validate): an error inside a
+     * nonstandard envelope naming the timeout to send (poi, every episode); a record look-up answered "run it as a
+     * job" (travel, 21); a redo quoted by a cascading failure sent with a later page's cursor (retail, 16); a stale job
+     * result never fetched live (poi, 4); polls that a flapping service and a token requirement refused until the
+     * recovery's budget ran out (poi, 19). Each in the order that failed, on 40 tasks of both splits.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource(delimiter = '|', value = {
+            "poi|obs.latency+obs.nonstandard-feedback",
+            "travel|obs.latency:severity=3+obs.missing-values:severity=3",
+            "medical|obs.latency:severity=3+obs.missing-values:severity=3",
+            "retail|obs.cascading-failure:severity=3+obs.pagination:severity=3",
+            "poi|obs.stale-data:severity=3+obs.latency:severity=3",
+            "poi|obs.latency:severity=3+logic.extra-prerequisite+obs.flapping:severity=3",
+            "travel|obs.stale-data+obs.latency+obs.cascading-failure+obs.flapping"})
+    void bothSolversSucceedUnderStacksTheViewCheckOnceFailed(String env, String stack) {
+        check(Environments.get(env), ShiftSpec.parseStack(stack), 40, 1);
     }
 
     /** domain.transfer from every environment to every other, whatever their interfaces. */

@@ -65,6 +65,8 @@ public final class CascadingFailure extends ShiftEnv<CascadingFailure.Episode> {
         String known = "";
         /** The tools declared read-only: only their results are invalidated (redoing another call would do it twice). */
         Set<String> readOnly = Set.of();
+        /** The tools the environment declares: only their calls are refused (not a job poll another layer added). */
+        Set<String> declared = Set.of();
         final List<Done> done = new ArrayList<>();
         /** Values a call sent before any result gave them. */
         final Set<String> sentFirst = new HashSet<>();
@@ -94,6 +96,8 @@ public final class CascadingFailure extends ShiftEnv<CascadingFailure.Episode> {
     protected Start begin(Start in) {
         ep.known = in.systemPrompt() + "\n" + in.query() + "\n" + Json.write(in.tools());
         ep.readOnly = facts().readOnlyTools();
+        ep.declared = new HashSet<>();
+        facts().tools().forEach(t -> ep.declared.add(t.tool()));
         return in;
     }
 
@@ -111,7 +115,8 @@ public final class CascadingFailure extends ShiftEnv<CascadingFailure.Episode> {
         }
         ObjectNode args = Texts.argsObject(call.arguments());
         if (args == null) return new Forward(call);
-        Map<Integer, Set<String>> used = uses(call.name(), args);
+        // A tool another layer added (a job's poll, a token, a wait) is that layer's: its calls go through.
+        Map<Integer, Set<String>> used = ep.declared.isEmpty() || ep.declared.contains(call.name()) ? uses(call.name(), args) : Map.of();
         // A value sent before any result gave it came from elsewhere (the user, answering a layer above this one): a
         // result that gives it later does not make the calls sending it depend on that result.
         List<String> sent = new ArrayList<>();

@@ -212,15 +212,22 @@ public final class Latency extends ShiftEnv<Latency.Episode> {
         return new LayerGuide(inner.guide(), this) {
             private int polls;
             private Action.CallTools lastInner;
+            /** The calls that timed out and are not sent again yet (kept while jobs are polled first). */
+            private final Set<String> timedOut = new HashSet<>();
 
             @Override
             public Action next(Step last) {
+                // A layer outside may have sent a call in the same turn as another that started a job (a hold
+                // completed: the prerequisite as a job, the held call timing out): the job is polled first.
+                timedOut.addAll(ep.timedOutNow);
                 if (!ep.undelivered.isEmpty()) {
                     return Action.CallTools.of("poll_" + (polls++), ep.pollTool, Json.write(Json.object("job_id", ep.undelivered.getFirst())));
                 }
-                if (!ep.timedOutNow.isEmpty() && lastInner != null) {
+                if (!timedOut.isEmpty() && lastInner != null) {
                     // The calls that timed out, again, as the error said.
-                    return outward(new Action.CallTools(lastInner.calls().stream().filter(x -> ep.timedOutNow.contains(x.id())).toList()));
+                    Action.CallTools again = new Action.CallTools(lastInner.calls().stream().filter(x -> timedOut.contains(x.id())).toList());
+                    timedOut.clear();
+                    if (!again.calls().isEmpty()) return outward(again);
                 }
                 Action a = innerNext();
                 lastInner = a instanceof Action.CallTools c ? c : null;
