@@ -96,8 +96,7 @@ public final class CascadingFailure extends ShiftEnv<CascadingFailure.Episode> {
     protected Start begin(Start in) {
         ep.known = in.systemPrompt() + "\n" + in.query() + "\n" + Json.write(in.tools());
         ep.readOnly = facts().readOnlyTools();
-        ep.declared = new HashSet<>();
-        facts().tools().forEach(t -> ep.declared.add(t.tool()));
+        ep.declared = Set.copyOf(inner.info().tools());
         return in;
     }
 
