@@ -68,6 +68,8 @@ public final class CascadingFailure extends ShiftEnv<CascadingFailure.Episode> {
         /** The tools the environment declares: only their calls are refused (not a job poll another layer added). */
         Set<String> declared = Set.of();
         final List<Done> done = new ArrayList<>();
+        /** The latest call (index in {@link #done}) of a tool not declared read-only: one that may have changed something. */
+        int lastWrite = -1;
         /** Values a call sent before any result gave them. */
         final Set<String> sentFirst = new HashSet<>();
         /** Each value a result gave -> the first call that gave it. */
@@ -126,15 +128,18 @@ public final class CascadingFailure extends ShiftEnv<CascadingFailure.Episode> {
             ep.refused = true;
             return new Reply(refusal(call, upstream));
         }
-        if (ep.armed && ep.invalidations < times() && !used.isEmpty()) {
+        // Only a call made since the agent last changed something: redoing an older one may find the world moved on
+        // by the agent's own write (a look-up by the zip code the agent just changed finds no one).
+        int closest = used.keySet().stream().max(Integer::compare).orElse(-1);
+        if (ep.armed && ep.invalidations < times() && closest > ep.lastWrite) {
             // The closest upstream call is invalidated, and at severity 3 its own upstream calls down the chain.
-            int u = used.keySet().stream().max(Integer::compare).orElseThrow();
+            int u = closest;
             ep.stale.put(u, used.get(u));
             int links = 1;
             for (int at = u; links < depth(); links++) {
                 Done d = ep.done.get(at);
                 Integer up = d.used().stream().max(Integer::compare).orElse(null);
-                if (up == null) break;
+                if (up == null || up <= ep.lastWrite) break;
                 ep.stale.put(up, gaveTo(ep.done.get(up), at, d));
                 at = up;
             }
@@ -174,6 +179,7 @@ public final class CascadingFailure extends ShiftEnv<CascadingFailure.Episode> {
         Set<String> gave = new LinkedHashSet<>();
         for (String v : shown) if (!ep.known.contains(v) && !ep.sentFirst.contains(v) && !holds(args, v)) gave.add(v);
         int index = ep.done.size();
+        if (!ep.readOnly.contains(tool)) ep.lastWrite = index;
         ep.done.add(new Done(tool, args.deepCopy(), gave, Set.copyOf(used)));
         for (String v : gave) ep.producer.putIfAbsent(v, index);
     }
