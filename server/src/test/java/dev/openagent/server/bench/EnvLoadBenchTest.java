@@ -43,8 +43,11 @@ class EnvLoadBenchTest {
             assertEquals(0, r.errors(), r.protocol() + ": " + r.errorSamples());
             assertFalse(r.timedOut());
             assertEquals(4 * 40, r.steps(), r.protocol());
-            assertTrue(r.cpuUsPerRequest() > 0, r.protocol());
+            // Measured (not -1); the process CPU clock may count in scheduler ticks (10 ms), and the canned floor can
+            // finish its 160 requests within one, so only the real server's row must read above zero.
+            assertTrue(r.cpuUsPerRequest() >= 0, r.protocol());
         }
+        assertTrue(ws.cpuUsPerRequest() > 0, "ws");
         assertTrue(reports.get(1).serverCpuUsPerStep() > 0, "the in-process handling is timed on its thread");
         // The same episodes in the same order: as many resets in process as over the WebSocket.
         assertEquals(ws.resets(), reports.get(1).resets());
