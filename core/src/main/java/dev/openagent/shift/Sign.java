@@ -10,6 +10,8 @@ public enum Sign {
     TOOL_REMOVED("a tool is gone"),
     /** A tool is new, unlike the ones there were. */
     TOOL_ADDED("a new tool"),
+    /** Many new tools at once (at least 50), unlike the ones there were: a crowd of other services' tools. */
+    TOOLS_CROWDED("many new tools at once"),
     /** A new tool is a near-duplicate of one that is still there (a dry run, a queued variant). */
     TOOL_LOOKALIKE_ADDED("a near-duplicate of a tool"),
     /** A new tool is a new version of one that is still there ({@code search_v2} beside {@code search}). */

@@ -23,6 +23,9 @@ import java.util.regex.Pattern;
  * tool that kept its name its description, parameters and output schema; then resources and prompts.
  */
 public final class SurfaceDiff {
+    /** How many new tools at once make a crowd rather than a new tool or two. */
+    static final int CROWD = 50;
+
     /** Wording that retires a tool. */
     private static final Pattern RETIRED = Pattern.compile("(?i)\\b(deprecated|retired|no longer (supported|available|answers)|will be removed|"
             + "replaced by|superseded|use '?[\\w.-]+'? instead|use [\\w.-]+\\.)");
@@ -81,9 +84,16 @@ public final class SurfaceDiff {
             }
             out.addAll(sameName(b, a, before, after));
         }
+        List<Change> fresh = new ArrayList<>();
         for (Snapshot.Tool a : added) {
             if (taken.contains(a.name())) continue;
-            out.add(newTool(a, after.tools().stream().filter(t -> !t.name().equals(a.name()) && !taken.contains(t.name()) && was.containsKey(t.name())).toList()));
+            fresh.add(newTool(a, after.tools().stream().filter(t -> !t.name().equals(a.name()) && !taken.contains(t.name()) && was.containsKey(t.name())).toList()));
+        }
+        // Many new tools at once (a crowd of other services' tools) are a crowd, not a new tool or two.
+        long plain = fresh.stream().filter(c -> c.sign() == Sign.TOOL_ADDED).count();
+        for (Change c : fresh) {
+            out.add(plain >= CROWD && c.sign() == Sign.TOOL_ADDED
+                    ? Change.of(Sign.TOOLS_CROWDED, c.tool(), "one of " + plain + " new tools", c.before(), c.after()) : c);
         }
         out.addAll(items("resource", "uri", before.resources(), after.resources()));
         out.addAll(items("resource-template", "uriTemplate", before.templates(), after.templates()));

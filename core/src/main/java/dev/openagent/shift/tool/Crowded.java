@@ -42,7 +42,7 @@ public final class Crowded extends ShiftEnv<Crowded.Episode> {
     public static final Shift SHIFT = new Shift("tool.crowded", Tier.PERCEPTION, Dimension.A,
             "100-500 tools of other services (other environments' tools, calendars, repositories, weather...) crowd the tool list; the real ones keep their names.",
             List.of(Shift.SEVERITY), info -> Shift.needsTools(info, "a command environment lists one line per verb in help; there is no tool list to crowd"),
-            Crowded::new).seenAs(Sign.TOOL_ADDED);
+            Crowded::new).seenAs(Sign.TOOLS_CROWDED);
 
     /** An added tool: whose it is, and for a generated one whether it writes. */
     private record Extra(String service, String what, boolean borrowed, boolean writes, String noun) {}
