@@ -740,12 +740,17 @@ public final class ViewSolver implements Agent {
                 if (required.contains(p.getKey())) continue;
                 String v = labelFor(said, p.getKey(), p.getValue());
                 if (v == null) continue;
-                JsonNode typed = typed(v, tool.parameters().path("properties").path(p.getKey()).path("type").asText(""));
+                JsonNode typed = typed(v, typeOf(tool, p.getKey()));
                 if (typed == null || typed.equals(sent.get(p.getKey()))) continue;
                 passAlso.computeIfAbsent(name, k -> Json.object()).set(p.getKey(), typed);
                 learnt = true;
             }
             return learnt;
+        }
+
+        /** The JSON type a tool's schema gives a parameter ("" when it gives none). */
+        private static String typeOf(ToolSpec tool, String param) {
+            return tool.parameters().path("properties").path(param).path("type").asText("");
         }
 
         /** A labelled value as a parameter of this JSON type takes it, or null when it is not one. */
@@ -785,7 +790,7 @@ public final class ViewSolver implements Agent {
                 String v = required.contains(p.getKey()) ? labelFor(said, p.getKey(), p.getValue()) : labelNamed(said, p.getValue());
                 if (v == null && !args.has(p.getKey()) && Descriptions.required(tool.parameters()).contains(p.getKey())) v = labeled(p.getKey());
                 // As the schema types it (a timeout an error labels is a number).
-                String type = tool.parameters().path("properties").path(p.getKey()).path("type").asText("");
+                String type = typeOf(tool, p.getKey());
                 JsonNode typed = v == null ? null : typed(v, type);
                 if (typed != null) args.set(p.getKey(), typed);
                 else if (v != null && !type.equals("boolean") && !type.equals("integer")) args.put(p.getKey(), v);
@@ -1203,7 +1208,7 @@ public final class ViewSolver implements Agent {
             if (step >= f.sent.size()) return null;
             // Bounded; as retries are after a "try again" (layers that fail by turns multiply the tries a recovery takes).
             boolean retrying = view.latest().stream().anyMatch(x -> x.source() == Observation.Source.TOOL && TRANSIENT.matcher(x.text()).find());
-            if (!(retrying ? boundedRetry("recover " + value) : bounded("recover " + value))) return null;
+            if (!bounded("recover " + value, retrying)) return null;
             Sent s = f.sent.get(step);
             if (s.tool().isEmpty()) return null;
             String answer = latestAnswer(s);
@@ -1277,7 +1282,7 @@ public final class ViewSolver implements Agent {
                             again = helpedFor.contains(tried) && oneToolNamed(said, t.name()) != null;
                         }
                         // "Try again" is bounded as retries are (a poll under a flapping service fails by turns).
-                        if (!(again && (busy ? boundedRetry("again " + key) : bounded("again " + key)))) {
+                        if (!(again && bounded("again " + key, busy))) {
                             useless.add(t.name());
                             continue;
                         }
@@ -1620,6 +1625,11 @@ public final class ViewSolver implements Agent {
 
         private boolean bounded(String what) {
             return recoveries.merge(what, 1, Integer::sum) <= MAX_RECOVERIES;
+        }
+
+        /** As {@link #bounded}, or as {@link #boundedRetry} when it follows a "try again". */
+        private boolean bounded(String what, boolean retrying) {
+            return retrying ? boundedRetry(what) : bounded(what);
         }
 
         /** As {@link #bounded}, for what retry layers multiply (a poll of a job under flapping and busy servers). */
