@@ -1,6 +1,7 @@
 package dev.openagent.server.http;
 
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -116,6 +117,11 @@ public final class HttpService implements AutoCloseable {
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
         http.setRequestHeaderSize(MAX_HEAD);
+        // Jetty lets every URI through and Front refuses what Jetty's default would (a suspicious or ambiguous path):
+        // refused there, a request's body is read and dropped before the answer, which a refusal inside Jetty cannot
+        // do (its error handler sees no body), so the connection closed with the body unread was reset and a client
+        // still sending it got no answer at all.
+        http.setUriCompliance(UriCompliance.UNSAFE);
         ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
         connector.setHost(host);
         connector.setPort(port);
@@ -189,6 +195,8 @@ public final class HttpService implements AutoCloseable {
         @Override
         public boolean handle(Request request, Response response, Callback callback) throws Exception {
             try {
+                String badUri = UriCompliance.checkUriCompliance(UriCompliance.DEFAULT, request.getHttpURI(), null);
+                if (badUri != null) throw new ApiError(400, "bad_request", badUri);
                 Addressing.check(request.getHeaders().get(HttpHeader.HOST), request.getHeaders().get(HttpHeader.ORIGIN), loopbackOnly);
                 if (!withoutToken.contains(request.getHttpURI().getPath())) auth.check(request.getHeaders().get(HttpHeader.AUTHORIZATION));
                 if (!METHODS.contains(request.getMethod())) {
