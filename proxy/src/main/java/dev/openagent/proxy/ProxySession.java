@@ -104,6 +104,8 @@ public final class ProxySession {
     private List<ShiftRecord> shifts = List.of();
     private Env env;
     private List<ToolSpec> tools;
+    /** A scored session's task query, the request its recording starts with (null when unscored). */
+    private String query;
     private ProxyDomain.Received lastReceived;
     private int next;
 
@@ -156,7 +158,10 @@ public final class ProxySession {
         Start started = env.reset(TaskRequest.of(Split.TEST, seed));
         List<ToolSpec> shown = new ArrayList<>(started.tools());
         shown.removeIf(t -> t.name().equals(Protocol.ASK_USER));   // there is no simulated user behind the proxy
-        if (scored()) shown.add(SUBMIT_ANSWER_SPEC);
+        if (scored()) {
+            shown.add(SUBMIT_ANSWER_SPEC);
+            query = started.query();
+        }
         tools = List.copyOf(shown);
     }
 
@@ -441,8 +446,13 @@ public final class ProxySession {
     public synchronized Trajectory trajectory(String agent, Outcome outcome) {
         Task t = task();
         if (scored() && t != null) {
+            // The request the session is scored against comes first, as the user's: the proxy never sees the client's
+            // own prompt, and a recording that starts from the task reads (and exports) as an episode does.
+            List<Message> recorded = new ArrayList<>();
+            if (query != null && !query.isBlank()) recorded.add(Message.user(query));
+            recorded.addAll(messages);
             return new Trajectory(ProxyDomain.ID, t.id(), t.split().id(), seed, t.difficulty(), t.kind(), t.solvable(), shifts, agent, tools,
-                    messages, outcome, new Stats(calls.size(), calls.size(), toolErrors, errorCodes, 0, 0));
+                    recorded, outcome, new Stats(calls.size(), calls.size(), toolErrors, errorCodes, 0, 0));
         }
         return new Trajectory(ProxyDomain.ID, "session", Split.TEST.id(), seed, 1, "session", true, shifts, agent, tools,
                 messages, outcome, new Stats(calls.size(), calls.size(), toolErrors, errorCodes, 0, 0));

@@ -7,6 +7,7 @@ import dev.openagent.server.FinishedEpisode;
 import dev.openagent.server.StoreEpisodeSink;
 import dev.openagent.shift.ShiftStack;
 import dev.openagent.store.ResultStore;
+import dev.openagent.store.RunInfo;
 
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -41,6 +42,15 @@ public final class SessionRecorder implements AutoCloseable {
                 + HexFormat.of().toHexDigits((short) new SecureRandom().nextInt());
         ObjectNode config = Json.object().put("server", "proxy").put("env", ProxyDomain.ID).put("upstream", upstream).put("shift", spec);
         return new SessionRecorder(new StoreEpisodeSink(store, true, runId, "proxy mcp " + upstream + " --shift " + spec, config, stack));
+    }
+
+    /** Whether a stored run is one a proxy recorded (its experiment, as {@link #toStore} writes it, names the proxy as its server). */
+    public static boolean recordedByProxy(RunInfo run) {
+        try {
+            return Json.parse(run.config()).path("server").asText("").equals("proxy");
+        } catch (RuntimeException notJson) {
+            return false;
+        }
     }
 
     public String describe() { return sink.describe(); }

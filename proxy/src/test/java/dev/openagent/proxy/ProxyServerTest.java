@@ -405,6 +405,10 @@ class ProxyServerTest {
         assertTrue(right.shows(ProxySession.SUBMIT_ANSWER));
         assertFalse(right.call(ProxySession.SUBMIT_ANSWER, Map.of("answer", "The deadline is 2026-12-04.")).error());
         assertTrue(right.outcome().success(), right.outcome().toString());
+        var recording = right.trajectory("t", right.outcome()).messages();
+        assertEquals("user", recording.getFirst().role(), "a scored session's recording starts with the task's request: " + recording);
+        assertEquals("What deadline is written in project.txt?", recording.getFirst().content());
+        assertEquals("The deadline is 2026-12-04.", recording.getLast().content(), "and ends with the submitted answer");
         ProxySession wrong = new ProxySession(upstream, none, 1, Map.of(), deadline);
         wrong.call(ProxySession.SUBMIT_ANSWER, Map.of("answer", "2026-12-05"));
         assertFalse(wrong.outcome().success(), wrong.outcome().toString());

@@ -80,11 +80,7 @@ public final class TrainingExport {
                     ShiftStack stack = alpha > 0 && rnd.nextDouble() < alpha ? shifts.sample(rnd) : ShiftStack.NONE;
                     Trajectory t = Episodes.run(stack.apply(env.create()), oracle, new TaskRequest(Split.TRAIN, Seeds.mix(seed, i), 0));
                     if (!t.success()) continue;
-                    ObjectNode record = convert(t, format);
-                    List<String> problems = ExportFormats.problems(record, format);
-                    if (!problems.isEmpty()) throw new IllegalStateException("export produced an invalid " + format.id() + " record: " + problems);
-                    w.write(Json.write(record));
-                    w.write('\n');
+                    writeRecord(w, t, format);
                     written++;
                     if (!stack.isStatic()) shifted++;
                 }
@@ -93,6 +89,32 @@ public final class TrainingExport {
             throw new UncheckedIOException("cannot write " + out + ": " + e.getMessage(), e);
         }
         return new Written(written, shifted);
+    }
+
+    /**
+     * Writes demonstrations made elsewhere (recorded proxy sessions that succeeded, {@code export --from-store}) as
+     * JSON lines, each checked against the format like the oracle's.
+     *
+     * @return how many were written
+     */
+    public static int write(List<Trajectory> demonstrations, Format format, Path out) {
+        try {
+            if (out.toAbsolutePath().getParent() != null) Files.createDirectories(out.toAbsolutePath().getParent());
+            try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
+                for (Trajectory t : demonstrations) writeRecord(w, t, format);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + out + ": " + e.getMessage(), e);
+        }
+        return demonstrations.size();
+    }
+
+    private static void writeRecord(Writer w, Trajectory t, Format format) throws IOException {
+        ObjectNode record = convert(t, format);
+        List<String> problems = ExportFormats.problems(record, format);
+        if (!problems.isEmpty()) throw new IllegalStateException("export produced an invalid " + format.id() + " record: " + problems);
+        w.write(Json.write(record));
+        w.write('\n');
     }
 
     /** One trajectory in the format. */
