@@ -95,10 +95,11 @@ const OpenAgentCharts = (function () {
 
   /**
    * A learning curve: one line per series over x (steps or episodes), and where a point has an interval, a bar from
-   * its low to its high end. series: [{name, points: [[x, value, low, high], ...]}]; xName: what x counts; percent:
-   * values are rates (shown as percentages, the axis 0 to 1).
+   * its low to its high end. series: [{name, points: [[x, value, low, high], ...]}]; xName: what x counts; scale:
+   * 'rate' (values are rates: percentages, the axis 0 to 1), 'log' (a loss falling by orders of magnitude) or 'linear'.
    */
-  function lines(chart, series, xName, percent) {
+  function lines(chart, series, xName, scale) {
+    const percent = scale === 'rate';
     const fmt = v => percent ? pct(v) : num(v, 4);
     const out = [];
     series.forEach((s, i) => {
@@ -125,8 +126,9 @@ const OpenAgentCharts = (function () {
         return esc(p.seriesName) + '<br>' + esc(xName) + ' ' + q[0] + ': ' + fmt(q[1]) + (q[2] != null ? ' [' + fmt(q[2]) + ', ' + fmt(q[3]) + ']' : '');
       }},
       grid: {left: 70, right: 30, top: 40, bottom: 50},
-      xAxis: {type: 'value', name: xName, nameLocation: 'middle', nameGap: 28, minInterval: 1},
-      yAxis: percent ? {type: 'value', min: 0, max: 1, axisLabel: {formatter: v => (100 * v).toFixed(0) + '%'}} : {type: 'value', scale: true},
+      xAxis: {type: 'value', name: xName, nameLocation: 'middle', nameGap: 28, minInterval: 1, min: 0, max: 'dataMax'},
+      yAxis: percent ? {type: 'value', min: 0, max: 1, axisLabel: {formatter: v => (100 * v).toFixed(0) + '%'}}
+        : scale === 'log' ? {type: 'log', logBase: 10} : {type: 'value', scale: true},
       series: out
     }, true);
   }

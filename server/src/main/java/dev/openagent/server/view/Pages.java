@@ -1,8 +1,10 @@
 package dev.openagent.server.view;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.episode.Message;
+import dev.openagent.frontier.FrontierReport;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.json.Json;
 import dev.openagent.metrics.Failure;
@@ -20,9 +22,13 @@ import dev.openagent.store.RunProgress;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /** The viewer's pages as HTML, rendered on the server from what the store holds. */
 final class Pages {
@@ -124,7 +130,8 @@ final class Pages {
                     .raw(" · ").link("/runs/" + enc(run.id()) + "/episodes?outcome=failure", "failures");
         }
         h.raw("</p>");
-        progress(h, run, p, run.status().equals("running"));
+        if (episodes || run.planned() > 0) progress(h, run, p, run.status().equals("running"));
+        else h.raw("<section><h2>Status</h2><p>").raw(status(run.status())).raw(" ").text("updated " + run.updatedAt()).raw("</p></section>");
         StringBuilder charts = new StringBuilder();
         if (frontier.isPresent()) frontier(h, run, frontier.get(), charts);
         else if (kind(run).equals("frontier")) {
@@ -204,7 +211,7 @@ final class Pages {
         for (FrontierVerdicts.Shift x : v.shifts()) {
             String frontier = switch (x.status()) {
                 case "breaks" -> x.breakingSeverity() == null ? "breaks" : "breaks at " + x.breakingSeverity();
-                case "holds" -> "holds";
+                case "holds" -> x.severities().isEmpty() || v.rungs(x).isEmpty() ? "holds" : "holds at " + v.rungs(x).getLast().severity();
                 default -> "budget ran out";
             };
             List<FrontierVerdicts.Test> rungs = v.rungs(x);
@@ -230,7 +237,7 @@ final class Pages {
             h.raw("</table>");
         }
         h.raw("</section><script type=\"application/json\" id=\"frontier-data\">")
-                .raw(HtmlReport.jsonInScript(dev.openagent.frontier.FrontierReport.chartData(v, drop))).raw("</script>");
+                .raw(HtmlReport.jsonInScript(FrontierReport.chartData(v, drop))).raw("</script>");
         charts.append("""
                 {const F=JSON.parse(document.getElementById('frontier-data').textContent);const el=document.getElementById('frontier-chart');
                 el.style.height=Math.max(300,26*F.rows.length+120)+'px';OpenAgentCharts.frontier(echarts.init(el),F);}
@@ -265,21 +272,26 @@ final class Pages {
             case "train", "adapt" -> "step";
             default -> "episodes";
         };
-        java.util.Map<String, java.util.Map<String, List<CurvePoint>>> byMetric = new java.util.LinkedHashMap<>();
-        for (CurvePoint c : points) byMetric.computeIfAbsent(c.metric(), k -> new java.util.LinkedHashMap<>()).computeIfAbsent(c.series(), k -> new java.util.ArrayList<>()).add(c);
+        Map<String, Map<String, List<CurvePoint>>> byMetric = new LinkedHashMap<>();
+        // the trainer's own series first (its loss or reward), then the rest as the store orders them
+        List<CurvePoint> ordered = Stream.concat(points.stream().filter(c -> c.series().equals("train")),
+                points.stream().filter(c -> !c.series().equals("train"))).toList();
+        for (CurvePoint c : ordered) byMetric.computeIfAbsent(c.metric(), k -> new LinkedHashMap<>()).computeIfAbsent(c.series(), k -> new ArrayList<>()).add(c);
         h.raw("<section id=\"curves\"><h2>Learning curves</h2><div class=\"note\">").text("Per " + xName + ": "
                 + String.join(", ", byMetric.keySet()) + "; a bar is a point's interval (success: 95% Wilson).").raw("</div>");
-        com.fasterxml.jackson.databind.node.ArrayNode all = Json.array();
+        ArrayNode all = Json.array();
         int i = 0;
         for (var metric : byMetric.entrySet()) {
-            boolean rate = metric.getValue().values().stream().flatMap(List::stream).allMatch(c -> c.value() >= 0 && c.value() <= 1
-                    && (c.lo() == null || c.lo() >= 0 && c.hi() <= 1)) && !metric.getKey().equals("loss");
-            ObjectNode m = all.addObject().put("metric", metric.getKey()).put("rate", rate).put("id", "curve-" + i++);
-            com.fasterxml.jackson.databind.node.ArrayNode series = m.putArray("series");
+            List<CurvePoint> values = metric.getValue().values().stream().flatMap(List::stream).toList();
+            // a loss spans orders of magnitude (log axis, where every value is above 0); a rate lies in [0, 1]
+            String scale = metric.getKey().equals("loss") ? (values.stream().allMatch(c -> c.value() > 0) ? "log" : "linear")
+                    : values.stream().allMatch(c -> c.value() >= 0 && c.value() <= 1 && (c.lo() == null || c.lo() >= 0 && c.hi() <= 1)) ? "rate" : "linear";
+            ObjectNode m = all.addObject().put("metric", metric.getKey()).put("scale", scale).put("id", "curve-" + i++);
+            ArrayNode series = m.putArray("series");
             for (var s : metric.getValue().entrySet()) {
-                com.fasterxml.jackson.databind.node.ArrayNode pts = series.addObject().put("name", s.getKey()).putArray("points");
+                ArrayNode pts = series.addObject().put("name", s.getKey()).putArray("points");
                 for (CurvePoint c : s.getValue()) {
-                    com.fasterxml.jackson.databind.node.ArrayNode pt = pts.addArray().add(c.x()).add(c.value());
+                    ArrayNode pt = pts.addArray().add(c.x()).add(c.value());
                     if (c.lo() != null) pt.add(c.lo()).add(c.hi());
                 }
             }
@@ -301,7 +313,7 @@ final class Pages {
         h.raw("</table></section><script type=\"application/json\" id=\"curve-data\">").raw(HtmlReport.jsonInScript(d)).raw("</script>");
         charts.append("""
                 {const C=JSON.parse(document.getElementById('curve-data').textContent);
-                C.metrics.forEach(m=>OpenAgentCharts.lines(echarts.init(document.getElementById(m.id)),m.series,C.x,m.rate));}
+                C.metrics.forEach(m=>OpenAgentCharts.lines(echarts.init(document.getElementById(m.id)),m.series,C.x,m.scale));}
                 """);
     }
 

@@ -174,12 +174,14 @@ class ViewServerTest {
             assertTrue(page.contains("id=\"by-shift\""), "and the episodes' results, as for any run");
 
             String train = get(v, "/runs/train-z").body();
-            assertTrue(train.contains("id=\"curves\"") && train.contains("OpenAgentCharts.lines(") && train.contains("function lines(chart, series, xName, percent)"), train);
+            assertTrue(train.contains("id=\"curves\"") && train.contains("OpenAgentCharts.lines(") && train.contains("function lines(chart, series, xName, scale)"), "the shared chart code draws the curves");
             String curve = train.substring(train.indexOf("id=\"curve-data\">"), train.indexOf("</script>", train.indexOf("id=\"curve-data\">")));
             assertTrue(curve.contains("{\"name\":\"train\",\"points\":[[1,2.0],[2,1.0],[3,0.6666666666666666],[4,0.5]]}"), curve);
             assertTrue(curve.contains("{\"name\":\"static\",\"points\":[[4,0.75,0.6,0.86]]}"), "success with its interval: " + curve);
             assertTrue(curve.contains("\"x\":\"step\""), curve);
-            assertTrue(train.contains("<tr><td>loss</td><td>train</td><td class=\"n\">4</td><td class=\"n\">0.5000</td><td>–</td><td class=\"n\">4</td></tr>"), train);
+            assertTrue(curve.indexOf("\"metric\":\"loss\",\"scale\":\"log\"") < curve.indexOf("\"metric\":\"success\",\"scale\":\"rate\""),
+                    "the loss first, on a log axis; success as a rate: " + curve);
+            assertTrue(train.contains("<tr><td>loss</td><td>train</td><td class=\"n\">4</td><td class=\"n\">0.5000</td><td>–</td><td class=\"n\">4</td></tr>"), "the last loss in the table");
             assertFalse(train.contains(evil), "a series named with markup is text");
             assertFalse(train.contains("id=\"by-shift\"") || train.contains("id=\"computing\""), "no episodes: no results to compute");
             assertFalse(get(open, "/runs/" + runId).body().contains("id=\"curves\""), "an eval without points has no curves");
