@@ -91,17 +91,26 @@ class VerdictsAndCurvesTest {
     @Test
     void aSchema2StoreWithoutTheTablesReadsAsEmptyAndGetsThemFromItsFirstWriter() throws Exception {
         Path file = dir.resolve("old.db");
-        try (ResultStore s = ResultStore.open(file)) {
+        withoutTheTables(new StoreLocation.SqliteFile(file), () -> DriverManager.getConnection("jdbc:sqlite:" + file));
+    }
+
+    /** A connection to the store's database, for what the store's API does not do (dropping its tables). */
+    interface Connect {
+        Connection open() throws java.sql.SQLException;
+    }
+
+    /** As the test above, on any engine. */
+    static void withoutTheTables(StoreLocation loc, Connect connect) throws Exception {
+        try (ResultStore s = ResultStore.open(loc)) {
             s.saveRun("r", "r", "{}", 0, "complete", null);
         }
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
+        try (Connection c = connect.open(); Statement st = c.createStatement()) {
             for (String t : ResultStore.ADDED.keySet()) st.execute("DROP TABLE " + t);
         }
-        StoreLocation loc = new StoreLocation.SqliteFile(file);
         try (ResultStore reader = ResultStore.openReadOnly(loc)) {
             assertEquals(List.of(), reader.curve("r"));
             assertEquals(Optional.empty(), reader.frontier("r"));
-            try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file)) {
+            try (Connection c = connect.open()) {
                 for (String t : ResultStore.ADDED.keySet()) assertFalse(ResultStore.hasTable(c, t), "read-only: nothing created");
             }
             try (ResultStore writer = ResultStore.open(loc)) {
@@ -111,7 +120,7 @@ class VerdictsAndCurvesTest {
             assertEquals(List.of(new CurvePoint("train", 1, "loss", 3.0, null, null)), reader.curve("r"), "the reader sees the added table");
             assertEquals(VERDICTS, reader.frontier("r").orElseThrow());
         }
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement();
+        try (Connection c = connect.open(); Statement st = c.createStatement();
              var rs = st.executeQuery("SELECT value FROM meta WHERE key = 'schema_version'")) {
             assertTrue(rs.next());
             assertEquals("2", rs.getString(1), "the tables are additive: the schema version stays");
