@@ -24,6 +24,8 @@ record Verdicts(StoreWriter writer, StoreReader reader) {
             s.update("DELETE FROM frontier_shifts WHERE run_id = ?", p -> p.setString(1, runId));
             s.update("DELETE FROM frontier_tests WHERE run_id = ?", p -> p.setString(1, runId));
             PreparedStatement shifts = s.prepare(PUT_SHIFT);
+            // the statements are kept between transactions: one that failed mid-batch (and is applied again) leaves nothing
+            shifts.clearBatch();
             int seq = 0;
             for (FrontierVerdicts.Shift x : v.shifts()) {
                 shifts.setString(1, runId);
@@ -39,6 +41,7 @@ record Verdicts(StoreWriter writer, StoreReader reader) {
             }
             if (seq > 0) shifts.executeBatch();
             PreparedStatement tests = s.prepare(PUT_TEST);
+            tests.clearBatch();
             seq = 0;
             for (FrontierVerdicts.Test t : v.tests()) {
                 tests.setString(1, runId);
