@@ -5,6 +5,7 @@ import dev.openagent.adapt.Adaptation;
 import dev.openagent.frontier.Focus;
 import dev.openagent.json.Json;
 import dev.openagent.policy.Checkpoint;
+import dev.openagent.policy.CurveSink;
 import dev.openagent.policy.PolicyEval;
 import dev.openagent.study.StudyProgress;
 import dev.openagent.watch.EventsFile;
@@ -64,6 +65,9 @@ final class AdaptCommand implements Runnable {
     Path out;
 
     @Mixin
+    Options.OptionalStore store;
+
+    @Mixin
     Options.JsonOutput json;
 
     @Override
@@ -101,8 +105,16 @@ final class AdaptCommand implements Runnable {
         }
         var settings = new Adaptation.Settings(policy, env.id, targets, source, n, share, seed.value, perCondition, lr, threads.workers());
         Adaptation.Result r;
-        try (StudyProgress progress = StudyProgress.console("adapt", System.err, "the adaptation")) {
-            r = Adaptation.run(settings, out, progress);
+        var where = store.location();
+        String runId = null;
+        try (TrainingRun stored = where == null ? null : TrainingRun.begin(where, "adapt " + policy.getFileName() + " on " + env.id + " (" + source + ")",
+                describe(source, n, share, perCondition));
+             StudyProgress progress = StudyProgress.console("adapt", System.err, "the adaptation")) {
+            r = Adaptation.run(settings, out, progress, stored == null ? CurveSink.NONE : stored.curve());
+            if (stored != null) {
+                stored.complete();
+                runId = stored.id();
+            }
         }
         if (json.on) {
             ObjectNode o = Json.object();
@@ -112,6 +124,10 @@ final class AdaptCommand implements Runnable {
             o.put("out", out.toString());
             o.set("training", r.training());
             o.set("rows", Json.tree(r.rows()));
+            if (runId != null) {
+                o.put("run", runId);
+                o.put("store", where.toString());
+            }
             json.print(o);
             return;
         }
@@ -131,6 +147,23 @@ final class AdaptCommand implements Runnable {
         }
         r.notes().forEach(note -> System.out.println("note: " + note));
         System.out.println("checkpoint: " + out + " (openagent eval --agent policy:" + out + ")");
+        if (runId != null) System.out.println("stored as run " + runId + " in " + where + " (openagent view --store " + where + ")");
+    }
+
+    /** What the run records as its experiment ({@code --store}). */
+    private java.util.Map<String, Object> describe(String source, int n, double share, int perCondition) {
+        java.util.Map<String, Object> c = new java.util.LinkedHashMap<>();
+        c.put("kind", "adapt");
+        c.put("policy", policy.toString());
+        c.put("env", env.id);
+        c.put("source", source);
+        c.put("episodes", n);
+        c.put("replay", share);
+        c.put("tasks", perCondition);
+        if (lr != null) c.put("lr", lr);
+        c.put("seed", seed.value);
+        c.put("out", out.toString());
+        return c;
     }
 
     private static String figures(PolicyEval.Figures f) {

@@ -214,6 +214,19 @@ final class Options {
         StoreLocation location() { return password.location(spec); }
     }
 
+    /** {@code --store} where it is optional: record the command's run (and its learning curve) in a results store. */
+    static final class OptionalStore {
+        @Option(names = "--store", paramLabel = "PATH|URL", description = "Record this run and its learning curve in a results store: an SQLite "
+                + "file, or postgresql://USER@HOST:PORT/DB (`openagent view --store` charts it; docs/view.md).")
+        String spec;
+
+        @Mixin
+        StorePassword password = new StorePassword();
+
+        /** The store, or null when none was named. */
+        StoreLocation location() { return spec == null ? null : password.location(spec); }
+    }
+
     /** {@code --store-password-env}: where a PostgreSQL store's password comes from (never the command line). */
     static final class StorePassword {
         @Option(names = "--store-password-env", paramLabel = "NAME",

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.focus.FocusedShifts;
 import dev.openagent.frontier.Focus;
 import dev.openagent.policy.Checkpoint;
+import dev.openagent.policy.CurveSink;
 import dev.openagent.policy.PolicyEval;
 import dev.openagent.policy.ShiftSampler;
 import dev.openagent.policy.Trainer;
@@ -66,6 +67,9 @@ final class TrainCommand implements Runnable {
     int eval;
 
     @Mixin
+    Options.OptionalStore store;
+
+    @Mixin
     Options.JsonOutput json;
 
     @Override
@@ -102,8 +106,37 @@ final class TrainCommand implements Runnable {
         if (batch != null && batch < 1) throw new Main.UserError("--batch must be at least 1");
         if (lr != null && !(lr > 0)) throw new Main.UserError("--lr must be positive");
         o = o.withBatch(batch != null ? batch : o.batch(), lr != null ? lr : o.lr());
+        var where = store.location();
+        try (TrainingRun stored = where == null ? null : TrainingRun.begin(where, m.id() + " on " + env.id + ", " + n + " steps", describe(o))) {
+            train(m, o, stored);
+        }
+    }
+
+    /** What the run records as its experiment ({@code --store}). */
+    private java.util.Map<String, Object> describe(Trainer.Options o) {
+        java.util.Map<String, Object> c = new java.util.LinkedHashMap<>();
+        c.put("kind", "train");
+        c.put("method", o.method().id());
+        c.put("env", o.env());
+        c.put("steps", o.steps());
+        c.put("seed", o.seed());
+        c.put("batch", o.batch());
+        c.put("lr", o.lr());
+        if (o.method() != Trainer.Method.SFT) c.put("alpha", o.alpha());
+        if (mix != null) c.put("mix", mix);
+        if (focus != null) c.put("focus", focus.toString());
+        if (init != null) c.put("init", init.toString());
+        if (taskPool > 0) c.put("task_pool", taskPool);
+        if (olderTurns != null) c.put("older_turns", olderTurns);
+        c.put("eval", eval);
+        c.put("out", out.toString());
+        return c;
+    }
+
+    private void train(Trainer.Method m, Trainer.Options o, TrainingRun stored) {
+        CurveSink curve = stored == null ? CurveSink.NONE : stored.curve();
         // SFT and PAFT steps on every core: the policy comes out the same bit for bit as on one.
-        Trainer.Result r = Trainer.train(o, line -> System.err.println(line), step -> {}, Runtime.getRuntime().availableProcessors());
+        Trainer.Result r = Trainer.train(o, line -> System.err.println(line), step -> {}, Runtime.getRuntime().availableProcessors(), curve);
         try (var policy = r.policy()) {
             ObjectNode info = r.info();
             if (focus != null) info.put("focus", focus.toString());
@@ -114,8 +147,14 @@ final class TrainCommand implements Runnable {
                 e.put("success_rate", f.successRate());
                 e.put("ci_low", f.ciLow());
                 e.put("ci_high", f.ciHigh());
+                curve.point("static", o.steps(), "success", f.successRate(), f.ciLow(), f.ciHigh());
+            }
+            if (stored != null) {
+                info.put("run", stored.id());
+                info.put("store", stored.store());
             }
             Checkpoint.save(policy, out, info);
+            if (stored != null) stored.complete();
             if (json.on) {
                 json.print(info);
             } else {
@@ -126,6 +165,7 @@ final class TrainCommand implements Runnable {
                     System.out.printf("  static test success %.3f [%.3f, %.3f] over %d tasks%n", e.path("success_rate").asDouble(),
                             e.path("ci_low").asDouble(), e.path("ci_high").asDouble(), e.path("episodes").asInt());
                 }
+                if (stored != null) System.out.printf("  stored as run %s in %s (openagent view --store %s)%n", stored.id(), stored.store(), stored.store());
             }
         }
     }

@@ -3,6 +3,9 @@ package dev.openagent.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.json.Json;
 import dev.openagent.shift.ShiftSpec;
+import dev.openagent.store.CurvePoint;
+import dev.openagent.store.ResultStore;
+import dev.openagent.store.RunInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,10 +47,12 @@ class AdaptCommandTest {
     @Test
     void adaptWritesACheckpointThatLoadsAndMeasuresBeforeAndAfterOnTheGivenShifts() throws Exception {
         Path out = dir.resolve("adapted");
+        Path store = dir.resolve("curves.db");
         CliTest.Result r = adapt("--shift", "obs.redirect;tool.name-noise:severity=2", "--episodes", "40", "--replay", "0", "--tasks", "3",
-                "--out", out.toString(), "--json");
+                "--out", out.toString(), "--store", store.toString(), "--json");
         assertEquals(0, r.code(), r.err());
         JsonNode o = r.json();
+        assertCurveIsStored(o, store);
         // Before and after on each target, run under it, on the same number of test tasks.
         for (String spec : List.of("obs.redirect:severity=2", "tool.name-noise:severity=2")) {
             JsonNode t = row(o, "target", spec);
@@ -82,6 +87,42 @@ class AdaptCommandTest {
                 "--store", dir.resolve("runs.db").toString(), "--no-progress", "--json");
         assertEquals(0, e.code(), e.err());
         assertEquals(4, e.json().path("episodes").asInt(), e.out());
+    }
+
+    /**
+     * {@code --store}: a run of kind adapt, complete, with the training loss per step and each row's success (but the
+     * single catalog shifts') before, at step 0, and after, at the last step, with its Wilson interval.
+     */
+    private static void assertCurveIsStored(JsonNode o, Path file) {
+        try (ResultStore s = ResultStore.openExisting(file)) {
+            RunInfo run = s.run(o.path("run").asText()).orElseThrow();
+            assertEquals("adapt", Json.parse(run.config()).path("kind").asText());
+            assertEquals("complete", run.status());
+            List<CurvePoint> points = s.curve(run.id());
+            int steps = o.path("training").path("steps").asInt();
+            List<CurvePoint> loss = points.stream().filter(p -> p.series().equals("train")).toList();
+            assertEquals(steps, loss.getLast().x(), "the loss up to the last step");
+            assertTrue(loss.stream().allMatch(p -> p.metric().equals("loss") && p.lo() == null && p.value() > 0), loss.toString());
+            int rows = 0;
+            for (JsonNode row : o.path("rows")) {
+                String group = row.path("group").asText();
+                String series = group.equals("targets") ? "targets (pooled)" : row.path("condition").asText();
+                List<CurvePoint> mine = points.stream().filter(p -> p.series().equals(series)).toList();
+                if (group.equals("shift")) {
+                    assertTrue(mine.isEmpty(), "a single catalog shift is not a series: " + series);
+                    continue;
+                }
+                rows++;
+                assertEquals(2, mine.size(), series + ": " + mine);
+                for (int i = 0; i < 2; i++) {
+                    JsonNode f = row.path(i == 0 ? "before" : "after");
+                    assertEquals(new CurvePoint(series, i == 0 ? 0 : steps, "success", f.path("successRate").asDouble(), f.path("ciLow").asDouble(),
+                            f.path("ciHigh").asDouble()), mine.get(i), row.toString());
+                    assertTrue(f.has("ciHigh"), "the row's figures are named as read here: " + f);
+                }
+            }
+            assertTrue(rows >= 5, "the targets, pooled, static and the tiers");
+        }
     }
 
     @Test

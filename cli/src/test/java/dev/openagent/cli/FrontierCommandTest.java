@@ -3,6 +3,7 @@ package dev.openagent.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.json.Json;
+import dev.openagent.store.FrontierVerdicts;
 import dev.openagent.store.ResultStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -84,15 +85,19 @@ class FrontierCommandTest {
         assertTrue(focus.path("entries").toString().contains("obs.injection:severity=1"), focus.toString());
 
         int episodes;
+        FrontierVerdicts verdicts;
         try (ResultStore s = ResultStore.openExisting(store)) {
             episodes = s.episodes(j.path("run").asText()).size();
+            verdicts = s.frontier(j.path("run").asText()).orElseThrow(() -> new AssertionError("the verdicts are in the store"));
         }
+        assertVerdictsAre(j, verdicts);
         CliTest.Result again = CliTest.run(args);
         assertEquals(0, again.code(), again.err());
         assertEquals(without(j), without(again.json()));
         try (ResultStore s = ResultStore.openExisting(store)) {
             assertEquals(episodes, s.episodes(j.path("run").asText()).size(), "the rerun ran nothing new");
             assertEquals(1, s.runs().size(), "one run for the frontier");
+            assertEquals(verdicts, s.frontier(j.path("run").asText()).orElseThrow(), "the rerun wrote the same verdicts again");
         }
 
         // export --focus: every shifted example is drawn from the focus.
@@ -127,6 +132,41 @@ class FrontierCommandTest {
         assertEquals(1, t.err().strip().lines().count(), t.err());
         CliTest.Result sft = CliTest.run("train", "--method", "sft", "--steps", "2", "--focus", f.toString(), "--out", dir.resolve("z").toString());
         assertEquals(2, sft.code());
+    }
+
+    /** The stored verdicts say what frontier.json says: each shift's frontier, and every test with its drop and interval. */
+    static void assertVerdictsAre(JsonNode j, FrontierVerdicts v) {
+        JsonNode frontier = j.path("frontier");
+        assertEquals(frontier.size(), v.shifts().size());
+        int tests = 0;
+        for (int i = 0; i < frontier.size(); i++) {
+            JsonNode f = frontier.get(i);
+            FrontierVerdicts.Shift x = v.shifts().get(i);
+            assertEquals(f.path("shift").asText(), x.shift());
+            assertEquals(f.path("status").asText(), x.status());
+            assertEquals(f.path("breaking_severity").isNull() ? null : f.path("breaking_severity").asInt(), x.breakingSeverity(), x.shift());
+            List<FrontierVerdicts.Test> rungs = v.rungs(x);
+            assertEquals(f.path("tests").size(), rungs.size(), x.shift());
+            for (int k = 0; k < rungs.size(); k++) {
+                JsonNode t = f.path("tests").get(k);
+                FrontierVerdicts.Test r = rungs.get(k);
+                assertEquals(t.path("condition").asText(), r.condition());
+                assertEquals(t.path("level").asInt(), r.severity());
+                assertEquals(t.path("verdict").asText(), r.verdict());
+                assertEquals(t.path("episodes").asInt(), r.episodes());
+                assertEquals(t.path("drop").asDouble(), r.drop(), 0.0005);
+                assertEquals(t.path("drop_interval").get(0).asDouble(), r.low(), 0.0005);
+                assertEquals(t.path("drop_interval").get(1).asDouble(), r.high(), 0.0005);
+            }
+            tests += rungs.size();
+        }
+        assertEquals(j.path("compositions").size(), v.compositions().size());
+        for (int k = 0; k < v.compositions().size(); k++) {
+            assertEquals(j.path("compositions").get(k).path("verdict").asText(), v.compositions().get(k).verdict());
+        }
+        assertEquals(tests + v.compositions().size(), v.tests().size());
+        assertTrue(v.shifts().stream().anyMatch(x -> x.status().equals("breaks")) && v.shifts().stream().anyMatch(x -> x.status().equals("holds")),
+                "both verdicts occur: " + v.shifts());
     }
 
     static JsonNode find(JsonNode frontier, String shift) {

@@ -2,11 +2,15 @@ package dev.openagent.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.json.Json;
+import dev.openagent.store.CurvePoint;
+import dev.openagent.store.ResultStore;
+import dev.openagent.store.RunInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,12 +23,31 @@ class TrainCommandsTest {
     @Test
     void aTrainedCheckpointRunsAsAnAgentInRunAndEval() {
         Path policy = dir.resolve("sft");
-        CliTest.Result t = CliTest.run("train", "--method", "sft", "--steps", "3", "--eval", "8", "--out", policy.toString(), "--json");
+        Path store = dir.resolve("runs.db");
+        CliTest.Result t = CliTest.run("train", "--method", "sft", "--steps", "3", "--eval", "8", "--out", policy.toString(), "--store", store.toString(), "--json");
         assertEquals(0, t.code(), t.err());
         JsonNode info = Json.parse(t.out());
         assertEquals("sft", info.path("method").asText());
         assertEquals(8, info.path("static_test").path("episodes").asInt());
         assertTrue(Files.isRegularFile(policy.resolve("weights.bin")) && Files.isRegularFile(policy.resolve("config.json")));
+        // --store: a run of kind train with the loss at every step (3 steps: every step is a point) and the static test's success
+        try (ResultStore s = ResultStore.openExisting(store)) {
+            RunInfo run = s.run(info.path("run").asText()).orElseThrow();
+            assertEquals("train", Json.parse(run.config()).path("kind").asText());
+            assertEquals("complete", run.status());
+            List<CurvePoint> points = s.curve(run.id());
+            JsonNode e = info.path("static_test");
+            assertEquals(new CurvePoint("static", 3, "success", e.path("success_rate").asDouble(), e.path("ci_low").asDouble(), e.path("ci_high").asDouble()),
+                    points.getFirst());
+            List<CurvePoint> loss = points.subList(1, points.size());
+            assertEquals(List.of(1L, 2L, 3L), loss.stream().map(CurvePoint::x).toList(), points.toString());
+            assertTrue(loss.stream().allMatch(p -> p.series().equals("train") && p.metric().equals("loss") && p.value() > 0 && p.lo() == null), points.toString());
+            assertEquals(info.path("final_loss").asDouble(), loss.getLast().value(), 1e-4, "the last point is the loss the run ended with");
+        }
+        CliTest.Result plain = CliTest.run("train", "--method", "sft", "--steps", "1", "--eval", "0", "--out", dir.resolve("plain").toString(), "--store",
+                store.toString());
+        assertEquals(0, plain.code(), plain.err());
+        assertTrue(plain.out().contains("stored as run train-"), plain.out());
 
         CliTest.Result r = CliTest.run("run", "--agent", "policy:" + policy, "--tasks", "4", "--json");
         assertEquals(0, r.code(), r.err());

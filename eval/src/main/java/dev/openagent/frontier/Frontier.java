@@ -3,6 +3,7 @@ package dev.openagent.frontier;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.json.Json;
+import dev.openagent.store.FrontierVerdicts;
 
 import java.util.List;
 
@@ -48,6 +49,11 @@ public record Frontier(FrontierSearch.Settings settings, List<Static> statics, L
         }
 
         public boolean breaks() { return verdict == PairedDrop.Verdict.BREAKS; }
+
+        /** As the store keeps it; {@code shift}: the shift whose rung it is, null for a composition. */
+        FrontierVerdicts.Test verdict(String shift) {
+            return new FrontierVerdicts.Test(env, shift, label, level, verdict.id(), decided, pairs, shifted, statics, drop, lower, upper);
+        }
 
         ObjectNode json() {
             ObjectNode o = Json.object();
@@ -121,6 +127,18 @@ public record Frontier(FrontierSearch.Settings settings, List<Static> statics, L
                         + (rungs.size() > 1 ? "; holds at " + rungs.get(rungs.size() - 2).level() : "");
             };
         }
+    }
+
+    /** The verdicts as the results store keeps them ({@link dev.openagent.store.ResultStore#saveFrontier}). */
+    public FrontierVerdicts verdicts() {
+        List<FrontierVerdicts.Shift> out = new java.util.ArrayList<>();
+        List<FrontierVerdicts.Test> tests = new java.util.ArrayList<>();
+        for (ShiftResult r : shifts) {
+            out.add(new FrontierVerdicts.Shift(r.env(), r.shift(), r.tier(), r.status().id(), r.breakingLevel(), r.severity() ? r.levels() : List.of()));
+            for (Test t : r.rungs()) tests.add(t.verdict(r.shift()));
+        }
+        for (Test t : compositions) tests.add(t.verdict(null));
+        return new FrontierVerdicts(out, tests);
     }
 
     public ObjectNode json() {

@@ -6,6 +6,7 @@ import dev.openagent.json.Json;
 import dev.openagent.report.HtmlReport;
 import dev.openagent.report.Transcript;
 import dev.openagent.run.EpisodeResult;
+import dev.openagent.store.FrontierVerdicts;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,10 +14,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * A frontier as the user reads it: the text the command prints, and the files it writes into its directory:
@@ -123,7 +122,7 @@ public final class FrontierReport {
                 .append("th,td{border:1px solid #ccc;padding:.3em .6em;text-align:right}th{background:#f3f3f3}td.l{text-align:left}")
                 .append(".breaks{color:#b42318}.holds{color:#1a7f37}.ci{color:#666;font-size:.85em}pre{background:#f7f7f7;padding:1em;overflow-x:auto;")
                 .append("white-space:pre-wrap}.chart{width:100%;height:").append(Math.max(300, 26 * f.shifts().size() + 120)).append("px}")
-                .append("</style>\n").append(HtmlReport.echartsScript()).append("</head><body>\n");
+                .append("</style>\n").append(HtmlReport.echartsScript()).append(HtmlReport.chartsScript()).append("</head><body>\n");
         FrontierSearch.Settings s = f.settings();
         sb.append("<h1>").append(esc(title)).append("</h1>\n<p>A shift <span class=\"breaks\">breaks</span> the agent at a severity when its success ")
                 .append(String.format(Locale.ROOT, "falls at least %.2f below its static success on the same tasks, at %.0f%% confidence ", s.drop(), 100 * s.confidence()))
@@ -175,45 +174,46 @@ public final class FrontierReport {
         return sb.toString();
     }
 
-    /** The ECharts heatmap: one row per shift, one column per severity, the drop as colour, the verdict as a mark. */
+    /** The frontier's chart, drawn by the shared chart code ({@code OpenAgentCharts.frontier}) from {@link #chartData}. */
     private static String chart(Frontier f) {
+        return "const F = " + HtmlReport.jsonInScript(chartData(f.verdicts(), f.settings().drop())) + ";\n" + """
+                const chart = echarts.init(document.getElementById('frontier'));
+                OpenAgentCharts.frontier(chart, F);
+                window.addEventListener('resize', () => chart.resize());
+                """;
+    }
+
+    /**
+     * What {@code OpenAgentCharts.frontier} draws (charts.js; this report and {@code openagent view} both): one row
+     * per shift (the first at the top; prefixed with its environment when there are several), one column per
+     * severity, a cell per rung tested: {@code [column, row, drop, breaks, tasks, decided, low, high, frontier]},
+     * {@code frontier} marking the shift's breaking severity.
+     */
+    public static ObjectNode chartData(FrontierVerdicts v, double drop) {
+        java.util.TreeSet<Integer> levels = new java.util.TreeSet<>();
+        for (FrontierVerdicts.Shift x : v.shifts()) {
+            levels.addAll(x.severities());
+            for (FrontierVerdicts.Test t : v.rungs(x)) levels.add(t.severity());
+        }
+        List<Integer> cols = new ArrayList<>(levels);
+        boolean envs = v.shifts().stream().map(FrontierVerdicts.Shift::env).distinct().count() > 1;
         List<String> rows = new ArrayList<>();
-        Map<String, Integer> columns = new LinkedHashMap<>();
-        for (Frontier.ShiftResult x : f.shifts()) for (int l : x.levels()) columns.putIfAbsent(Integer.toString(l), 0);
-        List<String> cols = new ArrayList<>(columns.keySet());
-        cols.sort(String::compareTo);
         ArrayNode data = Json.array();
-        boolean envs = f.statics().size() > 1;
-        for (int i = f.shifts().size() - 1; i >= 0; i--) {
-            Frontier.ShiftResult x = f.shifts().get(i);
-            String row = (envs ? x.env() + " / " : "") + x.shift();
-            rows.add(row);
-            for (Frontier.Test t : x.rungs()) {
-                ArrayNode cell = data.addArray();
-                cell.add(cols.indexOf(Integer.toString(t.level()))).add(rows.size() - 1).add(Frontier.round(t.drop()))
-                        .add(t.breaks() ? "\u2717" : "\u2713").add(t.pairs()).add(t.decided());
+        for (int i = v.shifts().size() - 1; i >= 0; i--) {
+            FrontierVerdicts.Shift x = v.shifts().get(i);
+            rows.add((envs ? x.env() + " / " : "") + x.shift());
+            for (FrontierVerdicts.Test t : v.rungs(x)) {
+                data.addArray().add(cols.indexOf(t.severity())).add(rows.size() - 1).add(Frontier.round(t.drop())).add(t.breaks()).add(t.episodes())
+                        .add(t.decided()).add(Frontier.round(t.low())).add(Frontier.round(t.high()))
+                        .add(x.breakingSeverity() != null && x.breakingSeverity() == t.severity());
             }
         }
         ObjectNode in = Json.object();
         in.set("rows", Json.tree(rows));
         in.set("cols", Json.tree(cols.stream().map(c -> "severity " + c).toList()));
         in.set("data", data);
-        in.put("drop", f.settings().drop());
-        return "const F = " + Json.write(in).replace("<", "\\u003c") + ";\n" + """
-                const chart = echarts.init(document.getElementById('frontier'));
-                chart.setOption({
-                  tooltip: {formatter: p => F.rows[p.value[1]] + ', ' + F.cols[p.value[0]] + ': drop ' + p.value[2].toFixed(3)
-                      + (p.value[3] === '\\u2717' ? ' (breaks' : ' (holds') + (p.value[5] ? '' : ', by estimate') + '), ' + p.value[4] + ' tasks'},
-                  grid: {left: 260, right: 40, top: 20, bottom: 80},
-                  xAxis: {type: 'category', data: F.cols, splitArea: {show: true}},
-                  yAxis: {type: 'category', data: F.rows, splitArea: {show: true}},
-                  visualMap: {dimension: 2, min: -0.2, max: 1, calculable: true, orient: 'horizontal', left: 'center', bottom: 10,
-                      inRange: {color: ['#c8e6c9', '#fffde7', '#ffcc80', '#e53935']}, text: ['drop 1', 'drop -0.2'], formatter: v => v.toFixed(2)},
-                  series: [{type: 'heatmap', data: F.data, encode: {x: 0, y: 1, value: 2},
-                      label: {show: true, formatter: p => p.value[2].toFixed(2) + ' ' + p.value[3]}}]
-                });
-                window.addEventListener('resize', () => chart.resize());
-                """;
+        in.put("drop", drop);
+        return in;
     }
 
     private static String esc(String s) {

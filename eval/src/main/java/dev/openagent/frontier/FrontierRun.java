@@ -117,6 +117,8 @@ public final class FrontierRun {
         FrontierSearch search = new FrontierSearch(req.settings(), ladders,
                 (env, stack) -> Conditions.notApplicable(stack, environments.get(env)), recording, listener);
         Frontier f = search.run(notApplicable);
+        // the verdicts first: a run saved complete has its verdicts (a rerun that continues the search writes them again)
+        store.saveFrontier(runId, f.verdicts());
         store.saveRun(runId, name, config, f.spent(), f.complete() ? "complete" : "stopped", f.stopped());
         return new Result(runId, f, runner.internalError(), Map.copyOf(ids));
     }

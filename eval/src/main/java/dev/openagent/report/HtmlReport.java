@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  */
 public final class HtmlReport {
     private static final String TEMPLATE = "dev/openagent/report/report.html";
-    /** The heatmap and bar charts, shared with {@code openagent view}: {@link #chartsScript()}. */
+    /** The charts (heatmap, bars, the frontier, learning curves), shared with the frontier's report and {@code openagent view}: {@link #chartsScript()}. */
     private static final String CHARTS = "dev/openagent/report/charts.js";
     private static final String ECHARTS_POM = "META-INF/maven/org.webjars/echarts/pom.properties";
 
@@ -61,7 +61,10 @@ public final class HtmlReport {
                 + scriptSafe(echarts()) + "</script>\n";
     }
 
-    /** The report's chart functions ({@code OpenAgentCharts.heatmap}, {@code .bars}) as a script element; needs {@link #echartsScript()} first. */
+    /**
+     * The chart functions ({@code OpenAgentCharts.heatmap}, {@code .bars}, {@code .frontier}, {@code .lines}) as a script
+     * element; needs {@link #echartsScript()} first.
+     */
     public static String chartsScript() {
         return "<script>" + scriptSafe(resource(CHARTS)) + "</script>\n";
     }

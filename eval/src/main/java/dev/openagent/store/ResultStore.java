@@ -37,6 +37,8 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
     private final StoreReader reader;
     private final Runs runs;
     private final Responses responses;
+    private final Curves curves;
+    private final Verdicts verdicts;
     private boolean closed;
 
     private ResultStore(StoreLocation location, boolean readOnly) throws SQLException {
@@ -61,6 +63,8 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
         this.writer = new StoreWriter(location, w);
         this.runs = new Runs(writer, reader, listed);
         this.responses = new Responses(writer, reader);
+        this.curves = new Curves(writer, reader);
+        this.verdicts = new Verdicts(writer, reader);
     }
 
     /** Opens (creating when needed) the SQLite store at {@code file}. */
@@ -189,6 +193,7 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
                 }
             }
             if (v == 1) SchemaUpgrade.toListing(location, c);
+            if (!readOnly) addTables(c);
             c.commit();
             return true;
         }
@@ -204,10 +209,58 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
         }
         try (Statement s = c.createStatement()) {
             for (String ddl : schema(location)) s.execute(ddl);
+            for (String ddl : ADDED.values()) s.execute(ddl);
             s.execute("INSERT INTO meta(key, value) VALUES ('schema_version', '" + SCHEMA_VERSION + "')");
         }
         c.commit();
         return true;
+    }
+
+    /**
+     * Tables added to schema 2 after it was released: the frontier's verdicts ({@link Verdicts}) and learning curves
+     * ({@link Curves}). They are additive (nothing else reads or changes because of them), so the schema version stays 2:
+     * an openagent that predates them opens, reads and writes a store that has them and never touches them, and one
+     * that knows them creates them in a store of schema 2 without them, once, when it opens the store to write (looked
+     * up first, so a process opening a store that has them does no DDL). A store opened read-only without them reads
+     * as having no verdicts and no curves.
+     */
+    static final java.util.SequencedMap<String, String> ADDED = added();
+
+    private static java.util.SequencedMap<String, String> added() {
+        java.util.LinkedHashMap<String, String> out = new java.util.LinkedHashMap<>();
+        out.put(Verdicts.SHIFTS, """
+                CREATE TABLE IF NOT EXISTS frontier_shifts (
+                  run_id TEXT NOT NULL, seq INTEGER NOT NULL, env TEXT NOT NULL, shift TEXT NOT NULL, tier TEXT NOT NULL, status TEXT NOT NULL,
+                  breaking_severity INTEGER, severities TEXT NOT NULL, PRIMARY KEY (run_id, seq))""");
+        out.put(Verdicts.TESTS, """
+                CREATE TABLE IF NOT EXISTS frontier_tests (
+                  run_id TEXT NOT NULL, seq INTEGER NOT NULL, env TEXT NOT NULL, shift TEXT, label TEXT NOT NULL, severity INTEGER NOT NULL,
+                  verdict TEXT NOT NULL, decided INTEGER NOT NULL, episodes INTEGER NOT NULL, shifted_successes INTEGER NOT NULL,
+                  static_successes INTEGER NOT NULL, drop_estimate DOUBLE PRECISION NOT NULL, drop_low DOUBLE PRECISION NOT NULL,
+                  drop_high DOUBLE PRECISION NOT NULL, PRIMARY KEY (run_id, seq))""");
+        out.put(Curves.TABLE, """
+                CREATE TABLE IF NOT EXISTS curve_points (
+                  run_id TEXT NOT NULL, series TEXT NOT NULL, metric TEXT NOT NULL, x BIGINT NOT NULL, value DOUBLE PRECISION NOT NULL,
+                  lo DOUBLE PRECISION, hi DOUBLE PRECISION, PRIMARY KEY (run_id, series, metric, x))""");
+        return java.util.Collections.unmodifiableSequencedMap(out);
+    }
+
+    /** Creates the {@link #ADDED} tables a store of schema 2 lacks (in the transaction that holds the schema lock). */
+    private static void addTables(Connection c) throws SQLException {
+        for (var t : ADDED.entrySet()) {
+            if (hasTable(c, t.getKey())) continue;
+            try (Statement s = c.createStatement()) {
+                s.execute(t.getValue());
+            }
+        }
+    }
+
+    /** Whether the store holds a table of this name (in the connection's schema). */
+    static boolean hasTable(Connection c, String name) throws SQLException {
+        try (ResultSet rs = c.getMetaData().getTables(null, c.getSchema(), name, new String[]{"TABLE"})) {
+            while (rs.next()) if (name.equalsIgnoreCase(rs.getString("TABLE_NAME"))) return true;
+        }
+        return false;
     }
 
     private static boolean hasIndex(Connection c, String table, String index) throws SQLException {
@@ -382,6 +435,33 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
 
     /** The id of the static episode of the same configuration, agent, environment, task seed and trial, if stored. */
     public Optional<String> staticTwin(dev.openagent.run.EpisodeKey key) { return runs.staticTwin(key); }
+
+    // ---- frontier verdicts and learning curves ----
+
+    /** Replaces the frontier run's verdicts with these (written when its search ends); returns once committed. */
+    public void saveFrontier(String runId, FrontierVerdicts verdicts) { this.verdicts.save(runId, verdicts); }
+
+    /** The frontier run's verdicts, or empty when none are stored. */
+    public Optional<FrontierVerdicts> frontier(String runId) { return verdicts.of(runId); }
+
+    /**
+     * Appends a point to a run's learning curve; returns at once ({@link #flush} waits until it is committed). A point
+     * of the same run, series, metric and x given again replaces the stored one, so a rerun writes the same curve.
+     * Any producer may add series to any run: {@code train} and {@code adapt} write {@code train}'s loss per step and
+     * the success of each evaluated condition with its Wilson interval (docs/view.md).
+     *
+     * @param series the line: {@code train}, {@code static}, a shift, a group...
+     * @param x      steps or episodes so far (one series counts one thing)
+     * @param metric {@code loss}, {@code reward}, {@code success}...
+     * @param lo     the interval's lower end, or null
+     * @param hi     its upper end, or null
+     */
+    public void curvePoint(String runId, String series, long x, String metric, double value, Double lo, Double hi) {
+        curves.put(runId, new CurvePoint(series, x, metric, value, lo, hi));
+    }
+
+    /** The run's learning-curve points, by series, metric and x (none when it has no curve). */
+    public List<CurvePoint> curve(String runId) { return curves.of(runId); }
 
     // ---- the response cache ----
 

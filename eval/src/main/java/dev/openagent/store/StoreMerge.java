@@ -21,8 +21,8 @@ import java.util.Set;
 
 /**
  * Merges results stores into one: the shard stores of one experiment run on machines without a
- * shared database, or any stores whose runs belong together. Runs, episodes, their links and the
- * cached model replies are copied; merging twice changes nothing.
+ * shared database, or any stores whose runs belong together. Runs, episodes, their links, the
+ * cached model replies, frontier verdicts and learning curves are copied; merging twice changes nothing.
  * <p>
  * An episode is the same episode in every store (its id hashes its identity), so it is copied once.
  * When the target holds it as an infrastructure error and a source finished it, the finished one
@@ -140,6 +140,9 @@ public final class StoreMerge {
                 copyEpisodes(source, from, target, n);
                 for (String runId : runIds) {
                     target.link(runId, links(from, runId));
+                    // a frontier's verdicts, when the target has none (a frontier is one process's search), and every curve point
+                    if (target.frontier(runId).isEmpty()) from.frontier(runId).ifPresent(v -> target.saveFrontier(runId, v));
+                    for (CurvePoint p : from.curve(runId)) target.curvePoint(runId, p.series(), p.x(), p.metric(), p.value(), p.lo(), p.hi());
                     touched.put(runId, null);
                 }
                 n.responsesAdded += copyResponses(from, target);

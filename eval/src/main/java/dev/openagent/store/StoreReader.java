@@ -22,6 +22,8 @@ final class StoreReader {
     private final Statements statements;
     private final ReentrantLock lock = new ReentrantLock();
     private volatile boolean closed;
+    /** Tables found so far by {@link #hasTable}: a table, once there, stays. */
+    private final java.util.Set<String> tables = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     StoreReader(StoreLocation location, Connection connection) {
         this.location = location;
@@ -52,6 +54,17 @@ final class StoreReader {
             }
             return out;
         });
+    }
+
+    /**
+     * Whether the store holds this table. A table added to schema 2 since a store was created ({@link ResultStore#ADDED})
+     * is created by the first process that opens the store to write; one that opened it read-only looks again until it is there.
+     */
+    boolean hasTable(String name) {
+        if (tables.contains(name)) return true;
+        boolean found = read(c -> ResultStore.hasTable(c, name));
+        if (found) tables.add(name);
+        return found;
     }
 
     /** A statement prepared once and kept, for queries run often (call inside {@link #read}). */

@@ -62,6 +62,16 @@ class PostgresStoreTest {
     }
 
     @Test
+    void frontierVerdictsAndCurvePointsRoundTripAsInSqlite() {
+        VerdictsAndCurvesTest.roundTrip(pg.location(db));
+    }
+
+    @Test
+    void aStoreWithoutTheVerdictAndCurveTablesGetsThemFromItsFirstWriterAsInSqlite() throws Exception {
+        VerdictsAndCurvesTest.withoutTheTables(pg.location(db), () -> pg.connect(db));
+    }
+
+    @Test
     void aFinishedEpisodeIsNeverOverwrittenByAnotherProcessesError() {
         EpisodeResult done = Results.answered("a", "none", "static", 7, true);
         EpisodeResult failed = Results.episode("a", "none", "static", 7, 0, false, true, Outcome.End.INFRA_ERROR);

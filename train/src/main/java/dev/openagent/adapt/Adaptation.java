@@ -7,6 +7,7 @@ import dev.openagent.focus.FocusedShifts;
 import dev.openagent.frontier.Focus;
 import dev.openagent.json.Json;
 import dev.openagent.policy.Checkpoint;
+import dev.openagent.policy.CurveSink;
 import dev.openagent.policy.Policy;
 import dev.openagent.policy.PolicyEval;
 import dev.openagent.policy.PolicyRunner;
@@ -186,6 +187,16 @@ public final class Adaptation {
 
     /** Adapts the checkpoint and writes the adapted one to {@code out}. */
     public static Result run(Settings s, Path out, StudyProgress progress) {
+        return run(s, out, progress, CurveSink.NONE);
+    }
+
+    /**
+     * As {@link #run(Settings, Path, StudyProgress)}, sending the learning curve to {@code curve}: the trainer's loss
+     * ({@link Trainer#train(Trainer.Options, java.util.function.Consumer, java.util.function.IntConsumer, int, CurveSink)}),
+     * and the success before (at step 0) and after (at the last step), with its 95% Wilson interval, of each row but the
+     * single catalog shifts ({@link #curveSeries}).
+     */
+    public static Result run(Settings s, Path out, StudyProgress progress, CurveSink curve) {
         Environment env = Environments.get(s.env());
         List<String> notes = new ArrayList<>();
         Focus targets = applicable(s.targets(), env, notes);
@@ -207,12 +218,18 @@ public final class Adaptation {
         }
         progress.log(String.format(Locale.ROOT, "adapt: training %d steps of %d (about %d episodes, replay %.2f static), lr %s, from %s",
                 o.steps(), o.batch(), s.episodes(), s.replay(), o.lr(), s.policy()));
-        Trainer.Result trained = Trainer.train(o, line -> progress.log("  " + line), train::advanceTo, s.threads());
+        Trainer.Result trained = Trainer.train(o, line -> progress.log("  " + line), train::advanceTo, s.threads(), curve);
         train.done();
         List<Row> rows;
         try (Policy adapted = trained.policy()) {
             List<List<Trajectory>> after = evaluate(adapted, "after", conditions, env, s, evalAfter);
             rows = rows(conditions, before, after);
+            for (Row row : rows) {
+                String series = curveSeries(row);
+                if (series == null) continue;
+                curve.point(series, 0, "success", row.before().successRate(), row.before().ciLow(), row.before().ciHigh());
+                curve.point(series, o.steps(), "success", row.after().successRate(), row.after().ciLow(), row.after().ciHigh());
+            }
             ObjectNode info = trained.info();
             ObjectNode a = info.putObject("adaptation");
             a.put("from", s.policy().toString());
@@ -226,6 +243,18 @@ public final class Adaptation {
             Checkpoint.save(adapted, out, info);
             return new Result(rows, info, notes);
         }
+    }
+
+    /**
+     * A row's series in the learning curve: a target's spec, {@code targets (pooled)}, {@code static}, a tier's id; null
+     * for a single catalog shift (dozens of them: they stay in {@code training.json}).
+     */
+    static String curveSeries(Row row) {
+        return switch (row.group()) {
+            case "shift" -> null;
+            case "targets" -> "targets (pooled)";
+            default -> row.condition();
+        };
     }
 
     private static List<List<Trajectory>> evaluate(Policy policy, String agent, List<Condition> conditions, Environment env, Settings s,

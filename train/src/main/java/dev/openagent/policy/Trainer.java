@@ -138,6 +138,16 @@ public final class Trainer {
      * whatever the threads; more only make it sooner when cores are free.
      */
     public static Result train(Options o, Consumer<String> log, IntConsumer progress, int threads) {
+        return train(o, log, progress, threads, CurveSink.NONE);
+    }
+
+    /**
+     * As {@link #train(Options, Consumer, IntConsumer, int)}, sending the learning curve to {@code curve}: series
+     * {@code train}, metric {@code loss} (SFT, PAFT: the loss averaged as the log prints it, an exponential average with
+     * weight 0.1 on the newest step) or {@code reward} (RL: the mean group reward, averaged the same way), at every step
+     * the log prints and every {@link #CURVE_POINTS}th of the run.
+     */
+    public static Result train(Options o, Consumer<String> log, IntConsumer progress, int threads, CurveSink curve) {
         o.tasks().validate();
         long t0 = System.nanoTime();
         ObjectNode info = Json.object();
@@ -152,7 +162,7 @@ public final class Trainer {
         if (o.init() != null) info.put("init", o.init().toString());
         if (o.taskPool() > 0) info.put("task_pool", o.taskPool());
         Result r = switch (o.method()) {
-            case SFT -> clone(o, 0, info, log, progress, threads);
+            case SFT -> clone(o, 0, info, log, progress, threads, curve);
             case PAFT -> {
                 info.put("alpha", o.alpha());
                 int drawn = o.tasks().envs().stream().mapToInt(e -> shifts(o, e).shifts().size()).min().orElse(0);
@@ -161,9 +171,9 @@ public final class Trainer {
                 if (drawn == 0) {
                     log.accept("warning: the shift catalog has no shift for " + o.tasks().label() + ": PAFT reduces to SFT");
                 }
-                yield clone(o, drawn == 0 ? 0 : o.alpha(), info, log, progress, threads);
+                yield clone(o, drawn == 0 ? 0 : o.alpha(), info, log, progress, threads, curve);
             }
-            case RL -> reinforce(o, info, log, progress);
+            case RL -> reinforce(o, info, log, progress, curve);
         };
         info.put("seconds", Math.round((System.nanoTime() - t0) / 1e7) / 100.0);
         info.put("parameters", r.policy().parameterCount());
@@ -195,18 +205,26 @@ public final class Trainer {
 
     // ---------------------------------------------------------------- SFT and PAFT
 
-    private static Result clone(Options o, double alpha, ObjectNode info, Consumer<String> log, IntConsumer progress, int threads) {
+    /** Points of the learning curve a run sends at least (besides every step the log prints). */
+    static final int CURVE_POINTS = 50;
+
+    /** Whether step {@code step} of {@code steps} is a point of the learning curve; {@code every}: the log's interval. */
+    static boolean curvePoint(int step, int steps, int every) {
+        return step % every == 0 || step % Math.max(1, steps / CURVE_POINTS) == 0 || step == steps;
+    }
+
+    private static Result clone(Options o, double alpha, ObjectNode info, Consumer<String> log, IntConsumer progress, int threads, CurveSink curve) {
         Phases phases = new Phases();
         long mark = phases.start();
         Policy policy = initial(o, alpha, info);
         phases.stop("setup", mark);
         try (GradientWorkers workers = GradientWorkers.of(policy, threads)) {
-            return clone(o, alpha, policy, workers, info, log, progress, phases);
+            return clone(o, alpha, policy, workers, info, log, progress, phases, curve);
         }
     }
 
     private static Result clone(Options o, double alpha, Policy policy, GradientWorkers workers, ObjectNode info, Consumer<String> log,
-                                IntConsumer progress, Phases phases) {
+                                IntConsumer progress, Phases phases, CurveSink curve) {
         long mark;
         Supplier<Demonstrations.Episode> demos = demonstrations(o, alpha, o.seed());
         Optimizer opt = Optimizer.adam().optLearningRateTracker(schedule(o.lr(), o.steps())).optClipGrad(1f).build();
@@ -252,6 +270,7 @@ public final class Trainer {
             if (!Float.isFinite(loss)) throw new IllegalStateException("training diverged at step " + step + " (loss " + loss + ")");
             recent = step == 1 ? loss : 0.9 * recent + 0.1 * loss;
             progress.accept(step);
+            if (curvePoint(step, o.steps(), every)) curve.point("train", step, "loss", recent, null, null);
             if (step % every == 0 || step == o.steps()) {
                 log.accept(String.format(Locale.ROOT, "%s step %d/%d  loss %.4f  (%d episodes, %.1f s)", o.method().id(), step,
                         o.steps(), recent, episodes, (System.nanoTime() - t0) / 1e9));
@@ -427,7 +446,7 @@ public final class Trainer {
 
     // ---------------------------------------------------------------- RL
 
-    private static Result reinforce(Options o, ObjectNode info, Consumer<String> log, IntConsumer progress) {
+    private static Result reinforce(Options o, ObjectNode info, Consumer<String> log, IntConsumer progress, CurveSink curve) {
         Policy policy = initial(o, 0, info);
         List<Environment> envs = o.tasks().envs().stream().map(Environments::get).toList();
         List<List<Integer>> levels = envs.stream().map(e -> o.tasks().levels(e.info())).toList();
@@ -490,6 +509,7 @@ public final class Trainer {
                 updates++;
             }
             progress.accept(it);
+            if (curvePoint(it, o.steps(), every)) curve.point("train", it, "reward", recentReward, null, null);
             if (it % every == 0 || it == o.steps()) {
                 log.accept(String.format(Locale.ROOT, "rl iteration %d/%d  reward %.3f  (%d updates, %d of %d groups with signal, %.1f s)", it,
                         o.steps(), recentReward, updates, signal, groups, (System.nanoTime() - t0) / 1e9));

@@ -27,6 +27,17 @@ class TrainingTest {
         return Trainer.Options.of(m, "poi", steps, seed).withConfig(PolicyConfig.tiny()).withBatch(32, 3e-3f);
     }
 
+    /** The learning curve's points: every step the log prints, every fiftieth of the run, the last; a short run every step. */
+    @Test
+    void theCurveHasEveryLoggedStepAndAFiftiethOfTheRun() {
+        int steps = 130, every = Math.max(1, steps / 10);
+        java.util.List<Integer> points = java.util.stream.IntStream.rangeClosed(1, steps).filter(s -> Trainer.curvePoint(s, steps, every)).boxed().toList();
+        for (int s = every; s <= steps; s += every) assertTrue(points.contains(s), "logged step " + s);
+        for (int s = 2; s <= steps; s += 2) assertTrue(points.contains(s), "every " + steps / Trainer.CURVE_POINTS + " steps: " + s);
+        assertTrue(points.contains(steps) && !points.contains(1), points.toString());
+        assertEquals(java.util.List.of(1, 2, 3), java.util.stream.IntStream.rangeClosed(1, 3).filter(s -> Trainer.curvePoint(s, 3, 1)).boxed().toList());
+    }
+
     @Test
     void aTinySftPolicyBeatsTheRandomAgent() {
         Trainer.Result r = Trainer.train(tiny(Trainer.Method.SFT, 250, 1), line -> {});

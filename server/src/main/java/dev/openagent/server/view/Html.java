@@ -67,7 +67,7 @@ final class Html {
             .msg.user{background:#f3f6ff}.msg.tool{background:#f7faf6}.msg.tool.err{background:#fff3f2}
             pre{margin:0;white-space:pre-wrap;word-break:break-word;font:12.5px/1.4 ui-monospace,monospace}
             .call b{color:var(--accent)}form.filters{display:flex;gap:10px;flex-wrap:wrap;align-items:end}form.filters label{font-size:12px;color:var(--muted);display:flex;flex-direction:column}
-            .chart{width:100%;height:420px}.diff{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:10px}
+            .chart{width:100%;height:420px}.chart.curve{height:320px}h3{font-size:14px;margin:8px 0 0}.diff{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:10px}
             .changed{background:var(--mark)}tr.changed td{background:var(--mark)}.step{border:1px solid var(--line);border-radius:6px;margin:8px 0}
             .step>.head{padding:4px 10px;background:#fafbfc;font-weight:600}.step.diverged{border:2px solid var(--bad)}.step.diverged>.head{background:#fbe7e5;color:var(--bad)}
             .step .diff>div{padding:4px 8px}.bar{height:10px;background:#eef0f4;border-radius:5px;overflow:hidden;width:220px;display:inline-block;vertical-align:middle}

@@ -1,8 +1,10 @@
 package dev.openagent.server.view;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.episode.Message;
+import dev.openagent.frontier.FrontierReport;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.json.Json;
 import dev.openagent.metrics.Failure;
@@ -10,7 +12,9 @@ import dev.openagent.report.HtmlReport;
 import dev.openagent.run.EpisodeResult;
 import dev.openagent.sandbox.ShiftRecord;
 import dev.openagent.sandbox.ToolSpec;
+import dev.openagent.store.CurvePoint;
 import dev.openagent.store.EpisodeFilter;
+import dev.openagent.store.FrontierVerdicts;
 import dev.openagent.store.RunFacets;
 import dev.openagent.store.RunInfo;
 import dev.openagent.store.RunProgress;
@@ -18,7 +22,13 @@ import dev.openagent.store.RunProgress;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
 
 /** The viewer's pages as HTML, rendered on the server from what the store holds. */
 final class Pages {
@@ -102,20 +112,44 @@ final class Pages {
     }
 
     /**
-     * A run's page; {@code data} is null while its results are being computed (in the background: ViewServer), and the
-     * page then says so and loads itself again a little later.
+     * A run's page; {@code results} is null while its results are being computed (in the background: ViewServer), and
+     * the page then says so and loads itself again a little later; a run without episodes (a training) has none.
+     * {@code frontier}: a frontier search's verdicts, when stored; {@code curve}: the run's learning-curve points.
      */
-    static String run(RunInfo run, RunProgress p, Computed results) {
+    static String run(RunInfo run, RunProgress p, Computed results, Optional<FrontierVerdicts> frontier, List<CurvePoint> curve) {
         ObjectNode data = results == null ? null : results.data();
+        boolean episodes = p.stored() > 0;
         Html h = Html.page(run.name() == null || run.name().isEmpty() ? run.id() : run.name());
-        if (data == null) h.raw("<meta http-equiv=\"refresh\" content=\"2\">");
+        if (episodes && data == null) h.raw("<meta http-equiv=\"refresh\" content=\"2\">");
+        // a running run without episodes (a training) shows its curve as it grows
+        else if (!episodes && run.status().equals("running")) h.raw("<meta http-equiv=\"refresh\" content=\"5\">");
         h.raw("<p class=\"note\">").text("run " + run.id() + " · " + kind(run) + " · started " + run.createdAt()
-                + (run.note() == null ? "" : " · " + run.note())).raw(" · ").link("/runs/" + enc(run.id()) + "/episodes", "episodes")
-                .raw(" · ").link("/runs/" + enc(run.id()) + "/episodes?outcome=failure", "failures").raw("</p>");
-        progress(h, run, p, run.status().equals("running"));
+                + (run.note() == null ? "" : " · " + run.note()));
+        if (episodes) {
+            h.raw(" · ").link("/runs/" + enc(run.id()) + "/episodes", "episodes")
+                    .raw(" · ").link("/runs/" + enc(run.id()) + "/episodes?outcome=failure", "failures");
+        }
+        h.raw("</p>");
+        if (episodes || run.planned() > 0) progress(h, run, p, run.status().equals("running"));
+        else h.raw("<section><h2>Status</h2><p>").raw(status(run.status())).raw(" ").text("updated " + run.updatedAt()).raw("</p></section>");
+        StringBuilder charts = new StringBuilder();
+        if (frontier.isPresent()) frontier(h, run, frontier.get(), charts);
+        else if (kind(run).equals("frontier")) {
+            h.raw("<section id=\"frontier\"><h2>Frontier</h2><p class=\"note\">").text(run.status().equals("running")
+                    ? "The search's verdicts reach the store when it ends; meanwhile each severity it has run is a shift below."
+                    : "This search stored no verdicts (an older openagent ran it, or it stopped before it ended): they are in frontier.json "
+                    + "and report.html in its --out directory (runs/" + run.id() + " by default). Each severity it ran is a shift below.")
+                    .raw("</p></section>");
+        }
+        if (!curve.isEmpty()) curves(h, run, curve, charts);
+        if (!episodes) {
+            if (frontier.isEmpty() && curve.isEmpty()) h.raw("<section><p class=\"note\">No episodes and no learning curve in this run yet.</p></section>");
+            return scripts(h, charts).end();
+        }
         if (data == null) {
-            return h.raw("<section id=\"computing\"><h2>Results</h2><p class=\"note\">").text("The results of " + p.stored()
-                    + " episodes are being computed; this page loads again in a moment.").raw("</p></section>").end();
+            h.raw("<section id=\"computing\"><h2>Results</h2><p class=\"note\">").text("The results of " + p.stored()
+                    + " episodes are being computed; this page loads again in a moment.").raw("</p></section>");
+            return scripts(h, charts).end();
         }
         JsonNode byShift = data.path("summary").path("by_shift");
         h.raw("<section><h2>Tier × shift</h2><div class=\"note\">Success per shift with its 95% Wilson interval; Δ against the static episodes "
@@ -134,27 +168,153 @@ final class Pages {
                     .el("td class=\"n\"", pct(m.path("tool_error_rate"))).raw("</tr>");
         }
         h.raw("</table></section><section><h2>Agents by tier</h2><div class=\"chart\" id=\"bars\"></div></section>");
-        if (kind(run).equals("frontier")) {
-            h.raw("<section id=\"frontier\"><h2>Frontier</h2><p class=\"note\">").text("Each severity the search ran is a shift above. "
-                    + "The frontier's verdicts (the drop per shift and severity with its confidence interval, breaks or holds) are written to "
-                    + "frontier.json and report.html in the search's --out directory (runs/" + run.id() + " by default), not to the store.")
-                    .raw("</p></section>");
-        }
         if (!results.watch().isEmpty()) watch(h, results.watch());
         // the charts of report.html, from the same script (HtmlReport.chartsScript)
-        ObjectNode charts = Json.object();
-        charts.set("shifts", data.path("shifts"));
-        charts.set("tiers", data.path("tiers"));
-        charts.set("agents", data.path("agents"));
-        charts.set("cells", data.path("cells"));
-        charts.set("by_shift", byShift);
-        h.raw("<script type=\"application/json\" id=\"chart-data\">").raw(HtmlReport.jsonInScript(charts)).raw("</script>")
-                .raw(HtmlReport.echartsScript()).raw(HtmlReport.chartsScript()).raw("""
-                <script>(function(){'use strict';const D=JSON.parse(document.getElementById('chart-data').textContent);
+        ObjectNode d = Json.object();
+        d.set("shifts", data.path("shifts"));
+        d.set("tiers", data.path("tiers"));
+        d.set("agents", data.path("agents"));
+        d.set("cells", data.path("cells"));
+        d.set("by_shift", byShift);
+        h.raw("<script type=\"application/json\" id=\"chart-data\">").raw(HtmlReport.jsonInScript(d)).raw("</script>");
+        charts.append("""
+                {const D=JSON.parse(document.getElementById('chart-data').textContent);
                 const cell=(a,shift,tier)=>D.cells.find(c=>c.agent===a&&c.env==='*'&&c.shift===shift&&(tier==null||c.tier===tier))||null;
                 OpenAgentCharts.heatmap(echarts.init(document.getElementById('heatmap')),D.shifts,D.tiers,l=>D.by_shift[l]||null,'success');
-                OpenAgentCharts.bars(echarts.init(document.getElementById('bars')),D.agents,D.tiers,true,(a,t)=>cell(a,'*',t));})();</script>""");
-        return h.end();
+                OpenAgentCharts.bars(echarts.init(document.getElementById('bars')),D.agents,D.tiers,true,(a,t)=>cell(a,'*',t));}
+                """);
+        return scripts(h, charts).end();
+    }
+
+    /** ECharts, the shared chart code (HtmlReport.chartsScript: report.html's) and the calls that draw this page's charts, if any. */
+    private static Html scripts(Html h, StringBuilder charts) {
+        if (charts.isEmpty()) return h;
+        return h.raw(HtmlReport.echartsScript()).raw(HtmlReport.chartsScript()).raw("<script>(function(){'use strict';\n").raw(charts.toString())
+                .raw("})();</script>");
+    }
+
+    /**
+     * A frontier search's verdicts: the chart of the drop per shift and severity (the breaking severity outlined), the
+     * table of each shift's frontier and every severity it ran, and the compositions tried.
+     */
+    private static void frontier(Html h, RunInfo run, FrontierVerdicts v, StringBuilder charts) {
+        JsonNode cfg = parse(run.config());
+        double drop = cfg.path("drop").asDouble(0);
+        h.raw("<section id=\"frontier\"><h2>Frontier</h2><div class=\"note\">").text("A shift breaks the agent at a severity when its success falls "
+                + (drop > 0 ? String.format(Locale.ROOT, "at least %.2f ", drop) : "")
+                + "below its static success on the same tasks" + (cfg.has("confidence") ? String.format(Locale.ROOT, ", at %.0f%% confidence",
+                100 * cfg.path("confidence").asDouble()) : "") + " (docs/frontier.md). The drop is static minus shifted success, with its "
+                + "confidence-sequence interval; the outlined cell is the weakest severity that breaks the agent. * decided by the estimate "
+                + "(the task cap or the budget came first).").raw("</div><div class=\"chart\" id=\"frontier-chart\"></div>");
+        h.raw("<table id=\"verdicts\"><tr><th>env</th><th>tier</th><th>shift</th><th>frontier</th><th>severity</th><th>verdict</th>"
+                + "<th class=\"n\">drop</th><th>interval</th><th class=\"n\">tasks</th><th class=\"n\">static</th><th class=\"n\">shifted</th></tr>");
+        for (FrontierVerdicts.Shift x : v.shifts()) {
+            String frontier = switch (x.status()) {
+                case "breaks" -> x.breakingSeverity() == null ? "breaks" : "breaks at " + x.breakingSeverity();
+                case "holds" -> x.severities().isEmpty() || v.rungs(x).isEmpty() ? "holds" : "holds at " + v.rungs(x).getLast().severity();
+                default -> "budget ran out";
+            };
+            List<FrontierVerdicts.Test> rungs = v.rungs(x);
+            if (rungs.isEmpty()) {
+                h.raw("<tr>").el("td", x.env()).el("td", x.tier()).el("td", x.shift()).raw("<td>").raw(verdict(x.status(), frontier)).raw("</td>")
+                        .raw("<td colspan=\"7\" class=\"note\">not tested</td></tr>");
+            }
+            for (FrontierVerdicts.Test t : rungs) {
+                boolean breaking = x.breakingSeverity() != null && x.breakingSeverity() == t.severity();
+                h.raw(breaking ? "<tr class=\"changed\" data-frontier=\"true\">" : "<tr>").el("td", x.env()).el("td", x.tier()).el("td", x.shift())
+                        .raw("<td>").raw(verdict(x.status(), frontier)).raw("</td>");
+                test(h, t);
+            }
+        }
+        h.raw("</table>");
+        if (!v.compositions().isEmpty()) {
+            h.raw("<h2>Compositions of shifts it survived</h2><table id=\"compositions\"><tr><th>env</th><th>shifts</th><th>severity</th><th>verdict</th>"
+                    + "<th class=\"n\">drop</th><th>interval</th><th class=\"n\">tasks</th><th class=\"n\">static</th><th class=\"n\">shifted</th></tr>");
+            for (FrontierVerdicts.Test t : v.compositions()) {
+                h.raw(t.breaks() ? "<tr class=\"changed\">" : "<tr>").el("td", t.env()).el("td", t.condition());
+                test(h, t);
+            }
+            h.raw("</table>");
+        }
+        h.raw("</section><script type=\"application/json\" id=\"frontier-data\">")
+                .raw(HtmlReport.jsonInScript(FrontierReport.chartData(v, drop))).raw("</script>");
+        charts.append("""
+                {const F=JSON.parse(document.getElementById('frontier-data').textContent);const el=document.getElementById('frontier-chart');
+                el.style.height=Math.max(300,26*F.rows.length+120)+'px';OpenAgentCharts.frontier(echarts.init(el),F);}
+                """);
+    }
+
+    /** A test's cells after its condition: severity, verdict, drop, interval, tasks, static and shifted successes. */
+    private static void test(Html h, FrontierVerdicts.Test t) {
+        h.el("td", String.valueOf(t.severity())).raw("<td>").raw(verdict(t.verdict(), t.verdict() + (t.decided() ? "" : " *"))).raw("</td>")
+                .el("td class=\"n\"", String.format(Locale.ROOT, "%.3f", t.drop()))
+                .el("td", String.format(Locale.ROOT, "[%.3f, %.3f]", t.low(), t.high()))
+                .el("td class=\"n\"", String.valueOf(t.episodes())).el("td class=\"n\"", String.valueOf(t.staticSuccesses()))
+                .el("td class=\"n\"", String.valueOf(t.shiftedSuccesses())).raw("</tr>");
+    }
+
+    private static String verdict(String status, String text) {
+        String cls = switch (status) {
+            case "breaks" -> "bad";
+            case "holds" -> "ok";
+            default -> "warn";
+        };
+        return "<span class=\"" + cls + "\">" + Html.esc(text) + "</span>";
+    }
+
+    /**
+     * A run's learning curve: a line chart per metric (the training loss, success...), a line per series, each point's
+     * interval as a bar; and the last point of each line in a table.
+     */
+    private static void curves(Html h, RunInfo run, List<CurvePoint> points, StringBuilder charts) {
+        // the runs that write curves count optimiser steps; another producer's series count episodes
+        String xName = switch (kind(run)) {
+            case "train", "adapt" -> "step";
+            default -> "episodes";
+        };
+        Map<String, Map<String, List<CurvePoint>>> byMetric = new LinkedHashMap<>();
+        // the trainer's own series first (its loss or reward), then the rest as the store orders them
+        List<CurvePoint> ordered = Stream.concat(points.stream().filter(c -> c.series().equals("train")),
+                points.stream().filter(c -> !c.series().equals("train"))).toList();
+        for (CurvePoint c : ordered) byMetric.computeIfAbsent(c.metric(), k -> new LinkedHashMap<>()).computeIfAbsent(c.series(), k -> new ArrayList<>()).add(c);
+        h.raw("<section id=\"curves\"><h2>Learning curves</h2><div class=\"note\">").text("Per " + xName + ": "
+                + String.join(", ", byMetric.keySet()) + "; a bar is a point's interval (success: 95% Wilson).").raw("</div>");
+        ArrayNode all = Json.array();
+        int i = 0;
+        for (var metric : byMetric.entrySet()) {
+            List<CurvePoint> values = metric.getValue().values().stream().flatMap(List::stream).toList();
+            // a loss spans orders of magnitude (log axis, where every value is above 0); a rate lies in [0, 1]
+            String scale = metric.getKey().equals("loss") ? (values.stream().allMatch(c -> c.value() > 0) ? "log" : "linear")
+                    : values.stream().allMatch(c -> c.value() >= 0 && c.value() <= 1 && (c.lo() == null || c.lo() >= 0 && c.hi() <= 1)) ? "rate" : "linear";
+            ObjectNode m = all.addObject().put("metric", metric.getKey()).put("scale", scale).put("id", "curve-" + i++);
+            ArrayNode series = m.putArray("series");
+            for (var s : metric.getValue().entrySet()) {
+                ArrayNode pts = series.addObject().put("name", s.getKey()).putArray("points");
+                for (CurvePoint c : s.getValue()) {
+                    ArrayNode pt = pts.addArray().add(c.x()).add(c.value());
+                    if (c.lo() != null) pt.add(c.lo()).add(c.hi());
+                }
+            }
+            h.raw("<h3>").text(metric.getKey()).raw("</h3><div class=\"chart curve\" id=\"").text(m.path("id").asText()).raw("\"></div>");
+        }
+        h.raw("<table id=\"curve-last\"><tr><th>metric</th><th>series</th><th class=\"n\">").text(xName).raw("</th><th class=\"n\">value</th><th>interval</th>"
+                + "<th class=\"n\">points</th></tr>");
+        for (var metric : byMetric.entrySet()) {
+            for (var s : metric.getValue().entrySet()) {
+                CurvePoint last = s.getValue().getLast();
+                h.raw("<tr>").el("td", metric.getKey()).el("td", s.getKey()).el("td class=\"n\"", String.valueOf(last.x()))
+                        .el("td class=\"n\"", String.format(Locale.ROOT, "%.4f", last.value()))
+                        .el("td", last.lo() == null ? "–" : String.format(Locale.ROOT, "[%.4f, %.4f]", last.lo(), last.hi()))
+                        .el("td class=\"n\"", String.valueOf(s.getValue().size())).raw("</tr>");
+            }
+        }
+        ObjectNode d = Json.object().put("x", xName);
+        d.set("metrics", all);
+        h.raw("</table></section><script type=\"application/json\" id=\"curve-data\">").raw(HtmlReport.jsonInScript(d)).raw("</script>");
+        charts.append("""
+                {const C=JSON.parse(document.getElementById('curve-data').textContent);
+                C.metrics.forEach(m=>OpenAgentCharts.lines(echarts.init(document.getElementById(m.id)),m.series,C.x,m.scale));}
+                """);
     }
 
     /** The watch events recorded proxy sessions carry, each once, with the first session that carries it. */

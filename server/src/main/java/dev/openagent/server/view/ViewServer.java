@@ -162,7 +162,9 @@ public final class ViewServer implements AutoCloseable {
             case "" -> html(call, runsPage());
             case "runs/*" -> {
                 RunInfo run = run(id);
-                html(call, Pages.run(run, store.progress(id), results(run)));
+                RunProgress p = store.progress(id);
+                // a run without episodes (a training) has no results to compute
+                html(call, Pages.run(run, p, p.stored() == 0 ? null : results(run), store.frontier(id), store.curve(id)));
             }
             case "runs/*/episodes" -> html(call, episodesPage(run(id), q));
             case "runs/*/events" -> events(call, run(id));

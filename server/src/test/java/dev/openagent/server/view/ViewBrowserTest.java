@@ -2,6 +2,7 @@ package dev.openagent.server.view;
 
 import dev.openagent.run.EpisodeKey;
 import dev.openagent.run.EpisodeResult;
+import dev.openagent.store.FrontierVerdicts;
 import dev.openagent.store.ResultStore;
 import dev.openagent.store.StoreLocation;
 import org.junit.jupiter.api.Test;
@@ -169,6 +170,15 @@ class ViewBrowserTest {
                         k.taskSeed(), k.trial());
                 store.saveEpisode("hostile", new EpisodeResult(renamed, e.tier(), e.taskIndex(), e.outcome(), e.trajectory(), e.gold(), e.durationMs()));
             }
+            // a frontier whose shift, and a training whose series, are named with markup
+            store.beginRun("hostile-frontier", "frontier", "{\"kind\":\"frontier\",\"drop\":0.2}", 0);
+            store.saveFrontier("hostile-frontier", new FrontierVerdicts(
+                    List.of(new FrontierVerdicts.Shift("poi", "obs.injection" + HOSTILE, "security", "breaks", 2, List.of(1, 2, 3))),
+                    List.of(new FrontierVerdicts.Test("poi", "obs.injection" + HOSTILE, "obs.injection:severity=1", 1, "holds", true, 20, 19, 20, 0.05, -0.2, 0.15),
+                            new FrontierVerdicts.Test("poi", "obs.injection" + HOSTILE, "obs.injection:severity=2", 2, "breaks", true, 12, 2, 12, 0.83, 0.41, 1.0))));
+            store.beginRun("hostile-train", "train", "{\"kind\":\"train\"}", 0);
+            for (int step = 1; step <= 3; step++) store.curvePoint("hostile-train", "train" + HOSTILE, step, "loss", 2.0 / step, null, null);
+            store.curvePoint("hostile-train", "static" + HOSTILE, 3, "success", 0.75, 0.6, 0.86);
         }
         try (ResultStore reader = ResultStore.openReadOnly(new StoreLocation.SqliteFile(file));
              ViewServer view = ViewServer.start(reader, "127.0.0.1", 0, null)) {
@@ -192,6 +202,20 @@ class ViewBrowserTest {
                     assertTrue(String.valueOf(shown).contains(HOSTILE), chart + "'s tooltip shows the name as text: " + shown);
                 }
                 assertEquals(0L, js.executeScript("return document.querySelectorAll('main img').length;"), "no element from a name");
+                // the frontier's chart and the learning curves (charts.js's frontier and lines), each item's tooltip
+                driver.get(view.baseUrl() + "/runs/hostile-frontier");
+                wait.until(d -> d.findElements(By.cssSelector("#frontier-chart canvas")).size() == 1);
+                assertTrue(String.valueOf(tips(js, "frontier-chart")).contains("obs.injection" + HOSTILE), "the frontier's tooltip shows the name as text");
+                assertTrue(driver.findElement(By.id("verdicts")).getText().contains("obs.injection" + HOSTILE));
+                assertEquals(0L, js.executeScript("return document.querySelectorAll('main img').length;"), "no element from a name");
+                clean(driver, "a frontier's page");
+                driver.get(view.baseUrl() + "/runs/hostile-train");
+                wait.until(d -> d.findElements(By.cssSelector("#curve-0 canvas")).size() == 1 && d.findElements(By.cssSelector("#curve-1 canvas")).size() == 1);
+                String curveTips = String.valueOf(tips(js, "curve-0")) + tips(js, "curve-1");
+                assertTrue(curveTips.contains("train" + HOSTILE) && curveTips.contains("static" + HOSTILE), "the curves' tooltips show the names as text: " + curveTips);
+                assertTrue(curveTips.contains("75.0% [60.0%, 86.0%]"), "success with its interval: " + curveTips);
+                assertEquals(0L, js.executeScript("return document.querySelectorAll('main img').length;"), "no element from a name");
+                clean(driver, "a training's page");
                 driver.get(view.baseUrl() + "/runs/hostile/episodes?agent=" + Pages.enc(episodesAgent(reader)));
                 assertTrue(driver.findElement(By.id("episodes")).getText().contains(HOSTILE), "the listing shows the agent's name as text");
                 driver.get(view.baseUrl() + "/");
@@ -202,6 +226,19 @@ class ViewBrowserTest {
                 driver.quit();
             }
         }
+    }
+
+    /** The text of the chart's tooltip shown on each of its items in turn (ECharts' showTip), joined. */
+    static Object tips(JavascriptExecutor js, String chart) {
+        return js.executeScript("""
+                const c = echarts.getInstanceByDom(document.getElementById(arguments[0]));
+                const texts = [];
+                c.getOption().series.forEach((s, si) => s.data.forEach((d, di) => {
+                  if (d == null || d.value == null && !Array.isArray(d)) return;
+                  c.dispatchAction({type: 'showTip', seriesIndex: si, dataIndex: di});
+                  texts.push(document.getElementById(arguments[0]).innerText);
+                }));
+                return texts.join('\\n');""", chart);
     }
 
     private static String episodesAgent(ResultStore store) {

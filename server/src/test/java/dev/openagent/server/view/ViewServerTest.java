@@ -3,6 +3,7 @@ package dev.openagent.server.view;
 import dev.openagent.server.http.ApiError;
 import dev.openagent.run.EpisodeResult;
 import dev.openagent.store.EpisodeFilter;
+import dev.openagent.store.FrontierVerdicts;
 import dev.openagent.store.ResultStore;
 import dev.openagent.store.StoreLocation;
 import org.junit.jupiter.api.AfterAll;
@@ -121,13 +122,75 @@ class ViewServerTest {
             assertTrue(watch.contains("/episodes/" + done.getFirst().id()), "with the first session that carries it");
             assertFalse(get(open, "/runs/" + runId).body().contains("id=\"watch\""), "an eval has no watch");
             String frontier = get(v, "/runs/frontier-x").body();
-            assertTrue(frontier.contains("id=\"frontier\"") && frontier.contains("frontier.json"), frontier);
+            assertTrue(frontier.contains("id=\"frontier\"") && frontier.contains("reach the store when it ends"), frontier);
+            assertFalse(frontier.contains("id=\"verdicts\""), "none stored yet");
+        }
+    }
+
+    /**
+     * A frontier's stored verdicts: the table (a row per severity run, the breaking one marked, compositions), the chart's
+     * data for the shared chart code; names that are markup are text. A training's curve: a line chart per metric, the
+     * last point of each series in a table, no episode sections.
+     */
+    @Test
+    void aFrontierShowsItsVerdictsAndATrainingItsLearningCurves() throws Exception {
+        Path file = dir.resolve("records.db");
+        String evil = "<img src=x onerror=\"window.ran=1\">";
+        List<EpisodeResult> done = store.episodes(runId);
+        try (ResultStore w = ResultStore.open(file)) {
+            w.beginRun("frontier-y", "a frontier", "{\"kind\":\"frontier\",\"drop\":0.2,\"confidence\":0.95}", 100);
+            w.saveEpisode("frontier-y", done.get(2));
+            w.saveFrontier("frontier-y", new FrontierVerdicts(
+                    List.of(new FrontierVerdicts.Shift("poi", "obs.injection", "security", "breaks", 2, List.of(1, 2, 3)),
+                            new FrontierVerdicts.Shift("poi", evil, "perception", "holds", null, List.of())),
+                    List.of(new FrontierVerdicts.Test("poi", "obs.injection", "obs.injection:severity=1", 1, "holds", true, 20, 19, 20, 0.05, -0.2, 0.15),
+                            new FrontierVerdicts.Test("poi", "obs.injection", "obs.injection:severity=2", 2, "breaks", true, 12, 2, 12, 0.8333, 0.41, 1.0),
+                            new FrontierVerdicts.Test("poi", evil, evil, 1, "holds", false, 60, 60, 60, 0.0, -0.1, 0.1),
+                            new FrontierVerdicts.Test("poi", null, "obs.format+tool.distractors", 1, "breaks", true, 30, 10, 30, 0.6667, 0.3, 0.9))));
+            w.saveRun("frontier-y", "a frontier", "{\"kind\":\"frontier\",\"drop\":0.2,\"confidence\":0.95}", 100, "complete", null);
+            w.beginRun("train-z", "sft on poi", "{\"kind\":\"train\"}", 0);
+            for (int step = 1; step <= 4; step++) w.curvePoint("train-z", "train", step, "loss", 2.0 / step, null, null);
+            w.curvePoint("train-z", "static", 4, "success", 0.75, 0.6, 0.86);
+            w.curvePoint("train-z", evil, 4, "success", 0.5, 0.3, 0.7);
+            w.saveRun("train-z", "sft on poi", "{\"kind\":\"train\"}", 0, "complete", null);
+        }
+        try (ResultStore r = ResultStore.openReadOnly(new StoreLocation.SqliteFile(file)); ViewServer v = ViewServer.start(r, "127.0.0.1", 0, null)) {
+            String page = get(v, "/runs/frontier-y").body();
+            String table = page.substring(page.indexOf("id=\"verdicts\""), page.indexOf("</table>", page.indexOf("id=\"verdicts\"")));
+            assertEquals(4, count(table, "<tr"), "a header and a row per severity run (three): " + table);
+            assertEquals(1, count(table, "data-frontier=\"true\""), "the breaking severity is marked");
+            assertTrue(table.contains("<tr class=\"changed\" data-frontier=\"true\"><td>poi</td><td>security</td><td>obs.injection</td><td><span class=\"bad\">breaks at 2</span></td><td>2</td>"
+                    + "<td><span class=\"bad\">breaks</span></td><td class=\"n\">0.833</td><td>[0.410, 1.000]</td><td class=\"n\">12</td>"), table);
+            assertTrue(table.contains("<td class=\"n\">0.050</td><td>[-0.200, 0.150]</td>"), "the weaker severity that held, with its interval");
+            assertTrue(page.contains("id=\"compositions\"") && page.contains("<td>obs.format+tool.distractors</td>"), "the compositions");
+            assertTrue(page.contains("&lt;img src=x onerror=&quot;window.ran=1&quot;&gt;"), "markup as text");
+            assertFalse(page.contains(evil), "never as markup");
+            assertTrue(page.contains("holds *"), "a verdict by estimate is marked");
+            String data = page.substring(page.indexOf("id=\"frontier-data\">"), page.indexOf("</script>", page.indexOf("id=\"frontier-data\">")));
+            assertTrue(data.contains("\"cols\":[\"severity 1\",\"severity 2\",\"severity 3\"]"), data);
+            assertTrue(data.contains("[1,1,0.833,true,12,true,0.41,1.0,true]"), "the breaking cell, marked as the frontier: " + data);
+            assertTrue(data.contains("\\u003cimg"), "script-safe: " + data);
+            assertTrue(page.contains("OpenAgentCharts.frontier(") && page.contains("function frontier(chart, F)"), "the shared chart code draws it");
+            assertTrue(page.contains("id=\"by-shift\""), "and the episodes' results, as for any run");
+
+            String train = get(v, "/runs/train-z").body();
+            assertTrue(train.contains("id=\"curves\"") && train.contains("OpenAgentCharts.lines(") && train.contains("function lines(chart, series, xName, scale)"), "the shared chart code draws the curves");
+            String curve = train.substring(train.indexOf("id=\"curve-data\">"), train.indexOf("</script>", train.indexOf("id=\"curve-data\">")));
+            assertTrue(curve.contains("{\"name\":\"train\",\"points\":[[1,2.0],[2,1.0],[3,0.6666666666666666],[4,0.5]]}"), curve);
+            assertTrue(curve.contains("{\"name\":\"static\",\"points\":[[4,0.75,0.6,0.86]]}"), "success with its interval: " + curve);
+            assertTrue(curve.contains("\"x\":\"step\""), curve);
+            assertTrue(curve.indexOf("\"metric\":\"loss\",\"scale\":\"log\"") < curve.indexOf("\"metric\":\"success\",\"scale\":\"rate\""),
+                    "the loss first, on a log axis; success as a rate: " + curve);
+            assertTrue(train.contains("<tr><td>loss</td><td>train</td><td class=\"n\">4</td><td class=\"n\">0.5000</td><td>–</td><td class=\"n\">4</td></tr>"), "the last loss in the table");
+            assertFalse(train.contains(evil), "a series named with markup is text");
+            assertFalse(train.contains("id=\"by-shift\"") || train.contains("id=\"computing\""), "no episodes: no results to compute");
+            assertFalse(get(open, "/runs/" + runId).body().contains("id=\"curves\""), "an eval without points has no curves");
         }
     }
 
     @Test
     void aRunWhoseResultsAreStillBeingComputedSaysSoAndLoadsItselfAgain() {
-        String page = Pages.run(store.run(runId).orElseThrow(), store.progress(runId), null);
+        String page = Pages.run(store.run(runId).orElseThrow(), store.progress(runId), null, java.util.Optional.empty(), List.of());
         assertTrue(page.contains("id=\"computing\"") && page.contains("<meta http-equiv=\"refresh\" content=\"2\">"), page);
         assertTrue(page.contains("id=\"finished\""), "the progress is there meanwhile");
         assertFalse(page.contains("OpenAgentCharts.heatmap"));
