@@ -66,6 +66,7 @@ class AdaptCommandTest {
         assertTrue(perception.path("conditions").size() > 3 && perception.path("before").path("episodes").asInt() == 3 * perception.path("conditions").size(),
                 perception.toString());
         JsonNode low = row(o, "static", "static").path("after");
+        assertTrue(low.has("success_rate") && low.has("ci_low") && low.has("ci_high"), "the figures' JSON names: " + low);
         assertTrue(low.path("ci_low").asDouble() <= low.path("success_rate").asDouble() && low.path("success_rate").asDouble() <= low.path("ci_high").asDouble());
 
         // Replay 0: every demonstrated episode ran under a target, and only targets were drawn.
@@ -116,9 +117,9 @@ class AdaptCommandTest {
                 assertEquals(2, mine.size(), series + ": " + mine);
                 for (int i = 0; i < 2; i++) {
                     JsonNode f = row.path(i == 0 ? "before" : "after");
-                    assertEquals(new CurvePoint(series, i == 0 ? 0 : steps, "success", f.path("successRate").asDouble(), f.path("ciLow").asDouble(),
-                            f.path("ciHigh").asDouble()), mine.get(i), row.toString());
-                    assertTrue(f.has("ciHigh"), "the row's figures are named as read here: " + f);
+                    assertEquals(new CurvePoint(series, i == 0 ? 0 : steps, "success", f.path("success_rate").asDouble(), f.path("ci_low").asDouble(),
+                            f.path("ci_high").asDouble()), mine.get(i), row.toString());
+                    assertTrue(f.has("ci_high"), "the row's figures are named as read here: " + f);
                 }
             }
             assertTrue(rows >= 5, "the targets, pooled, static and the tiers");

@@ -65,10 +65,10 @@ class AdaptationLoopTest {
         assertEquals(0, adapt.code(), adapt.err());
         JsonNode target = row(adapt.json(), "target");
         assertEquals("tool.semantic-rename:severity=2", target.path("condition").asText(), target.toString());
-        double before = target.path("before").path("successRate").asDouble();
-        double after = target.path("after").path("successRate").asDouble();
+        double before = target.path("before").path("success_rate").asDouble();
+        double after = target.path("after").path("success_rate").asDouble();
         assertTrue(after - before >= 0.2 && after >= 0.9, "recovered on the target: " + target);
-        assertTrue(row(adapt.json(), "static").path("after").path("successRate").asDouble() >= 0.9, "static kept: " + row(adapt.json(), "static"));
+        assertTrue(row(adapt.json(), "static").path("after").path("success_rate").asDouble() >= 0.9, "static kept: " + row(adapt.json(), "static"));
 
         // 4. The recovery measured apart from adapt's own table: other test tasks, the shift as the watch named it.
         double sftUnder = success("policy:" + sft, "tool.semantic-rename");

@@ -10,6 +10,7 @@ import dev.openagent.sandbox.Environment;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.TaskRequest;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -100,11 +102,22 @@ class ShiftOracleTest {
         void check(Shift a, Shift b, int i, int j);
     }
 
-    /** Every unordered pair of distinct shifts, with their positions (for the seed). */
+    /**
+     * Every unordered pair of distinct shifts, with their positions (for the seed). Every pair runs, and every failing
+     * one is reported: the first failure no longer hides the pairs after it.
+     */
     static void forEachPair(List<Shift> shifts, PairCheck check) {
+        List<Executable> pairs = new ArrayList<>();
         for (int i = 0; i < shifts.size(); i++) {
-            for (int j = i + 1; j < shifts.size(); j++) check.check(shifts.get(i), shifts.get(j), i, j);
+            for (int j = i + 1; j < shifts.size(); j++) {
+                Shift a = shifts.get(i);
+                Shift b = shifts.get(j);
+                int x = i;
+                int y = j;
+                pairs.add(() -> check.check(a, b, x, y));
+            }
         }
+        assertAll(pairs.stream());
     }
 
     static String heavy(Shift s) {
@@ -147,21 +160,14 @@ class ShiftOracleTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("envs")
     void oracleSucceedsUnderDomainTransferToEveryOtherEnvironment(Environment env) {
-        for (Environment target : envs()) {
-            if (target.id().equals(env.id())) continue;
-            check(env, ShiftSpec.parseStack("domain.transfer:to=" + target.id()), 10, 3000);
-        }
+        assertAll(envs().stream().filter(target -> !target.id().equals(env.id()))
+                .map(target -> (Executable) () -> check(env, ShiftSpec.parseStack("domain.transfer:to=" + target.id()), 10, 3000)));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("envs")
     @Tag("benchmark")
     void oracleSucceedsUnderComposedPairsAtScale(Environment env) {
-        List<Shift> shifts = applicable(env);
-        for (int i = 0; i < shifts.size(); i++) {
-            for (int j = i + 1; j < shifts.size(); j++) {
-                check(env, ShiftSpec.parseStack(heavy(shifts.get(i)) + "+" + heavy(shifts.get(j))), 200, 90_000L + 1000L * i + j);
-            }
-        }
+        forEachPair(applicable(env), (a, b, i, j) -> check(env, ShiftSpec.parseStack(heavy(a) + "+" + heavy(b)), 200, 90_000L + 1000L * i + j));
     }
 }

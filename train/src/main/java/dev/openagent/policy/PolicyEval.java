@@ -1,5 +1,6 @@
 package dev.openagent.policy;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.openagent.registry.Environments;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.metrics.Rate;
@@ -20,9 +21,13 @@ public final class PolicyEval {
     private PolicyEval() {}
 
     /**
+     * Written in JSON (adapt's rows, a checkpoint's training.json) with the names every other figure of the toolkit
+     * has there: success_rate, ci_low, ci_high, refusal_rate.
+     *
      * @param refusalRate fraction of scored episodes the agent ended by refusing
      */
-    public record Figures(int episodes, int successes, double successRate, double ciLow, double ciHigh, double refusalRate) {
+    public record Figures(int episodes, int successes, @JsonProperty("success_rate") double successRate, @JsonProperty("ci_low") double ciLow,
+                          @JsonProperty("ci_high") double ciHigh, @JsonProperty("refusal_rate") double refusalRate) {
         public static Figures of(List<Trajectory> all) {
             List<Trajectory> scored = all.stream().filter(t -> t.outcome().end() != Outcome.End.INFRA_ERROR).toList();
             int n = scored.size();
