@@ -86,7 +86,7 @@ final class OnlineEval {
         if (!(lr > 0) || Float.isInfinite(lr)) throw new Main.UserError("--adapt-lr must be positive");
         AgentSpec agent = exp.agents().getFirst();
         Path policy = Path.of(agent.kind().substring(Agents.POLICY.length()));
-        Agents.resolve(agent.kind(), 0); // a bad checkpoint is one line, before anything runs
+        dev.openagent.policy.Checkpoint.load(policy).close(); // a bad checkpoint is one line, before anything runs
         String label = agent.label() != null ? agent.label() : agent.kind();
         var settings = new OnlineAdaptation.Settings(policy, env, shift, exp.splitValue(), exp.difficulty(), groups, groupSize, attempts, lr,
                 exp.seed(), label + " under " + (shift.isStatic() ? "static" : shift.label()));

@@ -217,9 +217,10 @@ public final class OnlineAdaptation {
                 p.send(s.series(), sink);
                 sink.flush();
                 last = checkpoint(out, g);
-                log.accept(String.format(Locale.ROOT, "group %d/%d: success %.3f [%.3f, %.3f] over %d episodes (%d so far), %d of %d %s with signal, %.1f s",
-                        g, s.groups(), p.success().value(), p.success().lo(), p.success().hi(), u.rollouts(), episodes, u.withSignal(), u.groups(),
-                        s.attempts() == 1 ? "groups" : "tasks",
+                String signal = s.attempts() > 1 ? String.format(Locale.ROOT, "%d of %d tasks with signal", u.withSignal(), u.groups())
+                        : u.updated() ? "updated" : "no signal (every outcome the same), not updated";
+                log.accept(String.format(Locale.ROOT, "group %d/%d: success %.3f [%.3f, %.3f] over %d episodes (%d so far), %s, %.1f s",
+                        g, s.groups(), p.success().value(), p.success().lo(), p.success().hi(), u.rollouts(), episodes, signal,
                         (System.nanoTime() - t0) / 1e9));
             }
         }

@@ -29,7 +29,7 @@ public final class GroupUpdate {
      * @param updated    whether the optimiser stepped
      */
     public record Stats(int groups, int withSignal, int successes, int rollouts, int steps, boolean updated) {
-        /** The mean reward of the groups (each group's mean, averaged), as the RL trainer logs it. */
+        /** The mean reward over all rollouts (with groups of one size, the mean of the groups' means, as the RL trainer logs it). */
         public double meanReward() { return rollouts == 0 ? 0 : (double) successes / rollouts; }
     }
 
