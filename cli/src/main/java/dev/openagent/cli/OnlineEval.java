@@ -91,8 +91,8 @@ final class OnlineEval {
         var settings = new OnlineAdaptation.Settings(policy, env, shift, exp.splitValue(), exp.difficulty(), groups, groupSize, attempts, lr,
                 exp.seed(), label + " under " + (shift.isStatic() ? "static" : shift.label()));
         Path out = f.out != null ? f.out : Path.of("runs", settings.id());
-        System.err.printf(Locale.ROOT, "online adaptation: %d groups of %d episodes (%d tasks x %d attempts) under %s, lr %s; run directory %s%n",
-                groups, groupSize, settings.tasks(), attempts, shift.isStatic() ? "static" : shift.label(), lr, out);
+        System.err.printf(Locale.ROOT, "online adaptation: %d groups of %d episodes (%s) under %s, lr %s; run directory %s%n",
+                groups, groupSize, attempts == 1 ? "each a task of its own" : settings.tasks() + " tasks, " + attempts + " attempts each", shift.isStatic() ? "static" : shift.label(), lr, out);
         OnlineAdaptation.Result r = OnlineAdaptation.run(settings, out, new CurveFiles(out), line -> System.err.println("progress: " + line),
                 Integer.MAX_VALUE);
         int third = Math.max(1, r.points().size() / 3);
