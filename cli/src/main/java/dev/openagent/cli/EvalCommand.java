@@ -34,6 +34,8 @@ import java.util.concurrent.Callable;
         description = {"Evaluate agents across environments, shift conditions, tasks and trials (the static condition is always run too).",
                 "Results go to a SQLite file or a PostgreSQL database; rerunning the same experiment resumes it (finished episodes are reused).",
                 "--shard I/N runs one part of it, so N processes anywhere (a Kubernetes Indexed Job) write one run into one store.",
+                "--adapt online: a built-in policy learns from outcome reward while it is evaluated, group after group, under one shift; "
+                        + "its learning curve and a checkpoint per group go to --out (docs/adaptation.md).",
                 "Exit code 0 when every planned episode is scored, 3 when some are missing or ended in infrastructure errors."})
 final class EvalCommand implements Callable<Integer> {
     static final int INCOMPLETE = 3;
@@ -102,6 +104,9 @@ final class EvalCommand implements Callable<Integer> {
     boolean noProgress;
 
     @Mixin
+    OnlineEval.Flags online = new OnlineEval.Flags();
+
+    @Mixin
     Options.JsonOutput json;
 
     @Spec
@@ -113,6 +118,8 @@ final class EvalCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Experiment exp = experiment();
+        if (online.mode != null) return OnlineEval.run(this, exp);
+        online.refuseWithoutAdapt();
         Shard part = Shard.of(shard, shards, System.getenv("JOB_COMPLETION_INDEX"));
         if (runId != null && !runId.matches("[A-Za-z0-9][A-Za-z0-9._:-]{0,127}")) {
             throw new Main.UserError("--run '" + runId + "': a run id is 1 to 128 letters, digits, '.', '_', ':' or '-', starting with a letter or digit");
@@ -193,7 +200,7 @@ final class EvalCommand implements Callable<Integer> {
     }
 
     /** Whether the option was on the command line (options an experiment file can also set override it only then). */
-    private boolean given(String option) {
+    boolean given(String option) {
         return spec.commandLine().getParseResult().hasMatchedOption(option);
     }
 

@@ -15,7 +15,6 @@ import dev.openagent.shift.ShiftStack;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -481,33 +480,14 @@ public final class Trainer {
                 for (int g = 0; g < o.groupSize(); g++) jobs.add(new PolicyRunner.Job(envs.get(e), stack, request));
             }
             List<PolicyRunner.Episode> episodes = PolicyRunner.run(policy, "rl", jobs, jobs.size(), sampler, true, e -> {});
-            List<Policy.Example> examples = new ArrayList<>();
-            double rewardSum = 0;
-            for (int t = 0; t < o.groupTasks(); t++) {
-                List<PolicyRunner.Episode> group = episodes.subList(t * o.groupSize(), (t + 1) * o.groupSize());
-                double[] r = group.stream().mapToDouble(e -> e.trajectory().success() ? 1 : 0).toArray();
-                double mean = java.util.Arrays.stream(r).average().orElse(0);
-                double var = java.util.Arrays.stream(r).map(x -> (x - mean) * (x - mean)).average().orElse(0);
-                rewardSum += mean;
-                groups++;
-                if (var < 1e-12) continue; // all equal: no signal in this group
-                signal++;
-                double std = Math.sqrt(var);
-                for (int g = 0; g < group.size(); g++) {
-                    float advantage = (float) ((r[g] - mean) / std);
-                    for (PolicyRunner.Decided d : group.get(g).steps()) examples.add(new Policy.Example(d.view(), d.decision(), advantage));
-                }
-            }
-            double meanReward = rewardSum / o.groupTasks();
+            List<List<PolicyRunner.Episode>> byTask = new ArrayList<>();
+            for (int t = 0; t < o.groupTasks(); t++) byTask.add(episodes.subList(t * o.groupSize(), (t + 1) * o.groupSize()));
+            GroupUpdate.Stats update = GroupUpdate.apply(policy, opt, byTask, o.batch());
+            groups += update.groups();
+            signal += update.withSignal();
+            if (update.updated()) updates++;
+            double meanReward = update.meanReward();
             recentReward = it == 1 ? meanReward : 0.9 * recentReward + 0.1 * meanReward;
-            if (!examples.isEmpty()) {
-                examples.sort(Comparator.comparingInt(e -> e.view().turns().size())); // similar lengths pad less
-                for (int i = 0; i < examples.size(); i += o.batch()) {
-                    policy.accumulate(examples.subList(i, Math.min(examples.size(), i + o.batch())), examples.size());
-                }
-                policy.step(opt);
-                updates++;
-            }
             progress.accept(it);
             if (curvePoint(it, o.steps(), every)) curve.point("train", it, "reward", recentReward, null, null);
             if (it % every == 0 || it == o.steps()) {
