@@ -5,7 +5,7 @@ import dev.openagent.adapt.Adaptation;
 import dev.openagent.frontier.Focus;
 import dev.openagent.json.Json;
 import dev.openagent.policy.Checkpoint;
-import dev.openagent.policy.CurveSink;
+import dev.openagent.curve.CurveSink;
 import dev.openagent.policy.PolicyEval;
 import dev.openagent.study.StudyProgress;
 import dev.openagent.watch.EventsFile;

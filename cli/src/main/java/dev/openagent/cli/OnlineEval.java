@@ -3,6 +3,7 @@ package dev.openagent.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.adapt.OnlineAdaptation;
 import dev.openagent.curve.CurveFiles;
+import dev.openagent.curve.CurveSink;
 import dev.openagent.json.Json;
 import dev.openagent.run.AgentSpec;
 import dev.openagent.run.Experiment;
@@ -11,13 +12,15 @@ import dev.openagent.shift.ShiftStack;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * {@code eval --agent policy:DIR --adapt online}: the CLI's wiring of online adaptation (train's
  * {@link OnlineAdaptation}) into eval's flags, so that the eval module never needs the train module. The curve goes
- * to {@link CurveFiles} in the run's directory: the one place a results-store curve would be wired in instead.
+ * to {@link CurveFiles} in the run's directory and, as a run of kind {@code online}, to the results store ({@code --store}).
  */
 final class OnlineEval {
     private OnlineEval() {}
@@ -93,8 +96,39 @@ final class OnlineEval {
         Path out = f.out != null ? f.out : Path.of("runs", settings.id());
         System.err.printf(Locale.ROOT, "online adaptation: %d groups of %d episodes (%s) under %s, lr %s; run directory %s%n",
                 groups, groupSize, attempts == 1 ? "each a task of its own" : settings.tasks() + " tasks, " + attempts + " attempts each", shift.isStatic() ? "static" : shift.label(), lr, out);
-        OnlineAdaptation.Result r = OnlineAdaptation.run(settings, out, new CurveFiles(out), line -> System.err.println("progress: " + line),
-                Integer.MAX_VALUE);
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("kind", "online");
+        config.put("agent", label);
+        config.put("env", env);
+        config.put("shift", shift.label());
+        config.put("groups", groups);
+        config.put("group_size", groupSize);
+        config.put("attempts", attempts);
+        config.put("lr", (double) lr);
+        config.put("seed", exp.seed());
+        config.put("out", out.toAbsolutePath().toString());
+        config.put("curve_x", "group");
+        OnlineAdaptation.Result r;
+        // The curve goes to the run's directory and, as a run of kind online, to the results store (the viewer charts
+        // it); the run's id is the stream's, so a resumed stream continues the same stored run.
+        try (TrainingRun stored = TrainingRun.begin(eval.store.location(), "online-" + settings.id(), "eval --adapt online " + settings.series(), config)) {
+            CurveFiles files = new CurveFiles(out);
+            CurveSink both = new CurveSink() {
+                @Override
+                public void point(String series, long x, String metric, double value, double lo, double hi) {
+                    files.point(series, x, metric, value, lo, hi);
+                    stored.curve().point(series, x, metric, value, lo, hi);
+                }
+
+                @Override
+                public void flush() {
+                    files.flush();
+                    stored.flush();
+                }
+            };
+            r = OnlineAdaptation.run(settings, out, both, line -> System.err.println("progress: " + line), Integer.MAX_VALUE);
+            stored.complete();
+        }
         int third = Math.max(1, r.points().size() / 3);
         double first = r.meanSuccess(1, third);
         double last = r.meanSuccess(r.points().size() - third + 1, r.points().size());

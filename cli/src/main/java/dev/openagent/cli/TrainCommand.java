@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.focus.FocusedShifts;
 import dev.openagent.frontier.Focus;
 import dev.openagent.policy.Checkpoint;
-import dev.openagent.policy.CurveSink;
+import dev.openagent.curve.CurveSink;
 import dev.openagent.policy.PolicyEval;
 import dev.openagent.policy.ShiftSampler;
 import dev.openagent.policy.Trainer;

@@ -1,7 +1,7 @@
 package dev.openagent.cli;
 
 import dev.openagent.json.Json;
-import dev.openagent.policy.CurveSink;
+import dev.openagent.curve.CurveSink;
 import dev.openagent.store.ResultStore;
 import dev.openagent.store.StoreLocation;
 
@@ -38,6 +38,14 @@ final class TrainingRun implements AutoCloseable {
         byte[] random = new byte[3];
         new SecureRandom().nextBytes(random);
         String id = config.get("kind") + "-" + STAMP.format(ZonedDateTime.now(ZoneOffset.UTC)) + "-" + HexFormat.of().formatHex(random);
+        return begin(location, id, name, config);
+    }
+
+    /**
+     * Opens the store and starts, or continues, the run of this id: a run that resumes (online adaptation's stream, whose
+     * id is its settings') sends its points again, and the store keeps one per series, metric and x.
+     */
+    static TrainingRun begin(StoreLocation location, String id, String name, Map<String, Object> config) {
         ResultStore store = ResultStore.open(location);
         String json = Json.write(config);
         try {
@@ -55,8 +63,11 @@ final class TrainingRun implements AutoCloseable {
 
     /** The curve's points, to the run. */
     CurveSink curve() {
-        return (series, x, metric, value, lo, hi) -> store.curvePoint(id, series, x, metric, value, lo, hi);
+        return (series, x, metric, value, lo, hi) -> store.curvePoint(id, series, x, metric, value, Double.isNaN(lo) ? null : lo, Double.isNaN(hi) ? null : hi);
     }
+
+    /** Waits until every point sent so far is committed. */
+    void flush() { store.flush(); }
 
     /** The run is complete: everything it sent is committed. */
     void complete() {

@@ -1,6 +1,10 @@
 package dev.openagent.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.openagent.json.Json;
+import dev.openagent.store.CurvePoint;
+import dev.openagent.store.ResultStore;
+import dev.openagent.store.RunInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,7 +34,9 @@ class OnlineEvalTest {
     @Test
     void aStreamWritesItsCurveAndACheckpointPerGroupAndResumesWhenRunAgain() throws Exception {
         Path out = dir.resolve("run");
-        String[] args = {"--shift", "query.noise", "--difficulty", "1", "--groups", "2", "--group-size", "4", "--out", out.toString(), "--json"};
+        Path store = dir.resolve("runs.db");
+        String[] args = {"--shift", "query.noise", "--difficulty", "1", "--groups", "2", "--group-size", "4", "--out", out.toString(),
+                "--store", store.toString(), "--json"};
         CliTest.Result r = online(args);
         assertEquals(0, r.code(), r.err());
         JsonNode o = r.json();
@@ -49,6 +55,20 @@ class OnlineEvalTest {
         assertEquals(0, again.code(), again.err());
         assertEquals(2, again.json().path("resumed_after").asInt());
         assertArrayEquals(curve, Files.readAllBytes(out.resolve("curve.json")));
+
+        // The store holds the stream as one run of kind online, its success per group as in curve.json, once.
+        try (ResultStore results = ResultStore.openExisting(store)) {
+            assertEquals(1, results.runs().size(), results.runs().toString());
+            RunInfo run = results.runs().getFirst();
+            assertEquals("online", Json.parse(run.config()).path("kind").asText(), run.config());
+            assertEquals("complete", run.status());
+            List<CurvePoint> success = results.curve(run.id()).stream().filter(p -> p.metric().equals("success")).toList();
+            assertEquals(List.of(1L, 2L), success.stream().map(CurvePoint::x).toList(), success.toString());
+            for (CurvePoint p : success) {
+                assertEquals(o.path("curve").get((int) p.x() - 1).path("success").asDouble(), p.value(), 1e-9, p.toString());
+                assertTrue(p.lo() != null && p.lo() <= p.value() && p.value() <= p.hi(), p.toString());
+            }
+        }
     }
 
     @Test

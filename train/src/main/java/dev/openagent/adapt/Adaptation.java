@@ -7,7 +7,7 @@ import dev.openagent.focus.FocusedShifts;
 import dev.openagent.frontier.Focus;
 import dev.openagent.json.Json;
 import dev.openagent.policy.Checkpoint;
-import dev.openagent.policy.CurveSink;
+import dev.openagent.curve.CurveSink;
 import dev.openagent.policy.Policy;
 import dev.openagent.policy.PolicyEval;
 import dev.openagent.policy.PolicyRunner;

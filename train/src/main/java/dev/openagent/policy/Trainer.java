@@ -3,6 +3,7 @@ package dev.openagent.policy;
 import ai.djl.training.optimizer.Optimizer;
 import ai.djl.training.tracker.Tracker;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.curve.CurveSink;
 import dev.openagent.registry.Environments;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.Action;
@@ -269,7 +270,7 @@ public final class Trainer {
             if (!Float.isFinite(loss)) throw new IllegalStateException("training diverged at step " + step + " (loss " + loss + ")");
             recent = step == 1 ? loss : 0.9 * recent + 0.1 * loss;
             progress.accept(step);
-            if (curvePoint(step, o.steps(), every)) curve.point("train", step, "loss", recent, null, null);
+            if (curvePoint(step, o.steps(), every)) curve.point("train", step, "loss", recent);
             if (step % every == 0 || step == o.steps()) {
                 log.accept(String.format(Locale.ROOT, "%s step %d/%d  loss %.4f  (%d episodes, %.1f s)", o.method().id(), step,
                         o.steps(), recent, episodes, (System.nanoTime() - t0) / 1e9));
@@ -489,7 +490,7 @@ public final class Trainer {
             double meanReward = update.meanReward();
             recentReward = it == 1 ? meanReward : 0.9 * recentReward + 0.1 * meanReward;
             progress.accept(it);
-            if (curvePoint(it, o.steps(), every)) curve.point("train", it, "reward", recentReward, null, null);
+            if (curvePoint(it, o.steps(), every)) curve.point("train", it, "reward", recentReward);
             if (it % every == 0 || it == o.steps()) {
                 log.accept(String.format(Locale.ROOT, "rl iteration %d/%d  reward %.3f  (%d updates, %d of %d groups with signal, %.1f s)", it,
                         o.steps(), recentReward, updates, signal, groups, (System.nanoTime() - t0) / 1e9));

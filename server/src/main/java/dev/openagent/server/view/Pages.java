@@ -267,11 +267,12 @@ final class Pages {
      * interval as a bar; and the last point of each line in a table.
      */
     private static void curves(Html h, RunInfo run, List<CurvePoint> points, StringBuilder charts) {
-        // the runs that write curves count optimiser steps; another producer's series count episodes
-        String xName = switch (kind(run)) {
+        // a run says what its curve's x counts (curve_x in its stored experiment: online adaptation's groups); train and
+        // adapt count optimiser steps; any other producer's series, episodes
+        String xName = parse(run.config()).path("curve_x").asText(switch (kind(run)) {
             case "train", "adapt" -> "step";
             default -> "episodes";
-        };
+        });
         Map<String, Map<String, List<CurvePoint>>> byMetric = new LinkedHashMap<>();
         // the trainer's own series first (its loss or reward), then the rest as the store orders them
         List<CurvePoint> ordered = Stream.concat(points.stream().filter(c -> c.series().equals("train")),
