@@ -41,7 +41,7 @@ final class TrainCommand implements Runnable {
     Float lr;
 
     @Option(names = "--mix", description = "PAFT: how the shifted episodes spread over the catalog: uniform (every shift equally likely, the default) "
-            + "or recipe (the paper study's: perception and interaction shifts evenly, 20% refusal demonstrations; docs/training.md).")
+            + "or recipe (the paper study's: perception and interaction shifts evenly, 20%% refusal demonstrations; docs/training.md).")
     String mix;
 
     @Option(names = "--focus", paramLabel = "FILE", description = "PAFT: draw the shifted episodes from a frontier's focus file (focus.json, "

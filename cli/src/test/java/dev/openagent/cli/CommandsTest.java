@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import static dev.openagent.cli.CliTest.assertBad;
 import static dev.openagent.cli.CliTest.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Commands CliTest leaves out, each with what a user relies on and its bad input: shifts, envs, validate, bench, report --run. */
@@ -166,5 +167,31 @@ class CommandsTest {
         assertBad(run("report", "--store", store.toString(), "--run", id), "--out DIR is required");
         CliTest.Result ok = run("report", "--store", store.toString(), "--run", id, "--out", dir.resolve("r").toString());
         assertEquals(0, ok.code(), ok.err());
+    }
+
+    /** Every command's --help prints its usage and nothing else: a bare '%' in a description made picocli warn on stderr. */
+    @Test
+    void everyCommandsHelpPrintsWithoutWarnings() {
+        List<List<String>> paths = new ArrayList<>();
+        collect(new picocli.CommandLine(new Main()), new ArrayList<>(), paths);
+        assertTrue(paths.size() > 20, paths.toString());
+        for (List<String> path : paths) {
+            List<String> args = new ArrayList<>(path);
+            args.add("--help");
+            CliTest.Result r = run(args.toArray(String[]::new));
+            assertEquals(0, r.code(), path + ": " + r.err());
+            assertTrue(r.out().startsWith("Usage: openagent"), path + ": " + r.out());
+            assertFalse((r.out() + r.err()).contains("WARN"), path + ": " + r.err());
+        }
+    }
+
+    private static void collect(picocli.CommandLine command, List<String> path, List<List<String>> out) {
+        for (var e : command.getSubcommands().entrySet()) {
+            if (!e.getValue().getCommandName().equals(e.getKey()) || e.getKey().equals("help")) continue;   // an alias, picocli's help
+            List<String> p = new ArrayList<>(path);
+            p.add(e.getKey());
+            out.add(p);
+            collect(e.getValue(), p, out);
+        }
     }
 }
