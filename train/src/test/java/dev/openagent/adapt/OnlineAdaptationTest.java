@@ -10,6 +10,8 @@ import dev.openagent.sandbox.Split;
 import dev.openagent.shift.ShiftSpec;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -27,15 +29,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * sampled actions.
  */
 class OnlineAdaptationTest {
-    /** The stream of the learning test: query.noise on difficulty-1 test tasks, 20 groups of 32 distinct tasks. */
+    /** The kill-and-resume test's stream: query.noise on difficulty-1 test tasks. */
     static final String SHIFT = "query.noise";
     static final int GROUPS = 20;
     static final int COMPARED = 5;
     /**
      * The rise required of the last {@value #COMPARED} groups' mean success over the first {@value #COMPARED}'s. Measured
      * when written (seed 1 here; the same stream at other run seeds stands in for another CPU's floating point, which
-     * parts the same seeds' trajectories after a few updates): +0.27, +0.19, +0.25 and +0.30 at seeds 1 to 4 over thirds of
-     * the stream; at learning rate 0 the curve stays flat. 0.10 is about half the smallest rise.
+     * parts the same seeds' trajectories after a few updates): under query.noise +0.27, +0.19, +0.25 and +0.30 at seeds 1
+     * to 4 over thirds of the stream; under tool.removal +0.22, +0.33, +0.21 and +0.32, the last five groups against the first five; at learning rate 0
+     * the curves stay flat (within 0.03). 0.10 is about half the smallest rise. The interaction and security tiers' rises
+     * (obs.runtime-error +0.41, +0.24, +0.20, +0.07; obs.injection at severity 3 +0.11, +0.21, +0.24, +0.08) fell below
+     * it at some seed, and logic.conflict (reasoning) did not rise (0.063 to 0.050 at seed 1): docs/adaptation.md.
      */
     static final double MARGIN = 0.10;
 
@@ -62,10 +67,12 @@ class OnlineAdaptationTest {
                 "tiny under " + shift);
     }
 
-    @Test
-    void theCurveRisesUnderAPersistentShiftFromOutcomeRewardAlone() {
+    /** 20 groups of 32 distinct difficulty-1 test tasks under a persistent shift of the perception tier, then of internalization. */
+    @ParameterizedTest
+    @ValueSource(strings = {"query.noise", "tool.removal"})
+    void theCurveRisesUnderAPersistentShiftFromOutcomeRewardAlone(String shift) {
         Path out = dir.resolve("online");
-        OnlineAdaptation.Result r = OnlineAdaptation.run(settings(SHIFT, GROUPS, 32, 1, OnlineAdaptation.DEFAULT_LR), out, new CurveFiles(out),
+        OnlineAdaptation.Result r = OnlineAdaptation.run(settings(shift, GROUPS, 32, 1, OnlineAdaptation.DEFAULT_LR), out, new CurveFiles(out),
                 line -> {}, Integer.MAX_VALUE);
         assertEquals(GROUPS, r.points().size());
         assertEquals(GROUPS * 32L, r.points().getLast().episodes());
