@@ -3,7 +3,6 @@ package dev.openagent.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.adapt.OnlineAdaptation;
 import dev.openagent.curve.CurveFiles;
-import dev.openagent.curve.CurveSink;
 import dev.openagent.json.Json;
 import dev.openagent.run.AgentSpec;
 import dev.openagent.run.Experiment;
@@ -112,21 +111,8 @@ final class OnlineEval {
         // The curve goes to the run's directory and, as a run of kind online, to the results store (the viewer charts
         // it); the run's id is the stream's, so a resumed stream continues the same stored run.
         try (TrainingRun stored = TrainingRun.begin(eval.store.location(), "online-" + settings.id(), "eval --adapt online " + settings.series(), config)) {
-            CurveFiles files = new CurveFiles(out);
-            CurveSink both = new CurveSink() {
-                @Override
-                public void point(String series, long x, String metric, double value, double lo, double hi) {
-                    files.point(series, x, metric, value, lo, hi);
-                    stored.curve().point(series, x, metric, value, lo, hi);
-                }
-
-                @Override
-                public void flush() {
-                    files.flush();
-                    stored.flush();
-                }
-            };
-            r = OnlineAdaptation.run(settings, out, both, line -> System.err.println("progress: " + line), Integer.MAX_VALUE);
+            r = OnlineAdaptation.run(settings, out, new CurveFiles(out).and(stored.curve()), line -> System.err.println("progress: " + line),
+                    Integer.MAX_VALUE);
             stored.complete();
         }
         int third = Math.max(1, r.points().size() / 3);

@@ -61,13 +61,18 @@ final class TrainingRun implements AutoCloseable {
 
     String store() { return store.location().toString(); }
 
-    /** The curve's points, to the run. */
+    /** The curve's points, to the run; a flush waits until every point sent so far is committed. */
     CurveSink curve() {
-        return (series, x, metric, value, lo, hi) -> store.curvePoint(id, series, x, metric, value, Double.isNaN(lo) ? null : lo, Double.isNaN(hi) ? null : hi);
-    }
+        return new CurveSink() {
+            @Override
+            public void point(String series, long x, String metric, double value, double lo, double hi) {
+                store.curvePoint(id, series, x, metric, value, Double.isNaN(lo) ? null : lo, Double.isNaN(hi) ? null : hi);
+            }
 
-    /** Waits until every point sent so far is committed. */
-    void flush() { store.flush(); }
+            @Override
+            public void flush() { store.flush(); }
+        };
+    }
 
     /** The run is complete: everything it sent is committed. */
     void complete() {

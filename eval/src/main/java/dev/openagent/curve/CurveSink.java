@@ -27,4 +27,22 @@ public interface CurveSink {
 
     /** Makes the points given so far durable (a file sink rewrites its files); called after each group. */
     default void flush() {}
+
+    /** Sends each point, and each flush, to this sink and then to {@code other} (a run's files and its results store). */
+    default CurveSink and(CurveSink other) {
+        CurveSink first = this;
+        return new CurveSink() {
+            @Override
+            public void point(String series, long x, String metric, double value, double lo, double hi) {
+                first.point(series, x, metric, value, lo, hi);
+                other.point(series, x, metric, value, lo, hi);
+            }
+
+            @Override
+            public void flush() {
+                first.flush();
+                other.flush();
+            }
+        };
+    }
 }

@@ -45,13 +45,7 @@ public final class SessionRecorder implements AutoCloseable {
     }
 
     /** Whether a stored run is one a proxy recorded (its experiment, as {@link #toStore} writes it, names the proxy as its server). */
-    public static boolean recordedByProxy(RunInfo run) {
-        try {
-            return Json.parse(run.config()).path("server").asText("").equals("proxy");
-        } catch (RuntimeException notJson) {
-            return false;
-        }
-    }
+    public static boolean recordedByProxy(RunInfo run) { return run.server().equals("proxy"); }
 
     public String describe() { return sink.describe(); }
 

@@ -68,9 +68,9 @@ final class Pages {
 
     /** What recorded a run, from its stored experiment: eval (or study, frontier), a server's or the proxy's sessions. */
     static String kind(RunInfo run) {
-        JsonNode cfg = parse(run.config());
-        String server = cfg.path("server").asText("");
+        String server = run.server();
         if (!server.isEmpty()) return server.equals("proxy") ? PROXY_SESSIONS : "serve " + server;
+        JsonNode cfg = parse(run.config());
         return cfg.has("kind") ? cfg.path("kind").asText() : "eval";
     }
 
