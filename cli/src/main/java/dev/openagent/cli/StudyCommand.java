@@ -1,26 +1,42 @@
 package dev.openagent.cli;
 
+import dev.openagent.adapt.AdaptationStudy;
+import dev.openagent.adapt.AdaptationStudyReport;
 import dev.openagent.json.Json;
-import dev.openagent.registry.Environments;
 import dev.openagent.policy.Trainer;
+import dev.openagent.registry.Environments;
 import dev.openagent.run.EpisodeResult;
+import dev.openagent.sandbox.Environment;
+import dev.openagent.sandbox.Split;
+import dev.openagent.sandbox.TaskRequest;
+import dev.openagent.sandbox.ToolSpec;
+import dev.openagent.shift.ShiftSpec;
 import dev.openagent.study.EnvStudies;
 import dev.openagent.study.EnvStudyReport;
 import dev.openagent.study.PaftMixStudy;
 import dev.openagent.study.PaperStudy;
 import dev.openagent.study.StudyProgress;
 import dev.openagent.study.StudyReport;
-import picocli.CommandLine;
+import dev.openagent.watch.Change;
+import dev.openagent.watch.Snapshot;
+import dev.openagent.watch.SurfaceDiff;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 @Command(name = "study", description = "Run a study end to end (train, evaluate under shifts, report).",
         subcommands = {StudyCommand.Paper.class, StudyCommand.PaftMix.class, StudyCommand.Difficulty.class, StudyCommand.Transfer.class,
-                StudyCommand.Sequential.class, StudyCommand.Mixture.class})
+                StudyCommand.Sequential.class, StudyCommand.Mixture.class, StudyCommand.AdaptationStudyCommand.class})
 final class StudyCommand extends GroupCommand {
     @Command(name = "paper", description = {
             "The paper's experiment on poi: train SFT, RL (from SFT, rollouts partly under shifts), PAFT (alpha 0.3; the sweep",
@@ -257,6 +273,83 @@ final class StudyCommand extends GroupCommand {
             "single-environment specialists; reports each strategy's success per environment, its mean and its minimum."})
     static final class Mixture extends AcrossEnvs {
         Mixture() { super(EnvStudies.Kind.MIXTURE); }
+    }
+
+    @Command(name = "adaptation", description = {
+            "After a persistent shift appears, how many episodes each agent needs to recover to within 5 points of its static",
+            "success, and what it forgets: on poi, from SFT- and PAFT-pretrained starting points, under one shift per tier and",
+            "the one the watch names for a tool-renaming upgrade, by targeted offline adaptation (adapt, with replay) and by",
+            "online RL from outcome reward, evaluated after each round. Writes study.md, study.html (the learning curves as",
+            "charts), results.json and curves.csv."})
+    static final class AdaptationStudyCommand implements Runnable {
+        /** The upgrade the watch is shown: every tool renamed to a synonym, as a server's new version might. */
+        static final String UPGRADE = "tool.semantic-rename";
+
+        @Option(names = "--quick", description = "Smaller starting points and repairs up to 1,024 episodes (about ten minutes on two cores).")
+        boolean quick;
+
+        /** For tests: the whole study in seconds, at a budget whose numbers mean nothing. */
+        @Option(names = "--tiny", hidden = true)
+        boolean tiny;
+
+        @Option(names = "--from", description = "A paper study's directory: start from its policies/sft and policies/paft-0.3 instead of training them.")
+        Path from;
+
+        @Option(names = "--seed", defaultValue = "1", description = "Seed of training and test tasks (default: ${DEFAULT-VALUE}).")
+        long seed;
+
+        @Option(names = "--out", description = "Directory for the report, the starting points and the repairs (default: runs/study-adaptation).")
+        Path out;
+
+        @Option(names = "--json", description = "Print the study's JSON (rows, curves, findings) on standard output; the table goes to standard error.")
+        boolean json;
+
+        @Override
+        public void run() {
+            AdaptationStudy.Budget budget = tiny ? AdaptationStudy.Budget.tiny()
+                    : quick ? AdaptationStudy.Budget.quick() : AdaptationStudy.Budget.full();
+            if (from != null && !Files.isDirectory(from)) throw new Main.UserError("--from " + from + ": no such directory");
+            Path dir = out != null ? out : Path.of("runs", "study-" + AdaptationStudy.ID);
+            List<AdaptationStudy.Scenario> scenarios = new ArrayList<>(AdaptationStudy.TIERS);
+            scenarios.add(watched(seed));
+            AdaptationStudy.Result r;
+            try (StudyProgress progress = StudyProgress.console("study adaptation", System.err)) {
+                r = AdaptationStudy.run(budget, seed, scenarios, from, dir, progress);
+            }
+            String md = AdaptationStudyReport.markdown(r);
+            String js = Json.pretty(AdaptationStudy.json(r));
+            StudyReport.writeMarkdown(md, dir.resolve("study.md"));
+            AdaptationStudyReport.writeHtml(r, dir.resolve("study.html"));
+            StudyReport.writeJson(js, dir.resolve("results.json"));
+            StudyReport.writeMarkdown(AdaptationStudyReport.csv(r), dir.resolve("curves.csv"));
+            show(json, md, js, "study:  " + dir.resolve("study.html") + " (the learning curves, the table, the findings)",
+                    "curves: " + dir.resolve("curves.csv"));
+        }
+
+        /**
+         * The watch-detected scenario: the watch's diff of poi's tools as served against the same tools after an upgrade
+         * that renames them ({@link #UPGRADE}, as the proxy would show them), and the shift it names most often.
+         */
+        static AdaptationStudy.Scenario watched(long seed) {
+            Environment env = Environments.get(AdaptationStudy.ENV);
+            TaskRequest request = new TaskRequest(Split.TEST, seed, 0);
+            var before = env.create().reset(request).tools();
+            var after = ShiftSpec.parseStack(UPGRADE).apply(env.create()).reset(request).tools();
+            List<Change> changes = SurfaceDiff.between(snapshot(env.id(), before), snapshot(env.id() + " (upgraded)", after));
+            Map<String, Long> named = changes.stream().filter(c -> c.spec() != null)
+                    .collect(Collectors.groupingBy(Change::spec, LinkedHashMap::new,
+                            Collectors.counting()));
+            String spec = named.entrySet().stream().max(Map.Entry.comparingByValue())
+                    .orElseThrow(() -> new IllegalStateException("the watch named no catalog shift for " + UPGRADE)).getKey();
+            return new AdaptationStudy.Scenario("watch", spec, String.format(Locale.ROOT,
+                    "watch diff of %s's %d tools against the same tools after an upgrade that renames them (%s): %d changes, %d named %s",
+                    env.id(), before.size(), UPGRADE, changes.size(), named.get(spec), spec));
+        }
+
+        private static Snapshot snapshot(String name, List<ToolSpec> tools) {
+            return new Snapshot(name, Instant.EPOCH, tools.stream().map(Snapshot.Tool::of).toList(),
+                    List.of(), List.of(), List.of(), null);
+        }
     }
 
     /**

@@ -130,7 +130,7 @@ public final class Adaptation {
      * The targets of {@code env} that apply to it (shifts that replace the environment never do: they are not trained
      * on); the others go to {@code notes}.
      */
-    static Focus applicable(Focus targets, Environment env, List<String> notes) {
+    public static Focus applicable(Focus targets, Environment env, List<String> notes) {
         List<Focus.Entry> kept = new ArrayList<>();
         for (Focus.Entry e : targets.entries()) {
             if (!e.env().equals(env.id())) {
@@ -161,7 +161,7 @@ public final class Adaptation {
         boolean cloned = made.path("method").asText("").equals("sft") || made.path("method").asText("").equals("paft");
         Trainer.Options defaults = Trainer.Options.of(Trainer.Method.PAFT, s.env(), 1, s.seed());
         int batch = cloned ? made.path("batch").asInt(defaults.batch()) : defaults.batch();
-        float lr = s.lr() != null ? s.lr() : (float) (LR_SHARE * (cloned ? made.path("lr").asDouble(defaults.lr()) : defaults.lr()));
+        float lr = s.lr() != null ? s.lr() : defaultLr(s.policy(), s.env());
         ShiftSampler sampler = FocusedShifts.sampler(targets, s.env());
         Trainer.Options probe = options(s, 1, start, sampler, batch, lr);
         return options(s, Trainer.stepsFor(probe, s.episodes()), start, sampler, batch, lr);
@@ -183,6 +183,26 @@ public final class Adaptation {
             if (stack.notApplicable(env.info()).isEmpty()) out.add(new Condition(s.tier().id(), s.id(), stack));
         }
         return out;
+    }
+
+    /**
+     * Trains the checkpoint toward {@code targets} (as {@link #applicable} keeps them) without evaluating it: the adapted
+     * policy and the trainer's record ({@code study adaptation} adapts round by round, evaluating between rounds).
+     */
+    public static Trainer.Result train(Settings s, Focus targets, java.util.function.Consumer<String> log, java.util.function.IntConsumer progress) {
+        Trainer.Options o;
+        try (Policy start = Checkpoint.load(s.policy())) {
+            o = options(s, targets, start);
+        }
+        return Trainer.train(o, log, progress, s.threads());
+    }
+
+    /** The peak learning rate adaptation uses by default for a checkpoint: {@link #LR_SHARE} of its own, or of the trainer's default. */
+    public static float defaultLr(Path checkpoint, String env) {
+        JsonNode made = Checkpoint.training(checkpoint);
+        boolean cloned = made.path("method").asText("").equals("sft") || made.path("method").asText("").equals("paft");
+        float own = Trainer.Options.of(Trainer.Method.PAFT, env, 1, 0).lr();
+        return (float) (LR_SHARE * (cloned ? made.path("lr").asDouble(own) : own));
     }
 
     /** Adapts the checkpoint and writes the adapted one to {@code out}. */

@@ -1,6 +1,5 @@
 package dev.openagent.adapt;
 
-import ai.djl.training.optimizer.Optimizer;
 import ai.djl.training.tracker.Tracker;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -8,6 +7,7 @@ import dev.openagent.curve.CurveSink;
 import dev.openagent.json.Json;
 import dev.openagent.metrics.Rate;
 import dev.openagent.policy.Checkpoint;
+import dev.openagent.policy.ClosingAdam;
 import dev.openagent.policy.GroupUpdate;
 import dev.openagent.policy.Policy;
 import dev.openagent.policy.PolicyRunner;
@@ -206,8 +206,10 @@ public final class OnlineAdaptation {
                 if (s.attempts() == 1) byTask.add(ran); // each task once: the group's mean over all its tasks is the baseline
                 else for (int t = 0; t < s.tasks(); t++) byTask.add(ran.subList(t * s.attempts(), (t + 1) * s.attempts()));
                 // A fresh optimiser per group: the checkpoint (weights only) is then the whole state of the stream.
-                Optimizer adam = Optimizer.adam().optLearningRateTracker(Tracker.fixed(s.lr())).optClipGrad(1f).build();
-                GroupUpdate.Stats u = GroupUpdate.apply(policy, adam, byTask, BATCH);
+                GroupUpdate.Stats u;
+                try (ClosingAdam adam = ClosingAdam.of(Tracker.fixed(s.lr()), 1f)) {
+                    u = GroupUpdate.apply(policy, adam, byTask, BATCH);
+                }
                 episodes += u.rollouts();
                 Point p = new Point(g, Rate.of(u.successes(), u.rollouts()), episodes, u.withSignal(), u.updated());
                 ObjectNode training = made.isObject() ? ((ObjectNode) made).deepCopy() : Json.object();

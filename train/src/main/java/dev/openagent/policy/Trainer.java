@@ -1,6 +1,5 @@
 package dev.openagent.policy;
 
-import ai.djl.training.optimizer.Optimizer;
 import ai.djl.training.tracker.Tracker;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.curve.CurveSink;
@@ -227,69 +226,73 @@ public final class Trainer {
                                 IntConsumer progress, Phases phases, CurveSink curve) {
         long mark;
         Supplier<Demonstrations.Episode> demos = demonstrations(o, alpha, o.seed());
-        Optimizer opt = Optimizer.adam().optLearningRateTracker(schedule(o.lr(), o.steps())).optClipGrad(1f).build();
-        Deque<List<Policy.Example>> batches = new ArrayDeque<>();
-        SplittableRandom order = new SplittableRandom(Seeds.mix(o.seed(), 0x0D));
-        SplittableRandom augment = new SplittableRandom(Seeds.mix(o.seed(), 0xA6));
-        int episodes = 0;
-        int shifted = 0;
-        int skipped = 0;
-        long tokens = 0;
-        long examples = 0;
-        double recent = 0;
-        int every = Math.max(1, o.steps() / 10);
-        long t0 = System.nanoTime();
-        for (int step = 1; step <= o.steps(); step++) {
-            if (batches.isEmpty()) {
-                mark = phases.start();
-                // A pool of several batches of demonstrated steps from fresh episodes.
-                List<Policy.Example> pool = new ArrayList<>();
-                while (pool.size() < POOL_BATCHES * o.batch()) {
-                    Demonstrations.Episode e = demos.get();
-                    episodes++;
-                    if (!e.shifts().isStatic()) shifted++;
-                    for (Demonstrations.Demo shown : e.steps()) {
-                        Demonstrations.Demo d = augment.nextDouble() < NAME_SUBSTITUTION ? Augment.names(shown, augment) : shown;
-                        var target = policy.target(d.view(), d.action(), d.task());
-                        if (target.isPresent()) pool.add(new Policy.Example(d.view(), target.get(), weight(target.get(), alpha)));
-                        else skipped++;
+        ClosingAdam opt = ClosingAdam.of(schedule(o.lr(), o.steps()), 1f);
+        try {
+            Deque<List<Policy.Example>> batches = new ArrayDeque<>();
+            SplittableRandom order = new SplittableRandom(Seeds.mix(o.seed(), 0x0D));
+            SplittableRandom augment = new SplittableRandom(Seeds.mix(o.seed(), 0xA6));
+            int episodes = 0;
+            int shifted = 0;
+            int skipped = 0;
+            long tokens = 0;
+            long examples = 0;
+            double recent = 0;
+            int every = Math.max(1, o.steps() / 10);
+            long t0 = System.nanoTime();
+            for (int step = 1; step <= o.steps(); step++) {
+                if (batches.isEmpty()) {
+                    mark = phases.start();
+                    // A pool of several batches of demonstrated steps from fresh episodes.
+                    List<Policy.Example> pool = new ArrayList<>();
+                    while (pool.size() < POOL_BATCHES * o.batch()) {
+                        Demonstrations.Episode e = demos.get();
+                        episodes++;
+                        if (!e.shifts().isStatic()) shifted++;
+                        for (Demonstrations.Demo shown : e.steps()) {
+                            Demonstrations.Demo d = augment.nextDouble() < NAME_SUBSTITUTION ? Augment.names(shown, augment) : shown;
+                            var target = policy.target(d.view(), d.action(), d.task());
+                            if (target.isPresent()) pool.add(new Policy.Example(d.view(), target.get(), weight(target.get(), alpha)));
+                            else skipped++;
+                        }
                     }
+                    // Batches are drawn at random from the pool: a pool cut by length would give batches of one
+                    // kind of decision each (the shortest contexts are all first calls, the longest all answers).
+                    for (int i = pool.size() - 1; i > 0; i--) java.util.Collections.swap(pool, i, order.nextInt(i + 1));
+                    for (Policy.Example x : pool) tokens += policy.length(x.view());
+                    examples += pool.size();
+                    for (int i = 0; i + o.batch() <= pool.size(); i += o.batch()) batches.add(pool.subList(i, i + o.batch()));
+                    phases.stop("data", mark);
                 }
-                // Batches are drawn at random from the pool: a pool cut by length would give batches of one
-                // kind of decision each (the shortest contexts are all first calls, the longest all answers).
-                for (int i = pool.size() - 1; i > 0; i--) java.util.Collections.swap(pool, i, order.nextInt(i + 1));
-                for (Policy.Example x : pool) tokens += policy.length(x.view());
-                examples += pool.size();
-                for (int i = 0; i + o.batch() <= pool.size(); i += o.batch()) batches.add(pool.subList(i, i + o.batch()));
-                phases.stop("data", mark);
+                List<Policy.Example> batch = batches.poll();
+                mark = phases.start();
+                float loss = policy.trainGrouped(batch, opt, workers);
+                phases.stop("optimiser", mark);
+                if (!Float.isFinite(loss)) throw new IllegalStateException("training diverged at step " + step + " (loss " + loss + ")");
+                recent = step == 1 ? loss : 0.9 * recent + 0.1 * loss;
+                progress.accept(step);
+                if (curvePoint(step, o.steps(), every)) curve.point("train", step, "loss", recent);
+                if (step % every == 0 || step == o.steps()) {
+                    log.accept(String.format(Locale.ROOT, "%s step %d/%d  loss %.4f  (%d episodes, %.1f s)", o.method().id(), step,
+                            o.steps(), recent, episodes, (System.nanoTime() - t0) / 1e9));
+                }
             }
-            List<Policy.Example> batch = batches.poll();
-            mark = phases.start();
-            float loss = policy.trainGrouped(batch, opt, workers);
-            phases.stop("optimiser", mark);
-            if (!Float.isFinite(loss)) throw new IllegalStateException("training diverged at step " + step + " (loss " + loss + ")");
-            recent = step == 1 ? loss : 0.9 * recent + 0.1 * loss;
-            progress.accept(step);
-            if (curvePoint(step, o.steps(), every)) curve.point("train", step, "loss", recent);
-            if (step % every == 0 || step == o.steps()) {
-                log.accept(String.format(Locale.ROOT, "%s step %d/%d  loss %.4f  (%d episodes, %.1f s)", o.method().id(), step,
-                        o.steps(), recent, episodes, (System.nanoTime() - t0) / 1e9));
+            log.accept(o.method().id() + " time by phase: " + phases);
+            info.set("phases", phases.json());
+            info.put("mean_context_tokens", examples == 0 ? 0 : Math.round(10.0 * tokens / examples) / 10.0);
+            info.put("final_loss", Math.round(recent * 1e4) / 1e4);
+            info.put("episodes", episodes);
+            info.put("shifted_episodes", shifted);
+            if (alpha > 0) {
+                info.put("slips", SLIPS);
+                info.put("refusal_weight", REFUSAL_WEIGHT);
             }
+            info.put("unexpressible_steps", skipped);
+            info.put("batch", o.batch());
+            info.put("lr", o.lr());
+            return new Result(policy, info);
+        } finally {
+            opt.close();
         }
-        log.accept(o.method().id() + " time by phase: " + phases);
-        info.set("phases", phases.json());
-        info.put("mean_context_tokens", examples == 0 ? 0 : Math.round(10.0 * tokens / examples) / 10.0);
-        info.put("final_loss", Math.round(recent * 1e4) / 1e4);
-        info.put("episodes", episodes);
-        info.put("shifted_episodes", shifted);
-        if (alpha > 0) {
-            info.put("slips", SLIPS);
-            info.put("refusal_weight", REFUSAL_WEIGHT);
-        }
-        info.put("unexpressible_steps", skipped);
-        info.put("batch", o.batch());
-        info.put("lr", o.lr());
-        return new Result(policy, info);
     }
 
     /**
@@ -455,55 +458,59 @@ public final class Trainer {
             info.put("alpha", o.alpha());
             describeMix(o, info);
         }
-        Optimizer opt = Optimizer.adam().optLearningRateTracker(Tracker.fixed(o.lr())).optClipGrad(1f).build();
-        SplittableRandom sampler = new SplittableRandom(Seeds.mix(o.seed(), 0x5A3F));
-        SplittableRandom shifting = new SplittableRandom(Seeds.mix(o.seed(), 0x5A5F));
-        int every = Math.max(1, o.steps() / 10);
-        double recentReward = 0;
-        int updates = 0;
-        int groups = 0;
-        int signal = 0;
-        int shiftedGroups = 0;
-        long t0 = System.nanoTime();
-        for (int it = 1; it <= o.steps(); it++) {
-            List<PolicyRunner.Job> jobs = new ArrayList<>();
-            for (int t = 0; t < o.groupTasks(); t++) {
-                long task = (long) it * o.groupTasks() + t;
-                int e = (int) Math.floorMod(task, (long) envs.size()); // a mixture takes its environments in turn
-                long taskSeed = Seeds.mix(Seeds.mix(o.seed(), 0xB1), task);
-                List<Integer> in = levels.get(e);
-                int difficulty = in.isEmpty() ? 0 : in.get(Math.floorMod(Seeds.mix(taskSeed, 0xD1FF), in.size()));
-                TaskRequest request = new TaskRequest(Split.TRAIN, taskSeed, difficulty);
-                // A group under a shift: from a policy that solves static tasks, shifted rollouts are where outcomes differ.
-                ShiftStack stack = !shifts.isEmpty() && !shifts.get(e).isEmpty() && shifting.nextDouble() < o.alpha()
-                        ? shifts.get(e).sample(shifting) : ShiftStack.NONE;
-                if (!stack.isStatic()) shiftedGroups++;
-                for (int g = 0; g < o.groupSize(); g++) jobs.add(new PolicyRunner.Job(envs.get(e), stack, request));
+        ClosingAdam opt = ClosingAdam.of(Tracker.fixed(o.lr()), 1f);
+        try {
+            SplittableRandom sampler = new SplittableRandom(Seeds.mix(o.seed(), 0x5A3F));
+            SplittableRandom shifting = new SplittableRandom(Seeds.mix(o.seed(), 0x5A5F));
+            int every = Math.max(1, o.steps() / 10);
+            double recentReward = 0;
+            int updates = 0;
+            int groups = 0;
+            int signal = 0;
+            int shiftedGroups = 0;
+            long t0 = System.nanoTime();
+            for (int it = 1; it <= o.steps(); it++) {
+                List<PolicyRunner.Job> jobs = new ArrayList<>();
+                for (int t = 0; t < o.groupTasks(); t++) {
+                    long task = (long) it * o.groupTasks() + t;
+                    int e = (int) Math.floorMod(task, (long) envs.size()); // a mixture takes its environments in turn
+                    long taskSeed = Seeds.mix(Seeds.mix(o.seed(), 0xB1), task);
+                    List<Integer> in = levels.get(e);
+                    int difficulty = in.isEmpty() ? 0 : in.get(Math.floorMod(Seeds.mix(taskSeed, 0xD1FF), in.size()));
+                    TaskRequest request = new TaskRequest(Split.TRAIN, taskSeed, difficulty);
+                    // A group under a shift: from a policy that solves static tasks, shifted rollouts are where outcomes differ.
+                    ShiftStack stack = !shifts.isEmpty() && !shifts.get(e).isEmpty() && shifting.nextDouble() < o.alpha()
+                            ? shifts.get(e).sample(shifting) : ShiftStack.NONE;
+                    if (!stack.isStatic()) shiftedGroups++;
+                    for (int g = 0; g < o.groupSize(); g++) jobs.add(new PolicyRunner.Job(envs.get(e), stack, request));
+                }
+                List<PolicyRunner.Episode> episodes = PolicyRunner.run(policy, "rl", jobs, jobs.size(), sampler, true, e -> {});
+                List<List<PolicyRunner.Episode>> byTask = new ArrayList<>();
+                for (int t = 0; t < o.groupTasks(); t++) byTask.add(episodes.subList(t * o.groupSize(), (t + 1) * o.groupSize()));
+                GroupUpdate.Stats update = GroupUpdate.apply(policy, opt, byTask, o.batch());
+                groups += update.groups();
+                signal += update.withSignal();
+                if (update.updated()) updates++;
+                double meanReward = update.meanReward();
+                recentReward = it == 1 ? meanReward : 0.9 * recentReward + 0.1 * meanReward;
+                progress.accept(it);
+                if (curvePoint(it, o.steps(), every)) curve.point("train", it, "reward", recentReward);
+                if (it % every == 0 || it == o.steps()) {
+                    log.accept(String.format(Locale.ROOT, "rl iteration %d/%d  reward %.3f  (%d updates, %d of %d groups with signal, %.1f s)", it,
+                            o.steps(), recentReward, updates, signal, groups, (System.nanoTime() - t0) / 1e9));
+                }
             }
-            List<PolicyRunner.Episode> episodes = PolicyRunner.run(policy, "rl", jobs, jobs.size(), sampler, true, e -> {});
-            List<List<PolicyRunner.Episode>> byTask = new ArrayList<>();
-            for (int t = 0; t < o.groupTasks(); t++) byTask.add(episodes.subList(t * o.groupSize(), (t + 1) * o.groupSize()));
-            GroupUpdate.Stats update = GroupUpdate.apply(policy, opt, byTask, o.batch());
-            groups += update.groups();
-            signal += update.withSignal();
-            if (update.updated()) updates++;
-            double meanReward = update.meanReward();
-            recentReward = it == 1 ? meanReward : 0.9 * recentReward + 0.1 * meanReward;
-            progress.accept(it);
-            if (curvePoint(it, o.steps(), every)) curve.point("train", it, "reward", recentReward);
-            if (it % every == 0 || it == o.steps()) {
-                log.accept(String.format(Locale.ROOT, "rl iteration %d/%d  reward %.3f  (%d updates, %d of %d groups with signal, %.1f s)", it,
-                        o.steps(), recentReward, updates, signal, groups, (System.nanoTime() - t0) / 1e9));
-            }
+            info.put("final_reward", Math.round(recentReward * 1e4) / 1e4);
+            info.put("updates", updates);
+            info.put("groups", groups);
+            info.put("groups_with_signal", signal);
+            info.put("shifted_groups", shiftedGroups);
+            info.put("group_tasks", o.groupTasks());
+            info.put("group_size", o.groupSize());
+            info.put("lr", o.lr());
+            return new Result(policy, info);
+        } finally {
+            opt.close();
         }
-        info.put("final_reward", Math.round(recentReward * 1e4) / 1e4);
-        info.put("updates", updates);
-        info.put("groups", groups);
-        info.put("groups_with_signal", signal);
-        info.put("shifted_groups", shiftedGroups);
-        info.put("group_tasks", o.groupTasks());
-        info.put("group_size", o.groupSize());
-        info.put("lr", o.lr());
-        return new Result(policy, info);
     }
 }

@@ -15,11 +15,11 @@ import java.util.Optional;
  * The paper's findings, each checked against a study's rows with the numbers that decide it.
  * Verdicts: holds, partly, does not hold, not measured (the rows needed are missing).
  */
-final class Findings {
-    static final String HOLDS = "holds";
-    static final String PARTLY = "partly";
-    static final String FAILS = "does not hold";
-    static final String UNMEASURED = "not measured";
+public final class Findings {
+    public static final String HOLDS = "holds";
+    public static final String PARTLY = "partly";
+    public static final String FAILS = "does not hold";
+    public static final String UNMEASURED = "not measured";
     static final String UNSOLVABLE = "task.unsolvable";
 
     private Findings() {}

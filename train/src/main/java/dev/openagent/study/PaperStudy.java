@@ -120,7 +120,7 @@ public final class PaperStudy {
      * more of the shifted tiers than 1e-3 at the same static success; 3e-3 cost 5 points of static
      * ({@code study paft-mix}, docs/training.md).
      */
-    static final float PAFT_LR = 2e-3f;
+    public static final float PAFT_LR = 2e-3f;
 
     /**
      * The PAFT mix, chosen by {@code study paft-mix} (docs/training.md, "The PAFT recipe, chosen by

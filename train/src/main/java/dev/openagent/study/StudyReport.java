@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -174,26 +175,32 @@ public final class StudyReport {
             }
             sb.append("</table>\n");
         }
-        sb.append("<h2>").append(esc(findingsHeading(r))).append("</h2>\n<ul>\n");
-        for (Finding f : r.findings()) {
+        appendFindings(sb, findingsHeading(r), r.findings(), r.notes(), r.seconds());
+        sb.append("</body></html>\n");
+        write(file, sb.toString());
+    }
+
+    /** A study page's findings (coloured by verdict), notes and time table, under {@code heading}. */
+    public static void appendFindings(StringBuilder sb, String heading, List<Finding> findings, List<String> notes, Map<String, Double> seconds) {
+        sb.append("<h2>").append(esc(heading)).append("</h2>\n<ul>\n");
+        for (Finding f : findings) {
             String css = f.verdict().equals(Findings.HOLDS) ? "holds" : f.verdict().equals(Findings.FAILS) ? "fails" : "partly";
             sb.append("<li><b class=\"").append(css).append("\">").append(esc(f.verdict())).append("</b>: ").append(esc(f.claim()))
                     .append(". <span class=\"ci\">").append(esc(f.evidence())).append("</span></li>\n");
         }
         sb.append("</ul>\n");
-        if (!r.notes().isEmpty()) {
+        if (!notes.isEmpty()) {
             sb.append("<h2>Notes</h2>\n<ul>\n");
-            for (String n : r.notes()) sb.append("<li>").append(esc(n)).append("</li>\n");
+            for (String n : notes) sb.append("<li>").append(esc(n)).append("</li>\n");
             sb.append("</ul>\n");
         }
         sb.append("<h2>Time</h2>\n<table>");
-        r.seconds().forEach((k, v) -> sb.append("<tr><td class=\"l\">").append(esc(k)).append("</td><td>").append(v).append(" s</td></tr>"));
-        sb.append("</table>\n</body></html>\n");
-        write(file, sb.toString());
+        seconds.forEach((k, v) -> sb.append("<tr><td class=\"l\">").append(esc(k)).append("</td><td>").append(v).append(" s</td></tr>"));
+        sb.append("</table>\n");
     }
 
     /** The start of a study page: its title, the shared style and any extra head markup, up to {@code <body>}. */
-    static String head(String title, String extra) {
+    public static String head(String title, String extra) {
         return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + esc(title) + "</title>\n<style>"
                 + "body{font-family:system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:1em 0}"
                 + "th,td{border:1px solid #ccc;padding:.3em .6em;text-align:right}th{background:#f3f3f3}td.l{text-align:left}"

@@ -103,6 +103,10 @@ public final class JsonRpcCheck {
             if (m.has("result") || m.has("error")) return null;   // a response: the transport decides what to do with it
             return new Refusal(ErrorCodes.INVALID_REQUEST, "a JSON-RPC request needs \"method\"", usableId);
         }
+        // MCP forbids a null request id (JSON-RPC allows it): the SDK's stdio session stopped answering after one.
+        if (id != null && id.isNull()) {
+            return new Refusal(ErrorCodes.INVALID_REQUEST, "\"id\" must be a string or a 64-bit integer (leave it out for a notification)", null);
+        }
         if (!method.isTextual() || method.asText().isEmpty()) {
             return new Refusal(ErrorCodes.INVALID_REQUEST, "\"method\" must be a non-empty string", usableId);
         }

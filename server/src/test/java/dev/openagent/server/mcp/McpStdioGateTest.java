@@ -5,6 +5,7 @@ import dev.openagent.json.Json;
 import dev.openagent.server.EnvChoice;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.Timeout;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class McpStdioGateTest {
     @Test
+    @Timeout(60) // a line that stops the session leaves the reader waiting: a failure, not a hang
     void malformedLinesAreAnsweredAndLaterRequestsStillServed() throws Exception {
         PipedOutputStream clientOut = new PipedOutputStream();
         PipedInputStream serverIn = new PipedInputStream(clientOut, 1 << 16);
@@ -42,6 +44,8 @@ class McpStdioGateTest {
                     // An id past 64 bits made the SDK's session stop answering; logging/setLevel without params got its NullPointerException text.
                     "{\"jsonrpc\":\"2.0\",\"id\":1" + "0".repeat(40) + ",\"method\":\"ping\"}",
                     "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"logging/setLevel\"}",
+                    // A null id (MCP forbids it) made the session stop answering too (found by ServeMcpStdioFuzzTest).
+                    "{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"prompts/get\",\"params\":{\"name\":\"x\"}}",
                     "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"get_task\",\"arguments\":{}}}"};
             OutputStream out = clientOut;
             for (String l : lines) out.write((l + "\n").getBytes(StandardCharsets.UTF_8));
@@ -49,7 +53,7 @@ class McpStdioGateTest {
             BufferedReader reader = new BufferedReader(new InputStreamReader(clientIn, StandardCharsets.UTF_8));
             Map<String, JsonNode> byId = new HashMap<>();
             java.util.List<Integer> withoutId = new java.util.ArrayList<>();
-            while (byId.size() < 7 || withoutId.size() < 2) {   // ids 1 to 6, and null
+            while (byId.size() < 7 || withoutId.size() < 3) {   // ids 1 to 6, and null
                 JsonNode m = Json.parse(reader.readLine());
                 if (m.get("id").isNull()) withoutId.add(m.get("error").get("code").asInt());
                 byId.put(m.get("id").asText(), m);
@@ -57,7 +61,7 @@ class McpStdioGateTest {
             assertTrue(byId.get("1").has("result"));
             assertEquals(-32602, byId.get("2").get("error").get("code").asInt());
             assertEquals(-32602, byId.get("3").get("error").get("code").asInt());
-            assertEquals(java.util.List.of(-32700, -32600), withoutId, "the line that is not JSON, then the id past 64 bits");
+            assertEquals(java.util.List.of(-32700, -32600, -32600), withoutId, "the line that is not JSON, the id past 64 bits, the null id");
             assertEquals(-32601, byId.get("4").get("error").get("code").asInt());
             assertEquals(-32602, byId.get("6").get("error").get("code").asInt());
             for (JsonNode m : byId.values()) {
