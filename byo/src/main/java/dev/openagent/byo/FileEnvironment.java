@@ -2,6 +2,7 @@ package dev.openagent.byo;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.UserInputException;
 import dev.openagent.domain.Domain;
 import dev.openagent.domain.DomainEnv;
 import dev.openagent.domain.Params;
@@ -25,6 +26,8 @@ import dev.openagent.sandbox.Start;
 import dev.openagent.sandbox.Step;
 import dev.openagent.sandbox.Task;
 import dev.openagent.sandbox.TaskRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -48,6 +51,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * server process, and as many exist as episodes run at once. {@link #close} stops them.
  */
 public final class FileEnvironment implements Environment, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(FileEnvironment.class);
+
     private static final int DEFAULT_TIMEOUT_SECONDS = 30;
 
     private final EnvFile file;
@@ -77,7 +82,7 @@ public final class FileEnvironment implements Environment, AutoCloseable {
      * Reads and checks an environment file and its tasks, starts one server to list its tools, and checks every
      * task against them: every mistake is reported here, as one line naming file, line and key, before any episode.
      *
-     * @throws BadEnvironmentFile (an {@link IllegalArgumentException}) for a mistake in the files or a server that does not work
+     * @throws BadEnvironmentFile (a {@link dev.openagent.UserInputException}) for a mistake in the files or a server that does not work
      */
     public static FileEnvironment load(Path path) {
         Path file = path.toAbsolutePath().normalize();
@@ -176,7 +181,7 @@ public final class FileEnvironment implements Environment, AutoCloseable {
         List<FileTasks.Entry> pool = tasks.stream()
                 .filter(e -> e.split() == request.split() && (request.difficulty() == 0 || e.difficulty() == request.difficulty())).toList();
         if (pool.isEmpty()) {
-            throw new IllegalArgumentException(file.id() + " has no " + request.split().id() + " task"
+            throw new UserInputException(file.id() + " has no " + request.split().id() + " task"
                     + (request.difficulty() == 0 ? "" : " of difficulty " + request.difficulty()));
         }
         FileTasks.Entry e = pool.get(Math.floorMod(request.seed(), pool.size()));
@@ -399,9 +404,9 @@ public final class FileEnvironment implements Environment, AutoCloseable {
     private synchronized void restartsEach(List<String> held) {
         if (restartEach) return;
         restartEach = true;
-        System.err.println("openagent: " + file.id() + ": the MCP server keeps " + String.join(", ", held) + " of its workdir open, and a fixture "
-                + "replaced under an open file is not the one it uses: every episode now starts a new server on a fresh copy "
-                + "(set mcp.restart: true to say so, docs/bring-your-own.md)");
+        LOG.warn("openagent: {}: the MCP server keeps {} of its workdir open, and a fixture replaced under an open file is not the one it "
+                + "uses: every episode now starts a new server on a fresh copy (set mcp.restart: true to say so, docs/bring-your-own.md)",
+                file.id(), String.join(", ", held));
     }
 
     private void release(Worker w) {

@@ -2,6 +2,7 @@ package dev.openagent.byo;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.UserInputException;
 import dev.openagent.episode.InfrastructureException;
 import dev.openagent.json.Json;
 import io.modelcontextprotocol.client.McpClient;
@@ -101,7 +102,7 @@ public final class McpConnection implements AutoCloseable {
             Files.createDirectories(log.getParent());
             out = new PrintWriter(Files.newBufferedWriter(log, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND), true);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the server log " + log + ": " + e.getMessage(), e);
+            throw new UserInputException("cannot write the server log " + log + ": " + e.getMessage(), e);
         }
         McpClientTransport transport;
         StdioServer stdioServer = null;

@@ -2,6 +2,7 @@ package dev.openagent.cli;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.openagent.UserInputException;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,7 +30,7 @@ final class BenchEndpoint implements AutoCloseable {
     private final AtomicLong requests = new AtomicLong();
 
     BenchEndpoint(int turns) throws IOException {
-        if (turns < 1) throw new IllegalArgumentException("turns must be >= 1");
+        if (turns < 1) throw new UserInputException("turns must be >= 1");
         replies = new byte[turns][];
         for (int k = 0; k < turns; k++) {
             String message = k < turns - 1

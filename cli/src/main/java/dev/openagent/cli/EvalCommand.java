@@ -213,7 +213,7 @@ final class EvalCommand implements Callable<Integer> {
         o.put("reused", run.reused());
         o.put("ran", run.ran());
         o.put("complete", run.complete());
-        o.put("status", run.status());
+        o.put("status", run.status().id());
         o.putObject("run_progress").put("planned", run.runPlanned()).put("scored", run.runScored());
         if (run.stopReason() != null) o.put("stopped", run.stopReason());
         o.put("model_requests", totals.modelRequests());

@@ -1,5 +1,6 @@
 package dev.openagent.cli;
 
+import dev.openagent.UserInputException;
 import dev.openagent.byo.FileEnvironment;
 import dev.openagent.tau2.Tau2Checkout;
 import dev.openagent.tau2.Tau2Retail;
@@ -17,7 +18,6 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 
 /**
@@ -263,8 +263,8 @@ final class Options {
             }
         }
 
-        UncheckedIOException cannotListen(int port, IOException e) {
-            return new UncheckedIOException("cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
+        UserInputException cannotListen(int port, IOException e) {
+            return new UserInputException("cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
         }
     }
 }

@@ -6,6 +6,7 @@ import dev.openagent.store.RunInfo;
 import dev.openagent.store.RunProgress;
 import dev.openagent.store.StoreLocation;
 import dev.openagent.run.EpisodeResult;
+import dev.openagent.store.RunStatus;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -60,7 +61,7 @@ final class ReportCommand implements Runnable {
             long scored = episodes.stream().filter(e -> !e.infraError()).count();
             String progress = scored < chosen.planned() ? "partial: " + scored + " of " + chosen.planned() + " planned episodes scored so far" : null;
             // A run left "partial" by a shard says so once.
-            String state = progress == null ? chosen.status() : chosen.status().equals("partial") ? progress : chosen.status() + "; " + progress;
+            String state = progress == null ? chosen.status().id() : chosen.status() == RunStatus.PARTIAL ? progress : chosen.status() + "; " + progress;
             System.out.println("report of " + chosen.id() + " (" + state + "):");
             System.out.println("  " + w.markdown());
             System.out.println("  " + w.html());

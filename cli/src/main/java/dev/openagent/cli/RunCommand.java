@@ -1,6 +1,7 @@
 package dev.openagent.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.UserInputException;
 import dev.openagent.episode.Agent;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.json.Json;
@@ -18,7 +19,6 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -116,7 +116,7 @@ final class RunCommand implements Runnable {
             }
             Files.writeString(dir.resolve("summary.json"), Json.pretty(summary) + "\n", StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write to " + dir + ": " + e.getMessage(), e);
+            throw new UserInputException("cannot write to " + dir + ": " + e.getMessage(), e);
         }
     }
 }

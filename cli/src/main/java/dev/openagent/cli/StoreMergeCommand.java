@@ -58,7 +58,7 @@ final class StoreMergeCommand implements Callable<Integer> {
             }
             r.runConflicts().forEach(o.putArray("run_conflicts")::add);
             ArrayNode runs = o.putArray("runs");
-            for (RunInfo run : r.runs()) runs.addObject().put("id", run.id()).put("status", run.status()).put("planned", run.planned());
+            for (RunInfo run : r.runs()) runs.addObject().put("id", run.id()).put("status", run.status().id()).put("planned", run.planned());
             json.print(o);
         } else {
             System.out.printf("merged %d store(s) into %s: %d run(s) added, %d joined; %d episode(s) added, %d already there; %d cached repl%s added%n",

@@ -3,6 +3,7 @@ package dev.openagent.cli;
 import dev.openagent.json.Json;
 import dev.openagent.curve.CurveSink;
 import dev.openagent.store.ResultStore;
+import dev.openagent.store.RunStatus;
 import dev.openagent.store.StoreLocation;
 
 import java.security.SecureRandom;
@@ -76,7 +77,7 @@ final class TrainingRun implements AutoCloseable {
 
     /** The run is complete: everything it sent is committed. */
     void complete() {
-        store.saveRun(id, name, config, 0, "complete", null);
+        store.saveRun(id, name, config, 0, RunStatus.COMPLETE, null);
         finished = true;
     }
 
@@ -84,7 +85,7 @@ final class TrainingRun implements AutoCloseable {
     @Override
     public void close() {
         try {
-            if (!finished) store.saveRun(id, name, config, 0, "stopped", "the command ended before the run completed");
+            if (!finished) store.saveRun(id, name, config, 0, RunStatus.STOPPED, "the command ended before the run completed");
         } finally {
             store.close();
         }

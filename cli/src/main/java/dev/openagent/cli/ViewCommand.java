@@ -1,5 +1,6 @@
 package dev.openagent.cli;
 
+import dev.openagent.UserInputException;
 import dev.openagent.server.http.HttpService;
 import dev.openagent.server.view.ViewServer;
 import dev.openagent.store.ResultStore;
@@ -8,7 +9,6 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 
 @Command(name = "view", mixinStandardHelpOptions = true, description = {
         "Browse a results store in the browser, read-only (docs/view.md): runs (a running one live), the tier x shift results,",
@@ -45,7 +45,7 @@ final class ViewCommand implements Runnable {
             server = ViewServer.start(results, host, port, token);
         } catch (IOException e) {
             results.close();
-            throw new UncheckedIOException("cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
+            throw new UserInputException("cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
             results.close();
             throw e;

@@ -6,6 +6,7 @@ import dev.openagent.shift.ShiftSpec;
 import dev.openagent.store.CurvePoint;
 import dev.openagent.store.ResultStore;
 import dev.openagent.store.RunInfo;
+import dev.openagent.store.RunStatus;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -98,7 +99,7 @@ class AdaptCommandTest {
         try (ResultStore s = ResultStore.openExisting(file)) {
             RunInfo run = s.run(o.path("run").asText()).orElseThrow();
             assertEquals("adapt", Json.parse(run.config()).path("kind").asText());
-            assertEquals("complete", run.status());
+            assertEquals(RunStatus.COMPLETE, run.status());
             List<CurvePoint> points = s.curve(run.id());
             int steps = o.path("training").path("steps").asInt();
             List<CurvePoint> loss = points.stream().filter(p -> p.series().equals("train")).toList();

@@ -11,6 +11,7 @@ import dev.openagent.server.model.AgentChatPolicy;
 import dev.openagent.server.model.ChatPolicy;
 import dev.openagent.server.model.ModelServer;
 import dev.openagent.store.ResultStore;
+import dev.openagent.store.RunStatus;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -70,7 +71,7 @@ class EvalKillTest {
             int savedBeforeRerun;
             try (ResultStore store = ResultStore.openExisting(killedStore)) {
                 assertEquals(1, store.runs().size());
-                assertFalse("complete".equals(store.runs().getFirst().status()), "the killed run is not complete");
+                assertFalse(RunStatus.COMPLETE == store.runs().getFirst().status(), "the killed run is not complete");
                 savedBeforeRerun = store.episodes(store.runs().getFirst().id()).size();
             }
 
@@ -110,7 +111,7 @@ class EvalKillTest {
         Map<String, EpisodeResult> out = new TreeMap<>();
         try (ResultStore store = ResultStore.openExisting(storeFile)) {
             assertEquals(1, store.runs().size());
-            assertEquals("complete", store.runs().getFirst().status());
+            assertEquals(RunStatus.COMPLETE, store.runs().getFirst().status());
             for (EpisodeResult e : store.episodes(store.runs().getFirst().id())) out.put(e.id(), e);
         }
         return out;

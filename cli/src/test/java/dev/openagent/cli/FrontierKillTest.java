@@ -9,6 +9,7 @@ import dev.openagent.server.http.ApiError;
 import dev.openagent.server.model.ChatPolicy;
 import dev.openagent.server.model.ModelServer;
 import dev.openagent.store.ResultStore;
+import dev.openagent.store.RunStatus;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -74,7 +75,7 @@ class FrontierKillTest {
                 int saved;
                 try (ResultStore store = ResultStore.openExisting(killed.resolve("runs.db"))) {
                     assertEquals(1, store.runs().size());
-                    assertEquals("running", store.runs().getFirst().status(), "the killed run never finished");
+                    assertEquals(RunStatus.RUNNING, store.runs().getFirst().status(), "the killed run never finished");
                     saved = store.episodes(store.runs().getFirst().id()).size();
                 }
                 assertTrue(saved > 0, "killed mid-way, after some episodes were saved");

@@ -5,6 +5,7 @@ import dev.openagent.json.Json;
 import dev.openagent.store.CurvePoint;
 import dev.openagent.store.ResultStore;
 import dev.openagent.store.RunInfo;
+import dev.openagent.store.RunStatus;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -61,7 +62,7 @@ class OnlineEvalTest {
             assertEquals(1, results.runs().size(), results.runs().toString());
             RunInfo run = results.runs().getFirst();
             assertEquals("online", Json.parse(run.config()).path("kind").asText(), run.config());
-            assertEquals("complete", run.status());
+            assertEquals(RunStatus.COMPLETE, run.status());
             List<CurvePoint> success = results.curve(run.id()).stream().filter(p -> p.metric().equals("success")).toList();
             assertEquals(List.of(1L, 2L), success.stream().map(CurvePoint::x).toList(), success.toString());
             for (CurvePoint p : success) {

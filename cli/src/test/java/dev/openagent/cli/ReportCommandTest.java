@@ -4,6 +4,7 @@ import dev.openagent.fake.Results;
 import dev.openagent.run.EpisodeResult;
 import dev.openagent.sandbox.Outcome;
 import dev.openagent.store.ResultStore;
+import dev.openagent.store.RunStatus;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,12 +27,12 @@ class ReportCommandTest {
         String config = "{\"env\":\"proxy\",\"server\":\"proxy\",\"shift\":\"tool.semantic-rename\",\"upstream\":\"npx server-filesystem /srv\"}";
         String name = "proxy mcp npx server-filesystem /srv --shift tool.semantic-rename";
         try (ResultStore store = ResultStore.open(file)) {
-            store.saveRun("proxy-1", name, config, 0, "running", null);
+            store.saveRun("proxy-1", name, config, 0, RunStatus.RUNNING, null);
             for (int i = 0; i < 8; i++) {
                 EpisodeResult session = Results.episode("claude-code", "tool.semantic-rename", "perception", i, 0, false, true, Outcome.End.UNSCORED);
                 store.saveEpisode("proxy-1", session);
             }
-            store.saveRun("proxy-1", name, config, 8, "complete", null);
+            store.saveRun("proxy-1", name, config, 8, RunStatus.COMPLETE, null);
         }
         CliTest.Result list = CliTest.run("report", "--store", file.toString(), "--list");
         assertEquals(0, list.code(), list.err());

@@ -13,6 +13,7 @@ import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.sandbox.ToolSpec;
 import dev.openagent.server.EnvChoice;
 import dev.openagent.server.TaskChoice;
+import dev.openagent.store.RunStatus;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
@@ -132,7 +133,7 @@ class ServeMcpTest {
             List<RunInfo> runs = store.runs();
             assertEquals(1, runs.size());
             assertTrue(runs.getFirst().id().startsWith("mcp-poi-"), runs.getFirst().id());
-            assertEquals("complete", runs.getFirst().status());
+            assertEquals(RunStatus.COMPLETE, runs.getFirst().status());
             List<EpisodeResult> episodes = store.episodes(runs.getFirst().id());
             assertEquals(1, episodes.size());
             EpisodeResult e = episodes.getFirst();

@@ -5,6 +5,7 @@ import dev.openagent.json.Json;
 import dev.openagent.store.CurvePoint;
 import dev.openagent.store.ResultStore;
 import dev.openagent.store.RunInfo;
+import dev.openagent.store.RunStatus;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,7 +35,7 @@ class TrainCommandsTest {
         try (ResultStore s = ResultStore.openExisting(store)) {
             RunInfo run = s.run(info.path("run").asText()).orElseThrow();
             assertEquals("train", Json.parse(run.config()).path("kind").asText());
-            assertEquals("complete", run.status());
+            assertEquals(RunStatus.COMPLETE, run.status());
             List<CurvePoint> points = s.curve(run.id());
             JsonNode e = info.path("static_test");
             assertEquals(new CurvePoint("static", 3, "success", e.path("success_rate").asDouble(), e.path("ci_low").asDouble(), e.path("ci_high").asDouble()),

@@ -1,5 +1,6 @@
 package dev.openagent.registry;
 
+import dev.openagent.UserInputException;
 import dev.openagent.domain.Domain;
 import dev.openagent.domain.DomainEnv;
 import dev.openagent.domain.Surface;
@@ -52,9 +53,9 @@ public final class Environments {
      * @throws IllegalArgumentException when another environment already has its id
      */
     public static synchronized void add(Environment e) {
-        if (ALL.containsKey(e.id())) throw new IllegalArgumentException("environment id '" + e.id() + "' is a built-in one; give the file another id");
+        if (ALL.containsKey(e.id())) throw new UserInputException("environment id '" + e.id() + "' is a built-in one; give the file another id");
         Environment old = LOADED.putIfAbsent(e.id(), e);
-        if (old != null && old != e) throw new IllegalArgumentException("environment id '" + e.id() + "' is already taken; give the file another id");
+        if (old != null && old != e) throw new UserInputException("environment id '" + e.id() + "' is already taken; give the file another id");
     }
 
     /** An environment over a {@link Domain}: each instance runs its episodes with a {@link DomainEnv}. */
@@ -84,7 +85,7 @@ public final class Environments {
     public static Environment get(String id) {
         Environment e = ALL.get(id);
         if (e == null) e = LOADED.get(id);
-        if (e == null) throw new IllegalArgumentException("unknown environment '" + id + "' (known: " + String.join(", ", ALL.keySet()) + ")");
+        if (e == null) throw new UserInputException("unknown environment '" + id + "' (known: " + String.join(", ", ALL.keySet()) + ")");
         return e;
     }
 }

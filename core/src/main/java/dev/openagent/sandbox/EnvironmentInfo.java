@@ -1,5 +1,7 @@
 package dev.openagent.sandbox;
 
+import dev.openagent.UserInputException;
+
 import java.util.List;
 
 /** Static facts about an environment, as `openagent envs` lists them. */
@@ -13,7 +15,7 @@ public record EnvironmentInfo(String id, String description, Interface iface, Li
     /** @throws IllegalArgumentException when the request asks for a difficulty level this environment does not have */
     public void checkDifficulty(TaskRequest request) {
         if (request.difficulty() != 0 && !difficulties.contains(request.difficulty())) {
-            throw new IllegalArgumentException(id + " has no difficulty " + request.difficulty() + " (levels: " + difficulties + ")");
+            throw new UserInputException(id + " has no difficulty " + request.difficulty() + " (levels: " + difficulties + ")");
         }
     }
 }

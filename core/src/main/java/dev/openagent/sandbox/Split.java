@@ -1,5 +1,7 @@
 package dev.openagent.sandbox;
 
+import dev.openagent.UserInputException;
+
 import java.util.Locale;
 
 /** Train and test draw their worlds from disjoint entity seeds and disjoint name pools. */
@@ -12,7 +14,7 @@ public enum Split {
         return switch (text.toLowerCase(Locale.ROOT)) {
             case "train" -> TRAIN;
             case "test" -> TEST;
-            default -> throw new IllegalArgumentException("unknown split '" + text + "' (train|test)");
+            default -> throw new UserInputException("unknown split '" + text + "' (train|test)");
         };
     }
 }

@@ -1,5 +1,6 @@
 package dev.openagent.shift;
 
+import dev.openagent.UserInputException;
 import dev.openagent.shift.action.VerificationChange;
 import dev.openagent.shift.domain.DomainTransfer;
 import dev.openagent.shift.domain.PolicyUpdate;
@@ -119,7 +120,7 @@ public final class ShiftCatalog {
     /** @throws IllegalArgumentException naming the known ids */
     public static Shift get(String id) {
         Shift s = ALL.get(id);
-        if (s == null) throw new IllegalArgumentException("unknown shift '" + id + "' (see `openagent shifts`)");
+        if (s == null) throw new UserInputException("unknown shift '" + id + "' (see `openagent shifts`)");
         return s;
     }
 

@@ -1,5 +1,7 @@
 package dev.openagent.shift;
 
+import dev.openagent.UserInputException;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,7 +29,7 @@ public final class ShiftSpec {
         List<ShiftStack> out = new ArrayList<>();
         for (String part : spec.split(";", -1)) {
             String s = part.strip();
-            if (s.isEmpty()) throw new IllegalArgumentException("empty condition in shift spec '" + spec + "' (specs are joined by ';')");
+            if (s.isEmpty()) throw new UserInputException("empty condition in shift spec '" + spec + "' (specs are joined by ';')");
             if (s.equals("none") || s.equals("static")) {
                 out.add(ShiftStack.NONE);
             } else if (s.equals("all")) {
@@ -47,19 +49,19 @@ public final class ShiftSpec {
         List<ShiftStack.Layer> layers = new ArrayList<>();
         for (String item : text.split("\\+", -1)) {
             String s = item.strip();
-            if (s.isEmpty()) throw new IllegalArgumentException("empty shift in '" + text + "' (shifts are composed with '+': a+b)");
+            if (s.isEmpty()) throw new UserInputException("empty shift in '" + text + "' (shifts are composed with '+': a+b)");
             int colon = s.indexOf(':');
             String id = colon < 0 ? s : s.substring(0, colon);
             Map<String, String> params = new LinkedHashMap<>();
             if (colon >= 0) {
                 if (s.substring(colon + 1).isBlank()) {
-                    throw new IllegalArgumentException("no parameters after ':' in '" + s + "' (write " + id + " or " + id + ":key=value)");
+                    throw new UserInputException("no parameters after ':' in '" + s + "' (write " + id + " or " + id + ":key=value)");
                 }
                 for (String kv : s.substring(colon + 1).split(",", -1)) {
-                    if (kv.isBlank()) throw new IllegalArgumentException("empty parameter in '" + s + "' (parameters are key=value, joined by ',')");
+                    if (kv.isBlank()) throw new UserInputException("empty parameter in '" + s + "' (parameters are key=value, joined by ',')");
                     int eq = kv.indexOf('=');
                     if (eq <= 0) {
-                        throw new IllegalArgumentException("shift parameter '" + kv + "' is not key=value (nor a severity word: "
+                        throw new UserInputException("shift parameter '" + kv + "' is not key=value (nor a severity word: "
                                 + String.join(", ", new java.util.TreeSet<>(Shift.SEVERITY_WORDS.keySet())) + ")");
                     }
                     params.put(kv.substring(0, eq).strip(), kv.substring(eq + 1).strip());
@@ -79,7 +81,7 @@ public final class ShiftSpec {
      * @throws IllegalArgumentException an alias given parameters, or {@code clean} composed with '+'
      */
     public static String canonical(String spec) {
-        if (spec == null || spec.isBlank()) throw new IllegalArgumentException("empty shift spec");
+        if (spec == null || spec.isBlank()) throw new UserInputException("empty shift spec");
         checkPrintable(spec);
         String[] parts = spec.split(";", -1);
         boolean changed = false;
@@ -112,11 +114,11 @@ public final class ShiftSpec {
         if (alias.isPresent()) {
             ShiftAliases.Alias a = alias.get();
             if (colon >= 0) {
-                throw new IllegalArgumentException("'" + id + "' is " + a.peer() + "'s name for " + a.means() + " and takes no parameters"
+                throw new UserInputException("'" + id + "' is " + a.peer() + "'s name for " + a.means() + " and takes no parameters"
                         + " (write " + a.means().split("\\+")[0].split(":")[0] + ":key=value to set them)");
             }
             if (a.means().equals("none")) {
-                if (composed) throw new IllegalArgumentException("'" + id + "' is the static environment (" + a.peer() + "): it does not compose with '+'");
+                if (composed) throw new UserInputException("'" + id + "' is the static environment (" + a.peer() + "): it does not compose with '+'");
                 return "none";
             }
             return a.means();
@@ -141,7 +143,7 @@ public final class ShiftSpec {
         ShiftCatalog.all().forEach(s -> names.add(s.id()));
         ShiftAliases.all().forEach(a -> names.add(a.name()));
         List<String> near = Nearest.names(id, names, 3);
-        throw new IllegalArgumentException("unknown shift '" + id + "'" + (near.isEmpty() ? "" : "; did you mean " + String.join(", ", near) + "?")
+        throw new UserInputException("unknown shift '" + id + "'" + (near.isEmpty() ? "" : "; did you mean " + String.join(", ", near) + "?")
                 + " (see `openagent shifts` and `openagent shifts --aliases`)");
     }
 
@@ -150,7 +152,7 @@ public final class ShiftSpec {
         for (int i = 0; i < spec.length(); i++) {
             if (Character.isISOControl(spec.charAt(i)) || Character.getType(spec.charAt(i)) == Character.LINE_SEPARATOR
                     || Character.getType(spec.charAt(i)) == Character.PARAGRAPH_SEPARATOR) {
-                throw new IllegalArgumentException("shift spec has a control character (U+" + String.format("%04X", (int) spec.charAt(i))
+                throw new UserInputException("shift spec has a control character (U+" + String.format("%04X", (int) spec.charAt(i))
                         + ") at position " + (i + 1));
             }
         }
@@ -162,10 +164,10 @@ public final class ShiftSpec {
         for (ShiftParam p : shift.params()) params.put(p.name(), p.defaultValue());
         for (var e : given.entrySet()) {
             ShiftParam p = shift.params().stream().filter(x -> x.name().equals(e.getKey())).findFirst()
-                    .orElseThrow(() -> new IllegalArgumentException(shift.id() + " has no parameter '" + e.getKey() + "' ("
+                    .orElseThrow(() -> new UserInputException(shift.id() + " has no parameter '" + e.getKey() + "' ("
                             + (shift.params().isEmpty() ? "it takes none" : "has: " + String.join(", ", shift.params().stream().map(ShiftParam::name).toList())) + ")"));
             if (!p.values().isEmpty() && !p.values().contains(e.getValue())) {
-                throw new IllegalArgumentException(shift.id() + " parameter " + p.name() + " must be one of " + p.values());
+                throw new UserInputException(shift.id() + " parameter " + p.name() + " must be one of " + p.values());
             }
             params.put(e.getKey(), e.getValue());
         }

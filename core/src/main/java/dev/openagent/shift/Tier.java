@@ -1,5 +1,7 @@
 package dev.openagent.shift;
 
+import dev.openagent.UserInputException;
+
 import java.util.Locale;
 
 /**
@@ -13,6 +15,6 @@ public enum Tier {
 
     public static Tier parse(String text) {
         for (Tier t : values()) if (t.id().equals(text.toLowerCase(Locale.ROOT))) return t;
-        throw new IllegalArgumentException("unknown tier '" + text + "' (perception, interaction, reasoning, internalization, security)");
+        throw new UserInputException("unknown tier '" + text + "' (perception, interaction, reasoning, internalization, security)");
     }
 }

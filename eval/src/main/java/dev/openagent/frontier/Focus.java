@@ -4,12 +4,12 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.openagent.UserInputException;
 import dev.openagent.json.Json;
 import dev.openagent.shift.ShiftSpec;
 import dev.openagent.shift.ShiftStack;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -97,7 +97,7 @@ public record Focus(int version, String agent, double drop, List<Entry> entries)
             if (dir != null) Files.createDirectories(dir);
             Files.writeString(file, Json.pretty(this) + "\n", StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+            throw new UserInputException("cannot write " + file + ": " + e.getMessage(), e);
         }
     }
 
@@ -112,34 +112,34 @@ public record Focus(int version, String agent, double drop, List<Entry> entries)
         try {
             f = STRICT.readValue(Files.readString(file, StandardCharsets.UTF_8), Focus.class);
         } catch (NoSuchFileException e) {
-            throw new IllegalArgumentException("no such focus file: " + file);
+            throw new UserInputException("no such focus file: " + file);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException(file + " is not a focus file (as `openagent frontier` writes focus.json): "
+            throw new UserInputException(file + " is not a focus file (as `openagent frontier` writes focus.json): "
                     + e.getOriginalMessage().lines().findFirst().orElse(""));
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage());
+            throw new UserInputException("cannot read " + file + ": " + e.getMessage());
         }
-        if (f.version() != VERSION) throw new IllegalArgumentException(file + ": focus file version " + f.version() + " (this openagent reads " + VERSION + ")");
-        if (f.entries().isEmpty()) throw new IllegalArgumentException(file + " has no entries: nothing broke the agent, so there is nothing to focus on");
+        if (f.version() != VERSION) throw new UserInputException(file + ": focus file version " + f.version() + " (this openagent reads " + VERSION + ")");
+        if (f.entries().isEmpty()) throw new UserInputException(file + " has no entries: nothing broke the agent, so there is nothing to focus on");
         for (int i = 0; i < f.entries().size(); i++) {
             Entry e = f.entries().get(i);
             String at = file + ": entries[" + i + "]";
-            if (e.shift() == null || e.shift().isBlank()) throw new IllegalArgumentException(at + " has no shift");
+            if (e.shift() == null || e.shift().isBlank()) throw new UserInputException(at + " has no shift");
             ShiftStack stack;
             try {
                 stack = e.stack();
             } catch (IllegalArgumentException x) {
-                throw new IllegalArgumentException(at + " '" + e.shift() + "': " + x.getMessage());
+                throw new UserInputException(at + " '" + e.shift() + "': " + x.getMessage());
             }
-            if (!(e.weight() > 0)) throw new IllegalArgumentException(at + " has weight " + e.weight() + "; weights must be positive");
+            if (!(e.weight() > 0)) throw new UserInputException(at + " has weight " + e.weight() + "; weights must be positive");
             for (int s : e.severities()) {
                 for (ShiftStack.Layer l : stack.layers()) {
                     var p = l.shift().params().stream().filter(x -> x.name().equals(Ladder.SEVERITY)).findFirst();
                     if (p.isEmpty()) {
-                        throw new IllegalArgumentException(at + ": " + l.shift().id() + " takes no severity, but severities " + e.severities() + " are given");
+                        throw new UserInputException(at + ": " + l.shift().id() + " takes no severity, but severities " + e.severities() + " are given");
                     }
                     if (!p.get().values().contains(Integer.toString(s))) {
-                        throw new IllegalArgumentException(at + ": " + l.shift().id() + " takes severity " + p.get().values() + ", not " + s);
+                        throw new UserInputException(at + ": " + l.shift().id() + " takes severity " + p.get().values() + ", not " + s);
                     }
                 }
             }

@@ -2,6 +2,7 @@ package dev.openagent.frontier;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.UserInputException;
 import dev.openagent.json.Json;
 import dev.openagent.report.HtmlReport;
 import dev.openagent.report.Transcript;
@@ -9,7 +10,6 @@ import dev.openagent.run.EpisodeResult;
 import dev.openagent.store.FrontierVerdicts;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,7 +50,7 @@ public final class FrontierReport {
             Files.writeString(w.failures(), lines.toString(), StandardCharsets.UTF_8);
             Files.writeString(w.html(), html(r, agent, examples), StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the frontier to " + dir + ": " + e.getMessage(), e);
+            throw new UserInputException("cannot write the frontier to " + dir + ": " + e.getMessage(), e);
         }
         Focus.of(r.frontier(), agent).write(w.focus());
         return w;

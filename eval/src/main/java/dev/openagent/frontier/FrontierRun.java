@@ -1,5 +1,6 @@
 package dev.openagent.frontier;
 
+import dev.openagent.UserInputException;
 import dev.openagent.json.Json;
 import dev.openagent.registry.Environments;
 import dev.openagent.run.Conditions;
@@ -12,6 +13,7 @@ import dev.openagent.run.Progress;
 import dev.openagent.run.RunControl;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.store.ResultStore;
+import dev.openagent.store.RunStatus;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,7 +40,7 @@ public final class FrontierRun {
                           int difficulty, int concurrency) {
         public Request {
             envs = List.copyOf(envs);
-            if (envs.isEmpty()) throw new IllegalArgumentException("name at least one environment");
+            if (envs.isEmpty()) throw new UserInputException("name at least one environment");
         }
 
         /** The frontier as an eval experiment: what episode identities and the task plan derive from. */
@@ -93,7 +95,7 @@ public final class FrontierRun {
         for (String id : req.envs()) {
             Environment e = Environments.get(id);
             if (req.difficulty() != 0 && !e.info().difficulties().contains(req.difficulty())) {
-                throw new IllegalArgumentException(id + " has no difficulty " + req.difficulty() + " (levels: " + e.info().difficulties() + ")");
+                throw new UserInputException(id + " has no difficulty " + req.difficulty() + " (levels: " + e.info().difficulties() + ")");
             }
             environments.put(id, e);
             List<Ladder> mine = new ArrayList<>();
@@ -119,7 +121,7 @@ public final class FrontierRun {
         Frontier f = search.run(notApplicable);
         // the verdicts first: a run saved complete has its verdicts (a rerun that continues the search writes them again)
         store.saveFrontier(runId, f.verdicts());
-        store.saveRun(runId, name, config, f.spent(), f.complete() ? "complete" : "stopped", f.stopped());
+        store.saveRun(runId, name, config, f.spent(), f.complete() ? RunStatus.COMPLETE : RunStatus.STOPPED, f.stopped());
         return new Result(runId, f, runner.internalError(), Map.copyOf(ids));
     }
 

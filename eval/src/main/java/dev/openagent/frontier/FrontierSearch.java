@@ -1,5 +1,6 @@
 package dev.openagent.frontier;
 
+import dev.openagent.UserInputException;
 import dev.openagent.shift.ShiftStack;
 
 import java.util.ArrayList;
@@ -62,11 +63,11 @@ public final class FrontierSearch {
         public static final int MAX_LAYERS = 4;
 
         public Settings {
-            if (!(drop > 0 && drop <= 1)) throw new IllegalArgumentException("the drop must be in (0, 1], got " + drop);
-            if (!(confidence > 0 && confidence < 1)) throw new IllegalArgumentException("the confidence must be in (0, 1), got " + confidence);
-            if (budget < 1) throw new IllegalArgumentException("the budget must be at least 1 episode, got " + budget);
-            if (maxTasks < 1) throw new IllegalArgumentException("the tasks per test must be at least 1");
-            if (look < 1 || pairs < 0 || growth < 0 || maxLayers < 2) throw new IllegalArgumentException("bad search settings");
+            if (!(drop > 0 && drop <= 1)) throw new UserInputException("the drop must be in (0, 1], got " + drop);
+            if (!(confidence > 0 && confidence < 1)) throw new UserInputException("the confidence must be in (0, 1), got " + confidence);
+            if (budget < 1) throw new UserInputException("the budget must be at least 1 episode, got " + budget);
+            if (maxTasks < 1) throw new UserInputException("the tasks per test must be at least 1");
+            if (look < 1 || pairs < 0 || growth < 0 || maxLayers < 2) throw new UserInputException("bad search settings");
         }
 
         public static Settings of(double drop, double confidence, int budget, int maxTasks) {

@@ -1,5 +1,7 @@
 package dev.openagent.frontier;
 
+import dev.openagent.UserInputException;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -59,8 +61,8 @@ public final class PairedDrop {
      * @param confidence the confidence of the interval, in (0, 1)
      */
     public PairedDrop(double drop, double confidence) {
-        if (!(drop > 0 && drop <= 1)) throw new IllegalArgumentException("the drop must be in (0, 1], got " + drop);
-        if (!(confidence > 0 && confidence < 1)) throw new IllegalArgumentException("the confidence must be in (0, 1), got " + confidence);
+        if (!(drop > 0 && drop <= 1)) throw new UserInputException("the drop must be in (0, 1], got " + drop);
+        if (!(confidence > 0 && confidence < 1)) throw new UserInputException("the confidence must be in (0, 1), got " + confidence);
         this.drop = drop;
         this.alpha = 1 - confidence;
     }

@@ -17,6 +17,7 @@ import dev.openagent.run.EpisodeResult;
 import dev.openagent.sandbox.ToolSpec;
 import dev.openagent.store.EpisodeSummaries;
 import dev.openagent.store.RunInfo;
+import dev.openagent.store.RunStatus;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -120,7 +121,7 @@ public final class ReportData {
      * @param setup  what the run ran, in short phrases for the report's header
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record RunRow(String id, String name, String status, int planned, int scored, boolean partial, String createdAt, String updatedAt,
+    record RunRow(String id, String name, RunStatus status, int planned, int scored, boolean partial, String createdAt, String updatedAt,
                   @JsonInclude(JsonInclude.Include.NON_NULL) String note, JsonNode config, List<String> setup) {}
 
     /**

@@ -1,13 +1,13 @@
 package dev.openagent.report;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.UserInputException;
 import dev.openagent.agent.framework.AgentTranscript;
 import dev.openagent.json.Json;
 import dev.openagent.run.EpisodeResult;
 import dev.openagent.store.RunInfo;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,7 +38,7 @@ public final class Reports {
             Files.writeString(w.html(), HtmlReport.render(data), StandardCharsets.UTF_8);
             Files.writeString(w.summary(), Json.pretty(data.get("summary")) + "\n", StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the report to " + dir + ": " + e.getMessage(), e);
+            throw new UserInputException("cannot write the report to " + dir + ": " + e.getMessage(), e);
         }
         return w;
     }

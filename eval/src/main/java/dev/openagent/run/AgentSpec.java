@@ -2,6 +2,7 @@ package dev.openagent.run;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.openagent.UserInputException;
 
 /**
  * An agent as an experiment file (or the command line) names it. {@code kind} is what
@@ -25,7 +26,7 @@ public record AgentSpec(String kind,
                         @JsonProperty("timeout_seconds") Double timeoutSeconds,
                         Integer retries) {
     public AgentSpec {
-        if (kind == null || kind.isBlank()) throw new IllegalArgumentException("every agent needs a kind (oracle, random, openai, ...)");
+        if (kind == null || kind.isBlank()) throw new UserInputException("every agent needs a kind (oracle, random, openai, ...)");
         kind = kind.strip();
     }
 

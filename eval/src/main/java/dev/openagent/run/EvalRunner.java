@@ -1,5 +1,6 @@
 package dev.openagent.run;
 
+import dev.openagent.UserInputException;
 import dev.openagent.registry.Environments;
 import dev.openagent.episode.Agent;
 import dev.openagent.episode.Episodes;
@@ -13,6 +14,7 @@ import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.shift.ShiftSpec;
 import dev.openagent.shift.ShiftStack;
 import dev.openagent.store.ResultStore;
+import dev.openagent.store.RunStatus;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -79,7 +81,7 @@ public final class EvalRunner {
      *                      episodes are missing), incomplete (infrastructure errors) or stopped
      */
     public record RunResult(String runId, Shard shard, int planned, int reused, int ran, int errors, String stopReason,
-                            List<String> notApplicable, Throwable internalError, int runPlanned, int runScored, String status) {
+                            List<String> notApplicable, Throwable internalError, int runPlanned, int runScored, RunStatus status) {
         /** Whether every episode of this process's shard is scored. */
         public boolean complete() { return stopReason == null && errors == 0 && reused + ran == planned; }
     }
@@ -114,7 +116,7 @@ public final class EvalRunner {
         for (String envId : exp.envs()) {
             Environment environment = Environments.get(envId);
             if (exp.difficulty() != 0 && !environment.info().difficulties().contains(exp.difficulty())) {
-                throw new IllegalArgumentException(envId + " has no difficulty " + exp.difficulty() + " (levels: " + environment.info().difficulties() + ")");
+                throw new UserInputException(envId + " has no difficulty " + exp.difficulty() + " (levels: " + environment.info().difficulties() + ")");
             }
             Set<String> seen = new HashSet<>();
             for (ShiftStack s : stacks) {
@@ -163,10 +165,10 @@ public final class EvalRunner {
      * only what it lost.
      */
     public RunResult run(Experiment exp, List<EvalAgent> agents, Shard shard, String runId) {
-        if (agents.isEmpty()) throw new IllegalArgumentException("the experiment names no agent");
+        if (agents.isEmpty()) throw new UserInputException("the experiment names no agent");
         Set<String> labels = new HashSet<>();
         for (EvalAgent a : agents) {
-            if (!labels.add(a.label())) throw new IllegalArgumentException("two agents are labelled '" + a.label() + "': give them distinct labels");
+            if (!labels.add(a.label())) throw new UserInputException("two agents are labelled '" + a.label() + "': give them distinct labels");
         }
         List<String> notApplicable = new ArrayList<>();
         List<Planned> whole = plan(exp, agents, conditions(exp, shifts, notApplicable));
@@ -180,9 +182,10 @@ public final class EvalRunner {
         String stopReason = control.stopReason();
         boolean mineComplete = stopReason == null && batch.errors() == 0 && batch.reused() + batch.ran() == plan.size();
         // Statuses from this process's view; reports check the counts themselves (another shard may finish later).
-        String status = runScored >= whole.size() ? "complete" : stopReason != null ? "stopped" : !mineComplete ? "incomplete" : "partial";
+        RunStatus status = runScored >= whole.size() ? RunStatus.COMPLETE : stopReason != null ? RunStatus.STOPPED
+                : !mineComplete ? RunStatus.INCOMPLETE : RunStatus.PARTIAL;
         String note = stopReason != null ? stopReason
-                : status.equals("partial") ? "shard " + shard + " done; " + runScored + " of " + whole.size() + " episodes scored" : null;
+                : status == RunStatus.PARTIAL ? "shard " + shard + " done; " + runScored + " of " + whole.size() + " episodes scored" : null;
         store.saveRun(runId, name, config, whole.size(), status, note);
         return new RunResult(runId, shard, plan.size(), batch.reused(), batch.ran(), batch.errors(), stopReason,
                 List.copyOf(notApplicable), batch.internalError(), whole.size(), runScored, status);
@@ -196,7 +199,7 @@ public final class EvalRunner {
      * started has been saved (flushed).
      */
     public Batch runPlanned(String runId, List<Planned> plan, int concurrency) {
-        if (concurrency < 1) throw new IllegalArgumentException("concurrency must be at least 1");
+        if (concurrency < 1) throw new UserInputException("concurrency must be at least 1");
         Set<String> hashes = new HashSet<>();
         for (Planned p : plan) hashes.add(p.key().configHash());
 

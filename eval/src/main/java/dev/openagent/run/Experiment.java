@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.openagent.UserInputException;
 import dev.openagent.sandbox.Split;
 
 import java.io.IOException;
@@ -64,10 +65,10 @@ public record Experiment(String name,
         if (difficulty == null) difficulty = 0;
         if (concurrency == null) concurrency = DEFAULT_CONCURRENCY;
         if (budget == null) budget = Budget.NONE;
-        if (tasks < 1) throw new IllegalArgumentException("tasks must be at least 1");
-        if (trials < 1) throw new IllegalArgumentException("trials must be at least 1");
-        if (difficulty < 0) throw new IllegalArgumentException("difficulty must be >= 0");
-        if (concurrency < 1) throw new IllegalArgumentException("concurrency must be at least 1");
+        if (tasks < 1) throw new UserInputException("tasks must be at least 1");
+        if (trials < 1) throw new UserInputException("trials must be at least 1");
+        if (difficulty < 0) throw new UserInputException("difficulty must be >= 0");
+        if (concurrency < 1) throw new UserInputException("concurrency must be at least 1");
         Split.parse(split);
     }
 
@@ -91,26 +92,26 @@ public record Experiment(String name,
             tree = YAML.readTree(text(file));
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
-            throw new IllegalArgumentException(file + " is not valid YAML" + (at == null || at.getLineNr() < 1 ? "" : " (line " + at.getLineNr() + ")"));
+            throw new UserInputException(file + " is not valid YAML" + (at == null || at.getLineNr() < 1 ? "" : " (line " + at.getLineNr() + ")"));
         }
-        if (tree == null || tree.isMissingNode() || tree.isNull()) throw new IllegalArgumentException(file + " is empty");
+        if (tree == null || tree.isMissingNode() || tree.isNull()) throw new UserInputException(file + " is empty");
         if (!tree.isObject()) {
-            throw new IllegalArgumentException(file + " must be a mapping of settings (name:, agents:, envs:, shifts:, ...), not "
+            throw new UserInputException(file + " must be a mapping of settings (name:, agents:, envs:, shifts:, ...), not "
                     + (tree.isArray() ? "a list" : "a single value"));
         }
         try {
             return YAML.treeToValue(tree, Experiment.class);
         } catch (UnrecognizedPropertyException e) {
-            throw new IllegalArgumentException(file + ": unknown key '" + e.getPropertyName() + "' (known: "
+            throw new UserInputException(file + ": unknown key '" + e.getPropertyName() + "' (known: "
                     + String.join(", ", e.getKnownPropertyIds().stream().map(Object::toString).sorted().toList()) + ")");
         } catch (MismatchedInputException e) {
-            throw new IllegalArgumentException(file + ": " + key(e) + " must be " + kind(e.getTargetType()));
+            throw new UserInputException(file + ": " + key(e) + " must be " + kind(e.getTargetType()));
         } catch (JsonMappingException e) {
             // The record's own checks (tasks must be at least 1, ...) arrive wrapped.
-            if (e.getCause() instanceof IllegalArgumentException iae) throw new IllegalArgumentException(file + ": " + iae.getMessage());
-            throw new IllegalArgumentException(file + ": " + key(e) + " cannot be read");
+            if (e.getCause() instanceof IllegalArgumentException iae) throw new UserInputException(file + ": " + iae.getMessage());
+            throw new UserInputException(file + ": " + key(e) + " cannot be read");
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException(file + " cannot be read as an experiment");
+            throw new UserInputException(file + " cannot be read as an experiment");
         }
     }
 
@@ -121,11 +122,11 @@ public record Experiment(String name,
             if (s.indexOf('\0') >= 0) throw new CharacterCodingException();
             return s;
         } catch (NoSuchFileException e) {
-            throw new IllegalArgumentException("no such experiment file: " + file);
+            throw new UserInputException("no such experiment file: " + file);
         } catch (CharacterCodingException e) {
-            throw new IllegalArgumentException(file + " is not a text file (an experiment file is YAML, see docs/evaluation.md)");
+            throw new UserInputException(file + " is not a text file (an experiment file is YAML, see docs/evaluation.md)");
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage());
+            throw new UserInputException("cannot read " + file + ": " + e.getMessage());
         }
     }
 

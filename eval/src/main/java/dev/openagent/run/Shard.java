@@ -1,5 +1,7 @@
 package dev.openagent.run;
 
+import dev.openagent.UserInputException;
+
 /**
  * One part of an experiment's episodes: shard {@code index} of {@code count}. An episode belongs to
  * the shard its key's id hashes to, so N processes started anywhere (a Kubernetes Indexed Job, a
@@ -11,9 +13,9 @@ public record Shard(int index, int count) {
     public static final Shard ALL = new Shard(0, 1);
 
     public Shard {
-        if (count < 1) throw new IllegalArgumentException("the shard count must be at least 1 (got " + count + ")");
+        if (count < 1) throw new UserInputException("the shard count must be at least 1 (got " + count + ")");
         if (index < 0 || index >= count) {
-            throw new IllegalArgumentException("shard index " + index + " is out of range for " + count + " shard(s): indices run from 0 to " + (count - 1));
+            throw new UserInputException("shard index " + index + " is out of range for " + count + " shard(s): indices run from 0 to " + (count - 1));
         }
     }
 
@@ -21,18 +23,18 @@ public record Shard(int index, int count) {
     public static Shard parse(String spec) {
         String s = spec.strip();
         int slash = s.indexOf('/');
-        if (slash < 0) throw new IllegalArgumentException("shard '" + spec + "' must be I/N: the 0-based index I of N shards, such as 0/3");
+        if (slash < 0) throw new UserInputException("shard '" + spec + "' must be I/N: the 0-based index I of N shards, such as 0/3");
         int index, count;
         try {
             index = Integer.parseInt(s.substring(0, slash).strip());
             count = Integer.parseInt(s.substring(slash + 1).strip());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("shard '" + spec + "' must be I/N with whole numbers: the 0-based index I of N shards, such as 0/3");
+            throw new UserInputException("shard '" + spec + "' must be I/N with whole numbers: the 0-based index I of N shards, such as 0/3");
         }
         try {
             return new Shard(index, count);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("shard '" + spec + "': " + e.getMessage());
+            throw new UserInputException("shard '" + spec + "': " + e.getMessage());
         }
     }
 
@@ -44,28 +46,28 @@ public record Shard(int index, int count) {
     public static Shard of(String flag, Integer count, String jobIndex) {
         if (flag != null) {
             Shard s = parse(flag);
-            if (count != null && count != s.count()) throw new IllegalArgumentException("--shard " + flag + " and --shards " + count + " disagree on the shard count");
+            if (count != null && count != s.count()) throw new UserInputException("--shard " + flag + " and --shards " + count + " disagree on the shard count");
             return s;
         }
         if (jobIndex != null && !jobIndex.isBlank()) {
             if (count == null) {
-                throw new IllegalArgumentException("JOB_COMPLETION_INDEX is set (a Kubernetes Indexed Job) but not the shard count: give --shards N (the Job's completions)");
+                throw new UserInputException("JOB_COMPLETION_INDEX is set (a Kubernetes Indexed Job) but not the shard count: give --shards N (the Job's completions)");
             }
             int index;
             try {
                 index = Integer.parseInt(jobIndex.strip());
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("JOB_COMPLETION_INDEX='" + jobIndex + "' is not a whole number");
+                throw new UserInputException("JOB_COMPLETION_INDEX='" + jobIndex + "' is not a whole number");
             }
             try {
                 return new Shard(index, count);
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("JOB_COMPLETION_INDEX=" + index + " with --shards " + count + ": " + e.getMessage());
+                throw new UserInputException("JOB_COMPLETION_INDEX=" + index + " with --shards " + count + ": " + e.getMessage());
             }
         }
         if (count == null || count == 1) return ALL;
-        if (count < 1) throw new IllegalArgumentException("--shards must be at least 1 (got " + count + ")");
-        throw new IllegalArgumentException("--shards " + count + " needs this process's index: --shard I/" + count
+        if (count < 1) throw new UserInputException("--shards must be at least 1 (got " + count + ")");
+        throw new UserInputException("--shards " + count + " needs this process's index: --shard I/" + count
                 + ", or JOB_COMPLETION_INDEX (set by a Kubernetes Indexed Job)");
     }
 

@@ -1,5 +1,6 @@
 package dev.openagent.run;
 
+import dev.openagent.UserInputException;
 import dev.openagent.sandbox.Seeds;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.TaskRequest;
@@ -10,7 +11,7 @@ import java.util.stream.IntStream;
 /** Which tasks a run covers: N task seeds derived from one run seed, on a split, at a difficulty (0 = mixed). */
 public record TaskPlan(Split split, int tasks, long seed, int difficulty) {
     public TaskPlan {
-        if (tasks < 0) throw new IllegalArgumentException("tasks must be >= 0");
+        if (tasks < 0) throw new UserInputException("tasks must be >= 0");
     }
 
     /** The task seed of the i-th task: the same run seed always gives the same tasks. */

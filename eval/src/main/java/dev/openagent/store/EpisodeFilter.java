@@ -1,5 +1,6 @@
 package dev.openagent.store;
 
+import dev.openagent.UserInputException;
 import dev.openagent.metrics.Failure;
 
 import java.util.ArrayList;
@@ -41,7 +42,7 @@ public record EpisodeFilter(String agent, String env, String tier, String shift,
         public static Result parse(String text) {
             if (text == null || text.isEmpty()) return null;
             for (Result r : values()) if (r.id().equals(text)) return r;
-            throw new IllegalArgumentException("unknown outcome '" + text + "' (success, failure or infra_error)");
+            throw new UserInputException("unknown outcome '" + text + "' (success, failure or infra_error)");
         }
     }
 
@@ -49,7 +50,7 @@ public record EpisodeFilter(String agent, String env, String tier, String shift,
     public static Failure failure(String id) {
         if (id == null || id.isEmpty()) return null;
         for (Failure f : Failure.values()) if (f.id().equals(id)) return f;
-        throw new IllegalArgumentException("unknown failure category '" + id + "'");
+        throw new UserInputException("unknown failure category '" + id + "'");
     }
 
     /** The WHERE conditions after {@code r.run_id = ?} (each starting with AND), and their parameters in order. */

@@ -1,5 +1,6 @@
 package dev.openagent.store;
 
+import dev.openagent.UserInputException;
 import dev.openagent.agent.openai.ResponseCache;
 import dev.openagent.run.EpisodeResult;
 import dev.openagent.sandbox.Outcome;
@@ -82,7 +83,7 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
      * database without the results store schema (an empty file, another program's SQLite database) is refused.
      */
     public static ResultStore openReadOnly(StoreLocation location) {
-        if (!location.exists()) throw new IllegalArgumentException("no results store at " + location);
+        if (!location.exists()) throw new UserInputException("no results store at " + location);
         return open(location, true);
     }
 
@@ -92,7 +93,7 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
         } catch (SQLException e) {
             // The driver's message may quote its internal jdbc: URL; the user wrote the location.
             String why = oneLine(e).replaceAll("jdbc:[a-z]+:\\S+", java.util.regex.Matcher.quoteReplacement(location.toString()));
-            throw new IllegalArgumentException("cannot open results store " + location + ": " + why + hint(location, e), e);
+            throw new UserInputException("cannot open results store " + location + ": " + why + hint(location, e), e);
         }
     }
 
@@ -130,7 +131,7 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
         } catch (IllegalStateException e) {
             verdict = e.getCause() instanceof SQLException q ? oneLine(q) : e.getMessage();
         }
-        if (!"ok".equals(verdict)) throw new IllegalArgumentException(location + " is damaged: " + verdict);
+        if (!"ok".equals(verdict)) throw new UserInputException(location + " is damaged: " + verdict);
     }
 
     /** Opens an existing store for reading reports; a missing file is an error, not a new empty store. */
@@ -140,7 +141,7 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
 
     /** As {@link #openExisting(Path)}; a PostgreSQL database must exist on its server (an empty one has no runs). */
     public static ResultStore openExisting(StoreLocation location) {
-        if (!location.exists()) throw new IllegalArgumentException("no results store at " + location + " (run `openagent eval` first, or pass --store)");
+        if (!location.exists()) throw new UserInputException("no results store at " + location + " (run `openagent eval` first, or pass --store)");
         return open(location);
     }
 
@@ -173,11 +174,11 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
             }
             if (v == null) {
                 c.rollback();
-                throw new IllegalArgumentException(location + " has a meta table without a results store schema version: not an openagent results store");
+                throw new UserInputException(location + " has a meta table without a results store schema version: not an openagent results store");
             }
             if (v < 1 || v > SCHEMA_VERSION) {
                 c.rollback();
-                throw new IllegalArgumentException(location + " has results store schema " + v + (v < SCHEMA_VERSION ? " (from an older openagent)"
+                throw new UserInputException(location + " has results store schema " + v + (v < SCHEMA_VERSION ? " (from an older openagent)"
                         : " (from a newer openagent)") + "; this openagent reads schema " + SCHEMA_VERSION + " (and upgrades schema 1)");
             }
             if (v == 1 && readOnly) {
@@ -199,12 +200,12 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
         }
         if (readOnly) {
             c.rollback();
-            throw new IllegalArgumentException(location + " is not an openagent results store (it has no "
+            throw new UserInputException(location + " is not an openagent results store (it has no "
                     + (present.isEmpty() ? "results store tables" : "results store schema version") + ")");
         }
         if (!present.isEmpty()) {
             c.rollback();
-            throw new IllegalArgumentException(location + " holds tables named " + String.join(", ", new java.util.TreeSet<>(present))
+            throw new UserInputException(location + " holds tables named " + String.join(", ", new java.util.TreeSet<>(present))
                     + " but no results store schema version: not an openagent results store (use another database or file)");
         }
         try (Statement s = c.createStatement()) {
@@ -348,7 +349,7 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
     // ---- runs and episodes ----
 
     /** Creates the run or, when it exists (the same experiment again), updates its name, plan and status. */
-    public void saveRun(String id, String name, String config, int planned, String status, String note) {
+    public void saveRun(String id, String name, String config, int planned, RunStatus status, String note) {
         runs.save(id, name, config, planned, status, note);
     }
 
@@ -359,7 +360,7 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
      */
     public void beginRun(String id, String name, String config, int planned) {
         runs.begin(id, name, config, planned).ifPresent(stored -> {
-            throw new IllegalArgumentException("run " + id + " in " + location + " holds another experiment (" + differences(stored, config)
+            throw new UserInputException("run " + id + " in " + location + " holds another experiment (" + differences(stored, config)
                     + "): give this one another run id, or run the same experiment");
         });
     }

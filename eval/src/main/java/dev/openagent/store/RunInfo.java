@@ -8,10 +8,10 @@ import dev.openagent.json.Json;
  * experiment continues the same run), a name, the experiment as JSON, and its state.
  *
  * @param planned episodes the experiment plans
- * @param status  running, complete (every planned episode scored), incomplete (errors or stopped)
+ * @param status  running, complete (every planned episode scored), incomplete (errors), stopped or partial (a shard's part)
  */
 public record RunInfo(String id, String name, String config, String createdAt, String updatedAt, int planned,
-                      String status, String note) {
+                      RunStatus status, String note) {
     /**
      * The server whose sessions the run recorded, as its stored experiment names it ({@code mcp} for {@code serve mcp},
      * {@code proxy} for {@code proxy mcp}), or "" for a run of the toolkit's own (eval, study, frontier, a training).

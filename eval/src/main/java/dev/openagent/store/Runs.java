@@ -32,6 +32,7 @@ record Runs(StoreWriter writer, StoreReader reader, boolean listed) {
     /**
      * Creates or updates a run. A shard that finished its part ("partial") never overwrites
      * "complete": another shard may have completed the run after this one counted its episodes.
+     * The statuses in these statements are {@link RunStatus#id()}s.
      */
     private static final String SAVE_RUN = """
             INSERT INTO runs(id, name, config, created_at, updated_at, planned, status, note) VALUES (?,?,?,?,?,?,?,?)
@@ -105,11 +106,11 @@ record Runs(StoreWriter writer, StoreReader reader, boolean listed) {
         }
     }
 
-    void save(String id, String name, String config, int planned, String status, String note) {
+    void save(String id, String name, String config, int planned, RunStatus status, String note) {
         String now = Instant.now().toString();
         writer.update(SAVE_RUN, true, p -> {
             bindRun(p, id, name, config, now, planned);
-            p.setString(7, status);
+            p.setString(7, status.id());
             p.setString(8, note);
         });
     }
@@ -193,7 +194,7 @@ record Runs(StoreWriter writer, StoreReader reader, boolean listed) {
                     "SELECT id, name, config, created_at, updated_at, planned, status, note FROM runs ORDER BY updated_at DESC, id")) {
                 while (rs.next()) {
                     out.add(new RunInfo(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-                            rs.getInt(6), rs.getString(7), rs.getString(8)));
+                            rs.getInt(6), RunStatus.of(rs.getString(7)), rs.getString(8)));
                 }
             }
             return out;

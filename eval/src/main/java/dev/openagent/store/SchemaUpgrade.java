@@ -1,5 +1,7 @@
 package dev.openagent.store;
 
+import dev.openagent.UserInputException;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -42,7 +44,7 @@ final class SchemaUpgrade {
         } catch (SQLException e) {
             c.rollback();
             if (LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
-                throw new IllegalArgumentException(location + " is of schema 1, and upgrading it to schema " + ResultStore.SCHEMA_VERSION
+                throw new UserInputException(location + " is of schema 1, and upgrading it to schema " + ResultStore.SCHEMA_VERSION
                         + " waits for a write another process holds (an older openagent still writing it?): open it again when that has finished");
             }
             throw e;

@@ -1,5 +1,7 @@
 package dev.openagent.store;
 
+import dev.openagent.UserInputException;
+
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLDecoder;
@@ -51,7 +53,7 @@ public sealed interface StoreLocation {
     static StoreLocation parse(String text, String passwordEnv) {
         if (text.startsWith("postgresql://") || text.startsWith("postgres://")) return Postgres.parse(text, passwordEnv);
         if (text.matches("^[a-zA-Z][a-zA-Z0-9+.-]*://.*")) {
-            throw new IllegalArgumentException("--store '" + text + "': a results store is a file path or postgresql://USER@HOST:PORT/DB");
+            throw new UserInputException("--store '" + text + "': a results store is a file path or postgresql://USER@HOST:PORT/DB");
         }
         return new SqliteFile(Path.of(text));
     }
@@ -65,7 +67,7 @@ public sealed interface StoreLocation {
                 try {
                     Files.createDirectories(parent);
                 } catch (java.io.IOException e) {
-                    throw new IllegalArgumentException("cannot create the directory of " + file + ": " + e.getMessage(), e);
+                    throw new UserInputException("cannot create the directory of " + file + ": " + e.getMessage(), e);
                 }
             }
             Connection c = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
@@ -82,7 +84,7 @@ public sealed interface StoreLocation {
 
         @Override
         public Connection connectReadOnly() throws SQLException {
-            if (!Files.isRegularFile(file)) throw new IllegalArgumentException("no results store at " + file);
+            if (!Files.isRegularFile(file)) throw new UserInputException("no results store at " + file);
             SQLiteConfig config = new SQLiteConfig();
             config.setReadOnly(true);
             config.setBusyTimeout(30_000);
@@ -125,17 +127,17 @@ public sealed interface StoreLocation {
             try {
                 uri = new URI(text);
             } catch (URISyntaxException e) {
-                throw new IllegalArgumentException("--store '" + text + "' is not a URL of the form postgresql://USER@HOST:PORT/DB");
+                throw new UserInputException("--store '" + text + "' is not a URL of the form postgresql://USER@HOST:PORT/DB");
             }
             String info = uri.getRawUserInfo();
             if (info != null && info.contains(":")) {
-                throw new IllegalArgumentException("--store: put no password in the URL; set it in the environment variable "
+                throw new UserInputException("--store: put no password in the URL; set it in the environment variable "
                         + (passwordEnv == null ? DEFAULT_PASSWORD_ENV : passwordEnv) + " instead");
             }
             String host = uri.getHost();
             String path = uri.getRawPath() == null ? "" : uri.getRawPath();
             if (host == null || path.length() < 2 || path.indexOf('/', 1) >= 0) {
-                throw new IllegalArgumentException("--store '" + text + "': expected postgresql://USER@HOST:PORT/DB (a host and one database name)");
+                throw new UserInputException("--store '" + text + "': expected postgresql://USER@HOST:PORT/DB (a host and one database name)");
             }
             Map<String, String> params = new LinkedHashMap<>();
             if (uri.getRawQuery() != null) {
@@ -144,7 +146,7 @@ public sealed interface StoreLocation {
                     int eq = kv.indexOf('=');
                     String k = decode(eq < 0 ? kv : kv.substring(0, eq));
                     if (k.equalsIgnoreCase("password")) {
-                        throw new IllegalArgumentException("--store: put no password in the URL; set it in the environment variable "
+                        throw new UserInputException("--store: put no password in the URL; set it in the environment variable "
                                 + (passwordEnv == null ? DEFAULT_PASSWORD_ENV : passwordEnv) + " instead");
                     }
                     params.put(k, eq < 0 ? "" : decode(kv.substring(eq + 1)));
@@ -152,7 +154,7 @@ public sealed interface StoreLocation {
             }
             // Checked here: the driver would print a logging warning and an "unable to parse" error quoting its own URL.
             if (uri.getPort() == 0 || uri.getPort() > 65535) {
-                throw new IllegalArgumentException("--store '" + text + "': the port must be between 1 and 65535, not " + uri.getPort());
+                throw new UserInputException("--store '" + text + "': the port must be between 1 and 65535, not " + uri.getPort());
             }
             return new Postgres(info == null ? null : decode(info), host, uri.getPort() < 0 ? 5432 : uri.getPort(),
                     decode(path.substring(1)), params, passwordEnv == null ? DEFAULT_PASSWORD_ENV : passwordEnv);

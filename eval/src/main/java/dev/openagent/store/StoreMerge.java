@@ -1,5 +1,7 @@
 package dev.openagent.store;
 
+import dev.openagent.UserInputException;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -77,7 +79,7 @@ public final class StoreMerge {
             }
         } catch (IllegalStateException e) {
             // A source that failed mid-read (damage quick_check did not see), or a write that failed.
-            throw new IllegalArgumentException("the merge stopped, " + target + (target instanceof StoreLocation.SqliteFile
+            throw new UserInputException("the merge stopped, " + target + (target instanceof StoreLocation.SqliteFile
                     ? " is left as it was: " : " may hold part of it (merge again once the cause is fixed): ") + e.getMessage(), e);
         }
     }
@@ -94,7 +96,7 @@ public final class StoreMerge {
                 // The log outlives the last connection only while another process has the store open: a file put in
                 // its place would lose that process's writes, or get its log replayed onto the wrong pages.
                 if (Files.exists(Path.of(file + "-wal"))) {
-                    throw new IllegalArgumentException(target + " is open in another process: merge into it once that process has finished");
+                    throw new UserInputException(target + " is open in another process: merge into it once that process has finished");
                 }
             }
             Result result;
@@ -104,7 +106,7 @@ public final class StoreMerge {
             Files.move(copy, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             return result;
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot write " + target + ": " + e.getMessage(), e);
+            throw new UserInputException("cannot write " + target + ": " + e.getMessage(), e);
         } finally {
             for (String suffix : List.of("", "-wal", "-shm", "-journal")) {
                 try {
@@ -154,8 +156,8 @@ public final class StoreMerge {
         for (String id : touched.keySet()) {
             RunInfo r = target.run(id).orElseThrow();
             int finished = target.progress(id).finished();
-            String status = finished >= r.planned() ? "complete" : r.status().equals("complete") ? "partial" : r.status();
-            if (!status.equals(r.status())) target.saveRun(r.id(), r.name(), r.config(), r.planned(), status, status.equals("complete") ? null : r.note());
+            RunStatus status = finished >= r.planned() ? RunStatus.COMPLETE : r.status() == RunStatus.COMPLETE ? RunStatus.PARTIAL : r.status();
+            if (status != r.status()) target.saveRun(r.id(), r.name(), r.config(), r.planned(), status, status == RunStatus.COMPLETE ? null : r.note());
             runs.add(target.run(id).orElseThrow());
         }
         target.flush();

@@ -9,6 +9,7 @@ import dev.openagent.json.Json;
 import dev.openagent.run.EpisodeResult;
 import dev.openagent.sandbox.Outcome;
 import dev.openagent.store.RunInfo;
+import dev.openagent.store.RunStatus;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,7 +30,7 @@ class ReportTest {
     Path dir;
 
     static final RunInfo RUN = new RunInfo("run-abc", "demo", "{\"agents\":[{\"label\":\"a\"}],\"envs\":[\"poi\"],\"shifts\":[\"all\"],"
-            + "\"tasks\":6,\"trials\":1,\"seed\":1,\"split\":\"test\"}", "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z", 36, "complete", null);
+            + "\"tasks\":6,\"trials\":1,\"seed\":1,\"split\":\"test\"}", "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z", 36, RunStatus.COMPLETE, null);
 
     /** Two agents, a static and three shifted conditions in two tiers, one transcript with hostile text. */
     static List<EpisodeResult> episodes() {

@@ -10,6 +10,7 @@ import dev.openagent.metrics.Scorecard;
 import dev.openagent.sandbox.Split;
 import dev.openagent.store.LocalPostgres;
 import dev.openagent.store.ResultStore;
+import dev.openagent.store.RunStatus;
 import dev.openagent.store.StoreLocation;
 import dev.openagent.store.StoreMerge;
 import org.junit.jupiter.api.Test;
@@ -152,11 +153,11 @@ class ShardedEvalTest {
                 assertEquals(whole.runId(), p.runId(), "shards write the experiment's run");
                 assertEquals(whole.planned(), p.runPlanned());
             }
-            assertTrue(parts.stream().anyMatch(p -> p.status().equals("complete")), "the last shard to finish completes the run");
+            assertTrue(parts.stream().anyMatch(p -> p.status() == RunStatus.COMPLETE), "the last shard to finish completes the run");
             assertEquals(outcomes(single, whole.runId()), outcomes(shared, whole.runId()));
             assertEquals(scorecard(single, whole.runId()), scorecard(shared, whole.runId()));
             try (ResultStore s = ResultStore.open(shared)) {
-                assertEquals("complete", s.run(whole.runId()).orElseThrow().status());
+                assertEquals(RunStatus.COMPLETE, s.run(whole.runId()).orElseThrow().status());
             }
 
             // Without --shard afterwards: every episode is reused and nothing asks the model.
@@ -171,7 +172,7 @@ class ShardedEvalTest {
             for (int i = 0; i < 3; i++) {
                 StoreLocation f = new StoreLocation.SqliteFile(dir.resolve("shard-" + i + ".db"));
                 EvalRunner.RunResult r = run(f, m, new Shard(i, 3));
-                assertEquals("partial", r.status(), "a shard alone leaves its run partial");
+                assertEquals(RunStatus.PARTIAL, r.status(), "a shard alone leaves its run partial");
                 files.add(f);
             }
             StoreLocation merged = new StoreLocation.SqliteFile(dir.resolve("merged.db"));
@@ -181,7 +182,7 @@ class ShardedEvalTest {
             }
             assertEquals(whole.planned(), first.episodesAdded());
             assertTrue(first.conflicts().isEmpty() && first.runConflicts().isEmpty(), first.toString());
-            assertEquals("complete", first.runs().getFirst().status());
+            assertEquals(RunStatus.COMPLETE, first.runs().getFirst().status());
             assertEquals(outcomes(shared, whole.runId()), outcomes(merged, whole.runId()));
             assertEquals(scorecard(shared, whole.runId()), scorecard(merged, whole.runId()));
 

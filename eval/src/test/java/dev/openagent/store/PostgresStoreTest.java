@@ -50,13 +50,13 @@ class PostgresStoreTest {
             assertEquals(new RunProgress(2, 1, 1), s.progress("run-1"));
             s.saveEpisode("run-1", done);
             s.put("k", "m", "{\"v\":2}");
-            s.saveRun("run-1", "first", "{\"tasks\":2}", 2, "complete", null);
+            s.saveRun("run-1", "first", "{\"tasks\":2}", 2, RunStatus.COMPLETE, null);
         }
         try (ResultStore s = ResultStore.open(pg.location(db))) {
             List<EpisodeResult> eps = s.episodes("run-1");
             Results.assertReadBack(eps, 2, done);
             assertEquals(-2152535657050944081L, Results.stored(eps, other.id()).key().taskSeed(), "task seeds are 64-bit");
-            assertEquals("complete", s.run("run-1").orElseThrow().status());
+            assertEquals(RunStatus.COMPLETE, s.run("run-1").orElseThrow().status());
             assertEquals(Optional.of("{\"v\":2}"), s.get("k"), "a reply stored again replaces the first");
         }
     }

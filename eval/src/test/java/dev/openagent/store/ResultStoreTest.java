@@ -46,20 +46,20 @@ class ResultStoreTest {
         EpisodeResult done = Results.answered("a", "none", "static", 4, true);
         EpisodeResult other = Results.answered("a", "none", "static", 5, false);
         try (ResultStore s = ResultStore.open(file)) {
-            s.saveRun("run-1", "first", "{}", 2, "running", null);
+            s.saveRun("run-1", "first", "{}", 2, RunStatus.RUNNING, null);
             s.saveEpisode("run-1", failed);
             s.saveEpisode("run-1", other);
             s.flush();
             assertEquals(java.util.Set.of(other.id()), s.finishedEpisodes("cfg"), "an infrastructure error is not finished");
             s.saveEpisode("run-1", done);
-            s.saveRun("run-1", "first", "{}", 2, "complete", null);
+            s.saveRun("run-1", "first", "{}", 2, RunStatus.COMPLETE, null);
         }
         try (ResultStore s = ResultStore.open(file)) {
             EpisodeResult back = Results.assertReadBack(s.episodes("run-1"), 2, done);
             assertEquals(done.gold(), back.gold());
-            assertEquals("complete", s.run("run-1").orElseThrow().status());
+            assertEquals(RunStatus.COMPLETE, s.run("run-1").orElseThrow().status());
             // Another run that includes a finished episode links to it.
-            s.saveRun("run-2", "second", "{}", 1, "complete", null);
+            s.saveRun("run-2", "second", "{}", 1, RunStatus.COMPLETE, null);
             s.link("run-2", List.of(other.id()));
             assertEquals(List.of(other.id()), s.episodes("run-2").stream().map(EpisodeResult::id).toList());
             assertEquals(2, s.runs().size());
@@ -70,7 +70,7 @@ class ResultStoreTest {
     void manyThreadsSaveThroughTheOneWriter() throws Exception {
         Path file = dir.resolve("r.db");
         try (ResultStore s = ResultStore.open(file)) {
-            s.saveRun("run", "r", "{}", 2000, "running", null);
+            s.saveRun("run", "r", "{}", 2000, RunStatus.RUNNING, null);
             try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
                 for (int i = 0; i < 2000; i++) {
                     int n = i;
@@ -90,7 +90,7 @@ class ResultStoreTest {
     void aCommittedEpisodeSurvivesAProcessThatNeverClosedTheStore() throws Exception {
         Path file = dir.resolve("r.db");
         ResultStore s = ResultStore.open(file);
-        s.saveRun("run", "r", "{}", 1, "running", null);
+        s.saveRun("run", "r", "{}", 1, RunStatus.RUNNING, null);
         s.saveEpisode("run", Results.answered("a", "none", "static", 1, true));
         s.flush();
         // No close(): as after kill -9, another process opens the same file and sees the committed episode.

@@ -30,7 +30,7 @@ class StoreMergeTest {
     private Path store(String name, String run, int episodes) {
         Path file = dir.resolve(name);
         try (ResultStore s = ResultStore.open(file)) {
-            s.saveRun(run, run, "{\"tasks\":" + episodes + "}", episodes, "complete", null);
+            s.saveRun(run, run, "{\"tasks\":" + episodes + "}", episodes, RunStatus.COMPLETE, null);
             for (int i = 0; i < episodes; i++) s.saveEpisode(run, Results.answered("agent-" + run, "none", "static", i, i % 2 == 0));
             s.flush();
         }

@@ -102,7 +102,7 @@ class VerdictsAndCurvesTest {
     /** As the test above, on any engine. */
     static void withoutTheTables(StoreLocation loc, Connect connect) throws Exception {
         try (ResultStore s = ResultStore.open(loc)) {
-            s.saveRun("r", "r", "{}", 0, "complete", null);
+            s.saveRun("r", "r", "{}", 0, RunStatus.COMPLETE, null);
         }
         try (Connection c = connect.open(); Statement st = c.createStatement()) {
             for (String t : ResultStore.ADDED.keySet()) st.execute("DROP TABLE " + t);

@@ -10,6 +10,7 @@ import dev.openagent.report.Reports;
 import dev.openagent.run.EpisodeResult;
 import dev.openagent.sandbox.Interface;
 import dev.openagent.store.RunInfo;
+import dev.openagent.store.RunStatus;
 import org.junit.jupiter.api.extension.BeforeTestExecutionCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
@@ -135,7 +136,7 @@ public final class AgentRobustnessExtension implements BeforeTestExecutionCallba
         String now = Instant.now().toString();
         boolean complete = result.episodes().stream().noneMatch(EpisodeResult::infraError);
         RunInfo run = new RunInfo(name, name, plan.describe(result.agent()), now, now, result.episodes().size(),
-                complete ? "complete" : "incomplete", null);
+                complete ? RunStatus.COMPLETE : RunStatus.INCOMPLETE, null);
         Reports.write(result.reportDir(), run, result.episodes(), Reports.DEFAULT_MAX_TRANSCRIPTS, result.transcripts());
         StringBuilder lines = new StringBuilder();
         for (EpisodeResult e : result.episodes()) {

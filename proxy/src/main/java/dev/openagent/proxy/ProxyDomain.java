@@ -1,6 +1,7 @@
 package dev.openagent.proxy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.UserInputException;
 import dev.openagent.byo.FileEnvironment;
 import dev.openagent.byo.McpConnection;
 import dev.openagent.domain.Domain;
@@ -48,7 +49,7 @@ final class ProxyDomain {
      */
     static Domain<Upstream> of(Upstream upstream, Map<String, ToolFacts> facts, FileEnvironment.ScoredTask scored, Consumer<Received> received) {
         List<McpSchema.Tool> listed = upstream.tools();
-        if (listed.isEmpty()) throw new IllegalArgumentException("the upstream MCP server lists no tools");
+        if (listed.isEmpty()) throw new UserInputException("the upstream MCP server lists no tools");
         List<Tool<Upstream>> tools = new ArrayList<>();
         for (McpSchema.Tool t : listed) {
             ObjectNode schema = Json.MAPPER.valueToTree(t.inputSchema() == null ? Map.of("type", "object") : t.inputSchema());

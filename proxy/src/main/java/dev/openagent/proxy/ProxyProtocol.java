@@ -9,6 +9,8 @@ import dev.openagent.json.Json;
 import dev.openagent.server.mcp.JsonRpcCheck;
 import dev.openagent.sandbox.ToolSpec;
 import io.modelcontextprotocol.spec.McpSchema;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.List;
 import java.util.Map;
@@ -23,6 +25,8 @@ import java.util.Map;
  * never a Java exception's text.
  */
 public final class ProxyProtocol {
+    private static final Logger LOG = LoggerFactory.getLogger(ProxyProtocol.class);
+
     public static final String NAME = "openagent-proxy";
     public static final String VERSION = "0.1.0";
     /**
@@ -75,7 +79,7 @@ public final class ProxyProtocol {
         } catch (InfrastructureException e) {
             return error(id, UPSTREAM_FAILED, "the upstream MCP server failed: " + e.getMessage() + "; it is restarted on the next request");
         } catch (RuntimeException e) {
-            System.err.println("proxy mcp: internal error on " + request.path("method").asText() + ": " + e);
+            LOG.error("proxy mcp: internal error on {}: {}", request.path("method").asText(), e.toString());
             return error(id, McpSchema.ErrorCodes.INTERNAL_ERROR, "internal error: the proxy failed on this request");
         }
     }

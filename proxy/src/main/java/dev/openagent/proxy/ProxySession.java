@@ -16,6 +16,7 @@ import dev.openagent.sandbox.ToolSpec;
 import dev.openagent.shift.ShiftStack;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.UserInputException;
 import dev.openagent.episode.Message;
 import dev.openagent.episode.Stats;
 import dev.openagent.episode.Trajectory;
@@ -28,6 +29,8 @@ import dev.openagent.sandbox.ToolError;
 import dev.openagent.sandbox.ToolFacts;
 
 import dev.openagent.byo.McpConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Set;
@@ -46,6 +49,8 @@ import java.util.TreeMap;
  * the way out. Thread-safe: calls are serialised.
  */
 public final class ProxySession {
+    private static final Logger LOG = LoggerFactory.getLogger(ProxySession.class);
+
     /** What a call returns to the client. */
     /** @param code the error code of the first failed observation (an {@link ToolError.Code} name), or null */
     public record Reply(String text, boolean error, String code) {
@@ -135,7 +140,7 @@ public final class ProxySession {
         this.scoredTask = scored;
         this.domain = ProxyDomain.of(upstream, facts, scored, r -> lastReceived = r);
         Optional<String> why = notApplicable(stack, domain);
-        if (why.isPresent()) throw new IllegalArgumentException("shift " + why.get());
+        if (why.isPresent()) throw new UserInputException("shift " + why.get());
         open();
         shifts = env.spec().shifts();
         messages.add(Message.system("openagent proxy session: the tools of " + upstream.describe() + " under " + stack.label() + " (seed " + seed + ")"));
@@ -199,12 +204,12 @@ public final class ProxySession {
         try {
             rebuilt = ProxyDomain.of(upstream, facts, scoredTask, r -> lastReceived = r);
         } catch (IllegalArgumentException | InfrastructureException e) {
-            System.err.println("proxy mcp: the upstream's tools changed, but cannot be listed (" + e.getMessage() + "): the session keeps its tools");
+            LOG.warn("proxy mcp: the upstream's tools changed, but cannot be listed ({}): the session keeps its tools", e.getMessage());
             return;
         }
         Optional<String> why = notApplicable(stack, rebuilt);
         if (why.isPresent()) {
-            System.err.println("proxy mcp: the upstream's tools changed, but shift " + why.get() + ": the session keeps its tools");
+            LOG.warn("proxy mcp: the upstream's tools changed, but shift {}: the session keeps its tools", why.get());
             return;
         }
         domain = rebuilt;

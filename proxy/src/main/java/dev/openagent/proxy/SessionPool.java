@@ -1,9 +1,12 @@
 package dev.openagent.proxy;
 
+import dev.openagent.UserInputException;
 import dev.openagent.byo.FileEnvironment;
 import dev.openagent.sandbox.Seeds;
 import dev.openagent.sandbox.ToolFacts;
 import dev.openagent.shift.ShiftStack;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,6 +27,8 @@ import java.util.concurrent.TimeUnit;
  * recorded (when there is a recorder) once.
  */
 public final class SessionPool implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SessionPool.class);
+
     /** More sessions than the pool holds: the client is told so. */
     public static final class Full extends RuntimeException {
         Full(String message) { super(message); }
@@ -75,8 +80,8 @@ public final class SessionPool implements AutoCloseable {
      */
     public SessionPool(Upstream upstream, List<ShiftStack> stacks, Map<String, ToolFacts> facts, FileEnvironment.ScoredTask scored, long seed, int max,
                        Duration idle, SessionRecorder recorder) {
-        if (stacks.isEmpty()) throw new IllegalArgumentException("no shift stack to serve");
-        if (max < 1) throw new IllegalArgumentException("the pool needs room for a session");
+        if (stacks.isEmpty()) throw new UserInputException("no shift stack to serve");
+        if (max < 1) throw new UserInputException("the pool needs room for a session");
         this.upstream = upstream;
         this.stacks = List.copyOf(stacks);
         this.facts = Map.copyOf(facts);
@@ -139,8 +144,8 @@ public final class SessionPool implements AutoCloseable {
         List<String> held = upstream.releaseFiles(reset.workdir());
         if (!held.isEmpty() && !toldRestart) {
             toldRestart = true;
-            System.err.println("proxy mcp: the upstream keeps " + String.join(", ", held) + " of " + reset.workdir()
-                    + " open: it is restarted before each scored session, as the folder is refilled");
+            LOG.warn("proxy mcp: the upstream keeps {} of {} open: it is restarted before each scored session, as the folder is refilled",
+                    String.join(", ", held), reset.workdir());
         }
         reset.refill();
     }

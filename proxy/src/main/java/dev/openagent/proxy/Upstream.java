@@ -2,6 +2,7 @@ package dev.openagent.proxy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.UserInputException;
 import dev.openagent.byo.McpConnection;
 import dev.openagent.episode.InfrastructureException;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -40,7 +41,7 @@ public final class Upstream implements AutoCloseable {
 
     /** Either {@code command} (stdio) or {@code url} (Streamable HTTP). Starts it now: a server that cannot start fails here. */
     public Upstream(List<String> command, String url, Duration timeout, Path log) {
-        if ((command == null || command.isEmpty()) == (url == null)) throw new IllegalArgumentException("give an upstream command or --upstream URL, not both");
+        if ((command == null || command.isEmpty()) == (url == null)) throw new UserInputException("give an upstream command or --upstream URL, not both");
         this.command = command == null ? null : List.copyOf(command);
         this.url = url;
         this.timeout = timeout;

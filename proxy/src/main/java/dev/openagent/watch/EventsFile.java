@@ -1,6 +1,7 @@
 package dev.openagent.watch;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.openagent.UserInputException;
 import dev.openagent.json.Json;
 
 import java.io.IOException;
@@ -34,9 +35,9 @@ public record EventsFile(List<String> specs, int events, int outside) {
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
-            throw new IllegalArgumentException("no such watch events file: " + file);
+            throw new UserInputException("no such watch events file: " + file);
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage());
+            throw new UserInputException("cannot read " + file + ": " + e.getMessage());
         }
         List<JsonNode> events = new ArrayList<>();
         JsonNode whole = tryParse(text);
@@ -47,15 +48,15 @@ public record EventsFile(List<String> specs, int events, int outside) {
             for (int i = 0; i < lines.length; i++) {
                 if (lines[i].isBlank()) continue;
                 JsonNode e = tryParse(lines[i]);
-                if (e == null) throw new IllegalArgumentException(file + " line " + (i + 1) + " is not a watch event (not JSON)");
+                if (e == null) throw new UserInputException(file + " line " + (i + 1) + " is not a watch event (not JSON)");
                 events.add(e);
             }
         }
-        if (events.isEmpty()) throw new IllegalArgumentException(file + " holds no watch event");
+        if (events.isEmpty()) throw new UserInputException(file + " holds no watch event");
         Set<String> specs = new LinkedHashSet<>();
         int outside = 0;
         for (JsonNode e : events) {
-            if (!e.isObject() || !e.has("kind")) throw new IllegalArgumentException(file + " is not a watch events file (an entry without \"kind\")");
+            if (!e.isObject() || !e.has("kind")) throw new UserInputException(file + " is not a watch events file (an entry without \"kind\")");
             JsonNode shift = e.path("shift");
             if (shift.isTextual() && !shift.asText().isBlank()) specs.add(shift.asText());
             else outside++;

@@ -2,6 +2,7 @@ package dev.openagent.watch;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.UserInputException;
 import dev.openagent.json.Json;
 import dev.openagent.proxy.ProxySession;
 import dev.openagent.proxy.Upstream;
@@ -13,7 +14,6 @@ import dev.openagent.shift.ShiftStack;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -223,7 +223,7 @@ public final class Matrix {
             Files.writeString(root.resolve("config.json"), "{\"name\": \"lark\", \"replicas\": 3, \"regions\": [\"eu\", \"us\"]}\n");
             Files.deleteIfExists(memory);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot prepare " + work + ": " + e.getMessage(), e);
+            throw new UserInputException("cannot prepare " + work + ": " + e.getMessage(), e);
         }
         String r = root.toString();
         List<String> files = List.of(r + "/readme.txt", r + "/notes/meeting.md", r + "/notes/todo.txt", r + "/config.json");

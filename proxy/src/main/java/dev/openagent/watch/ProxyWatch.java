@@ -1,6 +1,7 @@
 package dev.openagent.watch;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.UserInputException;
 import dev.openagent.json.Json;
 import dev.openagent.proxy.Upstream;
 import io.micrometer.core.instrument.Counter;
@@ -85,7 +86,7 @@ public final class ProxyWatch implements AutoCloseable {
 
     /** Learns the upstream's surface now and its traffic from here on; writes the baseline to {@code out} after {@code window} calls (null: when closed). */
     public static ProxyWatch recording(Upstream upstream, Path out, Integer window, PrintStream log) {
-        if (window != null && window < 1) throw new IllegalArgumentException("--window must be >= 1");
+        if (window != null && window < 1) throw new UserInputException("--window must be >= 1");
         ProxyWatch w = new ProxyWatch(upstream, log, out, window, null, null, null);
         w.surface = Snapshot.of(upstream);
         upstream.watch(w::seen);

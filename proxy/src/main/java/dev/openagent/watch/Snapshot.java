@@ -3,6 +3,7 @@ package dev.openagent.watch;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.UserInputException;
 import dev.openagent.byo.McpConnection;
 import dev.openagent.json.Json;
 import dev.openagent.proxy.Upstream;
@@ -10,7 +11,6 @@ import dev.openagent.sandbox.ToolSpec;
 import io.modelcontextprotocol.spec.McpSchema;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -64,7 +64,7 @@ public record Snapshot(String upstream, Instant recordedAt, List<Tool> tools, Li
     }
 
     /** A snapshot file that is not one: unreadable, not JSON, another format, or a version this build does not read. */
-    public static final class BadSnapshot extends IllegalArgumentException {
+    public static final class BadSnapshot extends UserInputException {
         BadSnapshot(String message) { super(message); }
     }
 
@@ -132,7 +132,7 @@ public record Snapshot(String upstream, Instant recordedAt, List<Tool> tools, Li
             if (parent != null) Files.createDirectories(parent);
             Files.writeString(file, Json.pretty(toJson()) + "\n");
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+            throw new UserInputException("cannot write " + file + ": " + e.getMessage(), e);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.openagent.watch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.UserInputException;
 import dev.openagent.json.Json;
 
 import java.util.ArrayList;
@@ -100,7 +101,7 @@ public final class Traffic {
     /** @throws IllegalArgumentException when the JSON is not what {@link #toJson} writes */
     public static Traffic of(JsonNode json) {
         Traffic out = new Traffic();
-        if (!json.path("tools").isObject()) throw new IllegalArgumentException("its \"traffic\" has no \"tools\" object");
+        if (!json.path("tools").isObject()) throw new UserInputException("its \"traffic\" has no \"tools\" object");
         json.path("tools").properties().forEach(e -> {
             JsonNode o = e.getValue();
             Tool t = new Tool();

@@ -1,6 +1,7 @@
 package dev.openagent.watch;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.UserInputException;
 import dev.openagent.json.Json;
 import dev.openagent.shift.Shift;
 import dev.openagent.shift.Sign;
@@ -90,7 +91,7 @@ public final class Watcher {
 
     /** @param sink told each event as it is raised (on the calling thread) */
     public Watcher(Snapshot baseline, double alpha, Consumer<Event> sink) {
-        if (!(alpha > 0 && alpha < 1)) throw new IllegalArgumentException("alpha must be in (0, 1)");
+        if (!(alpha > 0 && alpha < 1)) throw new UserInputException("alpha must be in (0, 1)");
         this.baseline = baseline;
         this.learnt = baseline.traffic() == null ? null : Traffic.of(baseline.traffic());
         this.alpha = alpha;

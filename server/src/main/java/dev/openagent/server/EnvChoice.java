@@ -1,5 +1,6 @@
 package dev.openagent.server;
 
+import dev.openagent.UserInputException;
 import dev.openagent.registry.Environments;
 import dev.openagent.run.Conditions;
 import dev.openagent.sandbox.Env;
@@ -12,7 +13,7 @@ import java.util.Locale;
 /**
  * What a server runs: an environment under one shift stack. Built from the user's ids, with every
  * problem (unknown environment, unknown or inapplicable shift, a spec naming several conditions)
- * reported as an {@link IllegalArgumentException} whose message says what is wrong.
+ * reported as a {@link dev.openagent.UserInputException} whose message says what is wrong.
  */
 public record EnvChoice(Environment environment, ShiftStack shifts) {
 
@@ -21,7 +22,7 @@ public record EnvChoice(Environment environment, ShiftStack shifts) {
         ShiftStack stack = oneStack(shiftSpec);
         // Conditions' check, not the stack's alone: a file environment also rules shifts out by the facts it lacks.
         Conditions.notApplicable(stack, environment).ifPresent(why -> {
-            throw new IllegalArgumentException("shift does not apply to " + envId + ": " + why);
+            throw new UserInputException("shift does not apply to " + envId + ": " + why);
         });
         return new EnvChoice(environment, stack);
     }
@@ -37,7 +38,7 @@ public record EnvChoice(Environment environment, ShiftStack shifts) {
         ShiftSpec.checkPrintable(s);
         String lower = s.toLowerCase(Locale.ROOT);
         if (lower.equals("all") || lower.startsWith("tier:") || s.contains(";")) {
-            throw new IllegalArgumentException("shift '" + s + "' names several conditions; a server runs one stack "
+            throw new UserInputException("shift '" + s + "' names several conditions; a server runs one stack "
                     + "(one shift, or shifts joined with '+')");
         }
         return ShiftSpec.parseStack(s);

@@ -1,5 +1,7 @@
 package dev.openagent.server;
 
+import dev.openagent.UserInputException;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -22,7 +24,7 @@ public final class JsonlEpisodeSink implements EpisodeSink {
             Files.createDirectories(dir);
             this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write episodes to " + file + ": " + e.getMessage(), e);
+            throw new UserInputException("cannot write episodes to " + file + ": " + e.getMessage(), e);
         }
     }
 
@@ -33,7 +35,7 @@ public final class JsonlEpisodeSink implements EpisodeSink {
             out.write('\n');
             out.flush();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot append to " + file + ": " + e.getMessage(), e);
+            throw new UserInputException("cannot append to " + file + ": " + e.getMessage(), e);
         }
     }
 

@@ -8,6 +8,7 @@ import dev.openagent.run.EpisodeResult;
 import dev.openagent.run.GoldFacts;
 import dev.openagent.shift.ShiftStack;
 import dev.openagent.store.ResultStore;
+import dev.openagent.store.RunStatus;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -44,7 +45,7 @@ public final class StoreEpisodeSink implements EpisodeSink {
         this.configHash = EpisodeKey.Hashing.sha256(this.config + '\u0000' + runId);
         this.shift = shifts.label();
         this.tier = tierOf(shifts);
-        store.saveRun(runId, name, this.config, 0, "running", null);
+        store.saveRun(runId, name, this.config, 0, RunStatus.RUNNING, null);
     }
 
     public String runId() { return runId; }
@@ -70,7 +71,7 @@ public final class StoreEpisodeSink implements EpisodeSink {
         int index = e.taskIndex() == null ? recorded : e.taskIndex();
         store.saveEpisode(runId, new EpisodeResult(key, tier, index, t.outcome(), t, GoldFacts.of(e.task()), e.durationMs()));
         recorded++;
-        store.saveRun(runId, name, config, recorded, "running", null);
+        store.saveRun(runId, name, config, recorded, RunStatus.RUNNING, null);
     }
 
     @Override
@@ -80,7 +81,7 @@ public final class StoreEpisodeSink implements EpisodeSink {
     public synchronized void close() {
         if (closed) return;
         closed = true;
-        store.saveRun(runId, name, config, recorded, "complete", null);
+        store.saveRun(runId, name, config, recorded, RunStatus.COMPLETE, null);
         store.flush();
         if (ownsStore) store.close();
     }

@@ -1,5 +1,6 @@
 package dev.openagent.server;
 
+import dev.openagent.UserInputException;
 import dev.openagent.run.TaskPlan;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.TaskRequest;
@@ -11,11 +12,11 @@ import dev.openagent.sandbox.TaskRequest;
  */
 public record TaskChoice(Split split, int difficulty, long runSeed) {
     public TaskChoice {
-        if (difficulty < 0) throw new IllegalArgumentException("difficulty must be >= 0");
+        if (difficulty < 0) throw new UserInputException("difficulty must be >= 0");
     }
 
     public TaskRequest byIndex(int index) {
-        if (index < 0) throw new IllegalArgumentException("task index must be >= 0");
+        if (index < 0) throw new UserInputException("task index must be >= 0");
         return new TaskRequest(split, new TaskPlan(split, 0, runSeed, difficulty).taskSeed(index), difficulty);
     }
 

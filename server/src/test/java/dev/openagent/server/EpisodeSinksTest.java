@@ -10,6 +10,7 @@ import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Step;
 import dev.openagent.store.ResultStore;
+import dev.openagent.store.RunStatus;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,7 +60,7 @@ class EpisodeSinksTest {
             sink.record(oracleEpisode(0));   // the same task again: a second trial, not a replacement
         }
         try (ResultStore store = ResultStore.openExisting(file)) {
-            assertEquals("complete", store.run("mcp-test-1").orElseThrow().status());
+            assertEquals(RunStatus.COMPLETE, store.run("mcp-test-1").orElseThrow().status());
             List<EpisodeResult> episodes = store.episodes("mcp-test-1");
             assertEquals(3, episodes.size());
             for (EpisodeResult e : episodes) {

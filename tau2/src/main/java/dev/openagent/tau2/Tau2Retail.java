@@ -2,6 +2,7 @@ package dev.openagent.tau2;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.UserInputException;
 import dev.openagent.json.Json;
 import dev.openagent.domain.Domain;
 import dev.openagent.domain.DomainEnv;
@@ -233,7 +234,7 @@ public final class Tau2Retail implements Environment {
     /** The task of a request: a task of its split (and difficulty) chosen by its seed. */
     private Task task(RetailState world, TaskRequest request, long seed) {
         List<Gold> pool = splits.get(request.split()).stream().filter(g -> request.difficulty() == 0 || g.difficulty() == request.difficulty()).toList();
-        if (pool.isEmpty()) throw new IllegalArgumentException(ID + " has no " + request.split().id() + " task of difficulty " + request.difficulty());
+        if (pool.isEmpty()) throw new UserInputException(ID + " has no " + request.split().id() + " task of difficulty " + request.difficulty());
         return task(pool.get(Math.floorMod(request.seed(), pool.size())), request.split(), seed);
     }
 

@@ -2,6 +2,7 @@ package dev.openagent.adapt;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.UserInputException;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.focus.FocusedShifts;
 import dev.openagent.frontier.Focus;
@@ -71,10 +72,10 @@ public final class Adaptation {
     public record Settings(Path policy, String env, Focus targets, String source, int episodes, double replay, long seed, int tasks,
                            Float lr, int threads) {
         public Settings {
-            if (episodes < 1) throw new IllegalArgumentException("--episodes must be at least 1");
-            if (!(replay >= 0 && replay < 1)) throw new IllegalArgumentException("--replay must be in [0, 1), got " + replay);
-            if (tasks < 1) throw new IllegalArgumentException("--tasks must be at least 1");
-            if (lr != null && !(lr > 0)) throw new IllegalArgumentException("--lr must be positive");
+            if (episodes < 1) throw new UserInputException("--episodes must be at least 1");
+            if (!(replay >= 0 && replay < 1)) throw new UserInputException("--replay must be in [0, 1), got " + replay);
+            if (tasks < 1) throw new UserInputException("--tasks must be at least 1");
+            if (lr != null && !(lr > 0)) throw new UserInputException("--lr must be positive");
             threads = Math.max(1, threads);
         }
     }
@@ -114,7 +115,7 @@ public final class Adaptation {
         List<Focus.Entry> entries = new ArrayList<>();
         LinkedHashSet<String> seen = new LinkedHashSet<>();
         for (ShiftStack s : ShiftSpec.expand(spec)) {
-            if (s.isStatic()) throw new IllegalArgumentException("'" + spec + "' includes the static environment: there is nothing to adapt to there");
+            if (s.isStatic()) throw new UserInputException("'" + spec + "' includes the static environment: there is nothing to adapt to there");
             String written = written(s);
             if (seen.add(written)) entries.add(new Focus.Entry(env, written, List.of(), 1.0, null));
         }
@@ -146,7 +147,7 @@ public final class Adaptation {
             else kept.add(e);
         }
         if (kept.isEmpty()) {
-            throw new IllegalArgumentException("no target applies to " + env.id() + (notes.isEmpty() ? "" : " (" + String.join("; ", notes) + ")"));
+            throw new UserInputException("no target applies to " + env.id() + (notes.isEmpty() ? "" : " (" + String.join("; ", notes) + ")"));
         }
         return new Focus(targets.version(), targets.agent(), targets.drop(), kept);
     }

@@ -3,6 +3,7 @@ package dev.openagent.adapt;
 import ai.djl.training.tracker.Tracker;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.UserInputException;
 import dev.openagent.curve.CurveSink;
 import dev.openagent.json.Json;
 import dev.openagent.metrics.Rate;
@@ -83,12 +84,12 @@ public final class OnlineAdaptation {
     public record Settings(Path policy, String env, ShiftStack shift, Split split, int difficulty, int groups, int groupSize, int attempts,
                            float lr, long seed, String series) {
         public Settings {
-            if (groups < 1) throw new IllegalArgumentException("--groups must be at least 1");
-            if (groupSize < 2) throw new IllegalArgumentException("--group-size must be at least 2: a group's mean is its episodes' baseline");
+            if (groups < 1) throw new UserInputException("--groups must be at least 1");
+            if (groupSize < 2) throw new UserInputException("--group-size must be at least 2: a group's mean is its episodes' baseline");
             if (attempts < 1 || groupSize % attempts != 0) {
-                throw new IllegalArgumentException("--attempts must be at least 1 and divide --group-size (" + groupSize + ")");
+                throw new UserInputException("--attempts must be at least 1 and divide --group-size (" + groupSize + ")");
             }
-            if (!(lr >= 0) || Float.isInfinite(lr)) throw new IllegalArgumentException("--adapt-lr must be a number >= 0");
+            if (!(lr >= 0) || Float.isInfinite(lr)) throw new UserInputException("--adapt-lr must be a number >= 0");
         }
 
         /** Distinct tasks in a group. */
@@ -239,7 +240,7 @@ public final class OnlineAdaptation {
         try {
             JsonNode was = Json.parse(Files.readString(settings, StandardCharsets.UTF_8));
             if (!was.equals(Json.parse(Json.write(identity)))) { // compared as read back: numbers parse to their own node types
-                throw new IllegalArgumentException(out + " holds another online run (" + settings + " differs): give another --out, or remove it");
+                throw new UserInputException(out + " holds another online run (" + settings + " differs): give another --out, or remove it");
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -260,7 +261,7 @@ public final class OnlineAdaptation {
             delete(dir);
             Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot save " + dir + ": " + e.getMessage(), e);
+            throw new UserInputException("cannot save " + dir + ": " + e.getMessage(), e);
         }
     }
 
@@ -276,7 +277,7 @@ public final class OnlineAdaptation {
             Files.createDirectories(file.getParent());
             Files.writeString(file, text, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+            throw new UserInputException("cannot write " + file + ": " + e.getMessage(), e);
         }
     }
 }

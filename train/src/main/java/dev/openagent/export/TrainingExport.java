@@ -2,6 +2,7 @@ package dev.openagent.export;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.UserInputException;
 import dev.openagent.agent.OracleAgent;
 import dev.openagent.chat.ChatCodec;
 import dev.openagent.episode.Episodes;
@@ -17,7 +18,6 @@ import dev.openagent.sandbox.ToolSpec;
 import dev.openagent.shift.ShiftStack;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -50,7 +50,7 @@ public final class TrainingExport {
 
         public static Format parse(String s) {
             return Arrays.stream(values()).filter(f -> f.id().equalsIgnoreCase(s.strip())).findFirst().orElseThrow(() ->
-                    new IllegalArgumentException("unknown format '" + s + "' (" + String.join(", ", Arrays.stream(values()).map(Format::id).toList()) + ")"));
+                    new UserInputException("unknown format '" + s + "' (" + String.join(", ", Arrays.stream(values()).map(Format::id).toList()) + ")"));
         }
     }
 
@@ -64,10 +64,10 @@ public final class TrainingExport {
      * none) are left out, so every example is a correct demonstration.
      */
     public static Written write(Environment env, Format format, double alpha, ShiftSampler shifts, int n, long seed, Path out) {
-        if (n < 1) throw new IllegalArgumentException("n must be at least 1");
-        if (alpha < 0 || alpha > 1) throw new IllegalArgumentException("alpha must be in [0, 1]");
+        if (n < 1) throw new UserInputException("n must be at least 1");
+        if (alpha < 0 || alpha > 1) throw new UserInputException("alpha must be in [0, 1]");
         if (alpha > 0 && shifts.isEmpty()) {
-            throw new IllegalArgumentException("alpha > 0 needs shifts, and the shift catalog has none for " + env.id());
+            throw new UserInputException("alpha > 0 needs shifts, and the shift catalog has none for " + env.id());
         }
         SplittableRandom rnd = new SplittableRandom(Seeds.mix(seed, 0xE4));
         OracleAgent oracle = new OracleAgent();
@@ -86,7 +86,7 @@ public final class TrainingExport {
                 }
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + out + ": " + e.getMessage(), e);
+            throw new UserInputException("cannot write " + out + ": " + e.getMessage(), e);
         }
         return new Written(written, shifted);
     }
@@ -104,7 +104,7 @@ public final class TrainingExport {
                 for (Trajectory t : demonstrations) writeRecord(w, t, format);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + out + ": " + e.getMessage(), e);
+            throw new UserInputException("cannot write " + out + ": " + e.getMessage(), e);
         }
         return demonstrations.size();
     }

@@ -1,5 +1,6 @@
 package dev.openagent.focus;
 
+import dev.openagent.UserInputException;
 import dev.openagent.frontier.Focus;
 import dev.openagent.policy.ShiftSampler;
 import dev.openagent.shift.Shift;
@@ -43,7 +44,7 @@ public final class FocusedShifts {
             weights.add(e.weight());
         }
         if (draws.isEmpty()) {
-            throw new IllegalArgumentException("the focus file has nothing to train on for " + env + " (its entries are for "
+            throw new UserInputException("the focus file has nothing to train on for " + env + " (its entries are for "
                     + String.join(", ", focus.entries().stream().map(Focus.Entry::env).distinct().toList())
                     + (focus.entries().stream().anyMatch(e -> e.env().equals(env)) ? ", and only shifts that replace the environment" : "") + ")");
         }

@@ -2,6 +2,7 @@ package dev.openagent.policy;
 
 import ai.djl.ndarray.NDArray;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.openagent.UserInputException;
 import dev.openagent.json.Json;
 
 import java.io.BufferedInputStream;
@@ -59,7 +60,7 @@ public final class Checkpoint {
             }
             if (training != null) Files.writeString(dir.resolve(TRAINING), Json.pretty(training) + "\n", StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write checkpoint to " + dir + ": " + e.getMessage(), e);
+            throw new UserInputException("cannot write checkpoint to " + dir + ": " + e.getMessage(), e);
         }
     }
 
@@ -72,26 +73,26 @@ public final class Checkpoint {
         Path config = dir.resolve(CONFIG);
         Path weights = dir.resolve(WEIGHTS);
         if (!Files.isRegularFile(config) || !Files.isRegularFile(weights)) {
-            throw new IllegalArgumentException(dir + " is not a policy checkpoint (needs " + CONFIG + " and " + WEIGHTS + ")");
+            throw new UserInputException(dir + " is not a policy checkpoint (needs " + CONFIG + " and " + WEIGHTS + ")");
         }
         PolicyConfig c;
         try {
             c = Json.read(Files.readString(config, StandardCharsets.UTF_8), PolicyConfig.class);
         } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
-            throw new IllegalArgumentException("cannot read " + config + ": " + rootMessage(e));
+            throw new UserInputException("cannot read " + config + ": " + rootMessage(e));
         }
         Map<String, float[]> values = new LinkedHashMap<>();
         try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(weights), 1 << 16))) {
-            if (in.readInt() != MAGIC) throw new IllegalArgumentException(weights + " is not a policy weights file");
+            if (in.readInt() != MAGIC) throw new UserInputException(weights + " is not a policy weights file");
             int format = in.readInt();
-            if (format != FORMAT) throw new IllegalArgumentException(weights + " has weights format " + format + " (this build reads " + FORMAT + ")");
+            if (format != FORMAT) throw new UserInputException(weights + " has weights format " + format + " (this build reads " + FORMAT + ")");
             int count = in.readInt();
             for (int i = 0; i < count; i++) {
                 String name = in.readUTF();
                 int rank = in.readInt();
                 long size = 1;
                 for (int k = 0; k < rank; k++) size *= in.readLong();
-                if (size > 50_000_000) throw new IllegalArgumentException(weights + ": parameter " + name + " is implausibly large");
+                if (size > 50_000_000) throw new UserInputException(weights + ": parameter " + name + " is implausibly large");
                 byte[] raw = new byte[(int) size * 4];
                 in.readFully(raw);
                 float[] v = new float[(int) size];
@@ -99,18 +100,18 @@ public final class Checkpoint {
                 values.put(name, v);
             }
         } catch (EOFException e) {
-            throw new IllegalArgumentException(weights + " is truncated");
+            throw new UserInputException(weights + " is truncated");
         } catch (NoSuchFileException e) {
-            throw new IllegalArgumentException("no such file: " + weights);
+            throw new UserInputException("no such file: " + weights);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + weights + ": " + e.getMessage(), e);
+            throw new UserInputException("cannot read " + weights + ": " + e.getMessage(), e);
         }
         Vocabulary vocabulary;
         try {
             Path v = dir.resolve(VOCABULARY);
             vocabulary = new Vocabulary(Files.isRegularFile(v) ? Files.readAllLines(v, StandardCharsets.UTF_8) : java.util.List.of());
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + dir.resolve(VOCABULARY) + ": " + e.getMessage(), e);
+            throw new UserInputException("cannot read " + dir.resolve(VOCABULARY) + ": " + e.getMessage(), e);
         }
         Djl.init();
         return new Policy(c, vocabulary, PolicyNet.of(c, values));
@@ -126,11 +127,11 @@ public final class Checkpoint {
             for (String f : new String[]{CONFIG, VOCABULARY, WEIGHTS}) {
                 Path p = dir.resolve(f);
                 if (Files.isRegularFile(p)) sha.update(Files.readAllBytes(p));
-                else if (!f.equals(VOCABULARY)) throw new IllegalArgumentException(dir + " is not a policy checkpoint (needs " + CONFIG + " and " + WEIGHTS + ")");
+                else if (!f.equals(VOCABULARY)) throw new UserInputException(dir + " is not a policy checkpoint (needs " + CONFIG + " and " + WEIGHTS + ")");
             }
             return java.util.HexFormat.of().formatHex(sha.digest()).substring(0, 32);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + dir + ": " + e.getMessage(), e);
+            throw new UserInputException("cannot read " + dir + ": " + e.getMessage(), e);
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

@@ -14,6 +14,7 @@ import dev.openagent.shift.ShiftStack;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.UserInputException;
 import dev.openagent.json.Json;
 
 import java.util.ArrayList;
@@ -58,9 +59,9 @@ public final class Demonstrations {
      * @param levels the difficulty levels to draw tasks from, uniformly (empty: any, as the task seed chooses)
      */
     public Demonstrations(Environment environment, double alpha, ShiftSampler shifts, long seed, List<Integer> levels) {
-        if (alpha < 0 || alpha > 1) throw new IllegalArgumentException("alpha must be in [0, 1], got " + alpha);
+        if (alpha < 0 || alpha > 1) throw new UserInputException("alpha must be in [0, 1], got " + alpha);
         if (alpha > 0 && shifts.isEmpty()) {
-            throw new IllegalArgumentException("alpha > 0 needs shifts to sample, and the shift catalog has none that apply to "
+            throw new UserInputException("alpha > 0 needs shifts to sample, and the shift catalog has none that apply to "
                     + environment.id());
         }
         this.environment = environment;
@@ -77,7 +78,7 @@ public final class Demonstrations {
      * the tasks.
      */
     public Demonstrations withTaskPool(int n) {
-        if (n < 0) throw new IllegalArgumentException("the task pool cannot be negative");
+        if (n < 0) throw new UserInputException("the task pool cannot be negative");
         this.pool = n;
         return this;
     }
@@ -92,7 +93,7 @@ public final class Demonstrations {
      * unsolvable tasks ({@code task.unsolvable}), whose refusal follows a call that was right.
      */
     public Demonstrations withSlips(double p) {
-        if (p < 0 || p >= 1) throw new IllegalArgumentException("the slip probability must be in [0, 1)");
+        if (p < 0 || p >= 1) throw new UserInputException("the slip probability must be in [0, 1)");
         this.slips = p;
         return this;
     }

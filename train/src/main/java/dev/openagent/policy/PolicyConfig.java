@@ -1,6 +1,7 @@
 package dev.openagent.policy;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.openagent.UserInputException;
 
 import java.util.List;
 
@@ -98,10 +99,10 @@ public record PolicyConfig(int version,
         answerWords = answerWords == null ? List.of() : List.copyOf(answerWords);
         if (maxProseTokens <= 0) maxProseTokens = maxObservationTokens;
         if (maxPositions <= 0) maxPositions = OLD_MAX_POSITIONS;
-        if (maxRelations < 0) throw new IllegalArgumentException("max_relations cannot be negative");
-        if (acrossLists && maxRelations == 0) throw new IllegalArgumentException("across_lists is read through relations: it needs max_relations > 0");
-        if (dim % heads != 0) throw new IllegalArgumentException("dim must be a multiple of heads");
-        if (version != VERSION) throw new IllegalArgumentException("unsupported policy config version " + version + " (this build reads " + VERSION + ")");
+        if (maxRelations < 0) throw new UserInputException("max_relations cannot be negative");
+        if (acrossLists && maxRelations == 0) throw new UserInputException("across_lists is read through relations: it needs max_relations > 0");
+        if (dim % heads != 0) throw new UserInputException("dim must be a multiple of heads");
+        if (version != VERSION) throw new UserInputException("unsupported policy config version " + version + " (this build reads " + VERSION + ")");
     }
 
     /**

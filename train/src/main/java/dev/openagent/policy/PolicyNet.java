@@ -9,6 +9,7 @@ import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.Activation;
 import ai.djl.nn.norm.LayerNorm;
+import dev.openagent.UserInputException;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -76,7 +77,7 @@ final class PolicyNet implements AutoCloseable {
             for (long x : e.getValue()) size *= x;
             if (v == null || v.length != size) {
                 net.close();
-                throw new IllegalArgumentException("checkpoint lacks parameter " + e.getKey() + " of shape " + java.util.Arrays.toString(e.getValue()));
+                throw new UserInputException("checkpoint lacks parameter " + e.getKey() + " of shape " + java.util.Arrays.toString(e.getValue()));
             }
             net.add(e.getKey(), v, e.getValue());
         }

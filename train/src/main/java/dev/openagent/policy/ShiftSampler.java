@@ -1,5 +1,6 @@
 package dev.openagent.policy;
 
+import dev.openagent.UserInputException;
 import dev.openagent.sandbox.EnvironmentInfo;
 import dev.openagent.shift.Shift;
 import dev.openagent.shift.ShiftCatalog;
@@ -46,7 +47,7 @@ public final class ShiftSampler {
      */
     public record Mix(boolean byTier, double unsolvableShare, Set<Tier> tiers) {
         public Mix {
-            if (unsolvableShare >= 1) throw new IllegalArgumentException("the unsolvable share must be below 1");
+            if (unsolvableShare >= 1) throw new UserInputException("the unsolvable share must be below 1");
             tiers = Set.copyOf(tiers);
         }
 
@@ -112,9 +113,9 @@ public final class ShiftSampler {
             Map<String, List<String>> copy = new LinkedHashMap<>();
             for (var e : values.entrySet()) {
                 ShiftParam p = shift.params().stream().filter(x -> x.name().equals(e.getKey())).findFirst().orElseThrow(() ->
-                        new IllegalArgumentException(shift.id() + " has no parameter '" + e.getKey() + "'"));
+                        new UserInputException(shift.id() + " has no parameter '" + e.getKey() + "'"));
                 if (e.getValue().isEmpty() || !p.values().containsAll(e.getValue())) {
-                    throw new IllegalArgumentException(shift.id() + " parameter " + p.name() + " is drawn from some of " + p.values() + ", not " + e.getValue());
+                    throw new UserInputException(shift.id() + " parameter " + p.name() + " is drawn from some of " + p.values() + ", not " + e.getValue());
                 }
                 copy.put(e.getKey(), List.copyOf(e.getValue()));
             }
@@ -186,7 +187,7 @@ public final class ShiftSampler {
         if (draws.size() != weights.size()) throw new IllegalArgumentException("one weight per draw");
         double[] w = new double[weights.size()];
         for (int i = 0; i < w.length; i++) {
-            if (!(weights.get(i) > 0)) throw new IllegalArgumentException("draw weights must be positive, got " + weights.get(i));
+            if (!(weights.get(i) > 0)) throw new UserInputException("draw weights must be positive, got " + weights.get(i));
             w[i] = weights.get(i);
         }
         return new ShiftSampler(draws, w, false);

@@ -2,6 +2,7 @@ package dev.openagent.policy;
 
 import ai.djl.training.tracker.Tracker;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.UserInputException;
 import dev.openagent.curve.CurveSink;
 import dev.openagent.registry.Environments;
 import dev.openagent.json.Json;
@@ -46,7 +47,7 @@ public final class Trainer {
 
         public static Method parse(String s) {
             for (Method m : values()) if (m.id().equals(s.toLowerCase(Locale.ROOT))) return m;
-            throw new IllegalArgumentException("unknown method '" + s + "' (sft, rl, paft)");
+            throw new UserInputException("unknown method '" + s + "' (sft, rl, paft)");
         }
     }
 
@@ -70,11 +71,11 @@ public final class Trainer {
                           int groupTasks, int groupSize, PolicyConfig config, ShiftSampler shifts, ShiftSampler.Mix mix,
                           TrainingTasks tasks, int taskPool, boolean growVocabulary) {
         public Options {
-            if (steps < 1) throw new IllegalArgumentException("steps must be at least 1");
-            if (batch < 1) throw new IllegalArgumentException("batch must be at least 1");
-            if (alpha < 0 || alpha > 1) throw new IllegalArgumentException("alpha must be in [0, 1]");
-            if (groupSize < 2) throw new IllegalArgumentException("RL groups need at least 2 rollouts");
-            if (taskPool < 0) throw new IllegalArgumentException("the task pool cannot be negative");
+            if (steps < 1) throw new UserInputException("steps must be at least 1");
+            if (batch < 1) throw new UserInputException("batch must be at least 1");
+            if (alpha < 0 || alpha > 1) throw new UserInputException("alpha must be in [0, 1]");
+            if (groupSize < 2) throw new UserInputException("RL groups need at least 2 rollouts");
+            if (taskPool < 0) throw new UserInputException("the task pool cannot be negative");
             if (mix == null) mix = ShiftSampler.Mix.UNIFORM;
             if (tasks == null) tasks = TrainingTasks.of(env);
             if (!tasks.envs().getFirst().equals(env)) throw new IllegalArgumentException("env must be the first of the training tasks' environments");
@@ -334,7 +335,7 @@ public final class Trainer {
      * it records ({@code training.json}'s {@code episodes}) come out near, not exactly at, the number asked for.
      */
     public static int stepsFor(Options o, int episodes) {
-        if (episodes < 1) throw new IllegalArgumentException("episodes must be at least 1");
+        if (episodes < 1) throw new UserInputException("episodes must be at least 1");
         Supplier<Demonstrations.Episode> demos = demonstrations(o, o.method() == Method.PAFT ? o.alpha() : 0, Seeds.mix(o.seed(), 0x57E95));
         long decisions = 0;
         for (int i = 0; i < STEPS_SAMPLE; i++) decisions += demos.get().steps().size();

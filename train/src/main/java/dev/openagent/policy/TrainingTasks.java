@@ -1,5 +1,6 @@
 package dev.openagent.policy;
 
+import dev.openagent.UserInputException;
 import dev.openagent.registry.Environments;
 import dev.openagent.sandbox.EnvironmentInfo;
 
@@ -17,10 +18,10 @@ import java.util.List;
 public record TrainingTasks(List<String> envs, int minDifficulty, int maxDifficulty) {
     public TrainingTasks {
         envs = List.copyOf(envs);
-        if (envs.isEmpty()) throw new IllegalArgumentException("training needs at least one environment");
-        if (new HashSet<>(envs).size() != envs.size()) throw new IllegalArgumentException("an environment is listed twice: " + envs);
+        if (envs.isEmpty()) throw new UserInputException("training needs at least one environment");
+        if (new HashSet<>(envs).size() != envs.size()) throw new UserInputException("an environment is listed twice: " + envs);
         if (minDifficulty < 0 || maxDifficulty < minDifficulty || (minDifficulty == 0) != (maxDifficulty == 0)) {
-            throw new IllegalArgumentException("bad difficulty range " + minDifficulty + ".." + maxDifficulty);
+            throw new UserInputException("bad difficulty range " + minDifficulty + ".." + maxDifficulty);
         }
     }
 
@@ -45,7 +46,7 @@ public record TrainingTasks(List<String> envs, int minDifficulty, int maxDifficu
         if (anyDifficulty()) return List.of();
         List<Integer> in = env.difficulties().stream().filter(d -> d >= minDifficulty && d <= maxDifficulty).toList();
         if (in.isEmpty()) {
-            throw new IllegalArgumentException(env.id() + " has no task of difficulty " + minDifficulty + ".." + maxDifficulty
+            throw new UserInputException(env.id() + " has no task of difficulty " + minDifficulty + ".." + maxDifficulty
                     + " (levels: " + env.difficulties() + ")");
         }
         return in;

@@ -2,6 +2,7 @@ package dev.openagent.study;
 
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.UserInputException;
 import dev.openagent.registry.Environments;
 import dev.openagent.json.Json;
 import dev.openagent.policy.PolicyConfig;
@@ -91,11 +92,11 @@ public final class EnvStudies {
     public record Settings(String budget, Trainer.Method method, int steps, int warmupSteps, double alpha, int batch, int tasks, int k,
                            long seed, Path init, PolicyConfig config) {
         public Settings {
-            if (steps < 1 || warmupSteps < 1) throw new IllegalArgumentException("steps must be at least 1");
-            if (tasks < 1) throw new IllegalArgumentException("test tasks must be at least 1");
-            if (k < 1) throw new IllegalArgumentException("k must be at least 1");
-            if (batch < 1) throw new IllegalArgumentException("batch must be at least 1");
-            if (alpha < 0 || alpha > 1) throw new IllegalArgumentException("alpha must be in [0, 1]");
+            if (steps < 1 || warmupSteps < 1) throw new UserInputException("steps must be at least 1");
+            if (tasks < 1) throw new UserInputException("test tasks must be at least 1");
+            if (k < 1) throw new UserInputException("k must be at least 1");
+            if (batch < 1) throw new UserInputException("batch must be at least 1");
+            if (alpha < 0 || alpha > 1) throw new UserInputException("alpha must be in [0, 1]");
         }
 
         /**
@@ -156,7 +157,7 @@ public final class EnvStudies {
     public static Result run(Kind kind, List<String> envs, Settings s, Path dir, StudyProgress progress, Consumer<List<EpisodeResult>> report) {
         return switch (kind) {
             case DIFFICULTY -> {
-                if (envs.size() != 1) throw new IllegalArgumentException("the difficulty study runs on one environment, got " + envs);
+                if (envs.size() != 1) throw new UserInputException("the difficulty study runs on one environment, got " + envs);
                 yield difficulty(envs.getFirst(), s, dir, progress, report);
             }
             case TRANSFER -> transfer(envs, s, dir, progress, report);

@@ -1,6 +1,7 @@
 package dev.openagent.study;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.UserInputException;
 import dev.openagent.registry.Environments;
 import dev.openagent.policy.Checkpoint;
 import dev.openagent.policy.Demonstrations;
@@ -90,14 +91,14 @@ final class Lab {
         this.progress = progress;
         this.report = report;
         if (new java.util.HashSet<>(requested).size() != requested.size()) {
-            throw new IllegalArgumentException("an environment is listed twice: " + String.join(",", requested));
+            throw new UserInputException("an environment is listed twice: " + String.join(",", requested));
         }
         this.envs = supported(requested, excluded);
         for (Excluded e : excluded) {
             notes.add("excluded " + e.env() + ": " + e.reason());
             progress.log("excluded " + e.env() + ": " + e.reason());
         }
-        if (envs.isEmpty()) throw new IllegalArgumentException("no environment the built-in policy supports among " + requested);
+        if (envs.isEmpty()) throw new UserInputException("no environment the built-in policy supports among " + requested);
         if (settings.init() != null) Checkpoint.load(settings.init()).close(); // fail early on a bad checkpoint
     }
 
@@ -135,7 +136,7 @@ final class Lab {
 
     void atLeast(int n) {
         if (envs.size() < n) {
-            throw new IllegalArgumentException("the " + kind.id() + " study needs at least " + n + " environments the policy supports, got "
+            throw new UserInputException("the " + kind.id() + " study needs at least " + n + " environments the policy supports, got "
                     + envs + (excluded.isEmpty() ? "" : " (excluded: " + excluded.stream().map(Excluded::env).toList() + ")"));
         }
     }

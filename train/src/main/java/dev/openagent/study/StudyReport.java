@@ -6,13 +6,14 @@ import dev.openagent.study.PaperStudy.Row;
 import dev.openagent.shift.Tier;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.UserInputException;
 import dev.openagent.json.Json;
 import dev.openagent.report.Reports;
 import dev.openagent.run.EpisodeResult;
 import dev.openagent.store.RunInfo;
+import dev.openagent.store.RunStatus;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -255,7 +256,7 @@ public final class StudyReport {
         shifts.forEach(config.putArray("shifts")::add);
         config.put("tasks", tasks.values().stream().mapToInt(Integer::intValue).max().orElse(0) / trials);
         agents.forEach(a -> config.withArray("agents").addObject().put("label", a));
-        RunInfo run = new RunInfo(id, title, Json.write(config), now, now, episodes.size(), "complete", null);
+        RunInfo run = new RunInfo(id, title, Json.write(config), now, now, episodes.size(), RunStatus.COMPLETE, null);
         return Reports.write(dir, run, episodes, 1500);
     }
 
@@ -266,7 +267,7 @@ public final class StudyReport {
             if (file.toAbsolutePath().getParent() != null) Files.createDirectories(file.toAbsolutePath().getParent());
             Files.writeString(file, text, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+            throw new UserInputException("cannot write " + file + ": " + e.getMessage(), e);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.openagent.shift.domain;
 
+import dev.openagent.UserInputException;
 import dev.openagent.registry.Environments;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Environment;
@@ -50,7 +51,7 @@ public final class DomainTransfer extends ShiftEnv<Void> {
                 (inner, params) -> {
                     String to = params.getOrDefault("to", "auto");
                     Environment target = target(inner.info(), to, find, ids)
-                            .orElseThrow(() -> new IllegalArgumentException("domain.transfer: " + whyNot(inner.info(), to, ids)));
+                            .orElseThrow(() -> new UserInputException("domain.transfer: " + whyNot(inner.info(), to, ids)));
                     return new DomainTransfer(target.create(), self[0], params);
                 },
                 (env, params) -> target(env, params.getOrDefault("to", "auto"), find, ids).map(Environment::info).orElse(env));

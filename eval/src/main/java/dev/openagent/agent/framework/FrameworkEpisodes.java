@@ -1,5 +1,6 @@
 package dev.openagent.agent.framework;
 
+import dev.openagent.UserInputException;
 import dev.openagent.episode.Episodes;
 import dev.openagent.episode.InfrastructureException;
 import dev.openagent.episode.Trajectory;
@@ -25,7 +26,7 @@ public final class FrameworkEpisodes {
     /** @throws IllegalArgumentException when the environment is not a function-call one (framework agents act through tools) */
     public static Run run(Env env, FrameworkAgent agent, TaskRequest request) {
         if (env.info().iface() != Interface.FUNCTION_CALL) {
-            throw new IllegalArgumentException(env.spec().env() + " is a text-command environment; framework agents act through tools, "
+            throw new UserInputException(env.spec().env() + " is a text-command environment; framework agents act through tools, "
                     + "so they need a function-call environment");
         }
         Start start = env.reset(request);

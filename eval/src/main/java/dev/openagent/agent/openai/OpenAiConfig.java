@@ -1,5 +1,7 @@
 package dev.openagent.agent.openai;
 
+import dev.openagent.UserInputException;
+
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -26,18 +28,18 @@ public record OpenAiConfig(URI baseUrl, String model, String apiKey, ToolProtoco
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(120);
 
     public OpenAiConfig {
-        if (baseUrl == null) throw new IllegalArgumentException("the openai agent needs a base URL (--base-url)");
+        if (baseUrl == null) throw new UserInputException("the openai agent needs a base URL (--base-url)");
         String scheme = baseUrl.getScheme();
         if (scheme == null || !(scheme.equals("http") || scheme.equals("https")) || baseUrl.getHost() == null) {
-            throw new IllegalArgumentException("base URL must be an http(s) URL such as http://127.0.0.1:8000/v1, not '" + baseUrl + "'");
+            throw new UserInputException("base URL must be an http(s) URL such as http://127.0.0.1:8000/v1, not '" + baseUrl + "'");
         }
-        if (model == null || model.isBlank()) throw new IllegalArgumentException("the openai agent needs a model name (--model)");
+        if (model == null || model.isBlank()) throw new UserInputException("the openai agent needs a model name (--model)");
         if (protocol == null) protocol = ToolProtocol.NATIVE;
-        if (temperature != null && (temperature < 0 || temperature > 2)) throw new IllegalArgumentException("temperature must be in [0, 2]");
-        if (maxTokens != null && maxTokens < 1) throw new IllegalArgumentException("max tokens must be at least 1");
+        if (temperature != null && (temperature < 0 || temperature > 2)) throw new UserInputException("temperature must be in [0, 2]");
+        if (maxTokens != null && maxTokens < 1) throw new UserInputException("max tokens must be at least 1");
         if (systemPrompt == null || systemPrompt.isBlank()) systemPrompt = DEFAULT_TEMPLATE;
         if (timeout == null) timeout = DEFAULT_TIMEOUT;
-        if (timeout.isNegative() || timeout.isZero()) throw new IllegalArgumentException("timeout must be positive");
+        if (timeout.isNegative() || timeout.isZero()) throw new UserInputException("timeout must be positive");
         if (retry == null) retry = RetryPolicy.DEFAULT;
         if (label == null || label.isBlank()) label = "openai:" + model;
         if (apiKey != null && apiKey.isBlank()) apiKey = null;

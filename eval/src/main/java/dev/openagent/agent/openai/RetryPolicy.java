@@ -1,5 +1,7 @@
 package dev.openagent.agent.openai;
 
+import dev.openagent.UserInputException;
+
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -16,8 +18,8 @@ public record RetryPolicy(int maxRetries, Duration baseDelay, Duration maxDelay)
     public static final RetryPolicy DEFAULT = new RetryPolicy(4, Duration.ofMillis(500), Duration.ofSeconds(30));
 
     public RetryPolicy {
-        if (maxRetries < 0) throw new IllegalArgumentException("retries must be >= 0");
-        if (baseDelay.isNegative() || maxDelay.isNegative()) throw new IllegalArgumentException("negative retry delay");
+        if (maxRetries < 0) throw new UserInputException("retries must be >= 0");
+        if (baseDelay.isNegative() || maxDelay.isNegative()) throw new UserInputException("negative retry delay");
     }
 
     public RetryPolicy withMaxRetries(int n) { return new RetryPolicy(n, baseDelay, maxDelay); }

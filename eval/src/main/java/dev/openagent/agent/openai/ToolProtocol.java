@@ -1,5 +1,7 @@
 package dev.openagent.agent.openai;
 
+import dev.openagent.UserInputException;
+
 import java.util.Locale;
 
 /** How tool calls travel between the harness and the model. */
@@ -18,7 +20,7 @@ public enum ToolProtocol {
         return switch (text == null ? "" : text.strip().toLowerCase(Locale.ROOT)) {
             case "native" -> NATIVE;
             case "text" -> TEXT;
-            default -> throw new IllegalArgumentException("unknown tool protocol '" + text + "' (native|text)");
+            default -> throw new UserInputException("unknown tool protocol '" + text + "' (native|text)");
         };
     }
 }

@@ -3,6 +3,7 @@ package dev.openagent.server.bench;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.openagent.UserInputException;
 import dev.openagent.agent.OracleAgent;
 import dev.openagent.episode.AgentSession;
 import dev.openagent.json.Json;
@@ -56,7 +57,7 @@ public final class EnvLoadBench {
 
         public static Protocol parse(String s) {
             for (Protocol p : values()) if (p.id().equals(s.strip().toLowerCase(Locale.ROOT))) return p;
-            throw new IllegalArgumentException("--protocol must be ws, http, both or none, not '" + s + "'");
+            throw new UserInputException("--protocol must be ws, http, both or none, not '" + s + "'");
         }
     }
 
@@ -70,14 +71,14 @@ public final class EnvLoadBench {
     public record Config(String url, String env, String shift, int sessions, int stepsPerSession, int warmupSteps,
                          int distinctTasks, Duration maxTime, List<Protocol> protocols, boolean floor) {
         public Config {
-            if (warmupSteps < 0) throw new IllegalArgumentException("--warmup-steps must be >= 0");
-            if (sessions < 1 || sessions > 4096) throw new IllegalArgumentException("--sessions must be between 1 and 4096");
-            if (stepsPerSession < 1 || stepsPerSession > 1_000_000) throw new IllegalArgumentException("--steps must be between 1 and 1000000");
-            if (distinctTasks < 1) throw new IllegalArgumentException("--tasks must be at least 1");
-            if (protocols.isEmpty() && !floor) throw new IllegalArgumentException("nothing to measure: no protocol and no floor");
+            if (warmupSteps < 0) throw new UserInputException("--warmup-steps must be >= 0");
+            if (sessions < 1 || sessions > 4096) throw new UserInputException("--sessions must be between 1 and 4096");
+            if (stepsPerSession < 1 || stepsPerSession > 1_000_000) throw new UserInputException("--steps must be between 1 and 1000000");
+            if (distinctTasks < 1) throw new UserInputException("--tasks must be at least 1");
+            if (protocols.isEmpty() && !floor) throw new UserInputException("nothing to measure: no protocol and no floor");
             protocols = List.copyOf(protocols);
             if (url != null && !HttpService.isLoopback(URI.create(url).getHost())) {
-                throw new IllegalArgumentException("the load bench only targets loopback servers (127.0.0.1, ::1, localhost), not " + url);
+                throw new UserInputException("the load bench only targets loopback servers (127.0.0.1, ::1, localhost), not " + url);
             }
         }
     }

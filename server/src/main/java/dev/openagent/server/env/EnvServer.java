@@ -2,6 +2,7 @@ package dev.openagent.server.env;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.UserInputException;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.Split;
 import dev.openagent.server.EnvChoice;
@@ -40,7 +41,7 @@ public final class EnvServer implements AutoCloseable {
         public Defaults {
             EnvChoice choice = EnvChoice.of(env, shift);
             if (difficulty != 0 && !choice.environment().info().difficulties().contains(difficulty)) {
-                throw new IllegalArgumentException(env + " has no difficulty " + difficulty + " (levels: "
+                throw new UserInputException(env + " has no difficulty " + difficulty + " (levels: "
                         + choice.environment().info().difficulties() + "; 0 mixes them)");
             }
         }
@@ -55,8 +56,8 @@ public final class EnvServer implements AutoCloseable {
         public static final long DEFAULT_MAX_BODY = 1 << 20;
 
         public Config {
-            if (port < 0 || port > 65535) throw new IllegalArgumentException("--port must be between 0 and 65535");
-            if (maxBodyBytes < 256) throw new IllegalArgumentException("--max-body must be at least 256 bytes");
+            if (port < 0 || port > 65535) throw new UserInputException("--port must be between 0 and 65535");
+            if (maxBodyBytes < 256) throw new UserInputException("--max-body must be at least 256 bytes");
         }
 
         /** Loopback, any free port, defaults elsewhere: what tests and the bench use. */

@@ -8,6 +8,8 @@ import dev.openagent.server.http.Fields;
 import dev.openagent.server.http.JsonHttp;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.StatusCode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.nio.ByteBuffer;
 import java.util.Set;
@@ -21,6 +23,8 @@ import java.util.Set;
  * handles.
  */
 public final class EnvSocket implements org.eclipse.jetty.websocket.api.Session.Listener.AutoDemanding {
+    private static final Logger LOG = LoggerFactory.getLogger(EnvSocket.class);
+
     /** OpenEnv's WSErrorCode values that this server sends. */
     enum Code { INVALID_JSON, UNKNOWN_TYPE, VALIDATION_ERROR, EXECUTION_ERROR, CAPACITY_REACHED, SESSION_ERROR }
 
@@ -132,7 +136,7 @@ public final class EnvSocket implements org.eclipse.jetty.websocket.api.Session.
                 default -> Code.EXECUTION_ERROR;
             }, e.getMessage());
         } catch (RuntimeException e) {
-            System.err.println("serve env: internal error on a " + type.asText() + " message: " + e);
+            LOG.error("serve env: internal error on a {} message: {}", type.asText(), e.toString());
             return error(Code.EXECUTION_ERROR, "the environment failed on this " + type.asText() + " message");
         }
     }

@@ -1,5 +1,6 @@
 package dev.openagent.server.env;
 
+import dev.openagent.UserInputException;
 import dev.openagent.server.http.ApiError;
 
 import java.security.SecureRandom;
@@ -26,8 +27,8 @@ final class Sessions implements AutoCloseable {
     private final ScheduledExecutorService sweeper;
 
     Sessions(int max, Duration idleTtl) {
-        if (max < 1) throw new IllegalArgumentException("--max-sessions must be at least 1");
-        if (idleTtl.isNegative() || idleTtl.isZero()) throw new IllegalArgumentException("--idle-ttl must be positive");
+        if (max < 1) throw new UserInputException("--max-sessions must be at least 1");
+        if (idleTtl.isNegative() || idleTtl.isZero()) throw new UserInputException("--idle-ttl must be positive");
         this.max = max;
         this.ttlNanos = idleTtl.toNanos();
         this.sweeper = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("session-sweeper").factory());

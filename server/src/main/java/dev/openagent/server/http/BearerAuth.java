@@ -1,5 +1,7 @@
 package dev.openagent.server.http;
 
+import dev.openagent.UserInputException;
+
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -30,7 +32,7 @@ public final class BearerAuth {
         if (envName == null) return NONE;
         String token = System.getenv(envName);
         if (token == null || token.isBlank()) {
-            throw new IllegalArgumentException("--token-env " + envName + ": the environment variable is unset or empty");
+            throw new UserInputException("--token-env " + envName + ": the environment variable is unset or empty");
         }
         return of(token.strip());
     }

@@ -1,5 +1,6 @@
 package dev.openagent.server.http;
 
+import dev.openagent.UserInputException;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.Handler;
@@ -14,6 +15,8 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.websocket.server.WebSocketCreator;
 import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -33,6 +36,8 @@ import java.util.concurrent.Executors;
  * {@link JsonErrorHandler}. The server keeps serving after each.
  */
 public final class HttpService implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(HttpService.class);
+
     /** What the service does with one request (after the token check). */
     @FunctionalInterface
     public interface Endpoint {
@@ -169,7 +174,7 @@ public final class HttpService implements AutoCloseable {
         try {
             InetAddress.getByName(host);
         } catch (UnknownHostException e) {
-            throw new IllegalArgumentException("cannot resolve host '" + host + "'");
+            throw new UserInputException("cannot resolve host '" + host + "'");
         }
     }
 
@@ -234,7 +239,7 @@ public final class HttpService implements AutoCloseable {
             } catch (IOException e) {
                 call.abort(e);   // the client went away mid-request: nothing left to tell it
             } catch (RuntimeException e) {
-                System.err.println(name + ": internal error on " + call.method() + " " + call.path() + ": " + e);
+                LOG.error("{}: internal error on {} {}: {}", name, call.method(), call.path(), e.toString());
                 answer(call, new ApiError(500, "internal_error", "the server failed on this request"));
             }
             return true;

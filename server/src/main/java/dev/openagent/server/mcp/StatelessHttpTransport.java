@@ -10,6 +10,8 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpStatelessServerHandler;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpStatelessServerTransport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
 import java.io.IOException;
@@ -24,6 +26,8 @@ import java.util.Map;
  * DNS-rebinding protection ({@link Addressing}) is {@link HttpService}'s, as on every server.
  */
 public final class StatelessHttpTransport implements McpStatelessServerTransport {
+    private static final Logger LOG = LoggerFactory.getLogger(StatelessHttpTransport.class);
+
     public static final String PATH = "/mcp";
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
 
@@ -112,7 +116,7 @@ public final class StatelessHttpTransport implements McpStatelessServerTransport
 
     /** -32603 with a short message; the cause goes to stderr, never to the client. */
     private static McpSchema.JSONRPCResponse internalError(Object id, Exception cause) {
-        System.err.println("serve mcp: internal error: " + cause);
+        LOG.error("serve mcp: internal error: {}", cause.toString());
         return McpSchema.JSONRPCResponse.error(id, new McpSchema.JSONRPCResponse.JSONRPCError(
                 McpSchema.ErrorCodes.INTERNAL_ERROR, "internal error: the server failed on this request"));
     }

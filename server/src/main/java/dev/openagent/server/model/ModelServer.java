@@ -2,6 +2,7 @@ package dev.openagent.server.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.UserInputException;
 import dev.openagent.chat.ChatCodec;
 import dev.openagent.episode.Message;
 import dev.openagent.json.Json;
@@ -32,9 +33,9 @@ public final class ModelServer implements AutoCloseable {
         public static final long DEFAULT_MAX_BODY = 4 << 20;
 
         public Config {
-            if (port < 0 || port > 65535) throw new IllegalArgumentException("--port must be between 0 and 65535");
-            if (maxConcurrent < 1) throw new IllegalArgumentException("--max-concurrent must be at least 1");
-            if (maxBodyBytes < 256) throw new IllegalArgumentException("--max-body must be at least 256 bytes");
+            if (port < 0 || port > 65535) throw new UserInputException("--port must be between 0 and 65535");
+            if (maxConcurrent < 1) throw new UserInputException("--max-concurrent must be at least 1");
+            if (maxBodyBytes < 256) throw new UserInputException("--max-body must be at least 256 bytes");
         }
 
         public static Config loopback() {

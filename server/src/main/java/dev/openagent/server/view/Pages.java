@@ -18,6 +18,7 @@ import dev.openagent.store.FrontierVerdicts;
 import dev.openagent.store.RunFacets;
 import dev.openagent.store.RunInfo;
 import dev.openagent.store.RunProgress;
+import dev.openagent.store.RunStatus;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -60,7 +61,7 @@ final class Pages {
                     .raw("<td>").raw(status(i.status())).raw("</td>")
                     .el("td class=\"n\"", String.valueOf(r.progress().finished())).el("td class=\"n\"", String.valueOf(r.progress().scored()))
                     .el("td class=\"n\"", String.valueOf(i.planned())).el("td", i.createdAt()).el("td", i.updatedAt())
-                    .el("td", i.status().equals("running") ? Eta.text(r.eta()) : "").raw("</tr>");
+                    .el("td", i.status() == RunStatus.RUNNING ? Eta.text(r.eta()) : "").raw("</tr>");
         }
         if (runs.isEmpty()) h.raw("<tr><td colspan=\"10\" class=\"note\">No runs in this store yet.</td></tr>");
         return h.raw("</table></section>").end();
@@ -83,13 +84,13 @@ final class Pages {
         }
     }
 
-    private static String status(String status) {
+    private static String status(RunStatus status) {
         String cls = switch (status) {
-            case "complete" -> "ok";
-            case "running" -> "warn";
-            default -> "bad";
+            case COMPLETE -> "ok";
+            case RUNNING -> "warn";
+            case INCOMPLETE, STOPPED, PARTIAL -> "bad";
         };
-        return "<span class=\"badge " + cls + "\" id=\"status\">" + Html.esc(status) + "</span>";
+        return "<span class=\"badge " + cls + "\" id=\"status\">" + Html.esc(status.id()) + "</span>";
     }
 
     /** The progress line of a run page; {@code live} adds the script that keeps it current (server-sent events). */
@@ -122,7 +123,7 @@ final class Pages {
         Html h = Html.page(run.name() == null || run.name().isEmpty() ? run.id() : run.name());
         if (episodes && data == null) h.raw("<meta http-equiv=\"refresh\" content=\"2\">");
         // a running run without episodes (a training) shows its curve as it grows
-        else if (!episodes && run.status().equals("running")) h.raw("<meta http-equiv=\"refresh\" content=\"5\">");
+        else if (!episodes && run.status() == RunStatus.RUNNING) h.raw("<meta http-equiv=\"refresh\" content=\"5\">");
         h.raw("<p class=\"note\">").text("run " + run.id() + " · " + kind(run) + " · started " + run.createdAt()
                 + (run.note() == null ? "" : " · " + run.note()));
         if (episodes) {
@@ -130,12 +131,12 @@ final class Pages {
                     .raw(" · ").link("/runs/" + enc(run.id()) + "/episodes?outcome=failure", "failures");
         }
         h.raw("</p>");
-        if (episodes || run.planned() > 0) progress(h, run, p, run.status().equals("running"));
+        if (episodes || run.planned() > 0) progress(h, run, p, run.status() == RunStatus.RUNNING);
         else h.raw("<section><h2>Status</h2><p>").raw(status(run.status())).raw(" ").text("updated " + run.updatedAt()).raw("</p></section>");
         StringBuilder charts = new StringBuilder();
         if (frontier.isPresent()) frontier(h, run, frontier.get(), charts);
         else if (kind(run).equals("frontier")) {
-            h.raw("<section id=\"frontier\"><h2>Frontier</h2><p class=\"note\">").text(run.status().equals("running")
+            h.raw("<section id=\"frontier\"><h2>Frontier</h2><p class=\"note\">").text(run.status() == RunStatus.RUNNING
                     ? "The search's verdicts reach the store when it ends; meanwhile each severity it has run is a shift below."
                     : "This search stored no verdicts (an older openagent ran it, or it stopped before it ended): they are in frontier.json "
                     + "and report.html in its --out directory (runs/" + run.id() + " by default). Each severity it ran is a shift below.")

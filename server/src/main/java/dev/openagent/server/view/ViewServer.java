@@ -16,6 +16,7 @@ import dev.openagent.store.RunFacets;
 import dev.openagent.store.ResultStore;
 import dev.openagent.store.RunInfo;
 import dev.openagent.store.RunProgress;
+import dev.openagent.store.RunStatus;
 
 import java.io.IOException;
 import java.net.URLDecoder;
@@ -182,7 +183,7 @@ public final class ViewServer implements AutoCloseable {
         List<Pages.RunRow> rows = new ArrayList<>();
         for (RunInfo r : store.runs()) {
             RunProgress p = store.progress(r.id());
-            rows.add(new Pages.RunRow(r, p, r.status().equals("running")
+            rows.add(new Pages.RunRow(r, p, r.status() == RunStatus.RUNNING
                     ? Eta.estimate(instant(r.createdAt(), now), 0, now, p.finished(), r.planned() - p.finished()) : null));
         }
         return Pages.runs(store.location().toString(), rows);
@@ -273,7 +274,7 @@ public final class ViewServer implements AutoCloseable {
      */
     private String state(RunInfo run) {
         String row = run.status() + " " + run.updatedAt();
-        return run.status().equals("running") ? row + " " + store.linkedEpisodes(run.id()) : row;
+        return run.status() == RunStatus.RUNNING ? row + " " + store.linkedEpisodes(run.id()) : row;
     }
 
     String diffPage(EpisodeResult shifted) {
@@ -311,9 +312,9 @@ public final class ViewServer implements AutoCloseable {
             RunProgress p = store.progress(run.id());
             // a large run's progress takes a while to count: poll it at most a fifth of the time
             Duration pause = Duration.ofNanos(Math.max(POLL.toNanos(), 4 * (System.nanoTime() - read)));
-            Duration eta = now.status().equals("running")
+            Duration eta = now.status() == RunStatus.RUNNING
                     ? Eta.estimate(start, first.finished(), Instant.now(), p.finished(), now.planned() - p.finished()) : null;
-            ObjectNode event = Json.object().put("status", now.status()).put("planned", now.planned()).put("stored", p.stored())
+            ObjectNode event = Json.object().put("status", now.status().id()).put("planned", now.planned()).put("stored", p.stored())
                     .put("finished", p.finished()).put("scored", p.scored()).put("eta", Eta.text(eta));
             String data = Json.write(event);
             if (!data.equals(last)) {

@@ -3,6 +3,7 @@ package dev.openagent.server.view;
 import dev.openagent.run.EpisodeKey;
 import dev.openagent.run.EpisodeResult;
 import dev.openagent.store.ResultStore;
+import dev.openagent.store.RunStatus;
 import dev.openagent.store.StoreLocation;
 import org.junit.jupiter.api.Test;
 
@@ -124,9 +125,9 @@ class ViewBench {
         long t = System.nanoTime();
         try (ResultStore source = ResultStore.open(templates); ResultStore store = ResultStore.open(file)) {
             List<EpisodeResult> rows = source.episodes(templateRun);
-            store.saveRun(runId, "bench: " + episodes + " episodes", "{\"envs\":[\"poi\"],\"shifts\":[\"tool.semantic-rename\"]}", episodes, "running", null);
+            store.saveRun(runId, "bench: " + episodes + " episodes", "{\"envs\":[\"poi\"],\"shifts\":[\"tool.semantic-rename\"]}", episodes, RunStatus.RUNNING, null);
             // a few more runs, as a store that has seen some use holds
-            for (int r = 0; r < 20; r++) store.saveRun("older-" + r, "older run " + r, "{\"envs\":[\"poi\"]}", 0, "complete", null);
+            for (int r = 0; r < 20; r++) store.saveRun("older-" + r, "older run " + r, "{\"envs\":[\"poi\"]}", 0, RunStatus.COMPLETE, null);
             List<EpisodeResult> copies = new ArrayList<>();
             for (int i = 0; i < episodes; i++) {
                 EpisodeResult e = rows.get(i % rows.size());
@@ -141,7 +142,7 @@ class ViewBench {
                 }
             }
             copies.forEach(c -> store.saveEpisode(runId, c));
-            store.saveRun(runId, "bench: " + episodes + " episodes", "{\"envs\":[\"poi\"],\"shifts\":[\"tool.semantic-rename\"]}", episodes, "complete", null);
+            store.saveRun(runId, "bench: " + episodes + " episodes", "{\"envs\":[\"poi\"],\"shifts\":[\"tool.semantic-rename\"]}", episodes, RunStatus.COMPLETE, null);
         }
         System.out.printf("generated %d episodes in %.1f s%n", episodes, (System.nanoTime() - t) / 1e9);
     }

@@ -5,6 +5,7 @@ import dev.openagent.run.EpisodeResult;
 import dev.openagent.store.EpisodeFilter;
 import dev.openagent.store.FrontierVerdicts;
 import dev.openagent.store.ResultStore;
+import dev.openagent.store.RunStatus;
 import dev.openagent.store.StoreLocation;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -147,12 +148,12 @@ class ViewServerTest {
                             new FrontierVerdicts.Test("poi", "obs.injection", "obs.injection:severity=2", 2, "breaks", true, 12, 2, 12, 0.8333, 0.41, 1.0),
                             new FrontierVerdicts.Test("poi", evil, evil, 1, "holds", false, 60, 60, 60, 0.0, -0.1, 0.1),
                             new FrontierVerdicts.Test("poi", null, "obs.format+tool.distractors", 1, "breaks", true, 30, 10, 30, 0.6667, 0.3, 0.9))));
-            w.saveRun("frontier-y", "a frontier", "{\"kind\":\"frontier\",\"drop\":0.2,\"confidence\":0.95}", 100, "complete", null);
+            w.saveRun("frontier-y", "a frontier", "{\"kind\":\"frontier\",\"drop\":0.2,\"confidence\":0.95}", 100, RunStatus.COMPLETE, null);
             w.beginRun("train-z", "sft on poi", "{\"kind\":\"train\"}", 0);
             for (int step = 1; step <= 4; step++) w.curvePoint("train-z", "train", step, "loss", 2.0 / step, null, null);
             w.curvePoint("train-z", "static", 4, "success", 0.75, 0.6, 0.86);
             w.curvePoint("train-z", evil, 4, "success", 0.5, 0.3, 0.7);
-            w.saveRun("train-z", "sft on poi", "{\"kind\":\"train\"}", 0, "complete", null);
+            w.saveRun("train-z", "sft on poi", "{\"kind\":\"train\"}", 0, RunStatus.COMPLETE, null);
         }
         try (ResultStore r = ResultStore.openReadOnly(new StoreLocation.SqliteFile(file)); ViewServer v = ViewServer.start(r, "127.0.0.1", 0, null)) {
             String page = get(v, "/runs/frontier-y").body();
