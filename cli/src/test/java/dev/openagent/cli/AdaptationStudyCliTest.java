@@ -117,6 +117,10 @@ class AdaptationStudyCliTest {
         CliTest.Result from = CliTest.run("study", "adaptation", "--tiny", "--from", dir.resolve("nowhere").toString(), "--out", dir.resolve("x").toString());
         assertEquals(2, from.code(), from.err());
         assertTrue(from.err().contains("--from"), from.err());
+        // A directory that is not a paper study's: one line naming what is missing, not a trace.
+        CliTest.Result notPaper = CliTest.run("study", "adaptation", "--tiny", "--from", dir.toString(), "--out", dir.resolve("x").toString());
+        assertEquals(2, notPaper.code(), notPaper.err());
+        assertTrue(notPaper.err().contains("policies/sft") && !notPaper.err().contains("\tat "), notPaper.err());
         CliTest.Result seed = CliTest.run("study", "adaptation", "--tiny", "--seed", "one", "--out", dir.resolve("x").toString());
         assertEquals(2, seed.code(), seed.err());
         assertFalse(Files.exists(dir.resolve("x")), "nothing is written on bad input");

@@ -242,7 +242,7 @@ public final class AdaptationStudy {
             for (Start st : Start.values()) {
                 Path p = from.resolve("policies").resolve(st.paperName);
                 if (!Files.isRegularFile(p.resolve("training.json"))) {
-                    throw new IllegalArgumentException("--from " + from + ": no checkpoint " + p + " (a paper study's directory has policies/sft and policies/paft-0.3)");
+                    throw new dev.openagent.UserInputException("--from " + from + ": no checkpoint " + p + " (a paper study's directory has policies/sft and policies/paft-0.3)");
                 }
                 startDirs.put(st, p);
                 ObjectNode made = Checkpoint.training(p).deepCopy();
