@@ -40,7 +40,9 @@ class OnlineAdaptationTest {
      * to 4 over thirds of the stream; under tool.removal +0.22, +0.33, +0.21 and +0.32, the last five groups against the first five; at learning rate 0
      * the curves stay flat (within 0.03). 0.10 is about half the smallest rise. The interaction and security tiers' rises
      * (obs.runtime-error +0.41, +0.24, +0.20, +0.07; obs.injection at severity 3 +0.11, +0.21, +0.24, +0.08) fell below
-     * it at some seed, and logic.conflict (reasoning) did not rise (0.063 to 0.050 at seed 1): docs/adaptation.md.
+     * it at some seed, and logic.conflict (reasoning) did not rise (0.063 to 0.050 at seed 1): docs/adaptation.md. Under
+     * logic.inversion (reasoning) +0.28, +0.39, +0.31 and +0.28 at seeds 1 to 4, the last five groups against the first
+     * five (0.031 to 0.031 at learning rate 0).
      */
     static final double MARGIN = 0.10;
 
@@ -67,9 +69,9 @@ class OnlineAdaptationTest {
                 "tiny under " + shift);
     }
 
-    /** 20 groups of 32 distinct difficulty-1 test tasks under a persistent shift of the perception tier, then of internalization. */
+    /** 20 groups of 32 distinct difficulty-1 test tasks under a persistent shift of the perception tier, of internalization, of reasoning. */
     @ParameterizedTest
-    @ValueSource(strings = {"query.noise", "tool.removal"})
+    @ValueSource(strings = {"query.noise", "tool.removal", "logic.inversion"})
     void theCurveRisesUnderAPersistentShiftFromOutcomeRewardAlone(String shift) {
         Path out = dir.resolve("online");
         OnlineAdaptation.Result r = OnlineAdaptation.run(settings(shift, GROUPS, 32, 1, OnlineAdaptation.DEFAULT_LR), out, new CurveFiles(out),
