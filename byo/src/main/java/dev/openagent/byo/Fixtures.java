@@ -1,5 +1,7 @@
 package dev.openagent.byo;
 
+import org.apache.commons.io.file.PathUtils;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileSystemLoopException;
@@ -9,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.stream.Stream;
 
@@ -77,11 +78,7 @@ final class Fixtures {
 
     /** Deletes everything inside {@code dir} (not following links out of it). */
     static void clear(Path dir) throws IOException {
-        try (Stream<Path> all = Files.walk(dir)) {
-            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-                if (!p.equals(dir)) Files.delete(p);
-            }
-        }
+        PathUtils.cleanDirectory(dir);
     }
 
     /** Copies the fixtures, following their symbolic links (checked at load to stay inside the environment file's folder). */

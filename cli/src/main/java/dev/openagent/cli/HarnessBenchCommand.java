@@ -22,10 +22,8 @@ import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Stream;
 
 @Command(name = "bench-harness", mixinStandardHelpOptions = true, description = {"Measure the eval harness in agent turns per second.",
         "The openai agent, the runner and the results store against a zero-latency endpoint on 127.0.0.1",
@@ -125,11 +123,7 @@ final class HarnessBenchCommand implements Runnable {
     }
 
     private static void deleteQuietly(Path dir) {
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException ignored) {
-            // a temp directory left behind is harmless
-        }
+        org.apache.commons.io.FileUtils.deleteQuietly(dir.toFile()); // a temp directory left behind is harmless
     }
 
 }

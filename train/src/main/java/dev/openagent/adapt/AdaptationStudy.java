@@ -23,6 +23,11 @@ import dev.openagent.study.PaperStudy;
 import dev.openagent.study.PaperStudy.Finding;
 import dev.openagent.study.StudyProgress;
 
+import static dev.openagent.study.StudyKit.get;
+import static dev.openagent.study.StudyKit.since;
+
+import org.apache.commons.io.file.PathUtils;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -36,7 +41,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Stream;
 
 /**
  * {@code openagent study adaptation}: after a persistent shift appears, how many episodes does an agent need to recover
@@ -190,12 +194,8 @@ public final class AdaptationStudy {
      * @param training how each starting point was made ({@code training.json}, or where it was read from)
      */
     public record Result(String budget, long seed, List<Scenario> scenarios, Map<String, Map<String, Figures>> starts, List<Row> rows,
-                         Map<String, ObjectNode> training, List<Finding> findings, List<String> notes, Map<String, Double> seconds) {
-        public Row row(String scenario, String start, String method) {
-            return rows.stream().filter(r -> r.scenario().equals(scenario) && r.start().equals(start) && r.method().equals(method))
-                    .findFirst().orElseThrow();
-        }
-    }
+                         Map<String, ObjectNode> training, List<Finding> findings, List<String> notes, Map<String, Double> seconds,
+                         double recoveredWithin) {}
 
     private AdaptationStudy() {}
 
@@ -294,7 +294,7 @@ public final class AdaptationStudy {
                 .thenComparing(x -> Method.valueOf(x.method().toUpperCase(Locale.ROOT))));
         seconds.put("repairs", since(t));
         seconds.put("total", since(t0));
-        return new Result(budget.name(), seed, List.copyOf(scenarios), starts, rows, training, findings(rows, scenarios, budget), notes, seconds);
+        return new Result(budget.name(), seed, List.copyOf(scenarios), starts, rows, training, findings(rows, scenarios), notes, seconds, budget.margin());
     }
 
     /** One repair to run. */
@@ -430,12 +430,12 @@ public final class AdaptationStudy {
     public static final String MIXED = Findings.PARTLY;
 
     /** The claims the issue names, each checked against the rows. */
-    static List<Finding> findings(List<Row> rows, List<Scenario> scenarios, Budget budget) {
+    static List<Finding> findings(List<Row> rows, List<Scenario> scenarios) {
         List<Finding> out = new ArrayList<>();
         out.add(compare("PAFT pre-training shortens recovery (PAFT's start recovers in fewer episodes than SFT's, by the same repair)",
-                rows, scenarios, Start.PAFT.id, Start.SFT.id, true, budget));
+                rows, scenarios, Start.PAFT.id, Start.SFT.id, true));
         out.add(compare("Targeted offline adaptation recovers in fewer episodes than online RL (from the same start)",
-                rows, scenarios, Method.OFFLINE.id, Method.ONLINE.id, false, budget));
+                rows, scenarios, Method.OFFLINE.id, Method.ONLINE.id, false));
         out.add(forgetting("Targeted adaptation with replay loses at most 2 points on static", rows, Method.OFFLINE.id, 0.02));
         out.add(forgetting("Online RL loses at most 2 points on static", rows, Method.ONLINE.id, 0.02));
         out.add(others("Repairing one shift keeps the other tiers (the other scenarios' shifts pooled, at most 2 points lost)", rows));
@@ -447,7 +447,7 @@ public final class AdaptationStudy {
      * ({@code byStart}) or only in the method (a budget run out counts as later than any recovery): holds when
      * {@code a} is sooner in some pairs and later in none, does not hold when it is never sooner, else mixed.
      */
-    private static Finding compare(String claim, List<Row> rows, List<Scenario> scenarios, String a, String b, boolean byStart, Budget budget) {
+    private static Finding compare(String claim, List<Row> rows, List<Scenario> scenarios, String a, String b, boolean byStart) {
         int sooner = 0, later = 0, same = 0;
         List<String> evidence = new ArrayList<>();
         for (Scenario s : scenarios) {
@@ -458,7 +458,7 @@ public final class AdaptationStudy {
                 if (c < 0) sooner++;
                 else if (c > 0) later++;
                 else same++;
-                evidence.add(s.name() + "/" + other + " " + recovery(ra, budget) + " vs " + recovery(rb, budget));
+                evidence.add(s.name() + "/" + other + " " + recovery(ra) + " vs " + recovery(rb));
             }
         }
         String verdict = sooner > 0 && later == 0 ? HOLDS : sooner == 0 ? FAILS : MIXED;
@@ -501,7 +501,7 @@ public final class AdaptationStudy {
     }
 
     /** A row's recovery as the tables print it: {@code 256}, or {@code >1024} when the budget ran out. */
-    public static String recovery(Row r, Budget budget) {
+    public static String recovery(Row r) {
         return r.recoveredAt() == null ? ">" + r.episodes() : Long.toString(r.recoveredAt());
     }
 
@@ -513,7 +513,7 @@ public final class AdaptationStudy {
         o.put("budget", r.budget());
         o.put("seed", r.seed());
         o.put("env", ENV);
-        o.put("recovered_within", RECOVERED);
+        o.put("recovered_within", r.recoveredWithin());
         o.set("scenarios", Json.tree(r.scenarios()));
         o.set("starts", Json.tree(r.starts()));
         o.set("rows", Json.tree(r.rows()));
@@ -530,25 +530,9 @@ public final class AdaptationStudy {
         return String.format(Locale.ROOT, "%.3f [%.3f, %.3f]", f.successRate(), f.ciLow(), f.ciHigh());
     }
 
-    private static double since(long t0) { return Math.round((System.nanoTime() - t0) / 1e7) / 100.0; }
-
-    private static <T> T get(Future<T> f) {
-        try {
-            return f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        } catch (java.util.concurrent.ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException re) throw re;
-            if (e.getCause() instanceof Error err) throw err;
-            throw new IllegalStateException(e.getCause());
-        }
-    }
-
     private static void delete(Path dir) {
-        if (!Files.exists(dir)) return;
-        try (Stream<Path> all = Files.walk(dir)) {
-            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) Files.delete(p);
+        try {
+            if (Files.exists(dir)) PathUtils.deleteDirectory(dir);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot clear " + dir + ": " + e.getMessage(), e);
         }

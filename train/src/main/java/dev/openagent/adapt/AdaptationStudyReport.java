@@ -27,7 +27,7 @@ public final class AdaptationStudyReport {
         StringBuilder sb = new StringBuilder("# Adaptation study (" + r.budget() + ", seed " + r.seed() + ")\n\n");
         sb.append(String.format(Locale.ROOT, "On %s. Recovered: success under the shift within %.0f points of the start's own static success, "
                 + "greedy on the same test tasks after each round. Success rate with its 95%% Wilson interval; a change is after minus before.%n%n",
-                AdaptationStudy.ENV, AdaptationStudy.RECOVERED * 100));
+                AdaptationStudy.ENV, r.recoveredWithin() * 100));
         sb.append("| ").append(String.join(" | ", COLUMNS)).append(" |\n|");
         sb.append("---|".repeat(COLUMNS.size())).append('\n');
         for (Row x : r.rows()) {
@@ -82,7 +82,7 @@ public final class AdaptationStudyReport {
         sb.append("<h1>Adaptation study</h1>\n<p>Budget <b>").append(esc(r.budget())).append("</b>, seed ").append(r.seed()).append(", on ")
                 .append(AdaptationStudy.ENV).append(String.format(Locale.ROOT, ". Each chart: success under one persistent shift against the "
                         + "episodes a repair spent, greedy on the same test tasks, with 95%% intervals; a curve stops when it is within %.0f points "
-                        + "of its start's static success (the flat lines, each start's goal).</p>\n", AdaptationStudy.RECOVERED * 100));
+                        + "of its start's static success (the flat lines, each start's goal).</p>\n", r.recoveredWithin() * 100));
         ObjectNode data = Json.object();
         ArrayNode charts = data.putArray("charts");
         sb.append("<div style=\"display:flex;flex-wrap:wrap;gap:12px\">\n");
@@ -105,7 +105,7 @@ public final class AdaptationStudyReport {
             for (String start : r.starts().keySet()) {
                 ObjectNode level = series.addObject();
                 level.put("name", start + " goal");
-                double y = r.starts().get(start).get("static").successRate() - AdaptationStudy.RECOVERED;
+                double y = r.starts().get(start).get("static").successRate() - r.recoveredWithin();
                 ArrayNode points = level.putArray("points");
                 points.addArray().add(0).add(y);
                 points.addArray().add(r.rows().stream().mapToLong(Row::episodes).max().orElse(0)).add(y);

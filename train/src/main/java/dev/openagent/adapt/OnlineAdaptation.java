@@ -18,6 +18,7 @@ import dev.openagent.sandbox.Seeds;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.shift.ShiftStack;
+import org.apache.commons.io.file.PathUtils;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -26,12 +27,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 /**
  * Online adaptation ({@code eval --agent policy:DIR --adapt online}): the built-in policy acts on a stream of tasks
@@ -266,10 +265,7 @@ public final class OnlineAdaptation {
     }
 
     private static void delete(Path dir) throws IOException {
-        if (!Files.exists(dir)) return;
-        try (Stream<Path> all = Files.walk(dir)) {
-            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) Files.delete(p);
-        }
+        if (Files.exists(dir)) PathUtils.deleteDirectory(dir);
     }
 
     private static void write(Path file, String text) {

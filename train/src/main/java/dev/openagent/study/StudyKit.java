@@ -15,7 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /** What every study shares: training beside evaluation, timings, and episodes as the evaluation report reads them. */
-final class StudyKit {
+public final class StudyKit {
     private StudyKit() {}
 
     /**
@@ -63,7 +63,7 @@ final class StudyKit {
     }
 
     /** A job's result; its failure is rethrown as it was (a runtime exception), an interruption as such. */
-    static <T> T get(Future<T> f) {
+    public static <T> T get(Future<T> f) {
         try {
             return f.get();
         } catch (InterruptedException e) {
@@ -78,7 +78,7 @@ final class StudyKit {
     }
 
     /** Seconds since {@code t0} (a {@link System#nanoTime()}), to the hundredth. */
-    static double since(long t0) {
+    public static double since(long t0) {
         return Math.round((System.nanoTime() - t0) / 1e7) / 100.0;
     }
 

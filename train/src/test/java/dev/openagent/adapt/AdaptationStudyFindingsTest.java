@@ -50,7 +50,7 @@ class AdaptationStudyFindingsTest {
     }
 
     private static Finding finding(List<Row> rows, String claimStart) {
-        return AdaptationStudy.findings(rows, TWO, BUDGET).stream().filter(f -> f.claim().startsWith(claimStart)).findFirst().orElseThrow();
+        return AdaptationStudy.findings(rows, TWO).stream().filter(f -> f.claim().startsWith(claimStart)).findFirst().orElseThrow();
     }
 
     @Test
