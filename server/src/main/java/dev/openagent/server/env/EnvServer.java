@@ -15,7 +15,11 @@ import dev.openagent.server.http.JsonHttp;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.function.UnaryOperator;
 
 /**
@@ -71,23 +75,26 @@ public final class EnvServer implements AutoCloseable {
         }
     }
 
-    private static final Set<String> STEP_FIELDS = Set.of("action", "timeout_s", "request_id");
-    private static final String ROUTES = "GET /health, GET /metadata, GET /schema, GET /openapi.json, POST /reset, "
-            + "POST /step, GET /state, POST /close (HTTP sessions by the " + SESSION_HEADER + " header), GET /ws (WebSocket)";
+    /** The body of {@code POST /step}, as the OpenAPI document declares it (OpenEnv's StepRequest). */
+    static final ObjectNode STEP_REQUEST = stepRequest();
+    private static final Set<String> STEP_FIELDS = STEP_REQUEST.get("properties").properties().stream().map(Map.Entry::getKey).collect(Collectors.toUnmodifiableSet());
+    private static final String WEB_SOCKET = "/ws";
 
     private final Config config;
     private final Sessions sessions;
     private final OpenEnvDocs docs;
+    /** The HTTP routes by path, in the order the OpenAPI document and the not-found answer list them. */
+    private final Map<String, Route> routes = new LinkedHashMap<>();
     private final HttpService http;
 
     private EnvServer(Config config) throws IOException {
         this.config = config;
         this.sessions = new Sessions(config.maxSessions(), config.idleTtl());
-        this.docs = new OpenEnvDocs(config.defaults(), config.allowOracle());
+        this.docs = new OpenEnvDocs(config.defaults(), config.allowOracle(), declareRoutes());
         try {
-            // /health answers without the token: Kubernetes' probes cannot send one, and it tells nothing but "healthy".
-            this.http = HttpService.start(config.host(), config.port(), config.auth(), Set.of("/health"), "serve-env", this::route,
-                    new HttpService.WebSocketRoute("/ws", (request, response, callback) -> new EnvSocket(this),
+            Set<String> open = routes.values().stream().filter(Route::open).map(Route::path).collect(Collectors.toUnmodifiableSet());
+            this.http = HttpService.start(config.host(), config.port(), config.auth(), open, "serve-env", this::route,
+                    new HttpService.WebSocketRoute(WEB_SOCKET, (request, response, callback) -> new EnvSocket(this),
                             config.maxBodyBytes(), config.idleTtl()));
         } catch (IOException | RuntimeException e) {
             sessions.close();
@@ -139,68 +146,86 @@ public final class EnvServer implements AutoCloseable {
         sessions.close();
     }
 
+    /** Every HTTP route, declared once (OpenEnv's, ours, and the WebSocket's upgrade path); returns them for the documents. */
+    private List<Route> declareRoutes() {
+        List<Route> all = List.of(
+                // Without the token: Kubernetes' probes cannot send one, and it tells nothing but "healthy".
+                Route.get("/health", "Health: {\"status\": \"healthy\"}", OpenEnvDocs.HEALTH,
+                        c -> JsonHttp.sendJson(c, 200, Json.object().put("status", "healthy"))).opened(),
+                Route.get("/metadata", "EnvironmentMetadata", OpenEnvDocs.METADATA, c -> JsonHttp.sendJson(c, 200, docs.metadata())),
+                Route.get("/schema", "SchemaResponse: JSON Schemas of action, observation and state", OpenEnvDocs.SCHEMA,
+                        c -> JsonHttp.sendJson(c, 200, docs.schema())),
+                Route.get("/openapi.json", null, null, c -> JsonHttp.sendJson(c, 200, docs.openApi())),
+                Route.get("/state", "State of the session named by the " + SESSION_HEADER + " header", OpenEnvDocs.STATE, this::state),
+                Route.post("/reset", "Starts an episode; creates a session unless the " + SESSION_HEADER + " header names one. Answers "
+                        + "{observation, reward, done} and the " + SESSION_HEADER + " header.", OpenEnvDocs.RESET_REQUEST, OpenEnvDocs.RESET_RESPONSE, this::reset),
+                Route.post("/step", "Applies {\"action\": ..., \"timeout_s\"?, \"request_id\"?} in the session named by the " + SESSION_HEADER
+                        + " header. Answers {observation, reward, done}.", OpenEnvDocs.STEP_REQUEST, OpenEnvDocs.STEP_RESPONSE, this::step),
+                Route.post("/close", "Closes the session named by the " + SESSION_HEADER + " header.", null, null, this::closeSession),
+                Route.upgrade(WEB_SOCKET, c -> {
+                    c.setHeader("Upgrade", "websocket");
+                    throw new ApiError(426, "upgrade_required", WEB_SOCKET + " is a WebSocket: connect with a WebSocket client (Upgrade: websocket)");
+                }));
+        for (Route r : all) routes.put(r.path(), r);
+        return all;
+    }
+
     private void route(HttpCall c) throws IOException {
-        String path = c.path();
-        switch (path) {
-            case "/health" -> {
-                JsonHttp.requireMethod(c, "GET");
-                JsonHttp.sendJson(c, 200, Json.object().put("status", "healthy"));
-            }
-            case "/metadata" -> {
-                JsonHttp.requireMethod(c, "GET");
-                JsonHttp.sendJson(c, 200, docs.metadata());
-            }
-            case "/schema" -> {
-                JsonHttp.requireMethod(c, "GET");
-                JsonHttp.sendJson(c, 200, docs.schema());
-            }
-            case "/openapi.json" -> {
-                JsonHttp.requireMethod(c, "GET");
-                JsonHttp.sendJson(c, 200, docs.openApi());
-            }
-            case "/reset" -> {
-                JsonHttp.requireMethod(c, "POST");
-                ResetData data = ResetData.parse(JsonHttp.readObject(c, config.maxBodyBytes(), true), "");
-                String id = c.header(SESSION_HEADER);
-                Session s = id == null ? sessions.createHttp(config.defaults(), config.allowOracle()) : sessions.get(id);
-                ObjectNode answer;
-                try {
-                    answer = s.reset(data);
-                } catch (RuntimeException e) {
-                    if (id == null) sessions.remove(s.id);   // a new session whose first reset fails is of no use to anyone
-                    throw e;
-                }
-                c.setHeader(SESSION_HEADER, s.id);
-                JsonHttp.sendJson(c, 200, answer);
-            }
-            case "/step" -> {
-                JsonHttp.requireMethod(c, "POST");
-                Session s = session(c);
-                Fields f = Fields.of(JsonHttp.readObject(c, config.maxBodyBytes(), false), "", STEP_FIELDS);
-                JsonNode action = f.raw("action");
-                if (action == null || action.isNull()) throw ApiError.invalid("the request body needs \"action\" (an object)");
-                stepOptions(f);
-                c.setHeader(SESSION_HEADER, s.id);
-                JsonHttp.sendJson(c, 200, s.step(Actions.parse(action)));
-            }
-            case "/state" -> {
-                JsonHttp.requireMethod(c, "GET");
-                Session s = session(c);
-                c.setHeader(SESSION_HEADER, s.id);
-                JsonHttp.sendJson(c, 200, s.state());
-            }
-            case "/close" -> {
-                JsonHttp.requireMethod(c, "POST");
-                Session s = session(c);
-                sessions.remove(s.id);
-                JsonHttp.sendJson(c, 200, Json.object().put("session_id", s.id).put("closed", true));
-            }
-            case "/ws" -> {
-                c.setHeader("Upgrade", "websocket");
-                throw new ApiError(426, "upgrade_required", "/ws is a WebSocket: connect with a WebSocket client (Upgrade: websocket)");
-            }
-            default -> throw ApiError.notFound("not_found", "no route " + c.method() + " " + path + " (routes: " + ROUTES + ")");
+        Route r = routes.get(c.path());
+        if (r == null) {
+            throw ApiError.notFound("not_found", "no route " + c.method() + " " + c.path() + " (routes: "
+                    + routes.values().stream().map(Route::listed).collect(Collectors.joining(", "))
+                    + "; HTTP sessions by the " + SESSION_HEADER + " header)");
         }
+        if (r.method() != null) JsonHttp.requireMethod(c, r.method());
+        r.handler().handle(c);
+    }
+
+    private void reset(HttpCall c) throws IOException {
+        ResetData data = ResetData.parse(JsonHttp.readObject(c, config.maxBodyBytes(), true), "");
+        String id = c.header(SESSION_HEADER);
+        Session s = id == null ? sessions.createHttp(config.defaults(), config.allowOracle()) : sessions.get(id);
+        ObjectNode answer;
+        try {
+            answer = s.reset(data);
+        } catch (RuntimeException e) {
+            if (id == null) sessions.remove(s.id);   // a new session whose first reset fails is of no use to anyone
+            throw e;
+        }
+        c.setHeader(SESSION_HEADER, s.id);
+        JsonHttp.sendJson(c, 200, answer);
+    }
+
+    private void step(HttpCall c) throws IOException {
+        Session s = session(c);
+        Fields f = Fields.of(JsonHttp.readObject(c, config.maxBodyBytes(), false), "", STEP_FIELDS);
+        JsonNode action = f.raw("action");
+        if (action == null || action.isNull()) throw ApiError.invalid("the request body needs \"action\" (an object)");
+        stepOptions(f);
+        c.setHeader(SESSION_HEADER, s.id);
+        JsonHttp.sendJson(c, 200, s.step(Actions.parse(action)));
+    }
+
+    private void state(HttpCall c) throws IOException {
+        Session s = session(c);
+        c.setHeader(SESSION_HEADER, s.id);
+        JsonHttp.sendJson(c, 200, s.state());
+    }
+
+    private void closeSession(HttpCall c) throws IOException {
+        Session s = session(c);
+        sessions.remove(s.id);
+        JsonHttp.sendJson(c, 200, Json.object().put("session_id", s.id).put("closed", true));
+    }
+
+    private static ObjectNode stepRequest() {
+        ObjectNode o = Json.object().put("type", "object").put("additionalProperties", false);
+        ObjectNode p = o.putObject("properties");
+        p.set("action", Json.object().put("$ref", "#/components/schemas/Action"));
+        p.putObject("timeout_s").put("type", "number").put("exclusiveMinimum", 0);
+        p.putObject("request_id").put("type", "string").put("maxLength", 255);
+        o.set("required", Json.tree(List.of("action")));
+        return o;
     }
 
     /** OpenEnv's StepRequest options: validated; a step here takes microseconds, so timeout_s never applies. */

@@ -12,7 +12,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.ByteBuffer;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * One OpenEnv WebSocket connection on {@code /ws}: one {@link Session} for its lifetime. Client
@@ -28,6 +33,29 @@ public final class EnvSocket implements org.eclipse.jetty.websocket.api.Session.
     /** OpenEnv's WSErrorCode values that this server sends. */
     enum Code { INVALID_JSON, UNKNOWN_TYPE, VALIDATION_ERROR, EXECUTION_ERROR, CAPACITY_REACHED, SESSION_ERROR }
 
+    /**
+     * A client message type, declared once: whether it takes {@code data} beside {@code type}, and how it is answered
+     * (null for {@code close}: the connection closes instead).
+     */
+    private record MessageType(String type, boolean data, BiFunction<EnvSocket, JsonNode, ObjectNode> answer) {}
+
+    /** OpenEnv's client messages, in the order error messages list them. */
+    private static final Map<String, MessageType> TYPES = Stream.of(
+            new MessageType("reset", true, (s, data) -> observation(s.session.reset(ResetData.parse(data, "data")))),
+            new MessageType("step", true, (s, data) -> {
+                if (data == null || data.isNull()) throw ApiError.invalid("the step message needs \"data\": the action");
+                return observation(s.session.step(Actions.parse(data)));
+            }),
+            new MessageType("state", false, (s, data) -> {
+                ObjectNode o = Json.object().put("type", "state");
+                o.set("data", s.session.state());
+                return o;
+            }),
+            new MessageType("close", false, (s, data) -> {
+                if (s.socket != null) s.socket.close(StatusCode.NORMAL, "closed by the client", Callback.NOOP);
+                return null;
+            })).collect(Collectors.toMap(MessageType::type, t -> t, (a, b) -> a, LinkedHashMap::new));
+    private static final String NAMES = String.join(", ", TYPES.keySet());
     private static final Set<String> WITH_DATA = Set.of("type", "data");
     private static final Set<String> TYPE_ONLY = Set.of("type");
 
@@ -102,33 +130,13 @@ public final class EnvSocket implements org.eclipse.jetty.websocket.api.Session.
         }
         JsonNode type = m.get("type");
         if (type == null || !type.isTextual()) {
-            return error(Code.UNKNOWN_TYPE, "a message needs \"type\": one of reset, step, state, close");
+            return error(Code.UNKNOWN_TYPE, "a message needs \"type\": one of " + NAMES);
         }
+        MessageType t = TYPES.get(type.asText());
+        if (t == null) return error(Code.UNKNOWN_TYPE, "unknown message type '" + type.asText() + "' (" + NAMES + ")");
         try {
-            return switch (type.asText()) {
-                case "reset" -> {
-                    Fields f = Fields.of(m, "the reset message", WITH_DATA);
-                    yield observation(session.reset(ResetData.parse(f.raw("data"), "data")));
-                }
-                case "step" -> {
-                    Fields f = Fields.of(m, "the step message", WITH_DATA);
-                    JsonNode data = f.raw("data");
-                    if (data == null || data.isNull()) throw ApiError.invalid("the step message needs \"data\": the action");
-                    yield observation(session.step(Actions.parse(data)));
-                }
-                case "state" -> {
-                    Fields.of(m, "the state message", TYPE_ONLY);
-                    ObjectNode o = Json.object().put("type", "state");
-                    o.set("data", session.state());
-                    yield o;
-                }
-                case "close" -> {
-                    Fields.of(m, "the close message", TYPE_ONLY);
-                    if (socket != null) socket.close(StatusCode.NORMAL, "closed by the client", Callback.NOOP);
-                    yield null;
-                }
-                default -> error(Code.UNKNOWN_TYPE, "unknown message type '" + type.asText() + "' (reset, step, state, close)");
-            };
+            Fields f = Fields.of(m, "the " + t.type() + " message", t.data() ? WITH_DATA : TYPE_ONLY);
+            return t.answer().apply(this, f.raw("data"));
         } catch (ApiError e) {
             return error(switch (e.status()) {
                 case 409 -> Code.SESSION_ERROR;

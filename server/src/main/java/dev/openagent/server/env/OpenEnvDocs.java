@@ -9,6 +9,9 @@ import dev.openagent.sandbox.EnvironmentInfo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -18,14 +21,18 @@ import java.util.stream.Collectors;
  * {@code openenv validate --url} reads. Built once per server.
  */
 final class OpenEnvDocs {
+    /** Component schemas the routes answer with or take: OpenEnv's model names, where OpenEnv has the model. */
+    static final String HEALTH = "HealthResponse", METADATA = "EnvironmentMetadata", SCHEMA = "SchemaResponse", STATE = "State",
+            RESET_REQUEST = "ResetRequest", RESET_RESPONSE = "ResetResponse", STEP_REQUEST = "StepRequest", STEP_RESPONSE = "StepResponse";
+
     private final ObjectNode metadata;
     private final ObjectNode schema;
     private final ObjectNode openApi;
 
-    OpenEnvDocs(EnvServer.Defaults defaults, boolean oracle) {
+    OpenEnvDocs(EnvServer.Defaults defaults, boolean oracle, List<Route> routes) {
         this.schema = loadSchema();
         this.metadata = metadata(defaults, oracle);
-        this.openApi = openApi(schema);
+        this.openApi = openApi(schema, routes);
     }
 
     ObjectNode metadata() { return metadata; }
@@ -74,30 +81,50 @@ final class OpenEnvDocs {
         return sb.toString();
     }
 
-    private static ObjectNode openApi(ObjectNode schema) {
+    private static ObjectNode openApi(ObjectNode schema, List<Route> routes) {
         ObjectNode o = Json.object().put("openapi", "3.1.0");
         o.putObject("info").put("title", "openagent serve env").put("version", "1.0.0")
                 .put("description", "The OpenEnv HTTP routes of openagent serve env; the WebSocket /ws carries the same messages.");
         ObjectNode components = o.putObject("components").putObject("schemas");
         components.set("Action", schema.get("action"));
         components.set("Observation", schema.get("observation"));
-        components.set("State", schema.get("state"));
+        components.set(STATE, schema.get("state"));
+        components.set(HEALTH, object(Map.of("status", Json.object().put("type", "string").put("const", "healthy"))));
+        ObjectNode meta = Json.object().put("type", "object");
+        ObjectNode fields = meta.putObject("properties");
+        for (String field : List.of("name", "description", "readme_content", "version", "author", "documentation_url")) {
+            fields.putObject(field).put("type", "string");
+        }
+        components.set(METADATA, meta);
+        components.set(SCHEMA, object(Map.of("action", Json.object().put("type", "object"), "observation", Json.object().put("type", "object"),
+                "state", Json.object().put("type", "object"))));
+        components.set(RESET_REQUEST, ResetData.SCHEMA);
+        components.set(STEP_REQUEST, EnvServer.STEP_REQUEST);
+        ObjectNode result = object(Map.of("observation", ref("Observation"),
+                "reward", Json.object().set("type", Json.tree(List.of("number", "null"))), "done", Json.object().put("type", "boolean")));
+        components.set(RESET_RESPONSE, result);
+        components.set(STEP_RESPONSE, result.deepCopy());
         ObjectNode paths = o.putObject("paths");
-        get(paths, "/health", "Health: {\"status\": \"healthy\"}");
-        get(paths, "/metadata", "EnvironmentMetadata");
-        get(paths, "/schema", "SchemaResponse: JSON Schemas of action, observation and state");
-        get(paths, "/state", "State of the session named by the Session-Id header");
-        post(paths, "/reset", "Starts an episode; creates a session unless the Session-Id header names one. Answers {observation, reward, done} and the Session-Id header.");
-        post(paths, "/step", "Applies {\"action\": ..., \"timeout_s\"?, \"request_id\"?} in the session named by the Session-Id header. Answers {observation, reward, done}.");
-        post(paths, "/close", "Closes the session named by the Session-Id header.");
+        for (Route r : routes) {
+            if (r.summary() == null) continue;
+            ObjectNode op = paths.putObject(r.path()).putObject(r.method().toLowerCase(Locale.ROOT)).put("summary", r.summary());
+            if (r.request() != null) op.putObject("requestBody").putObject("content").putObject("application/json").set("schema", ref(r.request()));
+            ObjectNode ok = op.putObject("responses").putObject("200").put("description", "OK");
+            if (r.response() != null) ok.putObject("content").putObject("application/json").set("schema", ref(r.response()));
+        }
         return o;
     }
 
-    private static void get(ObjectNode paths, String path, String summary) {
-        paths.putObject(path).putObject("get").put("summary", summary).putObject("responses").putObject("200").put("description", "OK");
+    private static ObjectNode ref(String component) {
+        return Json.object().put("$ref", "#/components/schemas/" + component);
     }
 
-    private static void post(ObjectNode paths, String path, String summary) {
-        paths.putObject(path).putObject("post").put("summary", summary).putObject("responses").putObject("200").put("description", "OK");
+    /** An object schema with these properties, each required, by name. */
+    private static ObjectNode object(Map<String, ObjectNode> properties) {
+        ObjectNode o = Json.object().put("type", "object");
+        ObjectNode p = o.putObject("properties");
+        properties.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> p.set(e.getKey(), e.getValue()));
+        o.set("required", Json.tree(p.properties().stream().map(Map.Entry::getKey).toList()));
+        return o;
     }
 }

@@ -1,6 +1,8 @@
 package dev.openagent.server.env;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.openagent.json.Json;
 import dev.openagent.sandbox.Split;
 import dev.openagent.server.http.ApiError;
 import dev.openagent.server.http.Fields;
@@ -19,7 +21,9 @@ import java.util.Set;
  */
 record ResetData(String env, String shift, Split split, Integer difficulty, Integer task, Long seed, Long runSeed,
                  String episodeId) {
-    static final Set<String> FIELDS = Set.of("env", "shift", "split", "difficulty", "task", "seed", "run_seed", "episode_id");
+    /** The fields a reset takes, as the OpenAPI document declares them (OpenEnv's ResetRequest and ours). */
+    static final ObjectNode SCHEMA = schema();
+    static final Set<String> FIELDS = SCHEMA.get("properties").properties().stream().map(java.util.Map.Entry::getKey).collect(java.util.stream.Collectors.toUnmodifiableSet());
     static final ResetData NONE = new ResetData(null, null, null, null, null, null, null, null);
 
     /** @throws ApiError 400 naming the field that is wrong */
@@ -48,6 +52,20 @@ record ResetData(String env, String shift, Split split, Integer difficulty, Inte
                 f.has("seed") ? nonNegative(f.optLong("seed", 0)) : null,
                 f.has("run_seed") ? f.optLong("run_seed", 1) : null,
                 episodeId);
+    }
+
+    private static ObjectNode schema() {
+        ObjectNode o = Json.object().put("type", "object").put("additionalProperties", false);
+        ObjectNode p = o.putObject("properties");
+        p.putObject("env").put("type", "string").put("description", "an environment id");
+        p.putObject("shift").put("type", "string").put("description", "one shift stack: a shift id with parameters, or several joined with '+'");
+        p.putObject("split").put("type", "string").set("enum", Json.tree(java.util.Arrays.stream(Split.values()).map(Split::id).toList()));
+        p.putObject("difficulty").put("type", "integer").put("minimum", 0).put("description", "0 mixes the levels");
+        p.putObject("task").put("type", "integer").put("minimum", 0).put("description", "a task index; not with seed");
+        p.putObject("seed").put("type", "integer").put("minimum", 0).put("description", "a task seed; not with task");
+        p.putObject("run_seed").put("type", "integer");
+        p.putObject("episode_id").put("type", "string").put("minLength", 1).put("maxLength", 255);
+        return o;
     }
 
     /** OpenEnv's ResetRequest declares {@code seed >= 0}. */

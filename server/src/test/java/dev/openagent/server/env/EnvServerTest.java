@@ -115,6 +115,23 @@ class EnvServerTest {
         assertEquals(200, http.send("POST", "/close", null, session(sb)).status());
     }
 
+    /** The OpenAPI document, the routes served and the not-found answer's list come from one declaration: they agree. */
+    @Test
+    void everyDocumentedRouteIsServedAndListedWhereAPathIsNotFound() {
+        String listed = http.get("/nothing").errorMessage();
+        JsonNode paths = http.get("/openapi.json").body().get("paths");
+        assertEquals(Set.of("/health", "/metadata", "/schema", "/state", "/reset", "/step", "/close"), keys(paths));
+        for (Map.Entry<String, JsonNode> p : paths.properties()) {
+            for (String method : keys(p.getValue())) {
+                String route = method.toUpperCase(java.util.Locale.ROOT) + " " + p.getKey();
+                assertTrue(listed.contains(route), route + " is not listed: " + listed);
+                Response r = http.send(route.split(" ")[0], p.getKey(), method.equals("post") ? "{}" : null);
+                assertTrue(r.status() != 404 && r.status() != 405, route + " answered " + r.status() + " " + r.raw().body());
+            }
+        }
+        assertTrue(listed.contains("GET /openapi.json") && listed.contains("GET /ws (WebSocket)"), listed);
+    }
+
     /** A step request with OpenEnv's optional fields. */
     record ObjectNodeBuilder(JsonNode action) {
         String json() {
@@ -153,6 +170,7 @@ class EnvServerTest {
             PUT  | /reset     | {}                                           | no  | 405 | method_not_allowed
             HEAD | /reset     | -                                            | no  | 405 | method_not_allowed
             GET  | /ws        | -                                            | no  | 426 | upgrade_required
+            POST | /ws        | {}                                           | no  | 426 | upgrade_required
             """;
 
     record Bad(String method, String path, String body, boolean withSession, int status, String code) {

@@ -39,7 +39,7 @@ class EnvSocketTest {
     @BeforeAll
     static void start() throws Exception {
         server = EnvServer.start(EnvServer.Config.loopback(true));
-        schema = new OpenEnvDocs(EnvServer.Defaults.STANDARD, true).schema();
+        schema = new OpenEnvDocs(EnvServer.Defaults.STANDARD, true, java.util.List.of()).schema();
     }
 
     @AfterAll

@@ -8,6 +8,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -90,6 +95,53 @@ class PythonClientTest {
         assumeTrue(peerTypes(), "no copy of OpenEnv's types.py at " + PEER_TYPES.toAbsolutePath().normalize() + ": nothing to compare with");
         String out = python(List.of("python3", MODELS.toString(), "--compare"), true);
         assertTrue(out.contains("0 difference(s) between the restatement and "), out);
+    }
+
+    /**
+     * The OpenAPI document's request and response schemas name OpenEnv's models and carry their fields: every field
+     * upstream declares, and no other where upstream's model forbids extra fields (ours add some where it allows them,
+     * as reset and state do).
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void theOpenApiDocumentDeclaresOpenEnvsModelsForEachRoute() throws Exception {
+        requirePython();
+        assumeTrue(peerTypes(), "no copy of OpenEnv's types.py at " + PEER_TYPES.toAbsolutePath().normalize() + ": nothing to compare with");
+        Path doc = Files.createTempFile("openapi", ".json");
+        try (EnvServer server = EnvServer.start(EnvServer.Config.loopback(false))) {
+            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/openapi.json")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, r.statusCode());
+            Files.writeString(doc, r.body());
+            String check = String.join("\n",
+                    "import json, sys",
+                    "sys.path.insert(0, sys.argv[1])",
+                    "import openenv_models",
+                    "models = openenv_models.load()",
+                    "doc = json.load(open(sys.argv[2]))",
+                    "schemas = doc['components']['schemas']",
+                    "used = {}",
+                    "for path, ops in doc['paths'].items():",
+                    "    for method, op in ops.items():",
+                    "        body = op.get('requestBody', {}).get('content', {}).get('application/json', {}).get('schema', {}).get('$ref')",
+                    "        answer = op['responses']['200'].get('content', {}).get('application/json', {}).get('schema', {}).get('$ref')",
+                    "        if body: used[body.split('/')[-1]] = 'request'",
+                    "        if answer: used[answer.split('/')[-1]] = 'response'",
+                    "for name, role in sorted(used.items()):",
+                    "    theirs = set(getattr(models, name).model_fields)",
+                    "    ours = set(schemas[name].get('properties', {}))",
+                    "    extra = getattr(models, name).model_config.get('extra') == 'allow'",
+                    "    ok = theirs <= ours if extra else theirs == ours",
+                    "    print(('ok ' if ok else 'MISMATCH ') + name + ' ' + role + ' upstream=' + str(sorted(theirs)) + ' ours=' + str(sorted(ours)))");
+            String out = python(List.of("python3", "-c", check, MODELS.getParent().toString(), doc.toString()), true);
+            assertFalse(out.contains("MISMATCH"), out);
+            for (String model : List.of("HealthResponse", "EnvironmentMetadata", "SchemaResponse", "State", "ResetRequest", "ResetResponse",
+                    "StepRequest", "StepResponse")) {
+                assertTrue(out.contains("ok " + model + " "), model + " is not the schema of any route:\n" + out);
+            }
+        } finally {
+            Files.deleteIfExists(doc);
+        }
     }
 
     /** Whether upstream's types.py is beside the repository; CI has it, so there its absence fails. */
