@@ -1,6 +1,6 @@
 package dev.openagent.byo;
 
-import dev.openagent.agent.OracleAgent;
+import dev.openagent.oracle.OracleAgent;
 import dev.openagent.episode.Episodes;
 import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Env;

@@ -61,7 +61,7 @@ class BadFileTest {
                 + "{\"tool\": \"lookup\", \"args\": {\"code\": \"A1\"}}, {\"tool\": \"lookup\", \"args\": {\"code\": {\"$ref\": \"0:/next\"}}}],"
                 + " \"answer\": \"{1:/name}\", \"check\": {\"answer_contains\": [\"Beta\"], \"answer_not_contains\": [\"Alpha\"]}}\n");
         try (FileEnvironment env = FileEnvironment.load(dir.resolve("env.yaml"))) {
-            var t = dev.openagent.episode.Episodes.run(env.create(), new dev.openagent.agent.OracleAgent(),
+            var t = dev.openagent.episode.Episodes.run(env.create(), new dev.openagent.oracle.OracleAgent(),
                     new dev.openagent.sandbox.TaskRequest(dev.openagent.sandbox.Split.TEST, 1, 0));
             assertTrue(t.outcome().success(), t.outcome().detail());
             var e = env.create();

@@ -2,7 +2,7 @@ package dev.openagent.byo;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import dev.openagent.agent.OracleAgent;
+import dev.openagent.oracle.OracleAgent;
 import dev.openagent.episode.Episodes;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.TaskRequest;

@@ -1,7 +1,7 @@
 package dev.openagent.byo;
 
 import com.sun.management.OperatingSystemMXBean;
-import dev.openagent.agent.OracleAgent;
+import dev.openagent.oracle.OracleAgent;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.run.LocalRunner;
 import dev.openagent.run.TaskPlan;

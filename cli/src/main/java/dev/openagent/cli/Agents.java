@@ -1,7 +1,7 @@
 package dev.openagent.cli;
 
 import dev.openagent.agent.GullibleAgent;
-import dev.openagent.agent.OracleAgent;
+import dev.openagent.oracle.OracleAgent;
 import dev.openagent.agent.RandomAgent;
 import dev.openagent.agent.openai.ChatEndpoint;
 import dev.openagent.agent.openai.OpenAiAgent;

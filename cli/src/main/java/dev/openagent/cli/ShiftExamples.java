@@ -1,6 +1,6 @@
 package dev.openagent.cli;
 
-import dev.openagent.agent.OracleAgent;
+import dev.openagent.oracle.OracleAgent;
 import dev.openagent.episode.AgentSession;
 import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Env;

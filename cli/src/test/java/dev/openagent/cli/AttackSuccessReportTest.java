@@ -2,7 +2,7 @@ package dev.openagent.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.agent.GullibleAgent;
-import dev.openagent.agent.OracleAgent;
+import dev.openagent.oracle.OracleAgent;
 import dev.openagent.episode.Agent;
 import dev.openagent.episode.Episodes;
 import dev.openagent.json.Json;

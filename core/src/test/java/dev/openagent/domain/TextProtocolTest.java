@@ -1,6 +1,6 @@
 package dev.openagent.domain;
 
-import dev.openagent.agent.OracleAgent;
+import dev.openagent.oracle.OracleAgent;
 import dev.openagent.registry.Environments;
 import dev.openagent.episode.Episodes;
 import dev.openagent.episode.Message;

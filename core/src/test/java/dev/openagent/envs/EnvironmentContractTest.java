@@ -1,7 +1,7 @@
 package dev.openagent.envs;
 
 import dev.openagent.registry.Environments;
-import dev.openagent.agent.OracleAgent;
+import dev.openagent.oracle.OracleAgent;
 import dev.openagent.episode.Episodes;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.sandbox.Action;

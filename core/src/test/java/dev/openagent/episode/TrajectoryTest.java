@@ -1,6 +1,6 @@
 package dev.openagent.episode;
 
-import dev.openagent.agent.OracleAgent;
+import dev.openagent.oracle.OracleAgent;
 import dev.openagent.registry.Environments;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Split;

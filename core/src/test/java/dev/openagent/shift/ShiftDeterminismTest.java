@@ -1,6 +1,6 @@
 package dev.openagent.shift;
 
-import dev.openagent.agent.OracleAgent;
+import dev.openagent.oracle.OracleAgent;
 import dev.openagent.registry.Environments;
 import dev.openagent.episode.AgentSession;
 import dev.openagent.json.Json;

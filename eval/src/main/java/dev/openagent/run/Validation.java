@@ -1,6 +1,6 @@
 package dev.openagent.run;
 
-import dev.openagent.agent.OracleAgent;
+import dev.openagent.oracle.OracleAgent;
 import dev.openagent.episode.Agent;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.oracle.ViewSolver;

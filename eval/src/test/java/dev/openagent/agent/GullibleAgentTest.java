@@ -1,5 +1,6 @@
 package dev.openagent.agent;
 
+import dev.openagent.oracle.OracleAgent;
 import dev.openagent.episode.Agent;
 import dev.openagent.episode.Episodes;
 import dev.openagent.episode.Trajectory;

@@ -1,6 +1,6 @@
 package dev.openagent.metrics;
 
-import dev.openagent.agent.OracleAgent;
+import dev.openagent.oracle.OracleAgent;
 import dev.openagent.registry.Environments;
 import dev.openagent.episode.Agent;
 import dev.openagent.episode.AgentSession;

@@ -1,6 +1,6 @@
 package dev.openagent.run;
 
-import dev.openagent.agent.OracleAgent;
+import dev.openagent.oracle.OracleAgent;
 import dev.openagent.episode.InfrastructureException;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.registry.Environments;

@@ -1,7 +1,7 @@
 package dev.openagent.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.openagent.agent.OracleAgent;
+import dev.openagent.oracle.OracleAgent;
 import dev.openagent.metrics.Scorecard;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.EnvWrapper;

@@ -1,6 +1,6 @@
 package dev.openagent.junit;
 
-import dev.openagent.agent.OracleAgent;
+import dev.openagent.oracle.OracleAgent;
 import dev.openagent.agent.framework.FrameworkAgent;
 import dev.openagent.agent.framework.FrameworkEpisode;
 import dev.openagent.episode.Agent;

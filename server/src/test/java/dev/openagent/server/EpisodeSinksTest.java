@@ -1,7 +1,7 @@
 package dev.openagent.server;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.openagent.agent.OracleAgent;
+import dev.openagent.oracle.OracleAgent;
 import dev.openagent.episode.AgentSession;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.json.Json;

@@ -1,7 +1,7 @@
 package dev.openagent.tau2;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.openagent.agent.OracleAgent;
+import dev.openagent.oracle.OracleAgent;
 import dev.openagent.episode.Episodes;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.json.Json;

@@ -3,7 +3,7 @@ package dev.openagent.export;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.UserInputException;
-import dev.openagent.agent.OracleAgent;
+import dev.openagent.oracle.OracleAgent;
 import dev.openagent.chat.ChatCodec;
 import dev.openagent.episode.Episodes;
 import dev.openagent.episode.Message;

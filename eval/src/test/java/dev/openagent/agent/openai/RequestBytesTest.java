@@ -1,6 +1,6 @@
 package dev.openagent.agent.openai;
 
-import dev.openagent.agent.OracleAgent;
+import dev.openagent.oracle.OracleAgent;
 import dev.openagent.agent.RandomAgent;
 import dev.openagent.registry.Environments;
 import dev.openagent.episode.Agent;

@@ -1,6 +1,6 @@
 package dev.openagent.server.mcp;
 
-import dev.openagent.agent.OracleAgent;
+import dev.openagent.oracle.OracleAgent;
 import dev.openagent.episode.AgentSession;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.json.Json;

@@ -1,6 +1,6 @@
 package dev.openagent.server.view;
 
-import dev.openagent.agent.OracleAgent;
+import dev.openagent.oracle.OracleAgent;
 import dev.openagent.agent.RandomAgent;
 import dev.openagent.run.EvalAgent;
 import dev.openagent.run.EvalRunner;

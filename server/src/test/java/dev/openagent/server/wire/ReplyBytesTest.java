@@ -2,7 +2,7 @@ package dev.openagent.server.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import dev.openagent.agent.OracleAgent;
+import dev.openagent.oracle.OracleAgent;
 import dev.openagent.agent.RandomAgent;
 import dev.openagent.registry.Environments;
 import dev.openagent.chat.ChatCodec;

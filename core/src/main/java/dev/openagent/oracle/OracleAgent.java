@@ -1,4 +1,4 @@
-package dev.openagent.agent;
+package dev.openagent.oracle;
 
 import dev.openagent.episode.Agent;
 import dev.openagent.episode.AgentSession;
