@@ -6,7 +6,7 @@ import dev.openagent.metrics.GroupMetrics;
 import dev.openagent.metrics.Scorecard;
 import dev.openagent.run.AgentSpec;
 import dev.openagent.run.EvalAgent;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.run.EvalRunner;
 import dev.openagent.run.Experiment;
 import dev.openagent.run.Progress;

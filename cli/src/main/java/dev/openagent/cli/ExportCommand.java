@@ -9,7 +9,7 @@ import dev.openagent.episode.Trajectory;
 import dev.openagent.policy.ShiftSampler;
 import dev.openagent.proxy.SessionDemonstration;
 import dev.openagent.proxy.SessionRecorder;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.store.ResultStore;
 import dev.openagent.store.RunInfo;
 import dev.openagent.sandbox.Environment;

@@ -5,7 +5,7 @@ import dev.openagent.store.ResultStore;
 import dev.openagent.store.RunInfo;
 import dev.openagent.store.RunProgress;
 import dev.openagent.store.StoreLocation;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.store.RunStatus;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

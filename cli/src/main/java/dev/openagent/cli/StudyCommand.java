@@ -5,7 +5,7 @@ import dev.openagent.adapt.AdaptationStudyReport;
 import dev.openagent.json.Json;
 import dev.openagent.policy.Trainer;
 import dev.openagent.registry.Environments;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.TaskRequest;

@@ -6,7 +6,7 @@ import dev.openagent.oracle.OracleAgent;
 import dev.openagent.episode.Agent;
 import dev.openagent.episode.Episodes;
 import dev.openagent.json.Json;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.run.EvalRunner;
 import dev.openagent.run.Experiment;
 import dev.openagent.run.TaskPlan;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.agent.RandomAgent;
 import dev.openagent.episode.Message;
 import dev.openagent.json.Json;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.sandbox.ToolSpec;
 import dev.openagent.server.model.AgentChatPolicy;
 import dev.openagent.server.model.ChatPolicy;

@@ -11,7 +11,7 @@ import dev.openagent.junit.AgentRobustness;
 import dev.openagent.junit.AgentUnderTest;
 import dev.openagent.junit.RobustnessResult;
 import dev.openagent.langchain4j.LangChain4jAgent;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.sandbox.ToolSpec;
 import dev.openagent.server.model.ChatPolicy;
 import dev.openagent.server.model.ModelServer;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.episode.Message;
 import dev.openagent.json.Json;
 import dev.openagent.proxy.ProxySession;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.sandbox.Outcome;
 import dev.openagent.store.ResultStore;
 import dev.openagent.store.RunInfo;

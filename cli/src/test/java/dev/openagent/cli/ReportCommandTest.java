@@ -1,7 +1,7 @@
 package dev.openagent.cli;
 
 import dev.openagent.fake.Results;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.sandbox.Outcome;
 import dev.openagent.store.ResultStore;
 import dev.openagent.store.RunStatus;

@@ -44,7 +44,7 @@ class ReproducibilityTest {
     @Test
     void twoProcessesEvaluateTheSameEpisodes() throws Exception {
         List<JsonNode> summaries = new java.util.ArrayList<>();
-        List<java.util.Map<String, dev.openagent.run.EpisodeResult>> stores = new java.util.ArrayList<>();
+        List<java.util.Map<String, dev.openagent.results.EpisodeResult>> stores = new java.util.ArrayList<>();
         for (int i = 1; i <= 2; i++) {
             Path out = dir.resolve("eval-" + i);
             Files.createDirectories(out);

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.fake.ScriptedModel;
 import dev.openagent.json.Json;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.run.Shard;
 import dev.openagent.run.TaskPlan;
 import dev.openagent.sandbox.Split;

@@ -1,7 +1,7 @@
 package dev.openagent.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.store.ResultStore;
 import dev.openagent.store.RunInfo;
 import dev.openagent.json.Json;

@@ -2,7 +2,7 @@ package dev.openagent.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.json.Json;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.server.model.ModelServer;
 import dev.openagent.store.ResultStore;
 import org.junit.jupiter.api.Test;

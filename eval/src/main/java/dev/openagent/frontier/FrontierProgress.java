@@ -1,6 +1,6 @@
 package dev.openagent.frontier;
 
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.run.Progress;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;

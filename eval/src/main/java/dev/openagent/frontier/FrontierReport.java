@@ -6,7 +6,7 @@ import dev.openagent.UserInputException;
 import dev.openagent.json.Json;
 import dev.openagent.report.HtmlReport;
 import dev.openagent.report.Transcript;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.store.FrontierVerdicts;
 
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.openagent.frontier;
 
-import dev.openagent.run.EpisodeKey;
+import dev.openagent.results.EpisodeKey;
 import dev.openagent.run.EvalAgent;
 import dev.openagent.run.EvalRunner;
 import dev.openagent.run.Experiment;

@@ -2,7 +2,7 @@ package dev.openagent.metrics;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.json.Json;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.sandbox.Outcome;
 
 import java.util.ArrayList;

@@ -13,7 +13,7 @@ import dev.openagent.episode.Trajectory;
 import dev.openagent.json.Json;
 import dev.openagent.metrics.Failure;
 import dev.openagent.metrics.Scorecard;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.sandbox.ToolSpec;
 import dev.openagent.store.EpisodeSummaries;
 import dev.openagent.store.RunInfo;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.UserInputException;
 import dev.openagent.agent.framework.AgentTranscript;
 import dev.openagent.json.Json;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.store.RunInfo;
 
 import java.io.IOException;

@@ -1,5 +1,8 @@
 package dev.openagent.run;
 
+import dev.openagent.results.GoldFacts;
+import dev.openagent.results.EpisodeResult;
+import dev.openagent.results.EpisodeKey;
 import dev.openagent.UserInputException;
 import dev.openagent.registry.Environments;
 import dev.openagent.episode.Agent;

@@ -1,5 +1,6 @@
 package dev.openagent.run;
 
+import dev.openagent.results.EpisodeResult;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;

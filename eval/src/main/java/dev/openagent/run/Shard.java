@@ -1,5 +1,6 @@
 package dev.openagent.run;
 
+import dev.openagent.results.EpisodeKey;
 import dev.openagent.UserInputException;
 
 /**

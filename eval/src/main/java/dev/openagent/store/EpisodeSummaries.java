@@ -1,7 +1,7 @@
 package dev.openagent.store;
 
 import dev.openagent.metrics.Failure;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 
 import java.util.List;
 import java.util.Map;

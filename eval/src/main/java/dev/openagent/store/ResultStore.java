@@ -2,7 +2,7 @@ package dev.openagent.store;
 
 import dev.openagent.UserInputException;
 import dev.openagent.agent.openai.ResponseCache;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.sandbox.Outcome;
 
 import java.nio.file.Path;
@@ -435,7 +435,7 @@ public final class ResultStore implements ResponseCache, AutoCloseable {
     public RunFacets facets(String runId) { return runs.facets(runId); }
 
     /** The id of the static episode of the same configuration, agent, environment, task seed and trial, if stored. */
-    public Optional<String> staticTwin(dev.openagent.run.EpisodeKey key) { return runs.staticTwin(key); }
+    public Optional<String> staticTwin(dev.openagent.results.EpisodeKey key) { return runs.staticTwin(key); }
 
     // ---- frontier verdicts and learning curves ----
 

@@ -4,9 +4,9 @@ import dev.openagent.episode.Trajectory;
 import dev.openagent.json.Json;
 import dev.openagent.metrics.Failure;
 import dev.openagent.metrics.Taxonomy;
-import dev.openagent.run.EpisodeKey;
-import dev.openagent.run.EpisodeResult;
-import dev.openagent.run.GoldFacts;
+import dev.openagent.results.EpisodeKey;
+import dev.openagent.results.EpisodeResult;
+import dev.openagent.results.GoldFacts;
 import dev.openagent.sandbox.Outcome;
 
 import java.sql.PreparedStatement;

@@ -3,9 +3,9 @@ package dev.openagent.fake;
 import dev.openagent.episode.Message;
 import dev.openagent.episode.Stats;
 import dev.openagent.episode.Trajectory;
-import dev.openagent.run.EpisodeKey;
-import dev.openagent.run.EpisodeResult;
-import dev.openagent.run.GoldFacts;
+import dev.openagent.results.EpisodeKey;
+import dev.openagent.results.EpisodeResult;
+import dev.openagent.results.GoldFacts;
 import dev.openagent.sandbox.Outcome;
 
 import java.util.List;

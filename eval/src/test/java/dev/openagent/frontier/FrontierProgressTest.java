@@ -1,8 +1,8 @@
 package dev.openagent.frontier;
 
-import dev.openagent.run.EpisodeKey;
-import dev.openagent.run.EpisodeResult;
-import dev.openagent.run.GoldFacts;
+import dev.openagent.results.EpisodeKey;
+import dev.openagent.results.EpisodeResult;
+import dev.openagent.results.GoldFacts;
 import dev.openagent.sandbox.Outcome;
 import org.junit.jupiter.api.Test;
 

@@ -2,7 +2,7 @@ package dev.openagent.metrics;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.sandbox.Outcome;
 import org.junit.jupiter.api.Test;
 import com.knuddels.jtokkit.Encodings;
@@ -11,8 +11,8 @@ import dev.openagent.episode.Message;
 import dev.openagent.episode.Stats;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.json.Json;
-import dev.openagent.run.EpisodeKey;
-import dev.openagent.run.GoldFacts;
+import dev.openagent.results.EpisodeKey;
+import dev.openagent.results.GoldFacts;
 import dev.openagent.sandbox.ToolSpec;
 import java.util.Map;
 

@@ -6,7 +6,7 @@ import dev.openagent.episode.Stats;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.fake.Results;
 import dev.openagent.json.Json;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.sandbox.Outcome;
 import dev.openagent.store.RunInfo;
 import dev.openagent.store.RunStatus;

@@ -1,5 +1,6 @@
 package dev.openagent.run;
 
+import dev.openagent.results.EpisodeResult;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.agent.openai.ChatEndpoint;
 import dev.openagent.agent.openai.OpenAiAgent;

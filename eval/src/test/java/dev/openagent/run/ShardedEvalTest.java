@@ -1,5 +1,7 @@
 package dev.openagent.run;
 
+import dev.openagent.results.EpisodeResult;
+import dev.openagent.results.EpisodeKey;
 import dev.openagent.agent.openai.ChatEndpoint;
 import dev.openagent.agent.openai.OpenAiAgent;
 import dev.openagent.agent.openai.OpenAiConfig;

@@ -1,5 +1,6 @@
 package dev.openagent.run;
 
+import dev.openagent.results.EpisodeResult;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.oracle.OracleAgent;
 import dev.openagent.metrics.Scorecard;

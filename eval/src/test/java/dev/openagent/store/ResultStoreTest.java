@@ -1,7 +1,7 @@
 package dev.openagent.store;
 
 import dev.openagent.fake.Results;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.sandbox.Outcome;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

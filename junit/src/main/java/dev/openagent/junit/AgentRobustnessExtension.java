@@ -7,7 +7,7 @@ import dev.openagent.agent.framework.FrameworkAgent;
 import dev.openagent.episode.Agent;
 import dev.openagent.json.Json;
 import dev.openagent.report.Reports;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.sandbox.Interface;
 import dev.openagent.store.RunInfo;
 import dev.openagent.store.RunStatus;

@@ -3,7 +3,7 @@ package dev.openagent.junit;
 import dev.openagent.metrics.Failure;
 import dev.openagent.metrics.GroupMetrics;
 import dev.openagent.report.Transcript;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 
 import java.util.ArrayList;
 import java.util.Arrays;

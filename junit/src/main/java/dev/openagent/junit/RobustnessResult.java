@@ -4,7 +4,7 @@ import dev.openagent.agent.framework.AgentTranscript;
 import dev.openagent.metrics.Failure;
 import dev.openagent.metrics.GroupMetrics;
 import dev.openagent.metrics.Scorecard;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

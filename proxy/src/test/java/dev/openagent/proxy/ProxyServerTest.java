@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.byo.FileEnvironment;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.shift.ShiftStack;
 import dev.openagent.sandbox.Outcome;
 import dev.openagent.store.ResultStore;

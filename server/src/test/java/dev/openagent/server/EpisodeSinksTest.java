@@ -5,7 +5,7 @@ import dev.openagent.oracle.OracleAgent;
 import dev.openagent.episode.AgentSession;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.json.Json;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.Step;

@@ -9,7 +9,7 @@ import dev.openagent.episode.Trajectory;
 import dev.openagent.fake.OracleChat;
 import dev.openagent.metrics.Failure;
 import dev.openagent.metrics.Taxonomy;
-import dev.openagent.run.GoldFacts;
+import dev.openagent.results.GoldFacts;
 import dev.openagent.run.TaskPlan;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Environment;

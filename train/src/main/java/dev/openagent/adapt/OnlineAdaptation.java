@@ -95,7 +95,7 @@ public final class OnlineAdaptation {
         public int tasks() { return groupSize / attempts; }
 
         /** The run's name when no directory is given: a hash of its {@link #identity}, so the same command resumes the same run. */
-        public String id() { return "online-" + dev.openagent.run.EpisodeKey.Hashing.sha256(Json.write(identity())).substring(0, 12); }
+        public String id() { return "online-" + dev.openagent.results.EpisodeKey.Hashing.sha256(Json.write(identity())).substring(0, 12); }
 
         /** What identifies the run in its directory: everything that shapes the curve (the checkpoint by fingerprint). */
         ObjectNode identity() {

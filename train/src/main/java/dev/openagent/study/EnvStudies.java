@@ -8,7 +8,7 @@ import dev.openagent.json.Json;
 import dev.openagent.policy.PolicyConfig;
 import dev.openagent.policy.Trainer;
 import dev.openagent.policy.TrainingTasks;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.study.Lab.Cell;
 import dev.openagent.study.Lab.Trained;

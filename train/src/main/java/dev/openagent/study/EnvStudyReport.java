@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.json.Json;
 import dev.openagent.report.HtmlReport;
 import dev.openagent.report.Reports;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.study.EnvStudies.Excluded;
 import dev.openagent.study.EnvStudies.Grid;
 import dev.openagent.study.EnvStudies.Result;

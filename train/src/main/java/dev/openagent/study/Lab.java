@@ -13,7 +13,7 @@ import dev.openagent.policy.ShiftSampler;
 import dev.openagent.policy.Trainer;
 import dev.openagent.policy.TrainingTasks;
 import dev.openagent.policy.Vocabulary;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.run.TaskPlan;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.sandbox.Seeds;

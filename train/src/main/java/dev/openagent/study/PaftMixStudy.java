@@ -6,7 +6,7 @@ import dev.openagent.policy.Checkpoint;
 import dev.openagent.policy.Policy;
 import dev.openagent.policy.ShiftSampler;
 import dev.openagent.policy.Trainer;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.shift.Tier;
 import dev.openagent.study.PaperStudy.Budget;
 import dev.openagent.study.PaperStudy.Condition;

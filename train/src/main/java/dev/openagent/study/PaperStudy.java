@@ -13,7 +13,7 @@ import dev.openagent.policy.Policy;
 import dev.openagent.policy.PolicyEval;
 import dev.openagent.policy.PolicyRunner;
 import dev.openagent.policy.ShiftSampler;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.policy.Trainer;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.sandbox.Split;

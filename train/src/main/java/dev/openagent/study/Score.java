@@ -6,7 +6,7 @@ import dev.openagent.metrics.Failure;
 import dev.openagent.metrics.Rate;
 import dev.openagent.metrics.Taxonomy;
 import dev.openagent.policy.PolicyRunner;
-import dev.openagent.run.GoldFacts;
+import dev.openagent.results.GoldFacts;
 import dev.openagent.sandbox.Outcome;
 
 import java.util.EnumMap;

@@ -2,9 +2,9 @@ package dev.openagent.study;
 
 import dev.openagent.episode.Trajectory;
 import dev.openagent.policy.PolicyRunner;
-import dev.openagent.run.EpisodeKey;
-import dev.openagent.run.EpisodeResult;
-import dev.openagent.run.GoldFacts;
+import dev.openagent.results.EpisodeKey;
+import dev.openagent.results.EpisodeResult;
+import dev.openagent.results.GoldFacts;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.UserInputException;
 import dev.openagent.json.Json;
 import dev.openagent.report.Reports;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.store.RunInfo;
 import dev.openagent.store.RunStatus;
 

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.json.Json;
 import dev.openagent.policy.PolicyConfig;
 import dev.openagent.policy.Trainer;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -9,7 +9,7 @@ import dev.openagent.episode.Trajectory;
 import dev.openagent.json.Json;
 import dev.openagent.metrics.Failure;
 import dev.openagent.report.HtmlReport;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.sandbox.ShiftRecord;
 import dev.openagent.sandbox.ToolSpec;
 import dev.openagent.store.CurvePoint;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.json.Json;
 import dev.openagent.metrics.Taxonomy;
 import dev.openagent.report.ReportData;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.server.http.ApiError;
 import dev.openagent.server.http.BearerAuth;
 import dev.openagent.server.http.HttpCall;

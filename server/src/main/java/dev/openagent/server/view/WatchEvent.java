@@ -2,7 +2,7 @@ package dev.openagent.server.view;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.episode.Message;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.run.WatchNote;
 
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.openagent.server.view;
 
-import dev.openagent.run.EpisodeKey;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeKey;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.store.ResultStore;
 import dev.openagent.store.RunStatus;
 import dev.openagent.store.StoreLocation;

@@ -1,7 +1,7 @@
 package dev.openagent.server.view;
 
 import dev.openagent.server.http.ApiError;
-import dev.openagent.run.EpisodeResult;
+import dev.openagent.results.EpisodeResult;
 import dev.openagent.store.EpisodeFilter;
 import dev.openagent.store.FrontierVerdicts;
 import dev.openagent.store.ResultStore;

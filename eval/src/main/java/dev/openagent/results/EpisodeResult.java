@@ -1,4 +1,4 @@
-package dev.openagent.run;
+package dev.openagent.results;
 
 import dev.openagent.episode.Stats;
 import dev.openagent.episode.Trajectory;

@@ -1,4 +1,4 @@
-package dev.openagent.run;
+package dev.openagent.results;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

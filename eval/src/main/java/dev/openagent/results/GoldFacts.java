@@ -1,4 +1,4 @@
-package dev.openagent.run;
+package dev.openagent.results;
 
 import dev.openagent.sandbox.GoldPlan;
 import dev.openagent.sandbox.Task;
