@@ -1,7 +1,7 @@
 package dev.openagent.cli;
 
 import dev.openagent.json.Json;
-import dev.openagent.server.bench.EnvLoadBench;
+import dev.openagent.bench.EnvLoadBench;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

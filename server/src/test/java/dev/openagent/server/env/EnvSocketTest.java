@@ -3,7 +3,6 @@ package dev.openagent.server.env;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.registry.Environments;
 import dev.openagent.json.Json;
-import dev.openagent.server.bench.WebSocketConnection;
 import dev.openagent.server.http.BearerAuth;
 import dev.openagent.shift.Shift;
 import dev.openagent.shift.ShiftCatalog;

@@ -2,7 +2,6 @@ package dev.openagent.server.env;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.json.Json;
-import dev.openagent.server.bench.WebSocketConnection;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package dev.openagent.server.bench;
+package dev.openagent.bench;
 
 import dev.openagent.json.Json;
 import dev.openagent.server.env.EnvServer;

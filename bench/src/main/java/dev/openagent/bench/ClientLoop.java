@@ -1,4 +1,4 @@
-package dev.openagent.server.bench;
+package dev.openagent.bench;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

@@ -1,4 +1,4 @@
-package dev.openagent.server.bench;
+package dev.openagent.bench;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;

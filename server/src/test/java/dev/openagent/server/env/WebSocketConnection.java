@@ -1,4 +1,4 @@
-package dev.openagent.server.bench;
+package dev.openagent.server.env;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
