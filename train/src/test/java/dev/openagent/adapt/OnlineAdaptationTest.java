@@ -11,7 +11,7 @@ import dev.openagent.shift.ShiftSpec;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -38,11 +38,13 @@ class OnlineAdaptationTest {
      * when written (seed 1 here; the same stream at other run seeds stands in for another CPU's floating point, which
      * parts the same seeds' trajectories after a few updates): under query.noise +0.27, +0.19, +0.25 and +0.30 at seeds 1
      * to 4 over thirds of the stream; under tool.removal +0.22, +0.33, +0.21 and +0.32, the last five groups against the first five; at learning rate 0
-     * the curves stay flat (within 0.03). 0.10 is about half the smallest rise. The interaction and security tiers' rises
-     * (obs.runtime-error +0.41, +0.24, +0.20, +0.07; obs.injection at severity 3 +0.11, +0.21, +0.24, +0.08) fell below
-     * it at some seed, and logic.conflict (reasoning) did not rise (0.063 to 0.050 at seed 1): docs/adaptation.md. Under
-     * logic.inversion (reasoning) +0.28, +0.39, +0.31 and +0.28 at seeds 1 to 4, the last five groups against the first
-     * five (0.031 to 0.031 at learning rate 0).
+     * the curves stay flat (within 0.03). 0.10 is about half the smallest rise. Under logic.inversion (reasoning) +0.28,
+     * +0.39, +0.31 and +0.28 at seeds 1 to 4, the last five groups against the first five (0.031 to 0.031 at learning
+     * rate 0); logic.conflict did not rise (0.063 to 0.050 at seed 1). The interaction and security streams of that shape
+     * rose by as little as 0.07 and 0.08 at seed 4 (obs.runtime-error +0.41, +0.24, +0.20, +0.07; obs.injection at
+     * severity 3 +0.11, +0.21, +0.24, +0.08), so they run in the shape that rose most steadily among those measured
+     * (docs/adaptation.md): obs.runtime-error as 8 tasks of 4 attempts a group, each task's attempts one another's
+     * baseline (+0.34, +0.18, +0.19, +0.16), and obs.injection with groups of 64 (+0.21, +0.14, +0.20, +0.23).
      */
     static final double MARGIN = 0.10;
 
@@ -69,15 +71,19 @@ class OnlineAdaptationTest {
                 "tiny under " + shift);
     }
 
-    /** 20 groups of 32 distinct difficulty-1 test tasks under a persistent shift of the perception tier, of internalization, of reasoning. */
-    @ParameterizedTest
-    @ValueSource(strings = {"query.noise", "tool.removal", "logic.inversion"})
-    void theCurveRisesUnderAPersistentShiftFromOutcomeRewardAlone(String shift) {
+    /**
+     * 20 groups of difficulty-1 test tasks under a persistent shift of each tier: perception, internalization,
+     * reasoning, interaction, security (each one where targeted offline adaptation helps too: docs/adaptation.md).
+     */
+    @ParameterizedTest(name = "{0}: groups of {1}, {2} attempt(s) of each task")
+    @CsvSource({"query.noise, 32, 1", "tool.removal, 32, 1", "logic.inversion, 32, 1", "obs.runtime-error, 32, 4",
+            "obs.injection:severity=3, 64, 1"})
+    void theCurveRisesUnderAPersistentShiftFromOutcomeRewardAlone(String shift, int groupSize, int attempts) {
         Path out = dir.resolve("online");
-        OnlineAdaptation.Result r = OnlineAdaptation.run(settings(shift, GROUPS, 32, 1, OnlineAdaptation.DEFAULT_LR), out, new CurveFiles(out),
-                line -> {}, Integer.MAX_VALUE);
+        OnlineAdaptation.Result r = OnlineAdaptation.run(settings(shift, GROUPS, groupSize, attempts, OnlineAdaptation.DEFAULT_LR), out,
+                new CurveFiles(out), line -> {}, Integer.MAX_VALUE);
         assertEquals(GROUPS, r.points().size());
-        assertEquals(GROUPS * 32L, r.points().getLast().episodes());
+        assertEquals((long) GROUPS * groupSize, r.points().getLast().episodes());
         double first = r.meanSuccess(1, COMPARED);
         double last = r.meanSuccess(GROUPS - COMPARED + 1, GROUPS);
         StringBuilder curve = new StringBuilder();
