@@ -317,7 +317,7 @@ final class StudyCommand extends GroupCommand {
                 r = AdaptationStudy.run(budget, seed, scenarios, from, dir, progress);
             }
             String md = AdaptationStudyReport.markdown(r);
-            String js = Json.pretty(AdaptationStudy.json(r));
+            String js = Json.pretty(AdaptationStudyReport.json(r));
             StudyReport.writeMarkdown(md, dir.resolve("study.md"));
             AdaptationStudyReport.writeHtml(r, dir.resolve("study.html"));
             StudyReport.writeJson(js, dir.resolve("results.json"));

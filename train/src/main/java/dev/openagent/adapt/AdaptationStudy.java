@@ -2,34 +2,19 @@ package dev.openagent.adapt;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.openagent.curve.CurveSink;
-import dev.openagent.frontier.Focus;
-import dev.openagent.json.Json;
 import dev.openagent.policy.Checkpoint;
 import dev.openagent.policy.Policy;
 import dev.openagent.policy.PolicyEval;
 import dev.openagent.policy.PolicyEval.Figures;
-import dev.openagent.policy.PolicyRunner;
 import dev.openagent.policy.Trainer;
 import dev.openagent.registry.Environments;
 import dev.openagent.sandbox.Environment;
-import dev.openagent.sandbox.Seeds;
-import dev.openagent.sandbox.Split;
-import dev.openagent.episode.Trajectory;
 import dev.openagent.shift.ShiftSpec;
 import dev.openagent.shift.ShiftStack;
-import dev.openagent.study.Findings;
 import dev.openagent.study.PaperStudy;
 import dev.openagent.study.PaperStudy.Finding;
 import dev.openagent.study.StudyProgress;
 
-import static dev.openagent.study.StudyKit.get;
-import static dev.openagent.study.StudyKit.since;
-
-import org.apache.commons.io.file.PathUtils;
-
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,6 +26,9 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+
+import static dev.openagent.study.StudyKit.get;
+import static dev.openagent.study.StudyKit.since;
 
 /**
  * {@code openagent study adaptation}: after a persistent shift appears, how many episodes does an agent need to recover
@@ -216,9 +204,9 @@ public final class AdaptationStudy {
         Map<String, Double> seconds = new LinkedHashMap<>();
         Map<String, ObjectNode> training = new LinkedHashMap<>();
         Map<Start, Path> startDirs = new LinkedHashMap<>();
-        List<Job> jobs = new ArrayList<>();
+        List<Repair.Job> jobs = new ArrayList<>();
         // SFT's repairs first: they seldom recover early, so the short ones (PAFT's, often recovered in a round) end the study.
-        for (Start st : Start.values()) for (Scenario s : scenarios) for (Method m : Method.values()) jobs.add(new Job(s, st, m));
+        for (Start st : Start.values()) for (Scenario s : scenarios) for (Method m : Method.values()) jobs.add(new Repair.Job(s, st, m));
 
         // Phases, declared up front so the ETA covers the whole study.
         Trainer.Options sft = Trainer.Options.of(Trainer.Method.SFT, ENV, budget.sftSteps(), seed).withTaskPool(budget.taskPool());
@@ -257,10 +245,10 @@ public final class AdaptationStudy {
         Map<String, Map<String, Figures>> starts = new LinkedHashMap<>();
         for (Start st : Start.values()) {
             try (Policy p = Checkpoint.load(startDirs.get(st))) {
-                List<Condition> conditions = new ArrayList<>();
-                conditions.add(new Condition("static", ShiftStack.NONE, budget.staticTasks()));
-                for (Scenario s : scenarios) conditions.add(new Condition(s.spec(), s.stack(), budget.targetTasks()));
-                starts.put(st.id, evaluate(p, st.id, env, conditions, seed, 2, before));
+                List<Repair.Condition> conditions = new ArrayList<>();
+                conditions.add(new Repair.Condition("static", ShiftStack.NONE, budget.staticTasks()));
+                for (Scenario s : scenarios) conditions.add(new Repair.Condition(s.spec(), s.stack(), budget.targetTasks()));
+                starts.put(st.id, Repair.evaluate(p, st.id, env, conditions, seed, 2, before));
             }
             progress.log(String.format(Locale.ROOT, "%s before: static %s; %s", st.id, f3(starts.get(st.id).get("static")),
                     String.join(", ", scenarios.stream().map(s -> s.name() + " " + f3(starts.get(st.id).get(s.spec()))).toList())));
@@ -275,9 +263,9 @@ public final class AdaptationStudy {
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             List<Future<Row>> futures = new ArrayList<>();
-            for (Job j : jobs) {
+            for (Repair.Job j : jobs) {
                 futures.add(pool.submit(() -> {
-                    Row r = repair(j, budget, seed, scenarios, startDirs.get(j.start()), starts.get(j.start().id), env,
+                    Row r = Repair.run(j, budget, seed, scenarios, startDirs.get(j.start()), starts.get(j.start().id), env,
                             repairsDir.resolve(j.dirName()), progress);
                     repairs.advance(1);
                     return r;
@@ -294,23 +282,8 @@ public final class AdaptationStudy {
                 .thenComparing(x -> Method.valueOf(x.method().toUpperCase(Locale.ROOT))));
         seconds.put("repairs", since(t));
         seconds.put("total", since(t0));
-        return new Result(budget.name(), seed, List.copyOf(scenarios), starts, rows, training, findings(rows, scenarios), notes, seconds, budget.margin());
+        return new Result(budget.name(), seed, List.copyOf(scenarios), starts, rows, training, AdaptationFindings.check(rows, scenarios), notes, seconds, budget.margin());
     }
-
-    /** One repair to run. */
-    record Job(Scenario scenario, Start start, Method method) {
-        String dirName() { return scenario.name() + "-" + start.id + "-" + method.id; }
-
-        String label() { return start.id + " / " + scenario.label() + " / " + method.id; }
-
-        /** Its own seed: the repairs' training data differ from one another's and from the starting points'. */
-        long seed(long seed) {
-            return Seeds.mix(Seeds.mix(seed, Seeds.derive(0xADA7, scenario.spec())), start.ordinal() * 2L + method.ordinal());
-        }
-    }
-
-    /** A condition evaluated: its key, the stack and how many test tasks. */
-    record Condition(String key, ShiftStack stack, int tasks) {}
 
     private static Path train(String name, Trainer.Options o, Path out, StudyProgress.Phase phase, StudyProgress progress,
                               Map<String, ObjectNode> training, Map<String, Double> seconds) {
@@ -326,215 +299,9 @@ public final class AdaptationStudy {
         return out;
     }
 
-    /**
-     * Runs one repair: rounds until recovered or the budget is spent, then the static and other-shift evaluations of
-     * the policy it stopped with (the start itself when it was already recovered).
-     */
-    static Row repair(Job j, Budget budget, long seed, List<Scenario> scenarios, Path startDir, Map<String, Figures> start,
-                      Environment env, Path dir, StudyProgress progress) {
-        long t0 = System.nanoTime();
-        delete(dir);
-        Figures staticBefore = start.get("static");
-        Figures targetBefore = start.get(j.scenario().spec());
-        double threshold = staticBefore.successRate() - budget.margin();
-        List<Point> curve = new ArrayList<>();
-        curve.add(new Point(0, targetBefore));
-        Long recovered = targetBefore.successRate() >= threshold ? 0L : null;
-        Path current = startDir;
-        long spent = 0;
-        long seed2 = j.seed(seed);
-        float offlineLr = Adaptation.defaultLr(startDir, ENV);
-        OnlineAdaptation.Settings online = new OnlineAdaptation.Settings(startDir, ENV, j.scenario().stack(), Split.TRAIN, 0,
-                budget.episodes() / budget.groupSize(), budget.groupSize(), 1, ONLINE_LR, seed2, j.label());
-        Focus targets = Adaptation.applicable(Adaptation.targets(j.scenario().spec(), ENV), env, new ArrayList<>());
-        for (int round = 0; recovered == null && round < budget.points().size(); round++) {
-            int point = budget.points().get(round);
-            int episodes = (int) (point - spent);
-            if (j.method() == Method.OFFLINE) {
-                Path out = dir.resolve(String.format(Locale.ROOT, "round-%d", round + 1));
-                Adaptation.Settings s = new Adaptation.Settings(current, ENV, targets, j.scenario().spec(), episodes, Adaptation.DEFAULT_REPLAY,
-                        Seeds.mix(seed2, round), 1, offlineLr, 1);
-                Trainer.Result r = Adaptation.train(s, targets, line -> {}, step -> {});
-                try (Policy p = r.policy()) {
-                    Checkpoint.save(p, out, r.info());
-                }
-                current = out;
-            } else {
-                OnlineAdaptation.run(online, dir.resolve("online"), CurveSink.NONE, line -> {}, point / budget.groupSize());
-                current = OnlineAdaptation.checkpoint(dir.resolve("online"), point / budget.groupSize());
-            }
-            spent = point;
-            Figures target;
-            try (Policy p = Checkpoint.load(current)) {
-                target = evaluate(p, j.start().id, env, List.of(new Condition("target", j.scenario().stack(), budget.targetTasks())), seed, 1,
-                        null).get("target");
-            }
-            curve.add(new Point(point, target));
-            if (target.successRate() >= threshold) recovered = (long) point;
-            progress.log(String.format(Locale.ROOT, "%s: %d episodes, %s under the shift%s", j.label(), point, f3(target),
-                    recovered != null ? " (recovered)" : ""));
-        }
-        Figures staticAfter = staticBefore;
-        List<Figures> othersBefore = new ArrayList<>();
-        List<Figures> othersAfter = new ArrayList<>();
-        List<Scenario> others = scenarios.stream().filter(s -> !s.spec().equals(j.scenario().spec())).toList();
-        for (Scenario s : others) othersBefore.add(start.get(s.spec()));
-        if (spent == 0) {
-            othersAfter.addAll(othersBefore);
-        } else {
-            List<Condition> conditions = new ArrayList<>();
-            conditions.add(new Condition("static", ShiftStack.NONE, budget.staticTasks()));
-            for (Scenario s : others) conditions.add(new Condition(s.spec(), s.stack(), budget.targetTasks()));
-            try (Policy p = Checkpoint.load(current)) {
-                Map<String, Figures> after = evaluate(p, j.start().id, env, conditions, seed, 1, null);
-                staticAfter = after.get("static");
-                for (Scenario s : others) othersAfter.add(after.get(s.spec()));
-            }
-        }
-        return new Row(j.scenario().name(), j.scenario().spec(), j.scenario().tier(), j.start().id, j.method().id, staticBefore, staticAfter,
-                targetBefore, curve.getLast().target(), pooled(othersBefore), pooled(othersAfter), recovered, spent, curve, since(t0));
-    }
-
-    /** Figures of several conditions pooled: their episodes summed, the interval of the pool. */
-    static Figures pooled(List<Figures> all) {
-        int n = all.stream().mapToInt(Figures::episodes).sum();
-        int k = all.stream().mapToInt(Figures::successes).sum();
-        var r = dev.openagent.metrics.Rate.of(k, n);
-        double refusals = all.stream().mapToDouble(f -> f.refusalRate() * f.episodes()).sum();
-        return r == null ? new Figures(0, 0, 0, 0, 1, 0)
-                : new Figures(n, k, PolicyEval.round(r.value()), PolicyEval.round(r.lo()), PolicyEval.round(r.hi()), PolicyEval.round(refusals / n));
-    }
-
-    /** Greedy success of the policy on each condition's test tasks (from {@code seed}), all in one lockstep run. */
-    private static Map<String, Figures> evaluate(Policy policy, String agent, Environment env, List<Condition> conditions, long seed,
-                                                 int threads, StudyProgress.Phase phase) {
-        List<PolicyRunner.Job> jobs = new ArrayList<>();
-        for (Condition c : conditions) jobs.addAll(PolicyEval.jobs(env, c.stack(), Split.TEST, c.tasks(), seed));
-        List<PolicyRunner.Episode> all = PolicyEval.episodes(policy, agent, jobs, threads, e -> {
-            if (phase != null) phase.advance(1);
-        });
-        Map<String, Figures> out = new LinkedHashMap<>();
-        int i = 0;
-        for (Condition c : conditions) {
-            List<Trajectory> part = all.subList(i, i + c.tasks()).stream().map(PolicyRunner.Episode::trajectory).toList();
-            out.put(c.key(), Figures.of(part));
-            i += c.tasks();
-        }
-        return out;
-    }
-
-    // ---------------------------------------------------------------- findings
-
-    public static final String HOLDS = Findings.HOLDS;
-    public static final String FAILS = Findings.FAILS;
-    public static final String MIXED = Findings.PARTLY;
-
-    /** The claims the issue names, each checked against the rows. */
-    static List<Finding> findings(List<Row> rows, List<Scenario> scenarios) {
-        List<Finding> out = new ArrayList<>();
-        out.add(compare("PAFT pre-training shortens recovery (PAFT's start recovers in fewer episodes than SFT's, by the same repair)",
-                rows, scenarios, Start.PAFT.id, Start.SFT.id, true));
-        out.add(compare("Targeted offline adaptation recovers in fewer episodes than online RL (from the same start)",
-                rows, scenarios, Method.OFFLINE.id, Method.ONLINE.id, false));
-        out.add(forgetting("Targeted adaptation with replay loses at most 2 points on static", rows, Method.OFFLINE.id, 0.02));
-        out.add(forgetting("Online RL loses at most 2 points on static", rows, Method.ONLINE.id, 0.02));
-        out.add(others("Repairing one shift keeps the other tiers (the other scenarios' shifts pooled, at most 2 points lost)", rows));
-        return out;
-    }
-
-    /**
-     * Compares recovery by {@code a} against {@code b} over each pair of rows that differ only in the start
-     * ({@code byStart}) or only in the method (a budget run out counts as later than any recovery): holds when
-     * {@code a} is sooner in some pairs and later in none, does not hold when it is never sooner, else mixed.
-     */
-    private static Finding compare(String claim, List<Row> rows, List<Scenario> scenarios, String a, String b, boolean byStart) {
-        int sooner = 0, later = 0, same = 0;
-        List<String> evidence = new ArrayList<>();
-        for (Scenario s : scenarios) {
-            for (String other : byStart ? List.of(Method.OFFLINE.id, Method.ONLINE.id) : List.of(Start.SFT.id, Start.PAFT.id)) {
-                Row ra = byStart ? find(rows, s.name(), a, other) : find(rows, s.name(), other, a);
-                Row rb = byStart ? find(rows, s.name(), b, other) : find(rows, s.name(), other, b);
-                int c = Double.compare(ra.recoveryOrInfinity(), rb.recoveryOrInfinity());
-                if (c < 0) sooner++;
-                else if (c > 0) later++;
-                else same++;
-                evidence.add(s.name() + "/" + other + " " + recovery(ra) + " vs " + recovery(rb));
-            }
-        }
-        String verdict = sooner > 0 && later == 0 ? HOLDS : sooner == 0 ? FAILS : MIXED;
-        return new Finding(claim, verdict, String.format(Locale.ROOT, "%s sooner in %d pairs, later in %d, the same in %d (%s against %s: %s)",
-                a, sooner, later, same, a, b, String.join("; ", evidence)));
-    }
-
-    private static Finding forgetting(String claim, List<Row> rows, String method, double limit) {
-        List<Row> trained = rows.stream().filter(r -> r.method().equals(method) && r.episodes() > 0).toList();
-        if (trained.isEmpty()) return new Finding(claim, Findings.UNMEASURED, "no " + method + " repair trained (every start was already recovered)");
-        double mean = trained.stream().mapToDouble(Row::staticChange).average().orElseThrow();
-        double worst = trained.stream().mapToDouble(Row::staticChange).min().orElseThrow();
-        long within = trained.stream().filter(r -> r.staticChange() >= -limit).count();
-        String verdict = mean >= -limit && within == trained.size() ? HOLDS : mean >= -limit ? MIXED : FAILS;
-        return new Finding(claim, verdict, String.format(Locale.ROOT,
-                "static change over the %d %s repairs that trained: mean %+.3f, worst %+.3f, %d within %.0f points (%s)", trained.size(), method,
-                mean, worst, within, limit * 100, String.join("; ", trained.stream().map(r -> r.scenario() + "/" + r.start() + " "
-                        + String.format(Locale.ROOT, "%+.3f", r.staticChange())).toList())));
-    }
-
-    private static Finding others(String claim, List<Row> rows) {
-        List<Row> trained = rows.stream().filter(r -> r.episodes() > 0).toList();
-        if (trained.isEmpty()) return new Finding(claim, Findings.UNMEASURED, "no repair trained");
-        List<String> evidence = new ArrayList<>();
-        for (Method m : Method.values()) {
-            List<Row> mine = trained.stream().filter(r -> r.method().equals(m.id)).toList();
-            if (mine.isEmpty()) continue;
-            evidence.add(String.format(Locale.ROOT, "%s: mean %+.3f, worst %+.3f over %d repairs", m.id,
-                    mine.stream().mapToDouble(Row::othersChange).average().orElseThrow(), mine.stream().mapToDouble(Row::othersChange).min().orElseThrow(),
-                    mine.size()));
-        }
-        double mean = trained.stream().mapToDouble(Row::othersChange).average().orElseThrow();
-        long within = trained.stream().filter(r -> r.othersChange() >= -0.02).count();
-        String verdict = within == trained.size() ? HOLDS : mean >= -0.02 ? MIXED : FAILS;
-        return new Finding(claim, verdict, String.join("; ", evidence));
-    }
-
-    private static Row find(List<Row> rows, String scenario, String start, String method) {
-        return rows.stream().filter(r -> r.scenario().equals(scenario) && r.start().equals(start) && r.method().equals(method)).findFirst().orElseThrow();
-    }
-
-    /** A row's recovery as the tables print it: {@code 256}, or {@code >1024} when the budget ran out. */
-    public static String recovery(Row r) {
-        return r.recoveredAt() == null ? ">" + r.episodes() : Long.toString(r.recoveredAt());
-    }
-
-    // ---------------------------------------------------------------- JSON
-
-    public static ObjectNode json(Result r) {
-        ObjectNode o = Json.object();
-        o.put("study", ID);
-        o.put("budget", r.budget());
-        o.put("seed", r.seed());
-        o.put("env", ENV);
-        o.put("recovered_within", r.recoveredWithin());
-        o.set("scenarios", Json.tree(r.scenarios()));
-        o.set("starts", Json.tree(r.starts()));
-        o.set("rows", Json.tree(r.rows()));
-        o.set("findings", Json.tree(r.findings()));
-        o.set("training", Json.tree(r.training()));
-        o.set("notes", Json.tree(r.notes()));
-        o.set("seconds", Json.tree(r.seconds()));
-        return o;
-    }
-
     // ---------------------------------------------------------------- helpers
 
     static String f3(Figures f) {
         return String.format(Locale.ROOT, "%.3f [%.3f, %.3f]", f.successRate(), f.ciLow(), f.ciHigh());
-    }
-
-    private static void delete(Path dir) {
-        try {
-            if (Files.exists(dir)) PathUtils.deleteDirectory(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot clear " + dir + ": " + e.getMessage(), e);
-        }
     }
 }

@@ -23,6 +23,24 @@ public final class AdaptationStudyReport {
     static final List<String> COLUMNS = List.of("scenario", "start", "repair", "static before", "under the shift before", "recovered at (episodes)",
             "under the shift after", "static after", "other tiers after");
 
+    /** results.json: the whole result, as --json prints it. */
+    public static ObjectNode json(Result r) {
+        ObjectNode o = Json.object();
+        o.put("study", AdaptationStudy.ID);
+        o.put("budget", r.budget());
+        o.put("seed", r.seed());
+        o.put("env", AdaptationStudy.ENV);
+        o.put("recovered_within", r.recoveredWithin());
+        o.set("scenarios", Json.tree(r.scenarios()));
+        o.set("starts", Json.tree(r.starts()));
+        o.set("rows", Json.tree(r.rows()));
+        o.set("findings", Json.tree(r.findings()));
+        o.set("training", Json.tree(r.training()));
+        o.set("notes", Json.tree(r.notes()));
+        o.set("seconds", Json.tree(r.seconds()));
+        return o;
+    }
+
     public static String markdown(Result r) {
         StringBuilder sb = new StringBuilder("# Adaptation study (" + r.budget() + ", seed " + r.seed() + ")\n\n");
         sb.append(String.format(Locale.ROOT, "On %s. Recovered: success under the shift within %.0f points of the start's own static success, "

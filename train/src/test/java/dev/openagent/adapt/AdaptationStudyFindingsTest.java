@@ -50,30 +50,30 @@ class AdaptationStudyFindingsTest {
     }
 
     private static Finding finding(List<Row> rows, String claimStart) {
-        return AdaptationStudy.findings(rows, TWO).stream().filter(f -> f.claim().startsWith(claimStart)).findFirst().orElseThrow();
+        return AdaptationFindings.check(rows, TWO).stream().filter(f -> f.claim().startsWith(claimStart)).findFirst().orElseThrow();
     }
 
     @Test
     void paftShortensRecoveryWhenItIsSoonerSomewhereAndLaterNowhere() {
         Map<String, Long> m = new java.util.HashMap<>();
         m.put("interaction/paft/offline", 0L); // sooner than sft's 256; every other pair the same
-        assertEquals(AdaptationStudy.HOLDS, finding(rows(m), "PAFT pre-training").verdict());
+        assertEquals(AdaptationFindings.HOLDS, finding(rows(m), "PAFT pre-training").verdict());
         m.put("perception/paft/online", null); // the budget ran out: later than any recovery
         Finding mixed = finding(rows(m), "PAFT pre-training");
-        assertEquals(AdaptationStudy.MIXED, mixed.verdict());
+        assertEquals(AdaptationFindings.MIXED, mixed.verdict());
         assertTrue(mixed.evidence().contains("sooner in 1 pairs, later in 1, the same in 2"), mixed.evidence());
         assertTrue(mixed.evidence().contains("perception/online >512 vs 256"), mixed.evidence());
     }
 
     @Test
     void aClaimNeverBorneOutDoesNotHold() {
-        assertEquals(AdaptationStudy.FAILS, finding(rows(Map.of()), "PAFT pre-training").verdict(), "all the same: not shorter");
+        assertEquals(AdaptationFindings.FAILS, finding(rows(Map.of()), "PAFT pre-training").verdict(), "all the same: not shorter");
         Map<String, Long> m = new java.util.HashMap<>();
         m.put("interaction/sft/offline", null);
         m.put("interaction/paft/offline", null);
-        assertEquals(AdaptationStudy.FAILS, finding(rows(m), "Targeted offline").verdict(), "offline later where it differs");
+        assertEquals(AdaptationFindings.FAILS, finding(rows(m), "Targeted offline").verdict(), "offline later where it differs");
         m.put("perception/sft/online", null);
-        assertEquals(AdaptationStudy.MIXED, finding(rows(m), "Targeted offline").verdict());
+        assertEquals(AdaptationFindings.MIXED, finding(rows(m), "Targeted offline").verdict());
     }
 
     @Test
@@ -83,7 +83,7 @@ class AdaptationStudyFindingsTest {
         Row r = rows.get(0);
         rows.set(0, row(r.scenario(), r.start(), r.method(), r.recoveredAt(), 0.93, 0.60));
         Finding f = finding(rows, "Targeted adaptation with replay");
-        assertEquals(AdaptationStudy.MIXED, f.verdict(), f.evidence());
+        assertEquals(AdaptationFindings.MIXED, f.verdict(), f.evidence());
         assertTrue(f.evidence().contains("worst -0.050") && f.evidence().contains("3 within 2 points"), f.evidence());
         // A repair that recovered at 0 trained nothing and is left out of the mean.
         List<Row> untrained = rows(Map.of("interaction/sft/offline", 0L, "interaction/paft/offline", 0L, "perception/sft/offline", 0L,
@@ -91,7 +91,7 @@ class AdaptationStudyFindingsTest {
         assertEquals(dev.openagent.study.Findings.UNMEASURED, finding(untrained, "Targeted adaptation with replay").verdict());
         rows.set(1, row(rows.get(1).scenario(), rows.get(1).start(), rows.get(1).method(), 256L, 0.98, 0.40));
         // One repair of eight lost 20 points on the other shifts: the mean loss, 2.5 points, is past the limit.
-        assertEquals(AdaptationStudy.FAILS, finding(rows, "Repairing one shift keeps").verdict());
-        assertEquals(AdaptationStudy.HOLDS, finding(rows(Map.of()), "Repairing one shift keeps").verdict());
+        assertEquals(AdaptationFindings.FAILS, finding(rows, "Repairing one shift keeps").verdict());
+        assertEquals(AdaptationFindings.HOLDS, finding(rows(Map.of()), "Repairing one shift keeps").verdict());
     }
 }
