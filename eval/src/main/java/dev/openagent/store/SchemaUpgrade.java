@@ -14,7 +14,7 @@ import java.util.Map;
  * Schema 1 to 2, done once by the first process that opens a store of schema 1 to write, in the transaction that holds
  * the schema lock (so a second process waits for it, then finds schema 2): each episode gets its failure category and
  * whether it was attacked (read from its trajectory, a page at a time), and each run's links the listing columns
- * ({@link ResultStore#LISTING_COLUMNS}) and their index. Processes of schema 2 do no DDL on open, so shards of one run
+ * ({@link StoreSchema#LISTING_COLUMNS}) and their index. Processes of schema 2 do no DDL on open, so shards of one run
  * opening a store together never wait on each other's writes. An older openagent refuses the upgraded store (it reads
  * schema 1 only), so no writer of links without listing columns is left.
  */
@@ -32,19 +32,19 @@ final class SchemaUpgrade {
             if (location instanceof StoreLocation.Postgres) s.execute("SET LOCAL lock_timeout = '10s'");
             s.execute("ALTER TABLE episodes ADD COLUMN failure TEXT");
             s.execute("ALTER TABLE episodes ADD COLUMN attacked INTEGER");
-            for (var column : ResultStore.LISTING_TYPES.entrySet()) {
+            for (var column : StoreSchema.LISTING_TYPES.entrySet()) {
                 s.execute("ALTER TABLE run_episodes ADD COLUMN " + column.getKey() + " " + column.getValue());
             }
             classify(c);
-            s.execute("UPDATE run_episodes SET (" + ResultStore.LISTING_COLUMNS + ") = (SELECT " + ResultStore.LISTING_COLUMNS
+            s.execute("UPDATE run_episodes SET (" + StoreSchema.LISTING_COLUMNS + ") = (SELECT " + StoreSchema.LISTING_COLUMNS
                     + " FROM episodes e WHERE e.id = run_episodes.episode_id)");
-            s.execute(ResultStore.RUN_LISTING_INDEX);
-            s.execute(ResultStore.LINKS_OF_EPISODE_INDEX);
-            s.execute("UPDATE meta SET value = '" + ResultStore.SCHEMA_VERSION + "' WHERE key = 'schema_version'");
+            s.execute(StoreSchema.RUN_LISTING_INDEX);
+            s.execute(StoreSchema.LINKS_OF_EPISODE_INDEX);
+            s.execute("UPDATE meta SET value = '" + StoreSchema.SCHEMA_VERSION + "' WHERE key = 'schema_version'");
         } catch (SQLException e) {
             c.rollback();
             if (LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
-                throw new UserInputException(location + " is of schema 1, and upgrading it to schema " + ResultStore.SCHEMA_VERSION
+                throw new UserInputException(location + " is of schema 1, and upgrading it to schema " + StoreSchema.SCHEMA_VERSION
                         + " waits for a write another process holds (an older openagent still writing it?): open it again when that has finished");
             }
             throw e;

@@ -57,12 +57,12 @@ final class StoreReader {
     }
 
     /**
-     * Whether the store holds this table. A table added to schema 2 since a store was created ({@link ResultStore#ADDED})
+     * Whether the store holds this table. A table added to schema 2 since a store was created ({@link StoreSchema#ADDED})
      * is created by the first process that opens the store to write; one that opened it read-only looks again until it is there.
      */
     boolean hasTable(String name) {
         if (tables.contains(name)) return true;
-        boolean found = read(c -> ResultStore.hasTable(c, name));
+        boolean found = read(c -> StoreSchema.hasTable(c, name));
         if (found) tables.add(name);
         return found;
     }

@@ -179,7 +179,7 @@ class EpisodeListingTest {
         st.execute("DROP INDEX run_episodes_episode");
         st.execute("ALTER TABLE episodes DROP COLUMN failure");
         st.execute("ALTER TABLE episodes DROP COLUMN attacked");
-        for (String column : ResultStore.LISTING_COLUMNS.split(", ")) st.execute("ALTER TABLE run_episodes DROP COLUMN " + column);
+        for (String column : StoreSchema.LISTING_COLUMNS.split(", ")) st.execute("ALTER TABLE run_episodes DROP COLUMN " + column);
         st.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'");
     }
 

@@ -105,13 +105,13 @@ class VerdictsAndCurvesTest {
             s.saveRun("r", "r", "{}", 0, RunStatus.COMPLETE, null);
         }
         try (Connection c = connect.open(); Statement st = c.createStatement()) {
-            for (String t : ResultStore.ADDED.keySet()) st.execute("DROP TABLE " + t);
+            for (String t : StoreSchema.ADDED.keySet()) st.execute("DROP TABLE " + t);
         }
         try (ResultStore reader = ResultStore.openReadOnly(loc)) {
             assertEquals(List.of(), reader.curve("r"));
             assertEquals(Optional.empty(), reader.frontier("r"));
             try (Connection c = connect.open()) {
-                for (String t : ResultStore.ADDED.keySet()) assertFalse(ResultStore.hasTable(c, t), "read-only: nothing created");
+                for (String t : StoreSchema.ADDED.keySet()) assertFalse(StoreSchema.hasTable(c, t), "read-only: nothing created");
             }
             try (ResultStore writer = ResultStore.open(loc)) {
                 writer.curvePoint("r", "train", 1, "loss", 3.0, null, null);
