@@ -1,5 +1,6 @@
 package dev.openagent.bench;
 
+import dev.openagent.registry.Catalog;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -129,13 +130,13 @@ public final class EnvLoadBench {
      * Config#floor()}) the floor's two ({@link #FLOOR_IN_PROCESS}, {@link #FLOOR_CANNED}); a
      * protocol with errors ends the run.
      */
-    public static List<Report> run(Config c) throws IOException, InterruptedException {
-        EnvChoice choice = EnvChoice.of(c.env(), c.shift());
+    public static List<Report> run(Catalog catalog, Config c) throws IOException, InterruptedException {
+        EnvChoice choice = EnvChoice.of(catalog, c.env(), c.shift());
         List<Episode> episodes = record(choice, c.distinctTasks());
         EnvServer local = null;
         String base = c.url();
         if (base == null && !c.protocols().isEmpty()) {
-            EnvServer.Config sc = EnvServer.Config.loopback(false);
+            EnvServer.Config sc = EnvServer.Config.loopback(false).withCatalog(catalog);
             local = EnvServer.start(sc.withLimits(Math.max(sc.maxSessions(), c.sessions()), sc.idleTtl(), sc.maxBodyBytes()));
             base = local.baseUrl();
         }
@@ -152,7 +153,7 @@ public final class EnvLoadBench {
                 if (!measure(client, c, episodes, deadline, target, reports)) return reports;
             }
             if (c.floor()) {
-                Floor.InProcess inProcess = Floor.measureInProcess(c, episodes, deadline);
+                Floor.InProcess inProcess = Floor.measureInProcess(catalog, c, episodes, deadline);
                 reports.add(inProcess.report());
                 if (inProcess.report().errors() > 0) return reports;
                 try (CannedWebSocketServer canned = new CannedWebSocketServer(inProcess.resetAnswer(), inProcess.stepAnswer())) {

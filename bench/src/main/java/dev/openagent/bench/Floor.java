@@ -47,8 +47,9 @@ final class Floor {
      * episodes, in the same order, as the bench's clients (warm-up steps first, not measured),
      * and checks each episode's last answer for reward 1 as they do.
      */
-    static InProcess measureInProcess(EnvLoadBench.Config c, List<EnvLoadBench.Episode> episodes, long deadline) throws IOException {
-        EnvServer.Config sc = EnvServer.Config.loopback(false);
+    static InProcess measureInProcess(dev.openagent.registry.Catalog catalog, EnvLoadBench.Config c, List<EnvLoadBench.Episode> episodes,
+                                      long deadline) throws IOException {
+        EnvServer.Config sc = EnvServer.Config.loopback(false).withCatalog(catalog);
         try (EnvServer server = EnvServer.start(sc.withLimits(Math.max(sc.maxSessions(), 2 * c.sessions()), sc.idleTtl(), sc.maxBodyBytes()))) {
             if (c.warmupSteps() > 0) {
                 Run warm = new Run(server, c, episodes, c.warmupSteps());

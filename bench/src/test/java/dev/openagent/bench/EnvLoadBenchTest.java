@@ -1,5 +1,6 @@
 package dev.openagent.bench;
 
+import dev.openagent.registry.Catalog;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -19,7 +20,7 @@ class EnvLoadBenchTest {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void smallRunOverBothProtocolsCompletesEveryStepWithoutErrors() throws Exception {
-        List<EnvLoadBench.Report> reports = EnvLoadBench.run(new EnvLoadBench.Config(null, "poi", "none", 4, 40, 5, 16,
+        List<EnvLoadBench.Report> reports = EnvLoadBench.run(new Catalog(), new EnvLoadBench.Config(null, "poi", "none", 4, 40, 5, 16,
                 Duration.ofSeconds(90), BOTH, false));
         assertEquals(List.of("ws", "http"), reports.stream().map(EnvLoadBench.Report::protocol).toList());
         for (EnvLoadBench.Report r : reports) {
@@ -35,7 +36,7 @@ class EnvLoadBenchTest {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void theFloorAnswersTheSameEpisodesInProcessAndOverCannedSockets() throws Exception {
-        List<EnvLoadBench.Report> reports = EnvLoadBench.run(new EnvLoadBench.Config(null, "retail", "none", 4, 40, 5, 16,
+        List<EnvLoadBench.Report> reports = EnvLoadBench.run(new Catalog(), new EnvLoadBench.Config(null, "retail", "none", 4, 40, 5, 16,
                 Duration.ofSeconds(90), List.of(EnvLoadBench.Protocol.WS), true));
         assertEquals(List.of("ws", EnvLoadBench.FLOOR_IN_PROCESS, EnvLoadBench.FLOOR_CANNED), reports.stream().map(EnvLoadBench.Report::protocol).toList());
         EnvLoadBench.Report ws = reports.get(0);

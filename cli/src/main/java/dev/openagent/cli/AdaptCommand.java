@@ -110,7 +110,7 @@ final class AdaptCommand implements Runnable {
         try (TrainingRun stored = where == null ? null : TrainingRun.begin(where, "adapt " + policy.getFileName() + " on " + env.id + " (" + source + ")",
                 describe(source, n, share, perCondition));
              StudyProgress progress = StudyProgress.console("adapt", System.err, "the adaptation")) {
-            r = Adaptation.run(settings, out, progress, stored == null ? CurveSink.NONE : stored.curve());
+            r = Adaptation.run(env.catalog(), settings, out, progress, stored == null ? CurveSink.NONE : stored.curve());
             if (stored != null) {
                 stored.complete();
                 runId = stored.id();

@@ -132,7 +132,7 @@ final class EvalCommand implements Callable<Integer> {
             for (AgentSpec a : exp.agents()) resolved.add(Agents.forEval(a, exp.seed(), ctx));
             EvalRunner.RunResult run;
             try (Progress progress = Progress.forConsole(!noProgress, System.err)) {
-                run = new EvalRunner(results, control, progress).run(exp, resolved, part, runId);
+                run = new EvalRunner(Main.catalog(spec), results, control, progress).run(exp, resolved, part, runId);
             }
             if (run.internalError() != null) {
                 System.err.println("openagent: an episode failed with an internal error (recorded as an error; please report it):");
@@ -192,7 +192,7 @@ final class EvalCommand implements Callable<Integer> {
         List<String> shifts = given("--shift") ? List.of(shift.spec())
                 : config != null ? base.shifts().stream().map(s -> Options.Shift.check(s, config + ": shifts:")).toList() : base.shifts();
         // Environment files are loaded (and checked) here and run under their ids.
-        List<String> envIds = (envs != null ? envs : base.envs()).stream().map(e -> Options.Env.resolve(e.strip(), tau2.dir).id()).toList();
+        List<String> envIds = (envs != null ? envs : base.envs()).stream().map(e -> Options.Env.resolve(Main.catalog(spec), e.strip(), tau2.dir).id()).toList();
         return new Experiment(name != null ? name : base.name(), specs, envIds,
                 shifts, tasks != null ? tasks : base.tasks(), trials != null ? trials : base.trials(),
                 given("--seed") ? seed.value : base.seed(), given("--split") ? split.name : base.split(),

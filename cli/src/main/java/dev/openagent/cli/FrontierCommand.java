@@ -27,6 +27,9 @@ import java.util.concurrent.Callable;
                 "Resumable: rerun the same command to continue (docs/frontier.md).",
                 "Exit code 0 when the search ran to its end, 3 when infrastructure errors stopped it."})
 final class FrontierCommand implements Callable<Integer> {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec command;
+
     @Option(names = "--agent", required = true, description = "The agent: " + Agents.KNOWN + ".")
     String agent;
 
@@ -89,7 +92,7 @@ final class FrontierCommand implements Callable<Integer> {
         if (difficulty < 0) throw new Main.UserError("--difficulty must be 0 (any) or a level");
         Split.parse(split.name);
         String spec = shift.spec();
-        List<String> envIds = envs.stream().map(e -> Options.Env.resolve(e.strip()).id()).toList();
+        List<String> envIds = envs.stream().map(e -> Options.Env.resolve(Main.catalog(command), e.strip(), null).id()).toList();
         AgentSpec agentSpec = openai.apply(agent.strip(), null);
         if ((openai.baseUrl != null || openai.model != null) && !agentSpec.kind().equals("openai")) {
             throw new Main.UserError("--base-url and --model configure the openai agent, but the agent is " + agentSpec.kind());
@@ -109,7 +112,7 @@ final class FrontierCommand implements Callable<Integer> {
             FrontierProgress progress = FrontierProgress.forConsole(!noProgress, System.err, budget);
             FrontierRun.Result r;
             try {
-                r = FrontierRun.run(results, control, progress, progress, request);
+                r = FrontierRun.run(Main.catalog(command), results, control, progress, progress, request);
             } finally {
                 progress.done();
             }

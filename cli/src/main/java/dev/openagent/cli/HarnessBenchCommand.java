@@ -63,7 +63,7 @@ final class HarnessBenchCommand implements Runnable {
             try (ChatEndpoint endpoint = new ChatEndpoint(config, store, true, control, ChatEndpoint.Sleeper.REAL)) {
                 OpenAiAgent agent = new OpenAiAgent(endpoint);
                 List<EvalAgent> agents = List.of(new EvalAgent(config.label(), config.identity(), agent::forTrial));
-                EvalRunner runner = new EvalRunner(store, control, Progress.NONE);
+                EvalRunner runner = new EvalRunner(env.catalog(), store, control, Progress.NONE);
                 if (warmup > 0) runner.run(experiment(warmup, 1_000_003L), agents);
                 long cpu0 = processCpuNanos();
                 long t0 = System.nanoTime();

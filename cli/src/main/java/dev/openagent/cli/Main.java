@@ -1,5 +1,6 @@
 package dev.openagent.cli;
 
+import dev.openagent.registry.Catalog;
 import dev.openagent.UserInputException;
 import dev.openagent.episode.InfrastructureException;
 import picocli.CommandLine;
@@ -17,6 +18,19 @@ import picocli.CommandLine.Command;
                 TrainCommand.class, AdaptCommand.class, ExportCommand.class, StudyCommand.class, PolicyBenchCommand.class, ServeCommand.class, ProxyCommand.class, WatchCommand.class, StoreCommand.class, ViewCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main extends GroupCommand {
+    /** The environments of this command line: built at {@link #execute(String...)}, closed when the command returns. */
+    private final Catalog catalog;
+
+    Main(Catalog catalog) { this.catalog = catalog; }
+
+    /**
+     * The catalog of the command line {@code spec} belongs to (a command's, a subcommand's or a mixin's spec): what
+     * {@code --env} files and tau2-bench load into, and where commands look environments up by id.
+     */
+    static Catalog catalog(CommandLine.Model.CommandSpec spec) {
+        return ((Main) spec.root().userObject()).catalog;
+    }
+
     public static void main(String[] args) {
         System.exit(execute(args));
     }
@@ -31,7 +45,9 @@ public final class Main extends GroupCommand {
         // request has failed and been answered with a one-line error; Reactor would print that dropped error's
         // stack trace on stderr.
         reactor.core.publisher.Hooks.onErrorDropped(dropped -> {});
-        return execute(new CommandLine(new Main()), args);
+        try (Catalog catalog = new Catalog()) {
+            return execute(new CommandLine(new Main(catalog)), args);
+        }
     }
 
     /** Runs {@code cli} with openagent's handling of errors (see {@link #execute(String...)}). */

@@ -73,9 +73,9 @@ final class OnlineEval {
         if (stacks.size() > 1) {
             throw new Main.UserError("--adapt online runs under one persistent shift; '" + exp.shiftSpec() + "' is " + stacks.size() + " conditions");
         }
-        ShiftStack shift = stacks.isEmpty() ? ShiftStack.NONE : stacks.getFirst();
+        ShiftStack shift = Main.catalog(eval.spec).bind(stacks.isEmpty() ? ShiftStack.NONE : stacks.getFirst());
         String env = exp.envs().getFirst();
-        shift.notApplicable(dev.openagent.registry.Environments.get(env).info()).ifPresent(why -> {
+        shift.notApplicable(Main.catalog(eval.spec).get(env).info()).ifPresent(why -> {
             throw new Main.UserError(shift.label() + " does not apply to " + env + ": " + why);
         });
         int groupSize = f.groupSize != null ? f.groupSize : OnlineAdaptation.DEFAULT_GROUP_SIZE;
@@ -111,7 +111,7 @@ final class OnlineEval {
         // The curve goes to the run's directory and, as a run of kind online, to the results store (the viewer charts
         // it); the run's id is the stream's, so a resumed stream continues the same stored run.
         try (TrainingRun stored = TrainingRun.begin(eval.store.location(), "online-" + settings.id(), "eval --adapt online " + settings.series(), config)) {
-            r = OnlineAdaptation.run(settings, out, new CurveFiles(out).and(stored.curve()), line -> System.err.println("progress: " + line),
+            r = OnlineAdaptation.run(Main.catalog(eval.spec), settings, out, new CurveFiles(out).and(stored.curve()), line -> System.err.println("progress: " + line),
                     Integer.MAX_VALUE);
             stored.complete();
         }

@@ -4,7 +4,7 @@ import dev.openagent.UserInputException;
 import dev.openagent.byo.FileEnvironment;
 import dev.openagent.tau2.Tau2Checkout;
 import dev.openagent.tau2.Tau2Retail;
-import dev.openagent.registry.Environments;
+import dev.openagent.registry.Catalog;
 import dev.openagent.json.Json;
 import dev.openagent.run.Conditions;
 import dev.openagent.sandbox.Environment;
@@ -15,6 +15,8 @@ import dev.openagent.shift.ShiftSpec;
 import dev.openagent.store.ResultStore;
 import dev.openagent.store.StoreLocation;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -44,9 +46,15 @@ final class Options {
         @Mixin
         Tau2Dir tau2 = new Tau2Dir();
 
+        @Spec(Spec.Target.MIXEE)
+        CommandSpec command;
+
+        /** The command line's catalog, which the environment is loaded into and looked up in. */
+        Catalog catalog() { return Main.catalog(command); }
+
         /** The environment; a file's is loaded once and {@link #id} becomes its id (what reports and labels use). */
         Environment environment() {
-            Environment e = resolve(id, tau2.dir);
+            Environment e = resolve(catalog(), id, tau2.dir);
             id = e.id();
             return e;
         }
@@ -57,37 +65,26 @@ final class Options {
         /**
          * A built-in environment by id; tau2-bench's retail domain ({@value #TAU2_RETAIL}, or its id), read from the
          * checkout {@code tau2Dir} names (else $TAU2_DATA_DIR, else the snapshot beside the repository); or an
-         * environment file (a path to a .yaml, .yml or .json file). One that is loaded is loaded once (a file's server
-         * checked and its tasks read) and registered under its id, so everything that resolves environments by id
-         * reaches it.
+         * environment file (a path to a .yaml, .yml or .json file). One that is loaded is loaded into {@code catalog}
+         * once (a file's server checked and its tasks read) under its id, so everything given the catalog reaches it by
+         * id; it closes with the catalog.
          */
-        static Environment resolve(String idOrPath) { return resolve(idOrPath, null); }
-
-        static Environment resolve(String idOrPath, String tau2Dir) {
+        static Environment resolve(Catalog catalog, String idOrPath, String tau2Dir) {
             if (idOrPath.equals(TAU2_RETAIL) || idOrPath.equals(Tau2Retail.ID)) {
                 Path dir = Tau2Checkout.choose(tau2Dir, System.getenv(Tau2Checkout.ENV_VAR)).toAbsolutePath().normalize();
-                return LOADED.computeIfAbsent(dir.resolve("#" + TAU2_RETAIL), p -> {
-                    Tau2Retail e = Tau2Retail.load(dir);
-                    Environments.add(e);
-                    return e;
-                });
+                return catalog.load(dir.resolve("#" + TAU2_RETAIL), () -> Tau2Retail.load(dir));
             }
             if (idOrPath.startsWith("tau2:")) {
                 throw new Main.UserError("tau2-bench domain '" + idOrPath.substring(5) + "' is not supported (only " + TAU2_RETAIL + ")");
             }
-            if (!isFile(idOrPath)) return Environments.get(idOrPath);
-            return LOADED.computeIfAbsent(Path.of(idOrPath).toAbsolutePath().normalize(), p -> {
-                FileEnvironment e = FileEnvironment.load(p);
-                Environments.add(e);
-                return e;
-            });
+            if (!isFile(idOrPath)) return catalog.get(idOrPath);
+            Path p = Path.of(idOrPath).toAbsolutePath().normalize();
+            return catalog.load(p, () -> FileEnvironment.load(p));
         }
 
         static boolean isFile(String idOrPath) {
             return idOrPath.endsWith(".yaml") || idOrPath.endsWith(".yml") || idOrPath.endsWith(".json") || idOrPath.contains("/");
         }
-
-        private static final java.util.Map<Path, Environment> LOADED = new java.util.concurrent.ConcurrentHashMap<>();
 
         /**
          * Refuses a split an environment file has no task of (a file whose tasks are all test tasks, served on the train
@@ -145,14 +142,18 @@ final class Options {
 
         Shift(String initial) { spec = initial; }
 
+        @Spec(Spec.Target.MIXEE)
+        CommandSpec command;
+
         /**
          * The spec given (checked, peers' names and severity words written out as catalog ids), or the command's default;
          * null when the default is none (eval: the experiment file's).
          */
         String spec() { return spec == null ? null : check(spec, "--shift"); }
 
+        /** The spec's conditions on the environment, resolved in the command line's catalog. */
         Conditions conditions(Environment environment, boolean pairs) {
-            return Conditions.of(spec(), environment, pairs);
+            return Conditions.of(Main.catalog(command), spec(), environment, pairs);
         }
 
         /**

@@ -36,7 +36,7 @@ final class PolicyBenchCommand implements Runnable {
     @Override
     public void run() {
         try (Policy p = policy != null ? Checkpoint.load(policy) : Policy.create(PolicyConfig.defaults(), Vocabulary.open(), 1)) {
-            List<PolicyBench.Figures> figures = PolicyBench.run(p, env.environment().id(), episodes.count(), 1);
+            List<PolicyBench.Figures> figures = PolicyBench.run(p, env.environment(), episodes.count(), 1);
             if (json.on) {
                 ObjectNode o = Json.object();
                 o.put("env", env.id);

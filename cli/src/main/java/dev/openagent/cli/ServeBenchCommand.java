@@ -60,7 +60,7 @@ final class ServeBenchCommand implements Runnable {
         };
         List<EnvLoadBench.Report> reports;
         try {
-            reports = EnvLoadBench.run(new EnvLoadBench.Config(url, env.environment().id(), shift.spec(), sessions, steps, warmupSteps, tasks,
+            reports = EnvLoadBench.run(env.catalog(), new EnvLoadBench.Config(url, env.environment().id(), shift.spec(), sessions, steps, warmupSteps, tasks,
                     Duration.ofSeconds(maxSeconds), protocols, floor));
         } catch (IOException e) {
             throw new UncheckedIOException("load bench failed: " + e.getMessage(), e);

@@ -55,7 +55,7 @@ final class ServeEnvCommand implements Runnable {
         EnvServer server;
         try {
             server = EnvServer.start(new EnvServer.Config(listen.host, port, auth, maxSessions, Duration.ofSeconds(idleTtl), listen.maxBody,
-                    allowOracle, defaults));
+                    allowOracle, defaults, env.catalog()));
         } catch (IOException e) {
             throw listen.cannotListen(port, e);
         }

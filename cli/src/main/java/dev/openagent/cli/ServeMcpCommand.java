@@ -86,7 +86,7 @@ final class ServeMcpCommand implements Runnable {
     @Override
     public void run() {
         Options.Env.requireTasks(env.environment(difficulty), split.split());
-        EnvChoice choice = EnvChoice.of(env.id, shift.spec());
+        EnvChoice choice = EnvChoice.of(env.catalog(), env.id, shift.spec());
         int first = which == null || which.task == null ? 0 : which.task;
         if (first < 0) throw new Main.UserError("--task must be >= 0");
         Long seed = which == null ? null : which.seed;

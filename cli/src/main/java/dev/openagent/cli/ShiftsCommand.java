@@ -17,6 +17,9 @@ import java.util.Optional;
 
 @Command(name = "shifts", description = "List the shift catalog (ids, tiers, dimensions, parameters, applicability).")
 final class ShiftsCommand implements Runnable {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec command;
+
     @Mixin
     Options.JsonOutput json;
 
@@ -43,7 +46,7 @@ final class ShiftsCommand implements Runnable {
             printAliases();
             return;
         }
-        Environment e = env == null ? null : Options.Env.resolve(env, tau2.dir);
+        Environment e = env == null ? null : Options.Env.resolve(Main.catalog(command), env, tau2.dir);
         if (examples) {
             System.out.print(ShiftExamples.markdown(e == null ? Environments.get("poi") : e, seed.value));
             return;

@@ -80,7 +80,7 @@ final class TrainCommand implements Runnable {
         if (init != null) Checkpoint.load(init).close(); // fail early on a bad checkpoint
         int n = steps != null ? steps : m == Trainer.Method.RL ? 60 : 1200;
         if (n < 1) throw new Main.UserError("--steps must be at least 1");
-        Trainer.Options o = Trainer.Options.of(m, env.id, n, seed.value).withInit(init);
+        Trainer.Options o = Trainer.Options.of(m, env.id, n, seed.value).withInit(init).in(env.catalog());
         if (alpha != null) o = o.withAlpha(alpha);
         if ((mix != null || focus != null) && m != Trainer.Method.PAFT) throw new Main.UserError("--mix and --focus are for --method paft");
         if (mix != null && focus != null) throw new Main.UserError("give --mix or --focus, not both (a focus file sets the shifts drawn)");
@@ -141,7 +141,7 @@ final class TrainCommand implements Runnable {
             ObjectNode info = r.info();
             if (focus != null) info.put("focus", focus.toString());
             if (eval > 0) {
-                PolicyEval.Figures f = PolicyEval.staticTest(policy, env.id, eval, seed.value);
+                PolicyEval.Figures f = PolicyEval.staticTest(policy, env.environment(), eval, seed.value);
                 ObjectNode e = info.putObject("static_test");
                 e.put("episodes", f.episodes());
                 e.put("success_rate", f.successRate());

@@ -1,5 +1,6 @@
 package dev.openagent.cli;
 
+import dev.openagent.registry.Catalog;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.agent.GullibleAgent;
 import dev.openagent.oracle.OracleAgent;
@@ -65,7 +66,7 @@ class AttackSuccessReportTest {
     static void playTheSameEpisodesHere() {
         Experiment exp = new Experiment(null, List.of(), ENVS, List.of(SHIFT), TASKS, 1, SEED, "test", 0, 1, null);
         List<String> notApplicable = new ArrayList<>();
-        List<EvalRunner.Condition> conditions = EvalRunner.conditions(exp, notApplicable);
+        List<EvalRunner.Condition> conditions = EvalRunner.conditions(new Catalog(), exp, notApplicable);
         List<TaskRequest> requests = new TaskPlan(exp.splitValue(), TASKS, SEED, 0).requests();
         played = new ArrayList<>();
         for (EvalRunner.Condition c : conditions) {

@@ -1,5 +1,6 @@
 package dev.openagent.cli;
 
+import dev.openagent.registry.Catalog;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.registry.Environments;
 import dev.openagent.shift.Shift;
@@ -173,7 +174,7 @@ class CommandsTest {
     @Test
     void everyCommandsHelpPrintsWithoutWarnings() {
         List<List<String>> paths = new ArrayList<>();
-        collect(new picocli.CommandLine(new Main()), new ArrayList<>(), paths);
+        collect(new picocli.CommandLine(new Main(new Catalog())), new ArrayList<>(), paths);
         assertTrue(paths.size() > 20, paths.toString());
         for (List<String> path : paths) {
             List<String> args = new ArrayList<>(path);

@@ -1,5 +1,6 @@
 package dev.openagent.cli;
 
+import dev.openagent.registry.Catalog;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
@@ -109,7 +110,7 @@ class DeployManifestsTest {
 
     /** The command line a container runs, as the openagent CLI parses it (unknown flags fail). */
     static ParseResult parseArgs(V1Container c) {
-        return new CommandLine(new Main()).parseArgs(c.getArgs().toArray(String[]::new));
+        return new CommandLine(new Main(new Catalog())).parseArgs(c.getArgs().toArray(String[]::new));
     }
 
     @Test
@@ -199,7 +200,7 @@ class DeployManifestsTest {
             assertEquals(new IntOrString(containerPort.getName()), probe.getHttpGet().getPort());
             EnvServer.Config d = EnvServer.Config.loopback(false);
             try (EnvServer running = EnvServer.start(new EnvServer.Config(d.host(), 0, BearerAuth.of("a-token"), d.maxSessions(),
-                    d.idleTtl(), d.maxBodyBytes(), false, d.defaults()))) {
+                    d.idleTtl(), d.maxBodyBytes(), false, d.defaults(), d.catalog()))) {
                 HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                         URI.create("http://127.0.0.1:" + running.port() + probe.getHttpGet().getPath())).build(), HttpResponse.BodyHandlers.ofString());
                 assertEquals(200, r.statusCode(), r.body());

@@ -1,5 +1,6 @@
 package dev.openagent.cli;
 
+import dev.openagent.registry.Catalog;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -132,7 +133,7 @@ class NodeClientsTest {
      */
     @Test
     void theTypeScriptMcpClientListsTheToolsAndSolvesTheTask(@TempDir Path dir) throws Exception {
-        Env local = EnvChoice.of("poi", ServeMcpTest.SHIFT).create();
+        Env local = EnvChoice.of(new Catalog(), "poi", ServeMcpTest.SHIFT).create();
         Start start = local.reset(new TaskChoice(Split.TEST, 0, 1).byIndex(ServeMcpTest.TASK));
         ArrayNode steps = Json.array();
         for (Action a : BenchCommand.oracleActions(local, start)) {

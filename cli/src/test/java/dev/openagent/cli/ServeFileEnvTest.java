@@ -1,5 +1,6 @@
 package dev.openagent.cli;
 
+import dev.openagent.registry.Catalog;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.json.Json;
 import dev.openagent.server.env.EnvServer;
@@ -35,8 +36,9 @@ class ServeFileEnvTest {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void serveEnvTellsABadShiftFromAnUnknownEnvironmentForAFileEnvironment() throws Exception {
-        String id = Options.Env.resolve(InlineEnvFile.write(dir, "served-codes", InlineEnvFile.SOLVABLE).toString()).id();
-        try (EnvServer server = EnvServer.start(EnvServer.Config.loopback(false)); HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+        try (Catalog catalog = new Catalog();
+             EnvServer server = EnvServer.start(EnvServer.Config.loopback(false).withCatalog(catalog)); HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+            String id = Options.Env.resolve(catalog, InlineEnvFile.write(dir, "served-codes", InlineEnvFile.SOLVABLE).toString(), null).id();
             JsonNode ok = reset(http, server, "{\"env\":\"" + id + "\",\"split\":\"test\"}", 200);
             assertTrue(ok.toString().contains("What is product A1 called?"), ok.toString());
             assertEquals("invalid_shift", code(reset(http, server, "{\"env\":\"" + id + "\",\"shift\":\"no.such-shift\"}", 400)));

@@ -1,5 +1,6 @@
 package dev.openagent.cli;
 
+import dev.openagent.registry.Catalog;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.results.EpisodeResult;
 import dev.openagent.store.ResultStore;
@@ -61,7 +62,7 @@ class ServeMcpTest {
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void officialClientListsTheShiftedToolsAndSolvesAnEpisode(@TempDir Path out) throws Exception {
         // What an agent sees in-process for the same task: the served tools must be exactly these.
-        EnvChoice choice = EnvChoice.of("poi", SHIFT);
+        EnvChoice choice = EnvChoice.of(new Catalog(), "poi", SHIFT);
         Env local = choice.create();
         TaskRequest request = new TaskChoice(Split.TEST, 0, 1).byIndex(TASK);
         Start start = local.reset(request);

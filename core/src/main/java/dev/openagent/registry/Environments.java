@@ -15,47 +15,43 @@ import dev.openagent.sandbox.Environment;
 import dev.openagent.sandbox.EnvironmentInfo;
 import dev.openagent.sandbox.ToolSpec;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
-/** The registry of environments: adding one is one line here plus its own package. */
+/**
+ * The built-in environments, fixed when the class loads: adding one is its own package plus one line in {@link #BUILT_IN}.
+ * Environments loaded at run time (files, tau2-bench) live in the {@link Catalog} of the command, server or test that
+ * loaded them, never here.
+ */
 public final class Environments {
-    private static final Map<String, Environment> ALL = new LinkedHashMap<>();
-    /** Environments loaded from files at run time: reachable by id, but not part of the built-in catalog {@link #all} lists. */
-    private static final Map<String, Environment> LOADED = new java.util.concurrent.ConcurrentHashMap<>();
-
     /** The built-in environments, in the order they are listed. */
     private static final List<Domain<?>> BUILT_IN = List.of(PoiDomain.DOMAIN, MedicalDomain.DOMAIN, RetailDomain.DOMAIN, TravelDomain.DOMAIN,
             HouseholdDomain.DOMAIN);
 
-    /** The tools each built-in function-call environment declares, by environment id (tool.crowded borrows them). */
-    private static final Map<String, List<ToolSpec>> DECLARED_TOOLS = new LinkedHashMap<>();
+    private static final Map<String, Environment> ALL = byId();
 
-    static {
-        for (Domain<?> d : BUILT_IN) {
-            register(of(d));
-            if (d.surface() instanceof Surface.FunctionCalls<?> f) DECLARED_TOOLS.put(d.id(), f.tools().stream().map(Tool::spec).toList());
-        }
-    }
+    /** The tools each built-in function-call environment declares, by environment id (tool.crowded borrows them). */
+    private static final Map<String, List<ToolSpec>> DECLARED_TOOLS = declared();
 
     private Environments() {}
 
-    private static void register(Environment e) {
-        if (ALL.put(e.id(), e) != null) throw new IllegalStateException("duplicate environment " + e.id());
+    private static Map<String, Environment> byId() {
+        Map<String, Environment> all = new LinkedHashMap<>();
+        for (Domain<?> d : BUILT_IN) {
+            if (all.put(d.id(), of(d)) != null) throw new IllegalStateException("duplicate environment " + d.id());
+        }
+        return Collections.unmodifiableMap(all);
     }
 
-    /**
-     * Adds an environment loaded at run time (declared in a file), so every command and runner that resolves
-     * environments by id ({@link #get}) reaches it; {@link #all} and {@link #ids} still list the built-in ones.
-     * Adding the same instance twice is harmless.
-     *
-     * @throws IllegalArgumentException when another environment already has its id
-     */
-    public static synchronized void add(Environment e) {
-        if (ALL.containsKey(e.id())) throw new UserInputException("environment id '" + e.id() + "' is a built-in one; give the file another id");
-        Environment old = LOADED.putIfAbsent(e.id(), e);
-        if (old != null && old != e) throw new UserInputException("environment id '" + e.id() + "' is already taken; give the file another id");
+    private static Map<String, List<ToolSpec>> declared() {
+        Map<String, List<ToolSpec>> tools = new LinkedHashMap<>();
+        for (Domain<?> d : BUILT_IN) {
+            if (d.surface() instanceof Surface.FunctionCalls<?> f) tools.put(d.id(), f.tools().stream().map(Tool::spec).toList());
+        }
+        return Collections.unmodifiableMap(tools);
     }
 
     /** An environment over a {@link Domain}: each instance runs its episodes with a {@link DomainEnv}. */
@@ -75,17 +71,28 @@ public final class Environments {
      * the order they are listed: what another environment's tool list looks like, for shifts that crowd a tool list
      * with them.
      */
-    public static Map<String, List<ToolSpec>> declaredTools() { return java.util.Collections.unmodifiableMap(DECLARED_TOOLS); }
+    public static Map<String, List<ToolSpec>> declaredTools() { return DECLARED_TOOLS; }
 
+    /** The built-in environments, in the order they are listed. */
     public static List<Environment> all() { return List.copyOf(ALL.values()); }
 
+    /** The built-in environments' ids, in the order they are listed. */
     public static List<String> ids() { return List.copyOf(ALL.keySet()); }
 
-    /** @throws IllegalArgumentException naming the known ids when there is no such environment */
+    /** The built-in environment with this id, if there is one. */
+    public static Optional<Environment> find(String id) { return Optional.ofNullable(ALL.get(id)); }
+
+    /**
+     * A built-in environment (a {@link Catalog} also reaches the ones it loaded).
+     *
+     * @throws UserInputException naming the known ids when there is no such environment
+     */
     public static Environment get(String id) {
-        Environment e = ALL.get(id);
-        if (e == null) e = LOADED.get(id);
-        if (e == null) throw new UserInputException("unknown environment '" + id + "' (known: " + String.join(", ", ALL.keySet()) + ")");
-        return e;
+        return find(id).orElseThrow(() -> unknown(id));
+    }
+
+    /** The one-line error for an id no environment has. */
+    static UserInputException unknown(String id) {
+        return new UserInputException("unknown environment '" + id + "' (known: " + String.join(", ", ALL.keySet()) + ")");
     }
 }

@@ -1,5 +1,6 @@
 package dev.openagent.shift;
 
+import dev.openagent.registry.Catalog;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.EnvironmentInfo;
 import dev.openagent.sandbox.Interface;
@@ -29,12 +30,14 @@ import java.util.function.Function;
  *                         view-only solver allows exactly these transformations
  * @param signs            what the shift looks like from outside, in a server's tool list and traffic, its most
  *                         telling sign first (empty: it shows none there, as a shift of the task); {@link #seenAs}
+ * @param inCatalog        the same shift over the environments of a {@link Catalog}, for a shift that looks environments
+ *                         up ({@code domain.transfer}); null for the others ({@link #in})
  */
 public record Shift(String id, Tier tier, Dimension dimension, String description, List<ShiftParam> params,
                     Function<EnvironmentInfo, Optional<String>> applicability,
                     BiFunction<Env, Map<String, String>, Env> factory,
                     BiFunction<EnvironmentInfo, Map<String, String>, EnvironmentInfo> environmentAfter,
-                    Set<Allowance> allowances, List<Sign> signs) {
+                    Set<Allowance> allowances, List<Sign> signs, Function<Catalog, Shift> inCatalog) {
 
     /** The severity parameter every shift with a magnitude takes. */
     public static final ShiftParam SEVERITY = new ShiftParam("severity", "1 slight, 2 moderate, 3 heavy", "2", List.of("1", "2", "3"));
@@ -55,17 +58,22 @@ public record Shift(String id, Tier tier, Dimension dimension, String descriptio
     public Shift(String id, Tier tier, Dimension dimension, String description, List<ShiftParam> params,
                  Function<EnvironmentInfo, Optional<String>> applicability, BiFunction<Env, Map<String, String>, Env> factory,
                  BiFunction<EnvironmentInfo, Map<String, String>, EnvironmentInfo> environmentAfter) {
-        this(id, tier, dimension, description, params, applicability, factory, environmentAfter, Set.of(), List.of());
+        this(id, tier, dimension, description, params, applicability, factory, environmentAfter, Set.of(), List.of(), null);
     }
 
     /** The same shift, declaring that it needs these transformations of an agent. */
     public Shift allowing(Allowance... needed) {
-        return new Shift(id, tier, dimension, description, params, applicability, factory, environmentAfter, Set.of(needed), signs);
+        return new Shift(id, tier, dimension, description, params, applicability, factory, environmentAfter, Set.of(needed), signs, inCatalog);
     }
 
     /** The same shift, showing these signs from outside, its most telling first. */
     public Shift seenAs(Sign... shown) {
-        return new Shift(id, tier, dimension, description, params, applicability, factory, environmentAfter, allowances, List.of(shown));
+        return new Shift(id, tier, dimension, description, params, applicability, factory, environmentAfter, allowances, List.of(shown), inCatalog);
+    }
+
+    /** The same shift, which {@link #in} puts over a catalog's environments with {@code over}. */
+    public Shift resolvedIn(Function<Catalog, Shift> over) {
+        return new Shift(id, tier, dimension, description, params, applicability, factory, environmentAfter, allowances, signs, over);
     }
 
     /** A shift that applies where {@code applicability} says and leaves the environment as it is. */
@@ -79,6 +87,9 @@ public record Shift(String id, Tier tier, Dimension dimension, String descriptio
                  BiFunction<Env, Map<String, String>, Env> factory) {
         this(id, tier, dimension, description, params, env -> Optional.empty(), factory);
     }
+
+    /** The shift over the environments of {@code catalog}: itself, unless it looks environments up. */
+    public Shift in(Catalog catalog) { return inCatalog == null ? this : inCatalog.apply(catalog); }
 
     /** Empty when the shift applies to the environment, else the reason it does not. */
     public Optional<String> notApplicable(EnvironmentInfo env) { return applicability.apply(env); }

@@ -144,11 +144,12 @@ public final class ShiftAliases {
             new Alias("logic-inversion", "logic.inversion", OPENAGENT, OPENAGENT_SRC, "the paper's name for reversed call dependencies"),
             new Alias("poi-to-medical", "domain.transfer:to=medical", OPENAGENT, OPENAGENT_SRC, "the paper's POI -> medical domain shift"));
 
-    private static final Map<String, Alias> BY_KEY = new LinkedHashMap<>();
+    private static final Map<String, Alias> BY_KEY = byKey();
 
-    static {
+    private static Map<String, Alias> byKey() {
+        Map<String, Alias> byKey = new LinkedHashMap<>();
         for (Alias a : ALL) {
-            if (BY_KEY.put(key(a.name()), a) != null) throw new IllegalStateException("two aliases are named " + a.name());
+            if (byKey.put(key(a.name()), a) != null) throw new IllegalStateException("two aliases are named " + a.name());
             if (ShiftCatalog.all().stream().anyMatch(s -> key(s.id()).equals(key(a.name())))) {
                 throw new IllegalStateException("alias " + a.name() + " is a shift id");
             }
@@ -157,6 +158,7 @@ public final class ShiftAliases {
                 throw new IllegalStateException("alias " + a.name() + " reads as spec grammar");
             }
         }
+        return java.util.Collections.unmodifiableMap(byKey);
     }
 
     private ShiftAliases() {}

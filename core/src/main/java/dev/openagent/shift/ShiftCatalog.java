@@ -93,15 +93,17 @@ public final class ShiftCatalog {
             "tool.semantic-rename", "tool.semantic-trap", "tool.identity-erasure", "tool.name-noise", "obs.format",
             "obs.nonstandard-feedback");
 
-    private static final Map<String, Shift> ALL = new LinkedHashMap<>();
+    private static final Map<String, Shift> ALL = byId();
 
-    static {
+    private static Map<String, Shift> byId() {
+        Map<String, Shift> all = new LinkedHashMap<>();
         for (Shift s : LISTED) {
-            if (ALL.put(s.id(), s) != null) throw new IllegalStateException("duplicate shift " + s.id());
+            if (all.put(s.id(), s) != null) throw new IllegalStateException("duplicate shift " + s.id());
         }
-        if (!new HashSet<>(COMPOSITION).equals(ALL.keySet()) || COMPOSITION.size() != ALL.size()) {
+        if (!new HashSet<>(COMPOSITION).equals(all.keySet()) || COMPOSITION.size() != all.size()) {
             throw new IllegalStateException("the composition order must list every shift of the catalog once");
         }
+        return java.util.Collections.unmodifiableMap(all);
     }
 
     private ShiftCatalog() {}

@@ -1,5 +1,6 @@
 package dev.openagent.shift;
 
+import dev.openagent.registry.Catalog;
 import dev.openagent.sandbox.SortedMaps;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.EnvironmentInfo;
@@ -33,6 +34,18 @@ public record ShiftStack(List<Layer> layers) {
     }
 
     public boolean isStatic() { return layers.isEmpty(); }
+
+    /**
+     * The stack over the environments of {@code catalog}: each layer's shift {@link Shift#in resolved there} (a
+     * {@code domain.transfer} then reaches every environment the catalog holds); this stack when no layer changes.
+     */
+    public ShiftStack in(Catalog catalog) {
+        List<Layer> bound = layers.stream().map(l -> new Layer(l.shift().in(catalog), l.params())).toList();
+        for (int i = 0; i < bound.size(); i++) {
+            if (bound.get(i).shift() != layers.get(i).shift()) return new ShiftStack(bound);
+        }
+        return this;
+    }
 
     /** Wraps a fresh base environment in every layer. */
     public Env apply(Env base) {

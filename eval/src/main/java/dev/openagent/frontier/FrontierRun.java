@@ -2,7 +2,7 @@ package dev.openagent.frontier;
 
 import dev.openagent.UserInputException;
 import dev.openagent.json.Json;
-import dev.openagent.registry.Environments;
+import dev.openagent.registry.Catalog;
 import dev.openagent.run.Conditions;
 import dev.openagent.results.EpisodeKey;
 import dev.openagent.results.EpisodeResult;
@@ -87,13 +87,13 @@ public final class FrontierRun {
     }
 
     /** Runs the search; {@code progress} hears of every episode, {@code listener} of every round. */
-    public static Result run(ResultStore store, RunControl control, Progress progress, FrontierSearch.Listener listener, Request req) {
+    public static Result run(Catalog catalog, ResultStore store, RunControl control, Progress progress, FrontierSearch.Listener listener, Request req) {
         Map<String, Environment> environments = new LinkedHashMap<>();
         Map<String, List<Ladder>> ladders = new LinkedHashMap<>();
         List<String> notApplicable = new ArrayList<>();
         Experiment exp = req.experiment();
         for (String id : req.envs()) {
-            Environment e = Environments.get(id);
+            Environment e = catalog.get(id);
             if (req.difficulty() != 0 && !e.info().difficulties().contains(req.difficulty())) {
                 throw new UserInputException(id + " has no difficulty " + req.difficulty() + " (levels: " + e.info().difficulties() + ")");
             }
@@ -110,7 +110,7 @@ public final class FrontierRun {
         String config = Json.write(req.describe());
         String name = "frontier of " + req.agent().label() + " on " + String.join(",", req.envs());
         store.beginRun(runId, name, config, req.settings().budget());
-        StoreRunner runner = new StoreRunner(store, new EvalRunner(store, control, progress), runId, req.agent(), exp, environments);
+        StoreRunner runner = new StoreRunner(store, new EvalRunner(catalog, store, control, progress), runId, req.agent(), exp, environments);
         Map<String, String> ids = new HashMap<>();
         FrontierSearch.Runner recording = cells -> {
             for (FrontierSearch.Cell c : cells) ids.put(c.env() + "\u0000" + c.stack().label() + "\u0000" + c.task(), runner.episodeId(c));

@@ -1,5 +1,6 @@
 package dev.openagent.run;
 
+import dev.openagent.registry.Catalog;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.shift.ShiftSpec;
 import dev.openagent.shift.ShiftStack;
@@ -21,8 +22,18 @@ public record Conditions(List<ShiftStack> stacks, Map<String, String> skipped) {
         skipped = Map.copyOf(skipped);
     }
 
+    /** The conditions over the built-in environments (a {@code domain.transfer} reaches those). */
     public static Conditions of(String spec, Environment env, boolean pairs) {
-        List<ShiftStack> all = new ArrayList<>(ShiftSpec.expand(spec));
+        return of(ShiftSpec.expand(spec), env, pairs);
+    }
+
+    /** The conditions with every stack resolved in {@code catalog} (a {@code domain.transfer} reaches its environments). */
+    public static Conditions of(Catalog catalog, String spec, Environment env, boolean pairs) {
+        return of(ShiftSpec.expand(spec).stream().map(catalog::bind).toList(), env, pairs);
+    }
+
+    private static Conditions of(List<ShiftStack> expanded, Environment env, boolean pairs) {
+        List<ShiftStack> all = new ArrayList<>(expanded);
         if (pairs) {
             List<ShiftStack> singles = all.stream().filter(s -> s.layers().size() == 1).toList();
             for (int i = 0; i < singles.size(); i++) {

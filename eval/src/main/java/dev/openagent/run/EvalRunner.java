@@ -4,7 +4,7 @@ import dev.openagent.results.GoldFacts;
 import dev.openagent.results.EpisodeResult;
 import dev.openagent.results.EpisodeKey;
 import dev.openagent.UserInputException;
-import dev.openagent.registry.Environments;
+import dev.openagent.registry.Catalog;
 import dev.openagent.episode.Agent;
 import dev.openagent.episode.Episodes;
 import dev.openagent.episode.InfrastructureException;
@@ -89,35 +89,41 @@ public final class EvalRunner {
         public boolean complete() { return stopReason == null && errors == 0 && reused + ran == planned; }
     }
 
+    private final Catalog catalog;
     private final ResultStore store;
     private final RunControl control;
     private final Progress progress;
     private final Function<String, List<ShiftStack>> shifts;
 
-    public EvalRunner(ResultStore store, RunControl control, Progress progress) {
-        this(store, control, progress, ShiftSpec::expand);
+    /** @param catalog the environments an experiment's ids name (built-in and loaded ones) */
+    public EvalRunner(Catalog catalog, ResultStore store, RunControl control, Progress progress) {
+        this(catalog, store, control, progress, ShiftSpec::expand);
     }
 
     /** @param shifts expands a shift spec into conditions (the shift catalog's {@link ShiftSpec#expand}, or a test's own) */
-    public EvalRunner(ResultStore store, RunControl control, Progress progress, Function<String, List<ShiftStack>> shifts) {
+    public EvalRunner(Catalog catalog, ResultStore store, RunControl control, Progress progress, Function<String, List<ShiftStack>> shifts) {
+        this.catalog = catalog;
         this.store = store;
         this.control = control;
         this.progress = progress == null ? Progress.NONE : progress;
         this.shifts = shifts;
     }
 
-    /** The conditions of an experiment: the static one first, then each expanded shift spec once. */
-    public static List<Condition> conditions(Experiment exp, List<String> notApplicable) {
-        return conditions(exp, ShiftSpec::expand, notApplicable);
+    /**
+     * The conditions of an experiment over the environments of {@code catalog}: the static one first, then each expanded
+     * shift spec once, its stacks resolved in the catalog.
+     */
+    public static List<Condition> conditions(Catalog catalog, Experiment exp, List<String> notApplicable) {
+        return conditions(catalog, exp, ShiftSpec::expand, notApplicable);
     }
 
-    static List<Condition> conditions(Experiment exp, Function<String, List<ShiftStack>> expand, List<String> notApplicable) {
+    static List<Condition> conditions(Catalog catalog, Experiment exp, Function<String, List<ShiftStack>> expand, List<String> notApplicable) {
         List<ShiftStack> stacks = new ArrayList<>();
         stacks.add(ShiftStack.NONE);
-        stacks.addAll(expand.apply(exp.shiftSpec()));
+        expand.apply(exp.shiftSpec()).forEach(s -> stacks.add(catalog.bind(s)));
         List<Condition> out = new ArrayList<>();
         for (String envId : exp.envs()) {
-            Environment environment = Environments.get(envId);
+            Environment environment = catalog.get(envId);
             if (exp.difficulty() != 0 && !environment.info().difficulties().contains(exp.difficulty())) {
                 throw new UserInputException(envId + " has no difficulty " + exp.difficulty() + " (levels: " + environment.info().difficulties() + ")");
             }
@@ -174,7 +180,7 @@ public final class EvalRunner {
             if (!labels.add(a.label())) throw new UserInputException("two agents are labelled '" + a.label() + "': give them distinct labels");
         }
         List<String> notApplicable = new ArrayList<>();
-        List<Planned> whole = plan(exp, agents, conditions(exp, shifts, notApplicable));
+        List<Planned> whole = plan(exp, agents, conditions(catalog, exp, shifts, notApplicable));
         List<Planned> plan = shard.whole() ? whole : whole.stream().filter(p -> shard.contains(p.key())).toList();
         if (runId == null) runId = runId(exp, agents);
         String name = exp.name() == null ? runId : exp.name();

@@ -1,6 +1,7 @@
 package dev.openagent.run;
 
 import dev.openagent.results.EpisodeResult;
+import dev.openagent.registry.Catalog;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.agent.openai.ChatEndpoint;
 import dev.openagent.agent.openai.OpenAiAgent;
@@ -54,7 +55,7 @@ class EvalRunnerTest {
             try (ChatEndpoint endpoint = new ChatEndpoint(config, results, true, control, ChatEndpoint.Sleeper.REAL)) {
                 OpenAiAgent agent = new OpenAiAgent(endpoint);
                 EvalAgent a = new EvalAgent(config.label(), config.identity(), agent::forTrial);
-                return new EvalRunner(results, control, Progress.NONE).run(exp, List.of(a));
+                return new EvalRunner(new Catalog(), results, control, Progress.NONE).run(exp, List.of(a));
             }
         }
     }
@@ -216,6 +217,6 @@ class EvalRunnerTest {
         EvalAgent b = new EvalAgent("x", Map.of("kind", "x", "temperature", 0.5), t -> null);
         assertFalse(EvalRunner.configHash(a, slow).equals(EvalRunner.configHash(b, slow)), "agent settings change episode identity");
         List<String> notApplicable = new ArrayList<>();
-        assertEquals(1, EvalRunner.conditions(slow, notApplicable).size(), "the static condition is always there");
+        assertEquals(1, EvalRunner.conditions(new Catalog(), slow, notApplicable).size(), "the static condition is always there");
     }
 }

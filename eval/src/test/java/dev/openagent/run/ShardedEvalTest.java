@@ -2,6 +2,7 @@ package dev.openagent.run;
 
 import dev.openagent.results.EpisodeResult;
 import dev.openagent.results.EpisodeKey;
+import dev.openagent.registry.Catalog;
 import dev.openagent.agent.openai.ChatEndpoint;
 import dev.openagent.agent.openai.OpenAiAgent;
 import dev.openagent.agent.openai.OpenAiConfig;
@@ -64,7 +65,7 @@ class ShardedEvalTest {
                     null, null, new RetryPolicy(0, Duration.ofMillis(1), Duration.ofMillis(2)), null);
             try (ChatEndpoint endpoint = new ChatEndpoint(config, results, true, control, ChatEndpoint.Sleeper.REAL)) {
                 OpenAiAgent agent = new OpenAiAgent(endpoint);
-                return new EvalRunner(results, control, Progress.NONE).run(experiment(), List.of(new EvalAgent(config.label(), config.identity(),
+                return new EvalRunner(new Catalog(), results, control, Progress.NONE).run(experiment(), List.of(new EvalAgent(config.label(), config.identity(),
                         agent::forTrial)), shard, null);
             }
         }

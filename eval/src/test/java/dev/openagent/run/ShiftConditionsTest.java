@@ -1,6 +1,7 @@
 package dev.openagent.run;
 
 import dev.openagent.results.EpisodeResult;
+import dev.openagent.registry.Catalog;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.oracle.OracleAgent;
 import dev.openagent.metrics.Scorecard;
@@ -74,7 +75,7 @@ class ShiftConditionsTest {
         Experiment exp = new Experiment("shifts", List.of(AgentSpec.of("oracle")), List.of("poi"), List.of("all"), 10, 1, 5L, "test", 0, 4, null);
         EvalAgent oracle = new EvalAgent("oracle", Map.of("kind", "oracle"), t -> new OracleAgent());
         try (ResultStore store = ResultStore.open(dir.resolve("s.db"))) {
-            EvalRunner.RunResult r = new EvalRunner(store, RunControl.unlimited(), Progress.NONE, ShiftConditionsTest::expand)
+            EvalRunner.RunResult r = new EvalRunner(new Catalog(), store, RunControl.unlimited(), Progress.NONE, ShiftConditionsTest::expand)
                     .run(exp, List.of(oracle));
             assertTrue(r.complete(), r.toString());
             assertEquals(40, r.planned(), "static + 3 applicable conditions (static listed twice counts once) x 10 tasks");

@@ -1,5 +1,6 @@
 package dev.openagent.junit;
 
+import dev.openagent.registry.Catalog;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.agent.framework.AgentTranscript;
 import dev.openagent.agent.framework.AgentCrash;
@@ -50,8 +51,9 @@ public final class AgentRobustnessExtension implements BeforeTestExecutionCallba
         String where = "@AgentRobustness on " + context.getRequiredTestClass().getSimpleName() + "." + method.getName() + "()";
         RobustnessPlan plan;
         RobustnessRunner.Subject subject;
-        try {
-            plan = RobustnessPlan.of(a);
+        // The test's catalog: annotations name built-in environments, so it loads nothing and has nothing to close later.
+        try (Catalog catalog = new Catalog()) {
+            plan = RobustnessPlan.of(catalog, a);
             subject = subject(context, a.agent());
             if (subject instanceof RobustnessRunner.Framework && plan.conditions().getFirst().environment().info().iface() != Interface.FUNCTION_CALL) {
                 throw new IllegalArgumentException(plan.env() + " is a text-command environment; framework agents act through tools, so they need a function-call environment");

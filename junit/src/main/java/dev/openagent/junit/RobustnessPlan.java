@@ -1,6 +1,7 @@
 package dev.openagent.junit;
 
 import dev.openagent.json.Json;
+import dev.openagent.registry.Catalog;
 import dev.openagent.run.EvalAgent;
 import dev.openagent.run.EvalRunner;
 import dev.openagent.run.Experiment;
@@ -20,12 +21,12 @@ import java.util.Map;
 record RobustnessPlan(Experiment experiment, List<EvalRunner.Condition> conditions, List<TaskRequest> tasks, List<String> notApplicable) {
 
     /** @throws IllegalArgumentException with a one-line reason when the annotation asks for something that cannot run */
-    static RobustnessPlan of(AgentRobustness a) {
+    static RobustnessPlan of(Catalog catalog, AgentRobustness a) {
         if (a.tasks() < 1) throw new IllegalArgumentException("tasks must be at least 1 (got " + a.tasks() + ")");
         Experiment exp = new Experiment(null, List.of(), List.of(a.env()), List.of(a.shift()), a.tasks(), a.trials(), a.seed(),
                 a.split(), a.difficulty(), a.concurrency(), null);
         List<String> notApplicable = new ArrayList<>();
-        List<EvalRunner.Condition> conditions = EvalRunner.conditions(exp, notApplicable);
+        List<EvalRunner.Condition> conditions = EvalRunner.conditions(catalog, exp, notApplicable);
         boolean asksForShifts = !a.shift().strip().equals("none") && !a.shift().strip().equals("static");
         if (asksForShifts && conditions.stream().allMatch(c -> c.stack().isStatic())) {
             throw new IllegalArgumentException("no shift of '" + a.shift() + "' applies to " + a.env() + ": " + String.join("; ", notApplicable));

@@ -1,7 +1,7 @@
 package dev.openagent.server;
 
 import dev.openagent.UserInputException;
-import dev.openagent.registry.Environments;
+import dev.openagent.registry.Catalog;
 import dev.openagent.run.Conditions;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Environment;
@@ -17,9 +17,10 @@ import java.util.Locale;
  */
 public record EnvChoice(Environment environment, ShiftStack shifts) {
 
-    public static EnvChoice of(String envId, String shiftSpec) {
-        Environment environment = Environments.get(envId);
-        ShiftStack stack = oneStack(shiftSpec);
+    /** The environment {@code envId} names in {@code catalog}, under the stack {@code shiftSpec} names, resolved there. */
+    public static EnvChoice of(Catalog catalog, String envId, String shiftSpec) {
+        Environment environment = catalog.get(envId);
+        ShiftStack stack = catalog.bind(oneStack(shiftSpec));
         // Conditions' check, not the stack's alone: a file environment also rules shifts out by the facts it lacks.
         Conditions.notApplicable(stack, environment).ifPresent(why -> {
             throw new UserInputException("shift does not apply to " + envId + ": " + why);

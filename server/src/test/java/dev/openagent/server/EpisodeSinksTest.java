@@ -1,5 +1,6 @@
 package dev.openagent.server;
 
+import dev.openagent.registry.Catalog;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.oracle.OracleAgent;
 import dev.openagent.episode.AgentSession;
@@ -23,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class EpisodeSinksTest {
-    static final EnvChoice POI = EnvChoice.of("poi", "none");
+    static final EnvChoice POI = EnvChoice.of(new Catalog(), "poi", "none");
     static final TaskChoice TASKS = new TaskChoice(Split.TEST, 0, 1);
 
     static FinishedEpisode oracleEpisode(int index) {

@@ -14,7 +14,7 @@ import dev.openagent.policy.PolicyEval;
 import dev.openagent.policy.PolicyRunner;
 import dev.openagent.policy.ShiftSampler;
 import dev.openagent.policy.Trainer;
-import dev.openagent.registry.Environments;
+import dev.openagent.registry.Catalog;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.sandbox.ShiftRecord;
 import dev.openagent.sandbox.Split;
@@ -207,18 +207,18 @@ public final class Adaptation {
     }
 
     /** Adapts the checkpoint and writes the adapted one to {@code out}. */
-    public static Result run(Settings s, Path out, StudyProgress progress) {
-        return run(s, out, progress, CurveSink.NONE);
+    public static Result run(Catalog catalog, Settings s, Path out, StudyProgress progress) {
+        return run(catalog, s, out, progress, CurveSink.NONE);
     }
 
     /**
-     * As {@link #run(Settings, Path, StudyProgress)}, sending the learning curve to {@code curve}: the trainer's loss
+     * As {@link #run(Catalog, Settings, Path, StudyProgress)}, sending the learning curve to {@code curve}: the trainer's loss
      * ({@link Trainer#train(Trainer.Options, java.util.function.Consumer, java.util.function.IntConsumer, int, CurveSink)}),
      * and the success before (at step 0) and after (at the last step), with its 95% Wilson interval, of each row but the
      * single catalog shifts ({@link #curveSeries}).
      */
-    public static Result run(Settings s, Path out, StudyProgress progress, CurveSink curve) {
-        Environment env = Environments.get(s.env());
+    public static Result run(Catalog catalog, Settings s, Path out, StudyProgress progress, CurveSink curve) {
+        Environment env = catalog.get(s.env());
         List<String> notes = new ArrayList<>();
         Focus targets = applicable(s.targets(), env, notes);
         notes.forEach(progress::log);
@@ -226,13 +226,13 @@ public final class Adaptation {
         long episodes = (long) conditions.size() * s.tasks();
         Trainer.Options o;
         List<List<Trajectory>> before;
-        StudyProgress.Phase evalBefore = progress.phase("evaluate before", StudyProgress.evaluationWork(s.env(), episodes), episodes);
+        StudyProgress.Phase evalBefore = progress.phase("evaluate before", StudyProgress.evaluationWork(env.info(), episodes), episodes);
         StudyProgress.Phase train;
         StudyProgress.Phase evalAfter;
         try (Policy start = Checkpoint.load(s.policy())) {
-            o = options(s, targets, start);
+            o = options(s, targets, start).in(catalog);
             train = progress.phase("train", StudyProgress.trainingWork(o), o.steps());
-            evalAfter = progress.phase("evaluate after", StudyProgress.evaluationWork(s.env(), episodes), episodes);
+            evalAfter = progress.phase("evaluate after", StudyProgress.evaluationWork(env.info(), episodes), episodes);
             progress.log(String.format(Locale.ROOT, "adapt: %d target condition%s on %s; before: %d conditions x %d test tasks", targets.entries().size(),
                     targets.entries().size() == 1 ? "" : "s", s.env(), conditions.size(), s.tasks()));
             before = evaluate(start, "before", conditions, env, s, evalBefore);

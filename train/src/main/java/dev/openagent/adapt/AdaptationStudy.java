@@ -7,6 +7,7 @@ import dev.openagent.policy.Policy;
 import dev.openagent.policy.PolicyEval;
 import dev.openagent.policy.PolicyEval.Figures;
 import dev.openagent.policy.Trainer;
+import dev.openagent.registry.Catalog;
 import dev.openagent.registry.Environments;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.shift.ShiftSpec;
@@ -217,9 +218,9 @@ public final class AdaptationStudy {
         StudyProgress.Phase trainSft = from == null ? progress.phase("train sft", StudyProgress.trainingWork(sft), sft.steps()) : null;
         StudyProgress.Phase trainPaft = from == null ? progress.phase("train paft", StudyProgress.trainingWork(paft), paft.steps()) : null;
         long beforeEpisodes = (long) Start.values().length * (budget.staticTasks() + (long) scenarios.size() * budget.targetTasks());
-        StudyProgress.Phase before = progress.phase("evaluate the starting points", StudyProgress.evaluationWork(ENV, beforeEpisodes), beforeEpisodes);
+        StudyProgress.Phase before = progress.phase("evaluate the starting points", StudyProgress.evaluationWork(env.info(), beforeEpisodes), beforeEpisodes);
         double perRepair = StudyProgress.trainingWork(Trainer.Options.of(Trainer.Method.PAFT, ENV, Math.max(1, budget.episodes() / 16), seed))
-                + StudyProgress.evaluationWork(ENV, (long) budget.points().size() * budget.targetTasks() + budget.staticTasks()
+                + StudyProgress.evaluationWork(env.info(), (long) budget.points().size() * budget.targetTasks() + budget.staticTasks()
                 + (long) scenarios.size() * budget.targetTasks());
         StudyProgress.Phase repairs = progress.phase("repairs", perRepair * jobs.size(), jobs.size());
 

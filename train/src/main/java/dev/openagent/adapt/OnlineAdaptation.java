@@ -12,7 +12,7 @@ import dev.openagent.policy.ClosingAdam;
 import dev.openagent.policy.GroupUpdate;
 import dev.openagent.policy.Policy;
 import dev.openagent.policy.PolicyRunner;
-import dev.openagent.registry.Environments;
+import dev.openagent.registry.Catalog;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.sandbox.Seeds;
 import dev.openagent.sandbox.Split;
@@ -175,8 +175,8 @@ public final class OnlineAdaptation {
      *
      * @throws IllegalArgumentException when {@code out} holds another run's groups
      */
-    public static Result run(Settings s, Path out, CurveSink sink, Consumer<String> log, int stopAfter) {
-        Environment environment = Environments.get(s.env());
+    public static Result run(Catalog catalog, Settings s, Path out, CurveSink sink, Consumer<String> log, int stopAfter) {
+        Environment environment = catalog.get(s.env());
         ObjectNode identity = s.identity();
         List<Point> points = new ArrayList<>(completed(out, identity));
         int resumed = points.size();

@@ -15,6 +15,7 @@ import dev.openagent.policy.PolicyEval;
 import dev.openagent.policy.PolicyEval.Figures;
 import dev.openagent.policy.PolicyRunner;
 import dev.openagent.policy.Trainer;
+import dev.openagent.registry.Catalog;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.sandbox.Seeds;
 import dev.openagent.sandbox.Split;
@@ -91,7 +92,7 @@ final class Repair {
                 }
                 current = out;
             } else {
-                OnlineAdaptation.run(online, dir.resolve("online"), CurveSink.NONE, line -> {}, point / budget.groupSize());
+                OnlineAdaptation.run(new Catalog(), online, dir.resolve("online"), CurveSink.NONE, line -> {}, point / budget.groupSize());
                 current = OnlineAdaptation.checkpoint(dir.resolve("online"), point / budget.groupSize());
             }
             spent = point;

@@ -15,12 +15,20 @@ import java.util.function.Supplier;
  * Settings given on the command line ({@code -D...}) or in the environment win.
  */
 final class Djl {
-    private static volatile boolean ready;
-
     private Djl() {}
 
-    static synchronized void init() {
-        if (ready) return;
+    /** Sets DJL up once, the first time it is asked for (the class-loading lock makes that happen once). */
+    private static final class Ready {
+        static final boolean DONE = setUp();
+
+        private Ready() {}
+    }
+
+    static void init() {
+        if (!Ready.DONE) throw new IllegalStateException("DJL is not set up");
+    }
+
+    private static boolean setUp() {
         setDefault("ai.djl.offline", "true");
         setDefault("ai.djl.pytorch.num_threads", "1");
         setDefault("ai.djl.pytorch.num_interop_threads", "1");
@@ -28,7 +36,7 @@ final class Djl {
             setDefault("DJL_CACHE_DIR", Path.of(System.getProperty("user.home"), ".cache", "openagent", "djl").toString());
         }
         Engine.getInstance();
-        ready = true;
+        return true;
     }
 
     private static void setDefault(String key, String value) {

@@ -1,6 +1,5 @@
 package dev.openagent.policy;
 
-import dev.openagent.registry.Environments;
 import dev.openagent.episode.Episodes;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.run.TaskPlan;
@@ -30,8 +29,7 @@ public final class PolicyBench {
 
     private PolicyBench() {}
 
-    public static List<Figures> run(Policy policy, String env, int episodes, long seed) {
-        Environment e = Environments.get(env);
+    public static List<Figures> run(Policy policy, Environment e, int episodes, long seed) {
         List<TaskRequest> requests = new TaskPlan(Split.TEST, episodes, seed, 0).requests();
         // Warm-up: the first passes load libtorch kernels.
         PolicyRunner.run(policy, "bench", jobs(e, requests.subList(0, Math.min(16, requests.size()))), 16, null, false, x -> {});

@@ -1,7 +1,6 @@
 package dev.openagent.policy;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.openagent.registry.Environments;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.metrics.Rate;
 import dev.openagent.run.TaskPlan;
@@ -57,8 +56,8 @@ public final class PolicyEval {
     }
 
     /** Static test-split success, on every core (for a policy evaluated on its own, as after {@code openagent train}). */
-    public static Figures staticTest(Policy policy, String env, int tasks, long seed) {
-        List<PolicyRunner.Job> jobs = jobs(Environments.get(env), ShiftStack.NONE, Split.TEST, tasks, seed);
+    public static Figures staticTest(Policy policy, Environment env, int tasks, long seed) {
+        List<PolicyRunner.Job> jobs = jobs(env, ShiftStack.NONE, Split.TEST, tasks, seed);
         return Figures.of(PolicyRunner.run(policy, "policy", jobs, PARALLEL, Runtime.getRuntime().availableProcessors(), null, false, e -> {})
                 .stream().map(PolicyRunner.Episode::trajectory).toList());
     }

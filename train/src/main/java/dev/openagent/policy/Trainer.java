@@ -4,6 +4,7 @@ import ai.djl.training.tracker.Tracker;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.UserInputException;
 import dev.openagent.curve.CurveSink;
+import dev.openagent.registry.Catalog;
 import dev.openagent.registry.Environments;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.Action;
@@ -66,10 +67,11 @@ public final class Trainer {
      * @param taskPool   distinct training tasks drawn, in turn, per environment (0: a new task every episode)
      * @param growVocabulary with {@code init}: add the words of the new training data to the checkpoint's
      *                   vocabulary and answer words (continuing on another environment), instead of keeping them
+     * @param catalog    where the training environments' ids are looked up ({@link #in}); null ({@link #of}): the built-in ones
      */
     public record Options(Method method, String env, int steps, long seed, double alpha, Path init, int batch, float lr,
                           int groupTasks, int groupSize, PolicyConfig config, ShiftSampler shifts, ShiftSampler.Mix mix,
-                          TrainingTasks tasks, int taskPool, boolean growVocabulary) {
+                          TrainingTasks tasks, int taskPool, boolean growVocabulary, Catalog catalog) {
         public Options {
             if (steps < 1) throw new UserInputException("steps must be at least 1");
             if (batch < 1) throw new UserInputException("batch must be at least 1");
@@ -88,31 +90,37 @@ public final class Trainer {
          */
         public static Options of(Method method, String env, int steps, long seed) {
             return new Options(method, env, steps, seed, method == Method.RL ? 0 : 0.3, null, 64, method == Method.RL ? 5e-5f : 2e-3f, 16, 8,
-                    PolicyConfig.defaults(), null, ShiftSampler.Mix.UNIFORM, null, 0, false);
+                    PolicyConfig.defaults(), null, ShiftSampler.Mix.UNIFORM, null, 0, false, null);
         }
 
-        public Options withAlpha(double a) { return new Options(method, env, steps, seed, a, init, batch, lr, groupTasks, groupSize, config, shifts, mix, tasks, taskPool, growVocabulary); }
+        public Options withAlpha(double a) { return new Options(method, env, steps, seed, a, init, batch, lr, groupTasks, groupSize, config, shifts, mix, tasks, taskPool, growVocabulary, catalog); }
 
-        public Options withInit(Path dir) { return new Options(method, env, steps, seed, alpha, dir, batch, lr, groupTasks, groupSize, config, shifts, mix, tasks, taskPool, growVocabulary); }
+        public Options withInit(Path dir) { return new Options(method, env, steps, seed, alpha, dir, batch, lr, groupTasks, groupSize, config, shifts, mix, tasks, taskPool, growVocabulary, catalog); }
 
-        public Options withConfig(PolicyConfig c) { return new Options(method, env, steps, seed, alpha, init, batch, lr, groupTasks, groupSize, c, shifts, mix, tasks, taskPool, growVocabulary); }
+        public Options withConfig(PolicyConfig c) { return new Options(method, env, steps, seed, alpha, init, batch, lr, groupTasks, groupSize, c, shifts, mix, tasks, taskPool, growVocabulary, catalog); }
 
-        public Options withShifts(ShiftSampler s) { return new Options(method, env, steps, seed, alpha, init, batch, lr, groupTasks, groupSize, config, s, mix, tasks, taskPool, growVocabulary); }
+        public Options withShifts(ShiftSampler s) { return new Options(method, env, steps, seed, alpha, init, batch, lr, groupTasks, groupSize, config, s, mix, tasks, taskPool, growVocabulary, catalog); }
 
-        public Options withMix(ShiftSampler.Mix m) { return new Options(method, env, steps, seed, alpha, init, batch, lr, groupTasks, groupSize, config, shifts, m, tasks, taskPool, growVocabulary); }
+        public Options withMix(ShiftSampler.Mix m) { return new Options(method, env, steps, seed, alpha, init, batch, lr, groupTasks, groupSize, config, shifts, m, tasks, taskPool, growVocabulary, catalog); }
 
-        public Options withBatch(int b, float learningRate) { return new Options(method, env, steps, seed, alpha, init, b, learningRate, groupTasks, groupSize, config, shifts, mix, tasks, taskPool, growVocabulary); }
+        public Options withBatch(int b, float learningRate) { return new Options(method, env, steps, seed, alpha, init, b, learningRate, groupTasks, groupSize, config, shifts, mix, tasks, taskPool, growVocabulary, catalog); }
 
-        public Options withGroups(int tasks, int size) { return new Options(method, env, steps, seed, alpha, init, batch, lr, tasks, size, config, shifts, mix, this.tasks, taskPool, growVocabulary); }
+        public Options withGroups(int tasks, int size) { return new Options(method, env, steps, seed, alpha, init, batch, lr, tasks, size, config, shifts, mix, this.tasks, taskPool, growVocabulary, catalog); }
 
         /** Trains on these tasks ({@code env} becomes their first environment). */
-        public Options withTasks(TrainingTasks t) { return new Options(method, t.envs().getFirst(), steps, seed, alpha, init, batch, lr, groupTasks, groupSize, config, shifts, mix, t, taskPool, growVocabulary); }
+        public Options withTasks(TrainingTasks t) { return new Options(method, t.envs().getFirst(), steps, seed, alpha, init, batch, lr, groupTasks, groupSize, config, shifts, mix, t, taskPool, growVocabulary, catalog); }
 
         /** Draws its episodes from this many distinct training tasks per environment (0: a new task every episode). */
-        public Options withTaskPool(int n) { return new Options(method, env, steps, seed, alpha, init, batch, lr, groupTasks, groupSize, config, shifts, mix, tasks, n, growVocabulary); }
+        public Options withTaskPool(int n) { return new Options(method, env, steps, seed, alpha, init, batch, lr, groupTasks, groupSize, config, shifts, mix, tasks, n, growVocabulary, catalog); }
 
         /** Continues from {@code dir}, adding the new training data's words to its vocabulary. */
-        public Options continuing(Path dir) { return new Options(method, env, steps, seed, alpha, dir, batch, lr, groupTasks, groupSize, config, shifts, mix, tasks, taskPool, true); }
+        public Options continuing(Path dir) { return new Options(method, env, steps, seed, alpha, dir, batch, lr, groupTasks, groupSize, config, shifts, mix, tasks, taskPool, true, catalog); }
+
+        /** A training environment by id: in the catalog, else among the built-in ones. */
+        public Environment environment(String id) { return catalog != null ? catalog.get(id) : Environments.get(id); }
+
+        /** Looks the training environments up in {@code c} (one that loaded an environment file, say). */
+        public Options in(Catalog c) { return new Options(method, env, steps, seed, alpha, init, batch, lr, groupTasks, groupSize, config, shifts, mix, tasks, taskPool, growVocabulary, c); }
     }
 
     /** A trained policy and what {@code training.json} records about it. */
@@ -148,7 +156,7 @@ public final class Trainer {
      * the log prints and every {@link #CURVE_POINTS}th of the run.
      */
     public static Result train(Options o, Consumer<String> log, IntConsumer progress, int threads, CurveSink curve) {
-        o.tasks().validate();
+        o.tasks().validate(o::environment);
         long t0 = System.nanoTime();
         ObjectNode info = Json.object();
         info.put("method", o.method().id());
@@ -182,7 +190,7 @@ public final class Trainer {
 
     /** The shifts of one training environment: the options' own, else the catalog's that apply to it, spread by the mix. */
     private static ShiftSampler shifts(Options o, String env) {
-        return o.shifts() != null ? o.shifts() : ShiftSampler.catalog(Environments.get(env).info(), o.mix());
+        return o.shifts() != null ? o.shifts() : ShiftSampler.catalog(o.environment(env).info(), o.mix());
     }
 
     /**
@@ -193,7 +201,7 @@ public final class Trainer {
         List<String> envs = o.tasks().envs();
         List<Demonstrations> sources = new ArrayList<>();
         for (int i = 0; i < envs.size(); i++) {
-            Environment env = Environments.get(envs.get(i));
+            Environment env = o.environment(envs.get(i));
             ShiftSampler shifts = alpha > 0 ? shifts(o, envs.get(i)) : ShiftSampler.of(List.of());
             sources.add(new Demonstrations(env, alpha, shifts, envs.size() == 1 ? seed : Seeds.mix(seed, i), o.tasks().levels(env.info()))
                     .withTaskPool(o.taskPool()).withSlips(alpha > 0 ? SLIPS : 0));
@@ -452,7 +460,7 @@ public final class Trainer {
 
     private static Result reinforce(Options o, ObjectNode info, Consumer<String> log, IntConsumer progress, CurveSink curve) {
         Policy policy = initial(o, 0, info);
-        List<Environment> envs = o.tasks().envs().stream().map(Environments::get).toList();
+        List<Environment> envs = o.tasks().envs().stream().map(o::environment).toList();
         List<List<Integer>> levels = envs.stream().map(e -> o.tasks().levels(e.info())).toList();
         List<ShiftSampler> shifts = o.alpha() > 0 ? o.tasks().envs().stream().map(e -> shifts(o, e)).toList() : List.of();
         if (o.alpha() > 0) {

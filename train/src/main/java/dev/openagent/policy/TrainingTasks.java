@@ -1,7 +1,7 @@
 package dev.openagent.policy;
 
 import dev.openagent.UserInputException;
-import dev.openagent.registry.Environments;
+import dev.openagent.sandbox.Environment;
 import dev.openagent.sandbox.EnvironmentInfo;
 
 import java.util.HashSet;
@@ -53,8 +53,8 @@ public record TrainingTasks(List<String> envs, int minDifficulty, int maxDifficu
     }
 
     /** Checks every environment is registered and has a level in range. */
-    public void validate() {
-        for (String e : envs) levels(Environments.get(e).info());
+    public void validate(java.util.function.Function<String, Environment> find) {
+        for (String e : envs) levels(find.apply(e).info());
     }
 
     /** For logs and {@code training.json}: {@code poi}, {@code poi+medical}, {@code poi d1-2}. */

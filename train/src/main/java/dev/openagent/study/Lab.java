@@ -180,7 +180,7 @@ final class Lab {
 
     private StudyProgress.Phase evaluationPhase(String name, List<Cell> cells) {
         long n = (long) settings.tasks() * settings.k();
-        double work = cells.stream().mapToDouble(c -> StudyProgress.evaluationWork(c.env(), n)).sum();
+        double work = cells.stream().mapToDouble(c -> StudyProgress.evaluationWork(Environments.get(c.env()).info(), n)).sum();
         return phases.computeIfAbsent("evaluate " + name, k -> progress.phase(k, work, n * cells.size()));
     }
 

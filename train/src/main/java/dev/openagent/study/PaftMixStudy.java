@@ -82,7 +82,7 @@ public final class PaftMixStudy {
         Map<String, StudyProgress.Phase> evalPhase = new LinkedHashMap<>();
         plan.forEach((a, o) -> trainPhase.put(a, progress.phase("train " + a, StudyProgress.trainingWork(o), o.steps())));
         plan.keySet().forEach(a -> evalPhase.put(a, progress.phase("evaluate " + a,
-                StudyProgress.evaluationWork(PaperStudy.ENV, episodes), episodes)));
+                StudyProgress.evaluationWork(Environments.get(PaperStudy.ENV).info(), episodes), episodes)));
         try (StudyKit.Pipeline pipeline = new StudyKit.Pipeline()) {
             Future<Trainer.Result> sft = null;
             for (var e : plan.entrySet()) {

@@ -266,7 +266,7 @@ public final class PaperStudy {
             trainPhase.put(p.agent(), progress.phase("train " + p.agent(), StudyProgress.trainingWork(p.options()), p.options().steps()));
         }
         for (String a : agents) {
-            evalPhase.put(a, progress.phase("evaluate " + a, StudyProgress.evaluationWork(ENV, episodesPerAgent), episodesPerAgent));
+            evalPhase.put(a, progress.phase("evaluate " + a, StudyProgress.evaluationWork(poi.info(), episodesPerAgent), episodesPerAgent));
         }
         try (StudyKit.Pipeline pipeline = new StudyKit.Pipeline()) {
             Map<String, Future<Trainer.Result>> trained = new LinkedHashMap<>();

@@ -1,6 +1,6 @@
 package dev.openagent.study;
 
-import dev.openagent.registry.Environments;
+import dev.openagent.sandbox.EnvironmentInfo;
 import dev.openagent.policy.Trainer;
 import dev.openagent.run.Progress;
 import dev.openagent.sandbox.Interface;
@@ -122,7 +122,7 @@ public abstract class StudyProgress implements AutoCloseable {
      * iteration its rollouts plus one step over their decisions.
      */
     public static double trainingWork(Trainer.Options o) {
-        double perExample = 0.0025 * contextFactor(o.env());
+        double perExample = 0.0025 * contextFactor(o.environment(o.env()).info());
         return switch (o.method()) {
             case SFT, PAFT -> o.steps() * o.batch() * perExample;
             case RL -> o.steps() * o.groupTasks() * o.groupSize() * (0.01 + 4 * perExample);
@@ -130,12 +130,12 @@ public abstract class StudyProgress implements AutoCloseable {
     }
 
     /** Estimated CPU seconds of evaluating episodes of an environment in lockstep. */
-    public static double evaluationWork(String env, long episodes) {
+    public static double evaluationWork(EnvironmentInfo env, long episodes) {
         return episodes * 0.008 * contextFactor(env) * contextFactor(env);
     }
 
-    private static double contextFactor(String env) {
-        return Environments.get(env).info().iface() == Interface.TEXT_COMMAND ? 2.5 : 1;
+    private static double contextFactor(EnvironmentInfo env) {
+        return env.iface() == Interface.TEXT_COMMAND ? 2.5 : 1;
     }
 
     // ---------------------------------------------------------------- displays

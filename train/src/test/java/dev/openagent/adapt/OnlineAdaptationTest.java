@@ -1,5 +1,6 @@
 package dev.openagent.adapt;
 
+import dev.openagent.registry.Catalog;
 import dev.openagent.curve.CurveFiles;
 import dev.openagent.curve.CurveSink;
 import dev.openagent.policy.Checkpoint;
@@ -80,8 +81,8 @@ class OnlineAdaptationTest {
             "obs.injection:severity=3, 64, 1"})
     void theCurveRisesUnderAPersistentShiftFromOutcomeRewardAlone(String shift, int groupSize, int attempts) {
         Path out = dir.resolve("online");
-        OnlineAdaptation.Result r = OnlineAdaptation.run(settings(shift, GROUPS, groupSize, attempts, OnlineAdaptation.DEFAULT_LR), out,
-                new CurveFiles(out), line -> {}, Integer.MAX_VALUE);
+        OnlineAdaptation.Result r = OnlineAdaptation.run(new Catalog(), settings(shift, GROUPS, groupSize, attempts, OnlineAdaptation.DEFAULT_LR),
+                out, new CurveFiles(out), line -> {}, Integer.MAX_VALUE);
         assertEquals(GROUPS, r.points().size());
         assertEquals((long) GROUPS * groupSize, r.points().getLast().episodes());
         double first = r.meanSuccess(1, COMPARED);
@@ -98,13 +99,13 @@ class OnlineAdaptationTest {
         // Attempts of each task (a task's attempts as its baseline) here, so both ways of forming groups are run.
         OnlineAdaptation.Settings s = settings(SHIFT, 4, 12, 3, OnlineAdaptation.DEFAULT_LR);
         Path whole = dir.resolve("whole");
-        OnlineAdaptation.run(s, whole, new CurveFiles(whole), line -> {}, Integer.MAX_VALUE);
+        OnlineAdaptation.run(new Catalog(), s, whole, new CurveFiles(whole), line -> {}, Integer.MAX_VALUE);
 
         Path killed = dir.resolve("killed");
-        OnlineAdaptation.Result part = OnlineAdaptation.run(s, killed, new CurveFiles(killed), line -> {}, 2);
+        OnlineAdaptation.Result part = OnlineAdaptation.run(new Catalog(), s, killed, new CurveFiles(killed), line -> {}, 2);
         assertEquals(2, part.points().size());
         assertTrue(Files.notExists(OnlineAdaptation.checkpoint(killed, 3)));
-        OnlineAdaptation.Result rest = OnlineAdaptation.run(s, killed, new CurveFiles(killed), line -> {}, Integer.MAX_VALUE);
+        OnlineAdaptation.Result rest = OnlineAdaptation.run(new Catalog(), s, killed, new CurveFiles(killed), line -> {}, Integer.MAX_VALUE);
         assertEquals(2, rest.resumedFrom());
         assertEquals(4, rest.points().size());
 
@@ -117,6 +118,6 @@ class OnlineAdaptationTest {
 
         // Another stream in the same directory is refused rather than mixed into it.
         assertThrows(IllegalArgumentException.class,
-                () -> OnlineAdaptation.run(settings("obs.format", 4, 12, 3, OnlineAdaptation.DEFAULT_LR), killed, CurveSink.NONE, line -> {}, 4));
+                () -> OnlineAdaptation.run(new Catalog(), settings("obs.format", 4, 12, 3, OnlineAdaptation.DEFAULT_LR), killed, CurveSink.NONE, line -> {}, 4));
     }
 }

@@ -63,17 +63,19 @@ public final class PoiWorld extends EpisodeWorld<PoiWorld.Layout> {
     }
 
     /** Counts per category in each city. */
-    private static final Map<Category, Integer> PER_CITY = new LinkedHashMap<>();
+    private static final Map<Category, Integer> PER_CITY = perCity();
 
-    static {
-        PER_CITY.put(Category.RESTAURANT, 12);
-        PER_CITY.put(Category.CAFE, 5);
-        PER_CITY.put(Category.BAR, 4);
-        PER_CITY.put(Category.BAKERY, 3);
-        PER_CITY.put(Category.MUSEUM, 4);
-        PER_CITY.put(Category.PARK, 3);
-        PER_CITY.put(Category.HOTEL, 3);
-        PER_CITY.put(Category.CINEMA, 2);
+    private static Map<Category, Integer> perCity() {
+        Map<Category, Integer> m = new LinkedHashMap<>();
+        m.put(Category.RESTAURANT, 12);
+        m.put(Category.CAFE, 5);
+        m.put(Category.BAR, 4);
+        m.put(Category.BAKERY, 3);
+        m.put(Category.MUSEUM, 4);
+        m.put(Category.PARK, 3);
+        m.put(Category.HOTEL, 3);
+        m.put(Category.CINEMA, 2);
+        return java.util.Collections.unmodifiableMap(m);
     }
 
     public record City(String name, List<String> districts) {}

@@ -1,6 +1,7 @@
 package dev.openagent.shift.domain;
 
 import dev.openagent.UserInputException;
+import dev.openagent.registry.Catalog;
 import dev.openagent.registry.Environments;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Environment;
@@ -29,8 +30,8 @@ import java.util.function.Supplier;
  * not exist or is the source itself.
  */
 public final class DomainTransfer extends ShiftEnv<Void> {
-    public static final Shift SHIFT = shift(id -> Environments.ids().contains(id) ? Optional.of(Environments.get(id)) : Optional.empty(),
-            Environments::ids);
+    /** The catalog entry over the built-in environments; {@link Shift#in} puts it over a {@link Catalog}'s (loaded ones too). */
+    public static final Shift SHIFT = shift(Environments::find, Environments::ids);
 
     private DomainTransfer(Env target, Shift shift, Map<String, String> params) {
         super(target, shift, params);
@@ -54,7 +55,8 @@ public final class DomainTransfer extends ShiftEnv<Void> {
                             .orElseThrow(() -> new UserInputException("domain.transfer: " + whyNot(inner.info(), to, ids)));
                     return new DomainTransfer(target.create(), self[0], params);
                 },
-                (env, params) -> target(env, params.getOrDefault("to", "auto"), find, ids).map(Environment::info).orElse(env));
+                (env, params) -> target(env, params.getOrDefault("to", "auto"), find, ids).map(Environment::info).orElse(env))
+                .resolvedIn(catalog -> shift(catalog::find, catalog::ids));
         return self[0];
     }
 

@@ -28,14 +28,16 @@ public final class QueryNoise extends QueryShift {
             "Typos, casing, spacing and abbreviations in the request; names, dates, times and codes stay intact.",
             List.of(Shift.SEVERITY), QueryNoise::new);
 
-    private static final Map<String, String> ABBREVIATIONS = new HashMap<>();
+    private static final Map<String, String> ABBREVIATIONS = abbreviations();
 
-    static {
+    private static Map<String, String> abbreviations() {
+        Map<String, String> m = new HashMap<>();
         String[] pairs = {"please", "pls", "people", "ppl", "number", "no.", "you", "u", "are", "r", "with", "w/",
                 "about", "abt", "reservation", "resv", "appointment", "appt", "information", "info", "thanks", "thx",
                 "before", "b4", "telephone", "tel", "tomorrow", "tmrw", "because", "bc", "minutes", "mins",
                 "restaurant", "restaurnt", "booking", "bkng", "and", "&", "at least", "min.", "at most", "max."};
-        for (int i = 0; i < pairs.length; i += 2) ABBREVIATIONS.put(pairs[i], pairs[i + 1]);
+        for (int i = 0; i < pairs.length; i += 2) m.put(pairs[i], pairs[i + 1]);
+        return java.util.Collections.unmodifiableMap(m);
     }
 
     private QueryNoise(Env inner, Map<String, String> params) {

@@ -1,5 +1,6 @@
 package dev.openagent.server.env;
 
+import dev.openagent.registry.Catalog;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.UserInputException;
@@ -41,9 +42,9 @@ public final class EnvServer implements AutoCloseable {
     public record Defaults(String env, String shift, Split split, int difficulty, long runSeed) {
         public static final Defaults STANDARD = new Defaults("poi", "none", Split.TRAIN, 0, 1);
 
-        /** @throws IllegalArgumentException when the environment, shift or difficulty is not one the server can run */
-        public Defaults {
-            EnvChoice choice = EnvChoice.of(env, shift);
+        /** @throws dev.openagent.UserInputException when the environment, shift or difficulty is not one the server can run */
+        public void check(Catalog catalog) {
+            EnvChoice choice = EnvChoice.of(catalog, env, shift);
             if (difficulty != 0 && !choice.environment().info().difficulties().contains(difficulty)) {
                 throw new UserInputException(env + " has no difficulty " + difficulty + " (levels: "
                         + choice.environment().info().difficulties() + "; 0 mixes them)");
@@ -51,9 +52,12 @@ public final class EnvServer implements AutoCloseable {
         }
     }
 
-    /** @param allowOracle whether observations carry the oracle's next action (privileged: it solves the task) */
+    /**
+     * @param allowOracle whether observations carry the oracle's next action (privileged: it solves the task)
+     * @param catalog     the environments resets may choose by id (the caller's: built-in and loaded ones)
+     */
     public record Config(String host, int port, BearerAuth auth, int maxSessions, Duration idleTtl, long maxBodyBytes,
-                         boolean allowOracle, Defaults defaults) {
+                         boolean allowOracle, Defaults defaults, Catalog catalog) {
         public static final String DEFAULT_HOST = "127.0.0.1";
         public static final int DEFAULT_MAX_SESSIONS = 1024;
         public static final Duration DEFAULT_IDLE_TTL = Duration.ofMinutes(10);
@@ -64,14 +68,19 @@ public final class EnvServer implements AutoCloseable {
             if (maxBodyBytes < 256) throw new UserInputException("--max-body must be at least 256 bytes");
         }
 
-        /** Loopback, any free port, defaults elsewhere: what tests and the bench use. */
+        /** Loopback, any free port, the built-in environments, defaults elsewhere: what tests and the bench use. */
         public static Config loopback(boolean allowOracle) {
             return new Config(DEFAULT_HOST, 0, BearerAuth.NONE, DEFAULT_MAX_SESSIONS, DEFAULT_IDLE_TTL, DEFAULT_MAX_BODY,
-                    allowOracle, Defaults.STANDARD);
+                    allowOracle, Defaults.STANDARD, new Catalog());
+        }
+
+        /** The same configuration over another catalog's environments. */
+        public Config withCatalog(Catalog environments) {
+            return new Config(host, port, auth, maxSessions, idleTtl, maxBodyBytes, allowOracle, defaults, environments);
         }
 
         public Config withLimits(int sessions, Duration ttl, long body) {
-            return new Config(host, port, auth, sessions, ttl, body, allowOracle, defaults);
+            return new Config(host, port, auth, sessions, ttl, body, allowOracle, defaults, catalog);
         }
     }
 
@@ -88,6 +97,7 @@ public final class EnvServer implements AutoCloseable {
     private final HttpService http;
 
     private EnvServer(Config config) throws IOException {
+        config.defaults().check(config.catalog());
         this.config = config;
         this.sessions = new Sessions(config.maxSessions(), config.idleTtl());
         this.docs = new OpenEnvDocs(config.defaults(), config.allowOracle(), declareRoutes());
@@ -138,6 +148,8 @@ public final class EnvServer implements AutoCloseable {
 
     Defaults defaults() { return config.defaults(); }
 
+    Catalog catalog() { return config.catalog(); }
+
     boolean oracleAllowed() { return config.allowOracle(); }
 
     @Override
@@ -184,7 +196,7 @@ public final class EnvServer implements AutoCloseable {
     private void reset(HttpCall c) throws IOException {
         ResetData data = ResetData.parse(JsonHttp.readObject(c, config.maxBodyBytes(), true), "");
         String id = c.header(SESSION_HEADER);
-        Session s = id == null ? sessions.createHttp(config.defaults(), config.allowOracle()) : sessions.get(id);
+        Session s = id == null ? sessions.createHttp(config.catalog(), config.defaults(), config.allowOracle()) : sessions.get(id);
         ObjectNode answer;
         try {
             answer = s.reset(data);

@@ -82,7 +82,7 @@ public final class EnvSocket implements org.eclipse.jetty.websocket.api.Session.
     /** Takes a session slot and starts the session; false at capacity. */
     boolean open() {
         if (!server.sessions().reserve()) return false;
-        session = new Session("ws", server.defaults(), server.oracleAllowed());
+        session = new Session("ws", server.catalog(), server.defaults(), server.oracleAllowed());
         return true;
     }
 

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.util.RawValue;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.openagent.chat.ChatCodec;
 import dev.openagent.json.Json;
-import dev.openagent.registry.Environments;
+import dev.openagent.registry.Catalog;
 import dev.openagent.sandbox.Action;
 import dev.openagent.sandbox.Env;
 import dev.openagent.sandbox.Guide;
@@ -38,6 +38,7 @@ final class Session {
     static final String AGENT = "remote";
 
     final String id;
+    private final Catalog catalog;
     private final boolean oracleAllowed;
     private final String episodePrefix;
     private volatile long lastUsedNanos = System.nanoTime();
@@ -56,8 +57,9 @@ final class Session {
     private List<ToolSpec> renderedTools;
     private RawValue renderedToolsJson;
 
-    Session(String id, EnvServer.Defaults defaults, boolean oracleAllowed) {
+    Session(String id, Catalog catalog, EnvServer.Defaults defaults, boolean oracleAllowed) {
         this.id = id;
+        this.catalog = catalog;
         this.oracleAllowed = oracleAllowed;
         this.envId = defaults.env();
         this.shiftSpec = defaults.shift();
@@ -78,15 +80,15 @@ final class Session {
         String nextShift = d.shift() != null ? d.shift() : shiftSpec;
         EnvChoice nextChoice = choice;
         if (choice == null || !nextEnv.equals(envId) || !nextShift.equals(shiftSpec)) {
-            // Resolved first, so that an environment loaded from a file (not among the built-in ids) is
-            // known too: only then is a failure the shift's.
+            // Resolved first, in the server's catalog (an environment loaded from a file too): only then is a
+            // failure the shift's.
             try {
-                Environments.get(nextEnv);
+                catalog.get(nextEnv);
             } catch (IllegalArgumentException e) {
                 throw new ApiError(400, "unknown_env", e.getMessage());
             }
             try {
-                nextChoice = EnvChoice.of(nextEnv, nextShift);
+                nextChoice = EnvChoice.of(catalog, nextEnv, nextShift);
             } catch (IllegalArgumentException e) {
                 throw new ApiError(400, "invalid_shift", e.getMessage());
             }

@@ -50,9 +50,9 @@ final class Sessions implements AutoCloseable {
     void release() { open.decrementAndGet(); }
 
     /** A new HTTP session with a fresh id, registered. @throws ApiError 429 when every slot is taken */
-    Session createHttp(EnvServer.Defaults defaults, boolean oracleAllowed) {
+    Session createHttp(dev.openagent.registry.Catalog catalog, EnvServer.Defaults defaults, boolean oracleAllowed) {
         if (!reserve()) throw new ApiError(429, "too_many_sessions", capacityMessage());
-        Session s = new Session(newId(), defaults, oracleAllowed);
+        Session s = new Session(newId(), catalog, defaults, oracleAllowed);
         byId.put(s.id, s);
         return s;
     }

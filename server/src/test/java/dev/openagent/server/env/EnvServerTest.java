@@ -232,7 +232,7 @@ class EnvServerTest {
     @Test
     void bearerTokenIsRequiredWhenConfigured() throws Exception {
         EnvServer.Config d = EnvServer.Config.loopback(false);
-        try (EnvServer locked = EnvServer.start(new EnvServer.Config(d.host(), 0, BearerAuth.of("s3cret"), 4, d.idleTtl(), d.maxBodyBytes(), false, d.defaults()));
+        try (EnvServer locked = EnvServer.start(new EnvServer.Config(d.host(), 0, BearerAuth.of("s3cret"), 4, d.idleTtl(), d.maxBodyBytes(), false, d.defaults(), d.catalog()));
              TestHttp none = new TestHttp(locked.baseUrl());
              TestHttp wrong = new TestHttp(locked.baseUrl(), "s3cre");
              TestHttp right = new TestHttp(locked.baseUrl(), "s3cret")) {

@@ -287,7 +287,7 @@ class EnvSocketTest {
     @Test
     void theTokenGuardsTheUpgradeAndTheOracleStaysBehindItsFlag() throws Exception {
         EnvServer.Config d = EnvServer.Config.loopback(false);
-        EnvServer.Config locked = new EnvServer.Config(d.host(), 0, BearerAuth.of("s3cret"), 4, d.idleTtl(), d.maxBodyBytes(), false, d.defaults());
+        EnvServer.Config locked = new EnvServer.Config(d.host(), 0, BearerAuth.of("s3cret"), 4, d.idleTtl(), d.maxBodyBytes(), false, d.defaults(), d.catalog());
         try (EnvServer server = EnvServer.start(locked)) {
             IOException refused = assertThrows(IOException.class, () -> new TestSocket(server).close());
             assertTrue(refused.getMessage().contains("401"), refused.getMessage());

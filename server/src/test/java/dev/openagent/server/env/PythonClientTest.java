@@ -1,5 +1,6 @@
 package dev.openagent.server.env;
 
+import dev.openagent.registry.Catalog;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.registry.Environments;
 import dev.openagent.json.Json;
@@ -174,7 +175,7 @@ class PythonClientTest {
 
     private static boolean applies(String env, String shift) {
         try {
-            EnvChoice.of(env, shift);
+            EnvChoice.of(new Catalog(), env, shift);
             return true;
         } catch (IllegalArgumentException e) {
             return false;

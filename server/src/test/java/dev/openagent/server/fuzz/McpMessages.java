@@ -1,5 +1,6 @@
 package dev.openagent.server.fuzz;
 
+import dev.openagent.registry.Catalog;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.Split;
@@ -33,7 +34,7 @@ final class McpMessages {
 
     /** The poi environment's test split, episodes recorded nowhere. */
     static McpEnvServer.Options options() {
-        return new McpEnvServer.Options(EnvChoice.of("poi", "none"), new TaskChoice(Split.TEST, 0, 1), 0, null, new EpisodeSink() {
+        return new McpEnvServer.Options(EnvChoice.of(new Catalog(), "poi", "none"), new TaskChoice(Split.TEST, 0, 1), 0, null, new EpisodeSink() {
             @Override
             public void record(FinishedEpisode episode) {}
 

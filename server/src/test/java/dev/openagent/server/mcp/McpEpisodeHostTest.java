@@ -1,6 +1,7 @@
 package dev.openagent.server.mcp;
 
 import dev.openagent.oracle.OracleAgent;
+import dev.openagent.registry.Catalog;
 import dev.openagent.episode.AgentSession;
 import dev.openagent.episode.Trajectory;
 import dev.openagent.json.Json;
@@ -36,7 +37,7 @@ class McpEpisodeHostTest {
         public String describe() { return "memory"; }
     }
 
-    static final EnvChoice POI = EnvChoice.of("poi", "none");
+    static final EnvChoice POI = EnvChoice.of(new Catalog(), "poi", "none");
     static final TaskChoice TASKS = new TaskChoice(Split.TEST, 0, 1);
 
     /** Plays the oracle's plan for the host's current task through host calls; returns the last reply. */
@@ -90,7 +91,7 @@ class McpEpisodeHostTest {
     /** Text-command environments show no tools: MCP clients get command and ask_user, and the oracle still wins. */
     @Test
     void textCommandEnvironmentsArePlayedThroughTheCommandTool() {
-        EnvChoice household = EnvChoice.of("household", "none");
+        EnvChoice household = EnvChoice.of(new Catalog(), "household", "none");
         ListSink sink = new ListSink();
         McpEpisodeHost host = new McpEpisodeHost(household, TASKS, 0, null, sink, t -> {});
         assertTrue(host.tools().stream().map(ToolSpec::name).toList().containsAll(List.of("command", "ask_user", "submit_answer")));
@@ -106,7 +107,7 @@ class McpEpisodeHostTest {
 
     @Test
     void aNewEpisodeWithOtherToolNamesTellsTheTransport() {
-        EnvChoice erased = EnvChoice.of("poi", "tool.identity-erasure");
+        EnvChoice erased = EnvChoice.of(new Catalog(), "poi", "tool.identity-erasure");
         List<List<ToolSpec>> changes = new ArrayList<>();
         McpEpisodeHost host = new McpEpisodeHost(erased, TASKS, 0, null, new ListSink(), changes::add);
         List<ToolSpec> first = host.tools();

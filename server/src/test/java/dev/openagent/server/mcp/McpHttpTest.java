@@ -1,5 +1,6 @@
 package dev.openagent.server.mcp;
 
+import dev.openagent.registry.Catalog;
 import dev.openagent.sandbox.ToolSpec;
 import dev.openagent.server.TestHttp;
 import dev.openagent.server.http.BearerAuth;
@@ -25,7 +26,7 @@ class McpHttpTest {
     void officialHttpClientListsToolsAndPlaysAnEpisode() throws Exception {
         McpEpisodeHostTest.ListSink sink = new McpEpisodeHostTest.ListSink();
         // Opaque tool names, new ones per episode: a stateless client lists the tools again after an episode.
-        var options = new McpEnvServer.Options(dev.openagent.server.EnvChoice.of("poi", "tool.identity-erasure"),
+        var options = new McpEnvServer.Options(dev.openagent.server.EnvChoice.of(new Catalog(), "poi", "tool.identity-erasure"),
                 McpEpisodeHostTest.TASKS, 0, null, sink);
         try (McpEnvServer server = McpEnvServer.http(options, "127.0.0.1", 0, BearerAuth.NONE, 1 << 20)) {
             String base = server.url().substring(0, server.url().length() - "/mcp".length());
@@ -66,7 +67,7 @@ class McpHttpTest {
      */
     @Test
     void malformedRequestsGetJsonRpcErrorsAndRebindingIsRefused() throws Exception {
-        var options = new McpEnvServer.Options(dev.openagent.server.EnvChoice.of("poi", "none"), McpEpisodeHostTest.TASKS, 0, null,
+        var options = new McpEnvServer.Options(dev.openagent.server.EnvChoice.of(new Catalog(), "poi", "none"), McpEpisodeHostTest.TASKS, 0, null,
                 new McpEpisodeHostTest.ListSink());
         try (McpEnvServer server = McpEnvServer.http(options, "127.0.0.1", 0, BearerAuth.NONE, 1 << 20);
              TestHttp http = new TestHttp(server.url().substring(0, server.url().length() - "/mcp".length()))) {

@@ -1,5 +1,6 @@
 package dev.openagent.server.mcp;
 
+import dev.openagent.registry.Catalog;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.openagent.json.Json;
 import dev.openagent.server.EnvChoice;
@@ -31,7 +32,7 @@ class McpStdioGateTest {
         PipedInputStream serverIn = new PipedInputStream(clientOut, 1 << 16);
         PipedInputStream clientIn = new PipedInputStream(1 << 16);
         PipedOutputStream serverOut = new PipedOutputStream(clientIn);
-        var options = new McpEnvServer.Options(EnvChoice.of("poi", "none"), McpEpisodeHostTest.TASKS, 0, null, new McpEpisodeHostTest.ListSink());
+        var options = new McpEnvServer.Options(EnvChoice.of(new Catalog(), "poi", "none"), McpEpisodeHostTest.TASKS, 0, null, new McpEpisodeHostTest.ListSink());
         McpEnvServer server = McpEnvServer.stdio(options, serverIn, serverOut);
         try {
             String[] lines = {

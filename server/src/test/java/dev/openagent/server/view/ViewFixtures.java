@@ -1,6 +1,7 @@
 package dev.openagent.server.view;
 
 import dev.openagent.oracle.OracleAgent;
+import dev.openagent.registry.Catalog;
 import dev.openagent.agent.RandomAgent;
 import dev.openagent.run.EvalAgent;
 import dev.openagent.run.EvalRunner;
@@ -31,7 +32,7 @@ final class ViewFixtures {
     /** Runs the experiment into the store at {@code file}; the run's id. */
     static String evalInto(Path file, int tasks) {
         try (ResultStore store = ResultStore.open(file)) {
-            return new EvalRunner(store, RunControl.unlimited(), Progress.NONE).run(experiment(tasks), agents()).runId();
+            return new EvalRunner(new Catalog(), store, RunControl.unlimited(), Progress.NONE).run(experiment(tasks), agents()).runId();
         }
     }
 }
