@@ -11,6 +11,7 @@ import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.sandbox.ToolSpec;
 import dev.openagent.shift.ShiftSpec;
+import dev.openagent.study.CrossEnvStudy;
 import dev.openagent.study.EnvStudies;
 import dev.openagent.study.EnvStudyReport;
 import dev.openagent.study.PaftMixStudy;
@@ -153,9 +154,9 @@ final class StudyCommand extends GroupCommand {
         @Option(names = "--json", description = "Print the numbers as JSON on standard output; the table goes to standard error.")
         boolean json;
 
-        EnvStudies.Settings settings(EnvStudies.Kind kind) {
+        CrossEnvStudy.Settings settings(CrossEnvStudy.Kind kind) {
             Trainer.Method m = Trainer.Method.parse(method);
-            EnvStudies.Settings s = quick ? EnvStudies.Settings.quick(kind, m, seed) : EnvStudies.Settings.full(kind, m, seed);
+            CrossEnvStudy.Settings s = quick ? CrossEnvStudy.Settings.quick(kind, m, seed) : CrossEnvStudy.Settings.full(kind, m, seed);
             if (steps != null) {
                 if (steps < 1) throw new Main.UserError("--steps must be at least 1");
                 s = s.withSteps(steps);
@@ -167,11 +168,11 @@ final class StudyCommand extends GroupCommand {
         }
 
         /** Runs the study, writes study.md, study.html, results.json and the evaluation report, and prints the table or the JSON. */
-        void run(EnvStudies.Kind kind, Study study) {
+        void run(CrossEnvStudy.Kind kind, Study study) {
             Path dir = out != null ? out : Path.of("runs", "study-" + kind.id());
             long t0 = System.nanoTime();
             List<EpisodeResult> episodes = new ArrayList<>();
-            EnvStudies.Result r;
+            CrossEnvStudy.Result r;
             try (StudyProgress progress = StudyProgress.console("study " + kind.id(), System.err)) {
                 r = study.run(settings(kind), dir, progress, episodes::addAll);
             }
@@ -188,7 +189,7 @@ final class StudyCommand extends GroupCommand {
     }
 
     interface Study {
-        EnvStudies.Result run(EnvStudies.Settings s, Path dir, StudyProgress progress, java.util.function.Consumer<List<EpisodeResult>> report);
+        CrossEnvStudy.Result run(CrossEnvStudy.Settings s, Path dir, StudyProgress progress, java.util.function.Consumer<List<EpisodeResult>> report);
     }
 
     /** Environment ids from a comma-separated list, or every registered one. */
@@ -209,9 +210,9 @@ final class StudyCommand extends GroupCommand {
         @CommandLine.Mixin
         StudyOptions options;
 
-        private final EnvStudies.Kind kind;
+        private final CrossEnvStudy.Kind kind;
 
-        EnvStudy(EnvStudies.Kind kind) {
+        EnvStudy(CrossEnvStudy.Kind kind) {
             this.kind = kind;
         }
 
@@ -230,7 +231,7 @@ final class StudyCommand extends GroupCommand {
         @Option(names = "--envs", description = "Comma-separated environment ids (default: every environment the policy supports).")
         String envs;
 
-        AcrossEnvs(EnvStudies.Kind kind) {
+        AcrossEnvs(CrossEnvStudy.Kind kind) {
             super(kind);
         }
 
@@ -244,7 +245,7 @@ final class StudyCommand extends GroupCommand {
         @Option(names = "--env", required = true, description = "Environment id.")
         String env;
 
-        Difficulty() { super(EnvStudies.Kind.DIFFICULTY); }
+        Difficulty() { super(CrossEnvStudy.Kind.DIFFICULTY); }
 
         String environmentList() { return env; }
     }
@@ -253,7 +254,7 @@ final class StudyCommand extends GroupCommand {
             "Train one policy per environment and test each on every environment: the transfer matrix (a heatmap) with",
             "held-in and held-out gains over the untrained policy. JSON: matrix = train env -> test env -> success_rate."})
     static final class Transfer extends AcrossEnvs {
-        Transfer() { super(EnvStudies.Kind.TRANSFER); }
+        Transfer() { super(CrossEnvStudy.Kind.TRANSFER); }
     }
 
     @Command(name = "sequential", description = {
@@ -263,7 +264,7 @@ final class StudyCommand extends GroupCommand {
         @Option(names = "--order", required = true, description = "Comma-separated environment ids, in training order.")
         String order;
 
-        Sequential() { super(EnvStudies.Kind.SEQUENTIAL); }
+        Sequential() { super(CrossEnvStudy.Kind.SEQUENTIAL); }
 
         String environmentList() { return order; }
     }
@@ -272,7 +273,7 @@ final class StudyCommand extends GroupCommand {
             "One training run on a mixture of environments, side by side with sequential training (same total steps) and",
             "single-environment specialists; reports each strategy's success per environment, its mean and its minimum."})
     static final class Mixture extends AcrossEnvs {
-        Mixture() { super(EnvStudies.Kind.MIXTURE); }
+        Mixture() { super(CrossEnvStudy.Kind.MIXTURE); }
     }
 
     @Command(name = "adaptation", description = {

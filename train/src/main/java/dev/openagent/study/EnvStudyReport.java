@@ -6,10 +6,10 @@ import dev.openagent.json.Json;
 import dev.openagent.report.HtmlReport;
 import dev.openagent.report.Reports;
 import dev.openagent.results.EpisodeResult;
-import dev.openagent.study.EnvStudies.Excluded;
-import dev.openagent.study.EnvStudies.Grid;
-import dev.openagent.study.EnvStudies.Result;
-import dev.openagent.study.EnvStudies.Row;
+import dev.openagent.study.CrossEnvStudy.Excluded;
+import dev.openagent.study.CrossEnvStudy.Grid;
+import dev.openagent.study.CrossEnvStudy.Result;
+import dev.openagent.study.CrossEnvStudy.Row;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

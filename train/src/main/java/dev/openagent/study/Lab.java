@@ -20,11 +20,11 @@ import dev.openagent.sandbox.Seeds;
 import dev.openagent.sandbox.Split;
 import dev.openagent.sandbox.TaskRequest;
 import dev.openagent.shift.ShiftStack;
-import dev.openagent.study.EnvStudies.Excluded;
-import dev.openagent.study.EnvStudies.Kind;
-import dev.openagent.study.EnvStudies.Result;
-import dev.openagent.study.EnvStudies.Row;
-import dev.openagent.study.EnvStudies.Settings;
+import dev.openagent.study.CrossEnvStudy.Excluded;
+import dev.openagent.study.CrossEnvStudy.Kind;
+import dev.openagent.study.CrossEnvStudy.Result;
+import dev.openagent.study.CrossEnvStudy.Row;
+import dev.openagent.study.CrossEnvStudy.Settings;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -148,7 +148,7 @@ final class Lab {
     List<Cell> acrossEnvironments() {
         atLeast(2);
         List<Cell> cells = envs.stream().map(Cell::all).toList();
-        planEvaluation(EnvStudies.UNTRAINED, cells);
+        planEvaluation(CrossEnvStudy.UNTRAINED, cells);
         return cells;
     }
 
@@ -234,7 +234,7 @@ final class Lab {
 
     void evaluateUntrained(List<Cell> cells) {
         Policy p = Policy.create(settings.config(), Vocabulary.open(), Seeds.mix(settings.seed(), 0x0B));
-        evaluate(EnvStudies.UNTRAINED, null, "-", CompletableFuture.completedFuture(new Trained(p, null)), cells);
+        evaluate(CrossEnvStudy.UNTRAINED, null, "-", CompletableFuture.completedFuture(new Trained(p, null)), cells);
     }
 
     /**
@@ -296,7 +296,7 @@ final class Lab {
         return new TreeMap<>(episodes).values().stream().flatMap(List::stream).toList();
     }
 
-    Result result(List<Row> rows, EnvStudies.Grid grid, ObjectNode summary) {
+    Result result(List<Row> rows, CrossEnvStudy.Grid grid, ObjectNode summary) {
         report.accept(episodes());
         Map<String, Double> ordered = new LinkedHashMap<>();
         new TreeMap<>(seconds).forEach(ordered::put);

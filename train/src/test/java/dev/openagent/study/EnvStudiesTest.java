@@ -27,8 +27,8 @@ class EnvStudiesTest {
 
     private static final List<String> TWO = List.of("poi", "medical");
 
-    static EnvStudies.Settings tiny() {
-        return EnvStudies.Settings.quick(EnvStudies.Kind.TRANSFER, Trainer.Method.SFT, 3).withSteps(2).withTasks(3, 1).withConfig(PolicyConfig.tiny(), 8, 2);
+    static CrossEnvStudy.Settings tiny() {
+        return CrossEnvStudy.Settings.quick(CrossEnvStudy.Kind.TRANSFER, Trainer.Method.SFT, 3).withSteps(2).withTasks(3, 1).withConfig(PolicyConfig.tiny(), 8, 2);
     }
 
     private static Set<String> keys(JsonNode o) {
@@ -38,7 +38,7 @@ class EnvStudiesTest {
     }
 
     /** The JSON as the command prints it, after writing the reports as the command does. */
-    private JsonNode written(EnvStudies.Result r, List<EpisodeResult> episodes) throws Exception {
+    private JsonNode written(CrossEnvStudy.Result r, List<EpisodeResult> episodes) throws Exception {
         EnvStudyReport.writeHtml(r, dir.resolve("study.html"));
         EnvStudyReport.writeEvaluationReport(r, episodes, dir);
         String html = Files.readString(dir.resolve("study.html"));
@@ -53,7 +53,7 @@ class EnvStudiesTest {
     void transferGivesAFullMatrixOverTheSupportedEnvironmentsAndNamesTheExcludedOnes() throws Exception {
         List<EpisodeResult> episodes = new ArrayList<>();
         List<String> asked = List.of("poi", "medical", "household");
-        EnvStudies.Result r = EnvStudies.transfer(asked, tiny(), dir, StudyProgress.none(), episodes::addAll);
+        CrossEnvStudy.Result r = EnvStudies.transfer(asked, tiny(), dir, StudyProgress.none(), episodes::addAll);
         JsonNode j = written(r, episodes);
         Set<String> envs = new HashSet<>();
         j.path("envs").forEach(e -> envs.add(e.asText()));
@@ -94,7 +94,7 @@ class EnvStudiesTest {
     @Test
     void sequentialEvaluatesEveryEnvironmentAfterEveryStage() throws Exception {
         List<EpisodeResult> episodes = new ArrayList<>();
-        EnvStudies.Result r = EnvStudies.sequential(TWO, tiny().withTasks(2, 2), dir, StudyProgress.none(), episodes::addAll);
+        CrossEnvStudy.Result r = EnvStudies.sequential(TWO, tiny().withTasks(2, 2), dir, StudyProgress.none(), episodes::addAll);
         JsonNode j = written(r, episodes);
         assertEquals(3 * 2, j.path("rows").size(), "untrained, then one row per environment after each of 2 stages");
         assertEquals(2, j.path("stages").size());
@@ -110,7 +110,7 @@ class EnvStudiesTest {
     @Test
     void mixtureStandsBesideSequentialAndSingleEnvironmentTraining() throws Exception {
         List<EpisodeResult> episodes = new ArrayList<>();
-        EnvStudies.Result r = EnvStudies.mixture(TWO, tiny(), dir, StudyProgress.none(), episodes::addAll);
+        CrossEnvStudy.Result r = EnvStudies.mixture(TWO, tiny(), dir, StudyProgress.none(), episodes::addAll);
         JsonNode j = written(r, episodes);
         Set<String> policies = new HashSet<>();
         j.path("rows").forEach(x -> policies.add(x.path("policy").asText()));
@@ -127,7 +127,7 @@ class EnvStudiesTest {
     @Test
     void difficultyComparesEasyOnlyHardOnlyMixedAndCurriculumOnEasyAndHardTasks() throws Exception {
         List<EpisodeResult> episodes = new ArrayList<>();
-        EnvStudies.Result r = EnvStudies.difficulty("poi", tiny(), dir, StudyProgress.none(), episodes::addAll);
+        CrossEnvStudy.Result r = EnvStudies.difficulty("poi", tiny(), dir, StudyProgress.none(), episodes::addAll);
         JsonNode j = written(r, episodes);
         assertEquals(Set.of("untrained", "easy-only", "hard-only", "mixed", "curriculum"), keys(j.path("table")));
         for (JsonNode p : j.path("table")) assertEquals(Set.of("easy", "hard"), keys(p));
