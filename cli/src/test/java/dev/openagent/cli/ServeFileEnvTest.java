@@ -41,6 +41,8 @@ class ServeFileEnvTest {
             String id = Options.Env.resolve(catalog, InlineEnvFile.write(dir, "served-codes", InlineEnvFile.SOLVABLE).toString(), null).id();
             JsonNode ok = reset(http, server, "{\"env\":\"" + id + "\",\"split\":\"test\"}", 200);
             assertTrue(ok.toString().contains("What is product A1 called?"), ok.toString());
+            String metadata = http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/metadata")).build(), HttpResponse.BodyHandlers.ofString()).body();
+            assertTrue(metadata.contains("| " + id + " |"), "the loaded environment is in the metadata's table: " + metadata);
             assertEquals("invalid_shift", code(reset(http, server, "{\"env\":\"" + id + "\",\"shift\":\"no.such-shift\"}", 400)));
             JsonNode inapplicable = reset(http, server, "{\"env\":\"" + id + "\",\"shift\":\"domain.policy-update\"}", 400);
             assertEquals("invalid_shift", code(inapplicable), inapplicable.toString());

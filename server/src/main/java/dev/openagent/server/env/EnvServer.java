@@ -100,7 +100,7 @@ public final class EnvServer implements AutoCloseable {
         config.defaults().check(config.catalog());
         this.config = config;
         this.sessions = new Sessions(config.maxSessions(), config.idleTtl());
-        this.docs = new OpenEnvDocs(config.defaults(), config.allowOracle(), declareRoutes());
+        this.docs = new OpenEnvDocs(config.defaults(), config.allowOracle(), declareRoutes(), config.catalog()::all);
         try {
             Set<String> open = routes.values().stream().filter(Route::open).map(Route::path).collect(Collectors.toUnmodifiableSet());
             this.http = HttpService.start(config.host(), config.port(), config.auth(), open, "serve-env", this::route,

@@ -1,7 +1,6 @@
 package dev.openagent.server.env;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.openagent.registry.Environments;
 import dev.openagent.json.Json;
 import dev.openagent.sandbox.Environment;
 import dev.openagent.sandbox.EnvironmentInfo;
@@ -12,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -25,17 +25,23 @@ final class OpenEnvDocs {
     static final String HEALTH = "HealthResponse", METADATA = "EnvironmentMetadata", SCHEMA = "SchemaResponse", STATE = "State",
             RESET_REQUEST = "ResetRequest", RESET_RESPONSE = "ResetResponse", STEP_REQUEST = "StepRequest", STEP_RESPONSE = "StepResponse";
 
-    private final ObjectNode metadata;
+    private final EnvServer.Defaults defaults;
+    private final boolean oracle;
+    private final Supplier<List<Environment>> environments;
     private final ObjectNode schema;
     private final ObjectNode openApi;
 
-    OpenEnvDocs(EnvServer.Defaults defaults, boolean oracle, List<Route> routes) {
+    /** @param environments what resets may choose: the server's catalog, built-in and loaded environments, as it is now */
+    OpenEnvDocs(EnvServer.Defaults defaults, boolean oracle, List<Route> routes, Supplier<List<Environment>> environments) {
         this.schema = loadSchema();
-        this.metadata = metadata(defaults, oracle);
+        this.defaults = defaults;
+        this.oracle = oracle;
+        this.environments = environments;
         this.openApi = openApi(schema, routes);
     }
 
-    ObjectNode metadata() { return metadata; }
+    /** Listing the environments of the catalog as it is when asked (an environment file may be loaded after start). */
+    ObjectNode metadata() { return metadata(defaults, oracle, environments.get()); }
 
     ObjectNode schema() { return schema; }
 
@@ -50,23 +56,23 @@ final class OpenEnvDocs {
         }
     }
 
-    private static ObjectNode metadata(EnvServer.Defaults d, boolean oracle) {
-        String envs = Environments.all().stream().map(Environment::id).collect(Collectors.joining(", "));
+    private static ObjectNode metadata(EnvServer.Defaults d, boolean oracle, List<Environment> environments) {
+        String envs = environments.stream().map(Environment::id).collect(Collectors.joining(", "));
         ObjectNode o = Json.object();
         o.put("name", "openagent");
         o.put("description", "OpenAgent tool-use environments under open-world shift (" + envs + "). Reset data chooses "
                 + "the environment, shift stack, split, difficulty and task; by default " + d.env() + " under shift "
                 + d.shift() + ", " + d.split().id() + " split.");
-        o.put("readme_content", readme(d, oracle));
+        o.put("readme_content", readme(d, oracle, environments));
         o.put("version", EnvServer.VERSION);
         o.put("author", "OpenAgent for the JVM");
         o.put("documentation_url", "docs/serve-env.md");
         return o;
     }
 
-    private static String readme(EnvServer.Defaults d, boolean oracle) {
+    private static String readme(EnvServer.Defaults d, boolean oracle, List<Environment> environments) {
         StringBuilder sb = new StringBuilder("# OpenAgent environments\n\n| env | interface | difficulties | description |\n|---|---|---|---|\n");
-        for (Environment e : Environments.all()) {
+        for (Environment e : environments) {
             EnvironmentInfo i = e.info();
             sb.append("| ").append(i.id()).append(" | ").append(i.iface().id()).append(" | ").append(i.difficulties())
                     .append(" | ").append(i.description()).append(" |\n");

@@ -38,7 +38,7 @@ class EnvSocketTest {
     @BeforeAll
     static void start() throws Exception {
         server = EnvServer.start(EnvServer.Config.loopback(true));
-        schema = new OpenEnvDocs(EnvServer.Defaults.STANDARD, true, java.util.List.of()).schema();
+        schema = new OpenEnvDocs(EnvServer.Defaults.STANDARD, true, java.util.List.of(), Environments::all).schema();
     }
 
     @AfterAll
