@@ -127,7 +127,7 @@ final class MedicalPrescriptions extends MedicalTaskFamily {
         Map<String, Ref> refs = new HashMap<>(c.refs());
         Ref drug = refs.get("drug_id");
         if (drug != null && task.plan().calls().get(drug.call()).tool().equals("search_drugs")) {
-            int k = MedicalTools.drugs(w, x.name(), null).indexOf(x);
+            int k = MedicalPharmacy.drugs(w, x.name(), null).indexOf(x);
             refs.put("drug_id", new Ref(drug.call(), "/drugs/" + k + "/drug_id"));
         }
         return refs;

@@ -7,7 +7,6 @@ import dev.openagent.envs.medical.MedicalWorld.Department;
 import dev.openagent.envs.medical.MedicalWorld.Doctor;
 import dev.openagent.envs.medical.MedicalWorld.Drug;
 import dev.openagent.envs.medical.MedicalWorld.Patient;
-import dev.openagent.envs.medical.MedicalWorld.Prescription;
 import dev.openagent.envs.kit.Lookup;
 import dev.openagent.json.Json;
 import dev.openagent.domain.Args;
@@ -109,23 +108,23 @@ final class MedicalTools {
                     "Search the formulary by drug name (full or partial) or drug class. Returns drug ids, names and classes.",
                     Params.of(Param.string("name", "Drug name or part of it.").optional(),
                             Param.oneOf("drug_class", "Drug class.", MedicalNames.CLASSES).optional()),
-                    MedicalTools::searchDrugs)
+                    MedicalPharmacy::searchDrugs)
                     .readOnly(),
             new Tool<>("get_drug_info",
                     "A drug's monograph: class, form, standard dose and every formulary drug it is known to interact with.",
-                    Params.of(DRUG_ID), MedicalTools::drugInfo)
+                    Params.of(DRUG_ID), MedicalPharmacy::drugInfo)
                     .readOnly().recordOf("drug_id", "name", "drug_class"),
             // Not read-only: the check is recorded, and prescribing needs it.
             new Tool<>("check_interactions",
                     "Check one drug against a specific patient's current medications and allergies. Required before "
                             + "prescribing that drug to that patient. Lists conflicts with their severity (moderate or major).",
-                    Params.of(PATIENT_ID, DRUG_ID), MedicalTools::checkInteractions),
+                    Params.of(PATIENT_ID, DRUG_ID), MedicalPharmacy::checkInteractions),
             new Tool<>("prescribe_medication",
                     "Prescribe a drug to a patient. The prescriber must be the patient's primary doctor, and check_interactions "
                             + "must have been run for this patient and drug; blocked on a major interaction or an allergy. "
                             + "Returns the prescription id and its verification code.",
                     Params.of(PATIENT_ID, DRUG_ID, DOCTOR_ID.describedAs("Prescribing doctor's id.")),
-                    MedicalTools::prescribe)
+                    MedicalPharmacy::prescribe)
                     .after("check_interactions"));
 
     // ---------------------------------------------------------------- lookups shared with the task generator
@@ -329,74 +328,5 @@ final class MedicalTools {
         if (!EMAIL.matcher(email).matches()) throw ToolFailure.domain("'" + a.string("email") + "' is not an email address");
         w.sent.add(new MedicalWorld.Sent(ap.id(), ap.code(), email));
         return Json.object("appointment_id", ap.id(), "sent_to", email, "status", "sent");
-    }
-
-    static List<Drug> drugs(MedicalWorld w, String name, String drugClass) {
-        return Lookup.named(w.layout().drugs(), name, Drug::lowerName, d -> drugClass == null || d.drugClass().equals(drugClass));
-    }
-
-    private static ObjectNode searchDrugs(MedicalWorld w, Args a) {
-        if (!a.has("name") && !a.has("drug_class")) throw ToolFailure.domain("give a name, a drug_class or both");
-        List<Drug> found = drugs(w, a.string("name", null), a.string("drug_class", null));
-        return Json.counted(Json.object(), "drugs", found, MedicalTools::drugJson);
-    }
-
-    private static ObjectNode drugJson(Drug d) {
-        return Json.object("drug_id", d.id(), "name", d.name(), "drug_class", d.drugClass());
-    }
-
-    private static ObjectNode drugInfo(MedicalWorld w, Args a) {
-        Drug d = drug(w, a.string("drug_id"));
-        ObjectNode out = drugJson(d);
-        out.put("form", d.form());
-        out.put("standard_dose", d.dose());
-        ArrayNode list = out.putArray("interacts_with");
-        for (Drug other : w.layout().drugs()) {
-            int s = w.severity(d, other);
-            if (s == MedicalWorld.NONE) continue;
-            ObjectNode o = Json.object("drug_id", other.id(), "name", other.name(), "severity", MedicalWorld.SEVERITY[s]);
-            list.add(o);
-        }
-        return out;
-    }
-
-    private static ObjectNode checkInteractions(MedicalWorld w, Args a) {
-        Patient p = patient(w, a.string("patient_id"));
-        Drug d = drug(w, a.string("drug_id"));
-        w.checked.add(p.index() * 4096 + d.index());
-        ObjectNode out = Json.object("patient_id", p.id(), "drug_id", d.id(), "drug_name", d.name());
-        ArrayNode conflicts = out.putArray("conflicts");
-        for (String id : w.medications(p)) {
-            Drug m = w.drug(id);
-            int s = w.severity(d, m);
-            if (s == MedicalWorld.NONE) continue;
-            conflicts.add(Json.object("drug_id", m.id(), "name", m.name(), "severity", MedicalWorld.SEVERITY[s]));
-        }
-        out.put("already_taking", w.takes(p, d));
-        if (w.allergic(p, d)) out.put("allergy", d.drugClass());
-        else out.putNull("allergy");
-        out.put("safe_to_prescribe", w.safe(p, d));
-        return out;
-    }
-
-    private static ObjectNode prescribe(MedicalWorld w, Args a) {
-        Patient p = patient(w, a.string("patient_id"));
-        Drug d = drug(w, a.string("drug_id"));
-        Doctor by = doctor(w, a.string("doctor_id"));
-        if (!w.checked.contains(p.index() * 4096 + d.index())) {
-            throw ToolFailure.domain("run check_interactions for this patient and drug before prescribing");
-        }
-        if (!by.id().equals(p.primaryDoctorId())) {
-            throw ToolFailure.domain(by.name() + " is not " + p.name() + "'s primary doctor; only the primary doctor prescribes");
-        }
-        if (w.takes(p, d)) throw ToolFailure.domain(p.name() + " already takes " + d.name());
-        if (w.allergic(p, d)) throw ToolFailure.domain("blocked: " + p.name() + " is allergic to " + d.drugClass() + " drugs");
-        if (w.worstConflict(p, d) == MedicalWorld.MAJOR) {
-            throw ToolFailure.domain("blocked: " + d.name() + " has a major interaction with " + p.name() + "'s current medication");
-        }
-        Prescription rx = w.prescribe(p, d, by);
-        ObjectNode out = Json.object("prescription_id", rx.id(), "patient_id", p.id(), "drug_id", d.id(), "drug_name", d.name(),
-                "dose", d.dose(), "doctor_id", by.id(), "status", "active", "verification_code", rx.code());
-        return out;
     }
 }
