@@ -30,7 +30,7 @@ import java.util.TreeMap;
         "  sharegpt: ShareGPT conversations (from/value) with tools as a JSON string (LLaMA-Factory)",
         "  messages: messages + tools chat format (Hugging Face chat templates, TRL)",
         "With --alpha > 0, that fraction of the episodes runs under shifts drawn from the catalog (PAFT data), or from a frontier's",
-        "focus file (--focus: the shifts that broke the agent, at the severities that broke it).",
+        "focus file (--focus: the shifts that broke the agent, at the severity that broke it and the stronger ones).",
         "With --from-store, the demonstrations are instead the proxy sessions recorded there that their task scored a success",
         "(`proxy mcp --env FILE --task ID --store S`): the request, the agent's calls and the results it was shown, its answer."})
 final class ExportCommand implements Runnable {
@@ -44,7 +44,8 @@ final class ExportCommand implements Runnable {
     double alpha;
 
     @Option(names = "--focus", paramLabel = "FILE", description = "Draw the shifted episodes from a frontier's focus file (focus.json, "
-            + "`openagent frontier`): the shifts that broke the agent, at the severities that broke it; needs --alpha > 0.")
+            + "`openagent frontier`): the shifts that broke the agent, at the severities its entries list (the frontier writes the one "
+            + "that broke the agent and every stronger one); needs --alpha > 0.")
     Path focus;
 
     @Option(names = "--n", description = "Number of examples (oracle demonstrations: required).")

@@ -45,7 +45,8 @@ final class TrainCommand implements Runnable {
     String mix;
 
     @Option(names = "--focus", paramLabel = "FILE", description = "PAFT: draw the shifted episodes from a frontier's focus file (focus.json, "
-            + "`openagent frontier`): the shifts that broke the agent, at the severities that broke it (docs/frontier.md).")
+            + "`openagent frontier`): the shifts that broke the agent, at the severities its entries list (the frontier writes the one "
+            + "that broke the agent and every stronger one; docs/frontier.md).")
     Path focus;
 
     @Option(names = "--task-pool", description = "Draw the episodes from this many distinct training tasks in turn, as the paper study's SFT does (1000 at --quick); 0, the default, a new task every episode.")

@@ -15,6 +15,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code openagent frontier} as a user runs it, and its focus file read by {@code export} and {@code train}. */
@@ -83,6 +84,10 @@ class FrontierCommandTest {
         assertEquals(0, shown.code(), shown.err());
         JsonNode focus = Json.parse(Files.readString(out.resolve("focus.json")));
         assertTrue(focus.path("entries").toString().contains("obs.injection:severity=1"), focus.toString());
+        JsonNode injected = null;
+        for (JsonNode e : focus.path("entries")) if (e.path("shift").asText().equals("obs.injection:severity=1")) injected = e;
+        assertNotNull(injected, focus.toString());
+        assertEquals("[1,2,3]", injected.path("severities").toString(), "trained at the breaking severity and every stronger one");
 
         int episodes;
         FrontierVerdicts verdicts;
@@ -116,7 +121,8 @@ class FrontierCommandTest {
         JsonNode info = t.json();
         assertEquals("given", info.path("mix").asText());
         assertEquals(focus.path("entries").size(), info.path("shift_weights").size(), info.toString());
-        assertTrue(info.path("shift_weights").has("obs.injection:severity=1"), info.path("shift_weights").toString());
+        assertTrue(info.path("shift_weights").has("obs.injection:severity=1|2|3"), "drawn at the breaking severity and every stronger one: "
+                + info.path("shift_weights"));
     }
 
     @Test

@@ -34,8 +34,9 @@ public record Focus(int version, String agent, double drop, List<Entry> entries)
      * @param env        the environment the frontier ran on
      * @param shift      the condition at the severity that broke it, as a {@code --shift} spec ({@code query.noise:severity=1},
      *                   {@code tool.distractors:severity=3+obs.missing-values:severity=3})
-     * @param severities the severities to draw demonstrations at (the frontier writes the one that broke the agent: a
-     *                   user may add others); empty keeps the spec's (a composition, or a shift without severities)
+     * @param severities the severities to draw demonstrations at (the frontier writes the one that broke the agent and
+     *                   every stronger one of the shift's ladder: a user may change them); empty keeps the spec's (a
+     *                   composition, or a shift without severities)
      * @param weight     the entry's share of the perturbed demonstrations, relative to the others' (positive)
      * @param drop       the drop in success measured there (a record)
      */
@@ -54,16 +55,18 @@ public record Focus(int version, String agent, double drop, List<Entry> entries)
     }
 
     /**
-     * The focus of a frontier: every shift that broke the agent, at the severity that broke it (the frontier itself:
-     * the agent survived the milder ones, and holding at this one is what moves its frontier up), and every composition
-     * that broke it, each with the same weight (every failure mode as much data as any other).
+     * The focus of a frontier: every shift that broke the agent, named at the severity that broke it (the frontier
+     * itself: the agent survived the milder ones) and trained at that severity and every stronger one of its ladder (the
+     * search takes a shift's ladder as monotone, so the agent fails the stronger rungs too, untested; and a policy trained
+     * only at the breaking rung lost shifts that training at the stronger ones recovered: docs/training.md, *Focused
+     * PAFT*), and every composition that broke it, each with the same weight (every failure mode as much data as any other).
      */
     public static Focus of(Frontier f, String agent) {
         List<Entry> entries = new ArrayList<>();
         for (Frontier.ShiftResult s : f.shifts()) {
             if (s.status() != Frontier.Status.BREAKS) continue;
             Frontier.Test t = s.decisive();
-            List<Integer> at = s.severity() ? List.of(t.level()) : List.of();
+            List<Integer> at = s.severity() ? s.levels().stream().filter(level -> level >= t.level()).toList() : List.of();
             entries.add(new Entry(s.env(), spec(t.label(), s.severity(), t.level()), at, 1.0, Frontier.round(t.drop())));
         }
         for (Frontier.Test t : f.compositions()) {
