@@ -102,7 +102,7 @@ class CatalogOfFileEnvironmentsTest {
             assertTrue(unbound.notApplicable(poi.info()).isEmpty(), "applicability is judged for auto");
             assertThrows(UserInputException.class, () -> unbound.apply(poi.create()), "the built-in catalog knows no file environment");
 
-            ShiftStack bound = catalog.bind(unbound);
+            ShiftStack bound = unbound.in(catalog);
             assertEquals(unbound.label(), bound.label());
             Env shifted = bound.apply(poi.create());
             assertEquals("codes", shifted.info().id());
@@ -110,11 +110,11 @@ class CatalogOfFileEnvironmentsTest {
             assertEquals(codes.info().id(), bound.layers().getFirst().shift().environmentAfter(poi.info(), bound.layers().getFirst().params()).id());
 
             // auto still takes the first other built-in environment of the same interface, the file's too
-            ShiftStack auto = catalog.bind(ShiftSpec.parseStack("domain.transfer"));
+            ShiftStack auto = ShiftSpec.parseStack("domain.transfer").in(catalog);
             assertEquals(ShiftSpec.parseStack("domain.transfer").apply(poi.create()).info().id(), auto.apply(poi.create()).info().id());
             assertEquals("poi", auto.apply(codes.create()).info().id());
             ShiftStack format = ShiftSpec.parseStack("obs.format");
-            assertSame(format, catalog.bind(format), "a stack without a shift that looks environments up stays as it is");
+            assertSame(format, format.in(catalog), "a stack without a shift that looks environments up stays as it is");
         }
     }
 }

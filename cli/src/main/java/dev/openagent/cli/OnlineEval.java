@@ -73,7 +73,7 @@ final class OnlineEval {
         if (stacks.size() > 1) {
             throw new Main.UserError("--adapt online runs under one persistent shift; '" + exp.shiftSpec() + "' is " + stacks.size() + " conditions");
         }
-        ShiftStack shift = Main.catalog(eval.spec).bind(stacks.isEmpty() ? ShiftStack.NONE : stacks.getFirst());
+        ShiftStack shift = (stacks.isEmpty() ? ShiftStack.NONE : stacks.getFirst()).in(Main.catalog(eval.spec));
         String env = exp.envs().getFirst();
         shift.notApplicable(Main.catalog(eval.spec).get(env).info()).ifPresent(why -> {
             throw new Main.UserError(shift.label() + " does not apply to " + env + ": " + why);

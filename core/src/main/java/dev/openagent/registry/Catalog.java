@@ -2,7 +2,6 @@ package dev.openagent.registry;
 
 import dev.openagent.UserInputException;
 import dev.openagent.sandbox.Environment;
-import dev.openagent.shift.ShiftStack;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,7 +15,7 @@ import java.util.function.Supplier;
  * The environments one entry point works with (a CLI command, a server, a JUnit extension builds one and passes it
  * down): the built-in ones ({@link Environments}) and those it loaded at run time (environment files, tau2-bench's
  * retail domain), all reachable by id. Closing the catalog closes what it loaded. Shift stacks that swap in another
- * environment ({@code domain.transfer}) reach every environment of the catalog through {@link #bind}.
+ * environment ({@code domain.transfer}) reach every environment of the catalog through {@code ShiftStack.in(catalog)}.
  */
 public final class Catalog implements AutoCloseable {
     /** Loaded environments by id, in the order they were loaded. */
@@ -82,9 +81,6 @@ public final class Catalog implements AutoCloseable {
 
     /** The environments this catalog loaded, as they were loaded. */
     public synchronized List<Environment> loaded() { return List.copyOf(loaded.values()); }
-
-    /** The stack with every layer resolved in this catalog: a {@code domain.transfer} reaches every environment here. */
-    public ShiftStack bind(ShiftStack stack) { return stack.in(this); }
 
     /** Closes every environment it loaded (last loaded first); the catalog loads nothing more. */
     @Override

@@ -29,7 +29,7 @@ public record Conditions(List<ShiftStack> stacks, Map<String, String> skipped) {
 
     /** The conditions with every stack resolved in {@code catalog} (a {@code domain.transfer} reaches its environments). */
     public static Conditions of(Catalog catalog, String spec, Environment env, boolean pairs) {
-        return of(ShiftSpec.expand(spec).stream().map(catalog::bind).toList(), env, pairs);
+        return of(ShiftSpec.expand(spec).stream().map(s -> s.in(catalog)).toList(), env, pairs);
     }
 
     private static Conditions of(List<ShiftStack> expanded, Environment env, boolean pairs) {

@@ -120,7 +120,7 @@ public final class EvalRunner {
     static List<Condition> conditions(Catalog catalog, Experiment exp, Function<String, List<ShiftStack>> expand, List<String> notApplicable) {
         List<ShiftStack> stacks = new ArrayList<>();
         stacks.add(ShiftStack.NONE);
-        expand.apply(exp.shiftSpec()).forEach(s -> stacks.add(catalog.bind(s)));
+        expand.apply(exp.shiftSpec()).forEach(s -> stacks.add(s.in(catalog)));
         List<Condition> out = new ArrayList<>();
         for (String envId : exp.envs()) {
             Environment environment = catalog.get(envId);

@@ -20,7 +20,7 @@ public record EnvChoice(Environment environment, ShiftStack shifts) {
     /** The environment {@code envId} names in {@code catalog}, under the stack {@code shiftSpec} names, resolved there. */
     public static EnvChoice of(Catalog catalog, String envId, String shiftSpec) {
         Environment environment = catalog.get(envId);
-        ShiftStack stack = catalog.bind(oneStack(shiftSpec));
+        ShiftStack stack = oneStack(shiftSpec).in(catalog);
         // Conditions' check, not the stack's alone: a file environment also rules shifts out by the facts it lacks.
         Conditions.notApplicable(stack, environment).ifPresent(why -> {
             throw new UserInputException("shift does not apply to " + envId + ": " + why);
