@@ -1,6 +1,6 @@
 package dev.openagent.byo;
 
-import org.apache.commons.io.file.PathUtils;
+import org.apache.commons.io.FileUtils;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -78,7 +78,8 @@ final class Fixtures {
 
     /** Deletes everything inside {@code dir} (not following links out of it). */
     static void clear(Path dir) throws IOException {
-        PathUtils.cleanDirectory(dir);
+        // FileUtils' clean deletes subfolders too (PathUtils.cleanDirectory keeps them), and removes links, not their targets.
+        FileUtils.cleanDirectory(dir.toFile());
     }
 
     /** Copies the fixtures, following their symbolic links (checked at load to stay inside the environment file's folder). */
