@@ -155,17 +155,18 @@ public final class Adaptation {
     /**
      * The trainer's options: PAFT from the checkpoint (its vocabulary grown with the new data's words), a fraction
      * 1 - replay of the episodes under the targets at their weights, the rest static; the batch the checkpoint was
-     * cloned with and a share of its peak learning rate where it records them, for about {@code episodes} episodes.
+     * cloned with and a share of its peak learning rate where it records them, for about {@code episodes} episodes; the
+     * environment looked up in {@code catalog} (an environment file's too).
      */
-    static Trainer.Options options(Settings s, Focus targets, Policy start) {
+    static Trainer.Options options(Settings s, Focus targets, Policy start, Catalog catalog) {
         JsonNode made = Checkpoint.training(s.policy());
         boolean cloned = made.path("method").asText("").equals("sft") || made.path("method").asText("").equals("paft");
         Trainer.Options defaults = Trainer.Options.of(Trainer.Method.PAFT, s.env(), 1, s.seed());
         int batch = cloned ? made.path("batch").asInt(defaults.batch()) : defaults.batch();
         float lr = s.lr() != null ? s.lr() : defaultLr(s.policy(), s.env());
         ShiftSampler sampler = FocusedShifts.sampler(targets, s.env());
-        Trainer.Options probe = options(s, 1, start, sampler, batch, lr);
-        return options(s, Trainer.stepsFor(probe, s.episodes()), start, sampler, batch, lr);
+        Trainer.Options probe = options(s, 1, start, sampler, batch, lr).in(catalog);
+        return options(s, Trainer.stepsFor(probe, s.episodes()), start, sampler, batch, lr).in(catalog);
     }
 
     private static Trainer.Options options(Settings s, int steps, Policy start, ShiftSampler sampler, int batch, float lr) {
@@ -190,10 +191,11 @@ public final class Adaptation {
      * Trains the checkpoint toward {@code targets} (as {@link #applicable} keeps them) without evaluating it: the adapted
      * policy and the trainer's record ({@code study adaptation} adapts round by round, evaluating between rounds).
      */
-    public static Trainer.Result train(Settings s, Focus targets, java.util.function.Consumer<String> log, java.util.function.IntConsumer progress) {
+    public static Trainer.Result train(Catalog catalog, Settings s, Focus targets, java.util.function.Consumer<String> log,
+                                       java.util.function.IntConsumer progress) {
         Trainer.Options o;
         try (Policy start = Checkpoint.load(s.policy())) {
-            o = options(s, targets, start);
+            o = options(s, targets, start, catalog);
         }
         return Trainer.train(o, log, progress, s.threads());
     }
@@ -230,7 +232,7 @@ public final class Adaptation {
         StudyProgress.Phase train;
         StudyProgress.Phase evalAfter;
         try (Policy start = Checkpoint.load(s.policy())) {
-            o = options(s, targets, start).in(catalog);
+            o = options(s, targets, start, catalog);
             train = progress.phase("train", StudyProgress.trainingWork(o), o.steps());
             evalAfter = progress.phase("evaluate after", StudyProgress.evaluationWork(env.info(), episodes), episodes);
             progress.log(String.format(Locale.ROOT, "adapt: %d target condition%s on %s; before: %d conditions x %d test tasks", targets.entries().size(),

@@ -86,7 +86,7 @@ final class Repair {
                 Path out = dir.resolve(String.format(Locale.ROOT, "round-%d", round + 1));
                 Adaptation.Settings s = new Adaptation.Settings(current, AdaptationStudy.ENV, targets, j.scenario().spec(), episodes, Adaptation.DEFAULT_REPLAY,
                         Seeds.mix(seed2, round), 1, offlineLr, 1);
-                Trainer.Result r = Adaptation.train(s, targets, line -> {}, step -> {});
+                Trainer.Result r = Adaptation.train(new Catalog(), s, targets, line -> {}, step -> {});
                 try (Policy p = r.policy()) {
                     Checkpoint.save(p, out, r.info());
                 }
